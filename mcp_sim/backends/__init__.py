@@ -1,0 +1,1 @@
+"""World model backends: how a rendered prompt becomes a predicted observation."""

@@ -1,0 +1,82 @@
+"""The journal: one JSON line per answered call, flushed as it is written, so a crash loses at
+most the call in flight."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Literal, TextIO
+
+from pydantic import BaseModel, ConfigDict
+
+Source = Literal["model", "fixture", "validation", "model_error"]
+
+
+class JournalRecord(BaseModel):
+    """One call: what was asked, what came back, where the answer came from, what it cost."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session: str
+    step: int
+    tool: str
+    arguments: dict[str, Any]
+    observation: str
+    structured: Any = None
+    is_error: bool
+    source: Source
+    latency_ms: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model: str = ""
+    world: str = ""
+
+
+class Journal:
+    """Appends records to a JSONL file (when a path is given) and keeps each session's records in
+    memory for the ``sim://session/journal`` resource."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self._file: TextIO | None = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("a", encoding="utf-8")
+        self._by_session: dict[str, list[JournalRecord]] = {}
+        self._write_lock = threading.Lock()
+
+    def write(self, record: JournalRecord) -> None:
+        self._by_session.setdefault(record.session, []).append(record)
+        if self._file is not None:
+            line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False)
+            with self._write_lock:
+                self._file.write(line + "\n")
+                self._file.flush()
+
+    def records(self, session: str) -> list[JournalRecord]:
+        return list(self._by_session.get(session, []))
+
+    def forget(self, session: str) -> None:
+        self._by_session.pop(session, None)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def read_journal(path: str | Path) -> list[JournalRecord]:
+    """Read a journal file back (skipping a torn last line left by a crash)."""
+    records: list[JournalRecord] = []
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            records.append(JournalRecord.model_validate_json(line))
+        except ValueError:
+            if i == len(lines) - 1:
+                break
+            raise
+    return records
