@@ -43,9 +43,6 @@ class Session:
     def start(cls, session_id: str, world: World) -> Session:
         return cls(id=session_id, world=world, state=copy.deepcopy(world.state))
 
-    def touch(self) -> None:
-        self.last_used = time.monotonic()
-
 
 class SessionStore:
     """Sessions by id, created on first use and dropped after ``idle_timeout`` seconds unused."""
@@ -68,8 +65,12 @@ class SessionStore:
         if session is None:
             session = Session.start(session_id, self.world)
             self._sessions[session_id] = session
-        session.last_used = self._clock()
+        self.touch(session)
         return session
+
+    def touch(self, session: Session) -> None:
+        """Mark ``session`` as used now (by this store's clock, which decides expiry)."""
+        session.last_used = self._clock()
 
     def expire_idle(self) -> list[str]:
         """Drop sessions idle for longer than the timeout (never one with a call in flight)."""

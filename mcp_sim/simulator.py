@@ -136,7 +136,7 @@ class Simulator:
             session.steps += 1
             if result.source != "model_error":
                 session.history.append(Turn(tool.name, args, result.text, result.is_error))
-            session.touch()
+            self.sessions.touch(session)
             self.journal.write(
                 JournalRecord(
                     session=session.id,
@@ -228,7 +228,13 @@ class Simulator:
                 retry = replace(
                     request, messages=self._repair_messages(messages, completion, first_error)
                 )
-                completion = await self.model.complete(retry, progress)
+                repaired = await self.model.complete(retry, progress)
+                # The journal records what the call cost: both requests.
+                completion = replace(
+                    repaired,
+                    prompt_tokens=completion.prompt_tokens + repaired.prompt_tokens,
+                    completion_tokens=completion.completion_tokens + repaired.completion_tokens,
+                )
                 data = self._structured(tool, completion.content)
             text = json.dumps(data, ensure_ascii=False)
             return self._result(

@@ -1,0 +1,43 @@
+"""Shared fixtures: the repository's worlds, and a writer for throwaway world files."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mcp_sim.spec import World, load_world
+
+# The real-model fixtures (one embedded vLLM CPU server with the tiny model per test run).
+from tests.real_model import real_model_name, real_model_url  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
+WORLDS = ROOT / "worlds"
+BOOKSTORE = WORLDS / "bookstore.yaml"
+
+WorldWriter = Callable[..., Path]
+
+
+@pytest.fixture
+def bookstore_path() -> Path:
+    return BOOKSTORE
+
+
+@pytest.fixture(scope="session")
+def bookstore() -> World:
+    """Loaded once: a World is immutable, and sessions work on copies of its state."""
+    return load_world(BOOKSTORE)
+
+
+@pytest.fixture
+def write_world(tmp_path: Path) -> WorldWriter:
+    """Write YAML text (dedented) to a file in a temporary folder and return its path."""
+
+    def write(text: str, name: str = "world.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    return write
