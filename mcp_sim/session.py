@@ -52,10 +52,12 @@ class SessionStore:
         world: World,
         idle_timeout: float | None = 1800.0,
         clock: Callable[[], float] = time.monotonic,
+        on_expire: Callable[[str], None] | None = None,
     ) -> None:
         self.world = world
         self.idle_timeout = idle_timeout
         self._clock = clock
+        self._on_expire = on_expire
         self._sessions: dict[str, Session] = {}
 
     def get(self, session_id: str) -> Session:
@@ -82,6 +84,8 @@ class SessionStore:
         ]
         for sid in expired:
             del self._sessions[sid]
+            if self._on_expire is not None:
+                self._on_expire(sid)
         return expired
 
     def __contains__(self, session_id: object) -> bool:

@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import httpx2
@@ -80,7 +80,7 @@ def text_of(result: types.CallToolResult) -> str:
 
 
 async def read_text(client: Client, uri: str, session: str | None = None) -> str:
-    meta = {SESSION_META_KEY: session} if session is not None else None
+    meta = session_meta(session) if session is not None else None
     result = await client.read_resource(uri, meta=meta)
     (content,) = result.contents
     assert isinstance(content, types.TextResourceContents)
@@ -94,8 +94,9 @@ async def journal_of(client: Client, session: str | None = None) -> list[dict[st
     ]
 
 
-def session_meta(session: str) -> dict[str, Any]:
-    return {SESSION_META_KEY: session}
+def session_meta(session: str) -> types.RequestParamsMeta:
+    """Request ``_meta`` that names the mcp-sim session (an extra key of the SDK's TypedDict)."""
+    return cast(types.RequestParamsMeta, {SESSION_META_KEY: session})
 
 
 # --- in memory ------------------------------------------------------------------------------

@@ -255,6 +255,12 @@ def _latest_activity(log: Path) -> str:
             continue
         if line.startswith("Processing /"):
             line = "Processing " + line.split()[1].rsplit("/", 1)[-1]
+        # pip prints nothing while it unpacks wheels after these lines; the last one would
+        # be stale news ("Successfully uninstalled setuptools") for minutes.
+        elif line.startswith("Installing collected packages:"):
+            line = f"unpacking {line.count(',') + 1} packages"
+        elif line.startswith(("Attempting uninstall", "Found existing", "Uninstalling", "Successf")):
+            line = "unpacking packages"
         return line if len(line) <= 72 else line[:69] + "..."
     return ""
 

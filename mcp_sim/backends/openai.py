@@ -42,7 +42,7 @@ class EndpointSettings:
     model: str | None = None
     """Served model name; discovered from ``GET {base}/models`` on first use when None."""
     connect_timeout: float = 10.0
-    request_timeout: float = 900.0
+    request_timeout: float = 600.0
     """Deadline for one whole call in seconds: queueing, retries, thinking and answer."""
     retries: int = 2
     """Extra rounds over the replicas after connection errors, 5xx or 429 (never other 4xx)."""
