@@ -226,3 +226,18 @@ def test_call_appends_to_the_journal(capsys: pytest.CaptureFixture[str], tmp_pat
     assert run.code == 0
     (record,) = read_journal(journal)
     assert (record.tool, record.source, record.step) == ("search_books", "fixture", 1)
+
+
+def test_call_answered_without_the_model_starts_no_model(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bookstore: World
+) -> None:
+    def no_model(*args: object) -> None:
+        raise AssertionError("mcp-sim call started a world model it did not need")
+
+    monkeypatch.setattr("mcp_sim.cli._launched_model", no_model)
+    pinned = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", '{"query": "glass"}')
+    assert (pinned.code, json.loads(pinned.out)) == (0, bookstore.fixtures[1].result)
+    invalid = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", "{}")
+    assert invalid.code == 1
+    unknown = cli(capsys, "call", str(BOOKSTORE), "launch_rockets")
+    assert unknown.code == 2

@@ -85,3 +85,15 @@ def test_no_timeout_means_sessions_never_expire(bookstore: World) -> None:
     clock.now += 10**9
     assert store.expire_idle() == []
     assert "a" in store
+
+
+def test_expiry_is_reported_to_the_store_owner(bookstore: World) -> None:
+    clock = FakeClock()
+    expired: list[str] = []
+    store = SessionStore(bookstore, idle_timeout=10, clock=clock, on_expire=expired.append)
+    store.get("a")
+    clock.now += 5
+    store.get("b")
+    clock.now += 6
+    store.expire_idle()
+    assert expired == ["a"]

@@ -12,6 +12,7 @@ import pytest
 from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
+from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
 from mcp_sim.spec import World, parse_world
 from tests.conftest import BOOKSTORE
@@ -389,3 +390,36 @@ async def test_command_line_overrides_beat_the_world_model_section() -> None:
     assert model.requests[0].sampling == Sampling(
         temperature=0.9, top_p=0.5, top_k=Sampling().top_k, max_tokens=256, thinking=True, seed=7
     )
+
+
+def test_backend_defaults_replace_the_model_card_but_not_the_world_or_command_line() -> None:
+    world = parse_world(WORLD_WITH_MODEL_SECTION)
+    backend = Sampling(temperature=1.0, max_tokens=512)
+    assert resolve_sampling(world, SamplingOverrides(), backend) == Sampling(
+        temperature=0.1, top_p=0.5, thinking=False, max_tokens=512
+    )
+    assert resolve_sampling(world, SamplingOverrides(max_tokens=64), backend).max_tokens == 64
+
+
+async def test_answers_without_model_tells_which_calls_need_the_model(bookstore: World) -> None:
+    simulator = Simulator(bookstore, None)
+    assert simulator.answers_without_model("search_books", {"query": "glass"})
+    assert simulator.answers_without_model("search_books", {"query": 3})
+    assert simulator.answers_without_model("no_such_tool", {})
+    assert not simulator.answers_without_model("search_books", {"query": "rain"})
+
+
+async def test_expired_sessions_leave_the_journal(bookstore: World) -> None:
+    clock = [0.0]
+    journal = Journal()
+    sessions = SessionStore(
+        bookstore, idle_timeout=10, clock=lambda: clock[0], on_expire=journal.forget
+    )
+    simulator = Simulator(bookstore, None, sessions=sessions, journal=journal)
+    await simulator.call("old", "search_books", {"query": "glass"})
+    clock[0] = 11
+    await simulator.call("new", "search_books", {"query": "glass"})
+    assert journal.records("old") == []
+    assert len(journal.records("new")) == 1
+    await simulator.call("old", "search_books", {"query": "glass"})
+    assert [r.step for r in journal.records("old")] == [1]
