@@ -4,12 +4,9 @@ handshake), over stdio and over streamable HTTP."""
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
 
@@ -27,6 +24,7 @@ from mcp_sim.server import JOURNAL_URI, SESSION_META_KEY, STATE_URI, WORLD_URI, 
 from mcp_sim.simulator import Simulator
 from mcp_sim.spec import World
 from tests.conftest import BOOKSTORE, ROOT
+from tests.processes import serving_http
 
 GLASS = {"query": "glass"}
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0"]
@@ -257,68 +255,18 @@ async def test_stdio_server_answers_and_survives_a_dead_model(
 # --- streamable HTTP ------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def http_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """Two HTTP servers for this module, started together: an open one and one that needs a
-    bearer token. Yields their /mcp URLs by name."""
+    """Two HTTP servers for this module: an open one and one that needs a bearer token.
+    Yields their /mcp URLs by name."""
     logs = tmp_path_factory.mktemp("http")
-    servers: dict[str, tuple[str, subprocess.Popen[bytes], Path]] = {}
-    for name, extra in (("open", []), ("token", ["--auth-token", TOKEN])):
-        port = free_port()
-        log = logs / f"{name}.log"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "mcp_sim",
-                "serve",
-                str(BOOKSTORE),
-                *DEAD_MODEL,
-                *extra,
-                "--http",
-                f"127.0.0.1:{port}",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=log.open("wb"),
-            cwd=ROOT,
-        )
-        servers[name] = (f"http://127.0.0.1:{port}/mcp", process, log)
-    try:
-        for url, process, log in servers.values():
-            _wait_until_listening(url, process, log)
-        yield {name: url for name, (url, _, _) in servers.items()}
-    finally:
-        for _, process, _ in servers.values():
-            process.terminate()
-        for _, process, _ in servers.values():
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_until_listening(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    port = int(url.split(":")[2].split("/")[0])
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(
-                f"mcp-sim serve --http exited with {process.returncode}:\n{log.read_text()}"
+    with ExitStack() as stack:
+        yield {
+            name: stack.enter_context(
+                serving_http(BOOKSTORE, *DEAD_MODEL, *extra, log=logs / f"{name}.log")
             )
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    pytest.fail(f"mcp-sim serve --http did not listen within 30 s:\n{log.read_text()}")
+            for name, extra in (("open", []), ("token", ["--auth-token", TOKEN]))
+        }
 
 
 INITIALIZE = {
