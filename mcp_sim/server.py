@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import hmac
 import json
+import warnings
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import mcp.types as types
 import uvicorn
-from mcp import MCPError
+from mcp import MCPDeprecationWarning, MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
@@ -72,6 +73,11 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
         for t in world.tools
     ]
 
+    # resources/subscribe (handshake-era wire): the URIs each session watches. Every tool call
+    # may change its session's state and always appends to its journal, so the call's own
+    # response stream carries notifications/resources/updated for the ones its session watches.
+    subscriptions: dict[str, set[str]] = {}
+
     async def list_tools(
         ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
@@ -91,7 +97,47 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
             result = await simulator.call(session_id, params.name, params.arguments, progress)
         except UnknownTool as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+        for uri in sorted(subscriptions.get(session_id, set()) & {STATE_URI, JOURNAL_URI}):
+            await ctx.session.send_notification(
+                types.ResourceUpdatedNotification(
+                    params=types.ResourceUpdatedNotificationParams(uri=uri)
+                ),
+                related_request_id=ctx.request_id,
+            )
         return _tool_result(result)
+
+    async def subscribe_resource(
+        ctx: Context, params: types.SubscribeRequestParams
+    ) -> types.EmptyResult:
+        subscriptions.setdefault(session_id_for(ctx, default_session), set()).add(str(params.uri))
+        return types.EmptyResult()
+
+    async def unsubscribe_resource(
+        ctx: Context, params: types.UnsubscribeRequestParams
+    ) -> types.EmptyResult:
+        session_id = session_id_for(ctx, default_session)
+        watched = subscriptions.get(session_id, set())
+        watched.discard(str(params.uri))
+        if not watched:
+            subscriptions.pop(session_id, None)
+        return types.EmptyResult()
+
+    async def list_prompts(
+        ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        # Worlds have no prompts; serving the empty list keeps clients that ask regardless happy.
+        return types.ListPromptsResult(prompts=[])
+
+    async def get_prompt(
+        ctx: Context, params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        raise MCPError(types.INVALID_PARAMS, f"Unknown prompt: {params.name}")
+
+    async def set_logging_level(
+        ctx: Context, params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        # mcp-sim sends no log notifications, so every level is honoured as it is.
+        return types.EmptyResult()
 
     async def list_resources(
         ctx: Context, params: types.PaginatedRequestParams | None
@@ -146,17 +192,26 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
             contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)]
         )
 
-    return Server(
-        "mcp-sim",
-        version=__version__,
-        title=world.title,
-        instructions=world.description.strip() or None,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_list_resource_templates=list_resource_templates,
-        on_read_resource=read_resource,
-    )
+    # logging/setLevel is served for handshake-era (2025) clients only: the SDK warns that the
+    # logging capability is deprecated from 2026-07-28 on, which is known and intended here.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            "mcp-sim",
+            version=__version__,
+            title=world.title,
+            instructions=world.description.strip() or None,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_list_resources=list_resources,
+            on_list_resource_templates=list_resource_templates,
+            on_read_resource=read_resource,
+            on_subscribe_resource=subscribe_resource,
+            on_unsubscribe_resource=unsubscribe_resource,
+            on_list_prompts=list_prompts,
+            on_get_prompt=get_prompt,
+            on_set_logging_level=set_logging_level,
+        )
 
 
 async def serve_stdio(server: Server[Any]) -> None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import IO, Any, Self
 
 import anyio
 import anyio.to_thread
@@ -259,7 +259,9 @@ def _latest_activity(log: Path) -> str:
         # be stale news ("Successfully uninstalled setuptools") for minutes.
         elif line.startswith("Installing collected packages:"):
             line = f"unpacking {line.count(',') + 1} packages"
-        elif line.startswith(("Attempting uninstall", "Found existing", "Uninstalling", "Successf")):
+        elif line.startswith(
+            ("Attempting uninstall", "Found existing", "Uninstalling", "Successf")
+        ):
             line = "unpacking packages"
         return line if len(line) <= 72 else line[:69] + "..."
     return ""
@@ -349,11 +351,11 @@ def _torch_hint() -> str:
     )
 
 
-# Run by the venv's python: records versions, and importing vLLM proves the removal of
-# the CUDA-only packages left it importable.
+# Run by the venv's python: records versions, and importing the server module we launch
+# (~15 s) proves that removing the CUDA-only packages left vLLM importable.
 _VERSIONS_SCRIPT = """\
 import importlib.metadata, json, sys
-import vllm  # noqa: F401
+import vllm.entrypoints.openai.api_server  # noqa: F401
 names = sys.argv[2:]
 versions = {name: importlib.metadata.version(name) for name in names}
 result = {"installed": versions, "python": sys.version.split()[0]}
@@ -575,21 +577,23 @@ def gpu_command(
     )
 
 
-# Runs first in the server's process group, with mcp-sim's own python. If mcp-sim dies
-# without stopping the server (SIGKILL, a client killing its stdio server), nobody else
-# would ever stop a 5 GB vLLM; this notices the parent is gone and takes the group down.
-# It ignores SIGTERM so that a normal stop reaches vLLM and this exits with vLLM's code.
+# Runs first in the server's process group, with mcp-sim's own python, and starts vLLM as
+# its child. SIGTERM is passed on to vLLM alone: signalling the whole group would kill
+# vLLM's engine process under its API server, which then logs a crash and leaks shared
+# memory instead of shutting down in order. And if mcp-sim dies without stopping the
+# server (SIGKILL, an MCP client killing its stdio server), nobody else would ever stop a
+# 5 GB vLLM: this notices its parent is gone and takes the group down.
 _SUPERVISOR = """\
 import os, signal, subprocess, sys
 parent = os.getppid()
 child = subprocess.Popen(sys.argv[1:])
-signal.signal(signal.SIGTERM, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, lambda *_: child.terminate())
 while True:
     try:
         code = child.wait(timeout=1.0)
     except subprocess.TimeoutExpired:
         if os.getppid() != parent:
-            os.killpg(0, signal.SIGTERM)
+            child.terminate()
             try:
                 child.wait(timeout=GRACE)
             except subprocess.TimeoutExpired:
@@ -697,7 +701,7 @@ class VLLMServer:
         self.label = label or served_model
         self._prepare = prepare
         self._process: subprocess.Popen[bytes] | None = None
-        self._log: Any = None
+        self._log: IO[bytes] | None = None
 
     @classmethod
     def embedded(
@@ -816,12 +820,14 @@ class VLLMServer:
             return False
 
     def _stop_steps(self) -> Iterator[float]:
-        """Terminate the whole group, escalating to SIGKILL; yields how long to wait."""
+        """Ask vLLM to shut down, then SIGKILL what is left of the group after a grace
+        period; yields how long to wait between checks."""
         process = self._process
         if process is None:
             return
         pgid = process.pid
-        _signal_group(pgid, signal.SIGTERM)
+        if process.poll() is None:
+            process.terminate()  # the supervisor passes it on to vLLM
         deadline = time.monotonic() + _STOP_GRACE_S
         killed = False
         while True:
