@@ -123,7 +123,9 @@ class Auditor:
         return list(found.values())
 
     def _entity_of(self, record: dict[str, Any], frame: _Frame) -> list[tuple[str, str]]:
-        """Which entities ``record`` may be a record of, with its id as text."""
+        """Which entities ``record`` is a record of, with its id as text. Carrying an entity's
+        id field is not enough (an order has a ``sku`` too, and is no product): at least half of
+        its keys must also be keys of that entity's records."""
         matches = []
         for name, spec in self.world.entities.items():
             value = record.get(spec.id)
@@ -133,7 +135,11 @@ class Auditor:
             regex = self._regex.get(name)
             fits = regex is not None and regex.fullmatch(record_id) is not None
             known = frame.exists(name, record_id) or frame.was_deleted(name, record_id)
-            if fits or known:
+            if not (fits or known):
+                continue
+            same = frame.after.get(name, record_id) or frame.before.get(name, record_id)
+            sample = same.record if same else frame.after.sample(name)
+            if sample is None or 2 * len(record.keys() & sample.keys()) >= len(record):
                 matches.append((name, record_id))
         return matches
 
