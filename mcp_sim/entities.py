@@ -63,6 +63,10 @@ class EntityIndex:
     def get(self, entity: str, record_id: str) -> EntityRecord | None:
         return self._records.get(entity, {}).get(record_id)
 
+    def records(self, entity: str) -> list[EntityRecord]:
+        """The records of ``entity`` in document order."""
+        return list(self._records.get(entity, {}).values())
+
     def sample(self, entity: str) -> dict[str, Any] | None:
         """One record of ``entity`` (the first), to compare shapes with."""
         return next((r.record for r in self._records.get(entity, {}).values()), None)

@@ -8,7 +8,9 @@ orders) is shown as a view that fits:
 - an **outline** of each placeholder: its pointer, size, the entity it holds (with id field and
   id range) and the shape of one sample record, so the model knows what exists and where to add;
 - the **records the call refers to**, verbatim with their JSON pointers: those whose ids occur in
-  the call's arguments first, then in the most recent turns. Patches address them by pointer.
+  the call's arguments first, then in the most recent turns; then, while room is left, the last
+  few records of each outlined collection (real examples, and the newest ones). Patches address
+  them by pointer.
 
 Changes still apply to the whole document; the view is only what is shown.
 """
@@ -21,7 +23,7 @@ from typing import Any
 
 from jsonpointer import escape, resolve_pointer
 
-from mcp_sim.entities import EntityIndex
+from mcp_sim.entities import EntityIndex, EntityRecord
 from mcp_sim.prompt import estimate_tokens, render_state
 from mcp_sim.spec import World
 
@@ -29,6 +31,8 @@ SKELETON_LIMITS = (2000, 400, 80, 0)
 """Largest value (in JSON characters) kept verbatim in the skeleton, tried in order until the
 view fits: the view gives up detail before it gives up the records the call needs."""
 _MAX_DEPTH = 4
+LATEST_RECORDS = 5
+"""Records shown from the end of each outlined entity collection, when the budget allows."""
 
 
 def _dumps(value: Any) -> str:
@@ -68,7 +72,6 @@ class StateView:
         if estimate_tokens(full) <= self.budget_tokens:
             return full
         index = index if index is not None else EntityIndex.build(self.world, state)
-        referenced = list(index.referenced(references))
         view = ""
         for limit in SKELETON_LIMITS:
             outlined: list[str] = []
@@ -77,7 +80,7 @@ class StateView:
             if estimate_tokens(view) <= self.budget_tokens:
                 break
         shown: list[tuple[str, Any]] = []
-        for record in referenced:
+        for record in self._candidates(index, references, outlined):
             candidate = self._compose(
                 skeleton, outlined, state, index, [*shown, (record.pointer, record.record)]
             )
@@ -86,6 +89,25 @@ class StateView:
             shown.append((record.pointer, record.record))
             view = candidate
         return view
+
+    def _candidates(
+        self, index: EntityIndex, references: Iterable[str], outlined: list[str]
+    ) -> list[EntityRecord]:
+        """Records worth showing in full, best first: referenced ones, then the latest of each
+        outlined collection. Records already verbatim in the skeleton are left out."""
+
+        def hidden(record: EntityRecord) -> bool:
+            return any(record.pointer.startswith(p + "/") for p in outlined)
+
+        chosen = [r for r in index.referenced(references) if hidden(r)]
+        seen = {(r.entity, r.id) for r in chosen}
+        for name in index.entities():
+            latest = list(index.records(name))[-LATEST_RECORDS:]
+            for record in reversed(latest):
+                if hidden(record) and (name, record.id) not in seen:
+                    seen.add((name, record.id))
+                    chosen.append(record)
+        return chosen
 
     def _skeleton(
         self, value: Any, pointer: str, limit: int, outlined: list[str], depth: int
@@ -134,6 +156,8 @@ class StateView:
             parts.append("**Outlined parts:**")
             parts += [self._outline(p, resolve_pointer(state, p), index) for p in outlined]
         if shown:
-            parts.append("**Records this call refers to** (JSON pointer: record):")
+            parts.append(
+                "**Records this call refers to, then the latest ones** (JSON pointer: record):"
+            )
             parts += [f"- {pointer}: {_dumps(record)}" for pointer, record in shown]
         return "\n".join(parts)
