@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from mcp_sim.entities import EntityIndex
-from mcp_sim.spec import World, id_format_regex
+from mcp_sim.spec import World
+from mcp_sim.spec_state import id_format_regex
 
 FRESH_IDS_OFFERED = 3
 """Fresh ids offered per entity to a write call: enough for a call that creates a few records,

@@ -161,14 +161,15 @@ class Session:
                 f"(spec hash {world.content_hash()}); load it with the same world file"
             )
         rng = random.Random()
-        if seed is None:
-            version, internal, gauss = snapshot.rng
-            try:
+        try:
+            if seed is None:
+                version, internal, gauss = snapshot.rng
                 rng.setstate((version, tuple(internal), gauss))
-            except (TypeError, ValueError) as exc:
-                raise SnapshotInvalid(f"the snapshot's rng state is damaged: {exc}") from None
-        else:
-            rng.seed(seed)
+            else:
+                rng.seed(seed)
+            consistency = Consistency(**snapshot.consistency)
+        except (TypeError, ValueError) as exc:
+            raise SnapshotInvalid(f"the snapshot is damaged: {exc}") from None
         return cls(
             id=session_id,
             world=world,
@@ -184,7 +185,7 @@ class Session:
             ids=IdAllocator(dict(snapshot.next_ids)),
             deleted={k: set(v) for k, v in snapshot.deleted.items()},
             history_start=snapshot.history_start,
-            consistency=Consistency(**snapshot.consistency),
+            consistency=consistency,
         )
 
 

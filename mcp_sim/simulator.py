@@ -15,7 +15,7 @@ from typing import Any
 
 import jsonschema
 
-from mcp_sim.audit import Auditor, Violation, record_deletions
+from mcp_sim.audit import Auditor, Violation
 from mcp_sim.backends.base import (
     ChatMessage,
     Completion,
@@ -26,7 +26,7 @@ from mcp_sim.backends.base import (
 )
 from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
-from mcp_sim.errors import ModelError, ModelOutputInvalid, PatchRejected, SimError
+from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
 from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
 from mcp_sim.prompt import (
     PastCall,
@@ -34,17 +34,14 @@ from mcp_sim.prompt import (
     build_messages,
     estimate_tokens,
     extract_observation,
-    patch_request_messages,
     regeneration_messages,
     render_action,
 )
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
-from mcp_sim.state import PATCH_RESPONSE_SCHEMA, PatchOp, StateRules, parse_patch, split_patch
+from mcp_sim.state import split_patch
+from mcp_sim.transition import Change, Transitions
 from mcp_sim.view import StateView
-
-PATCH_MAX_TOKENS = 4096
-"""Completion limit of a follow-up patch request (thinking is off there)."""
 
 
 class UnknownTool(SimError):
@@ -131,23 +128,13 @@ class _Answer:
 
 
 @dataclass
-class _Change:
-    """A write call's proposed state change, and whether it can be committed."""
-
-    status: PatchStatus = "none"
-    patch: list[PatchOp] | None = None
-    after: dict[str, Any] | None = None
-    error: str | None = None
-
-
-@dataclass
 class _Usage:
     """What the model requests of one call cost, all together."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model: str = ""
-    change: _Change = field(default_factory=_Change)
+    change: Change = field(default_factory=Change)
     regenerated: bool = False
     violations: list[Violation] = field(default_factory=list)
 
@@ -184,7 +171,7 @@ class Simulator:
             self.sessions.base_seed = self.sampling.seed
         self.journal = journal if journal is not None else Journal()
         self.options = options or SimOptions()
-        self.rules = StateRules(world)
+        self.transitions = Transitions(world)
         self.auditor = Auditor(world)
         self.view = StateView(world, self.options.state_budget_tokens)
         self._input_validators = {
@@ -417,7 +404,7 @@ class Simulator:
         result = self._result(
             session, answer.text, answer.structured, False, "model", answer.reasoning, usage
         )
-        self._commit(session, change, before, answer)
+        self.transitions.commit(session, change, before, answer.text)
         return result
 
     async def _answer(
@@ -455,54 +442,16 @@ class Simulator:
         answer: _Answer,
         progress: ProgressCallback | None,
         usage: _Usage,
-    ) -> _Change:
-        """The state change of a write call: the tagged patch or a follow-up request for one,
-        checked, and retried once with the reason if it cannot be committed."""
+    ) -> Change:
         if tool.effect != "write":
-            return _Change()
-        conversation, proposal = list(messages), answer.tagged_patch
-        reply = answer.content
-        rejection: str | None = None
-        patch: list[PatchOp] | None = None
-        for attempt in range(2):
-            if proposal is None or attempt > 0:
-                conversation = patch_request_messages(conversation, reply, rejection)
-                try:
-                    reply = await self._patch_request(session, conversation, progress, usage)
-                except ModelError as exc:
-                    return _Change("rejected", patch, None, f"no patch could be had: {exc}")
-                proposal = reply
-            try:
-                patch = parse_patch(proposal)
-                after = self.rules.apply(session.state, patch)
-            except PatchRejected as exc:
-                rejection = str(exc)
-                continue
-            status: PatchStatus = "committed" if after != session.state else "unchanged"
-            return _Change(status, patch, after, None)
-        return _Change("rejected", patch, None, rejection)
+            return Change()
 
-    async def _patch_request(
-        self,
-        session: Session,
-        conversation: list[ChatMessage],
-        progress: ProgressCallback | None,
-        usage: _Usage,
-    ) -> str:
-        sampling = replace(
-            self.sampling,
-            thinking=False,
-            max_tokens=min(self.sampling.max_tokens, PATCH_MAX_TOKENS),
+        async def ask(request: CompletionRequest) -> str:
+            return (await self._complete(session, request, progress, usage)).content
+
+        return await self.transitions.propose(
+            session, messages, answer.content, answer.tagged_patch, self.sampling, ask
         )
-        request = CompletionRequest(
-            messages=conversation,
-            sampling=sampling,
-            response_schema=PATCH_RESPONSE_SCHEMA,
-            schema_name="state_patch",
-            routing_key=session.id,
-        )
-        completion = await self._complete(session, request, progress, usage)
-        return completion.content
 
     def _audit(
         self,
@@ -510,7 +459,7 @@ class Simulator:
         answer: _Answer,
         args: dict[str, Any],
         before: EntityIndex | None,
-        change: _Change,
+        change: Change,
     ) -> list[Violation]:
         if before is None:
             return []
@@ -518,20 +467,6 @@ class Simulator:
         return self.auditor.check(
             answer.text, args, before=before, after=after, deleted=session.deleted
         )
-
-    def _commit(
-        self, session: Session, change: _Change, before: EntityIndex | None, answer: _Answer
-    ) -> None:
-        if change.status == "rejected":
-            session.consistency.patches_rejected += 1
-        if change.status == "committed" and change.after is not None:
-            session.state = change.after
-            session.version += 1
-        if before is not None:
-            after = EntityIndex.build(self.world, session.state)
-            if change.status == "committed":
-                record_deletions(session.deleted, before, after)
-            session.ids.advance(self.world, after, [answer.text])
 
     def _structured(self, tool: ToolSpec, content: str) -> Any:
         raw = extract_observation(content)

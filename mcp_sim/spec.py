@@ -12,14 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import string
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import jsonschema
 import yaml
-from jsonpointer import JsonPointer, JsonPointerException
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -32,6 +29,15 @@ from pydantic import (
 )
 
 from mcp_sim.errors import SpecError, SpecProblem
+from mcp_sim.spec_state import (
+    ClockSpec,
+    EntitySpec,
+    check_id_pattern,
+    check_state_pointer,
+    check_state_schema,
+    id_format_regex,
+    state_problems,
+)
 
 Domain = Literal["mcp", "search", "terminal", "swe", "web", "os", "android"]
 TOOL_NAME_PATTERN = r"^[A-Za-z0-9._-]{1,64}$"
@@ -116,110 +122,6 @@ class ModelOverrides(_Strict):
     thinking: bool | None = None
 
 
-def _check_pointer(value: str) -> str:
-    try:
-        JsonPointer(value)
-    except JsonPointerException as exc:
-        raise ValueError(f"{value!r} is not a JSON pointer ({exc}); write e.g. /orders") from None
-    return value
-
-
-def id_format_regex(pattern: str, *, capture: bool = False) -> str:
-    """The regular expression that matches every id an ``ids:`` pattern such as ``ord_{n:05d}``
-    can produce (with ``capture``, the number is group 1). Raises ``ValueError`` unless the
-    pattern is literal text around one ``{n}`` field, optionally zero-padded (``{n:05d}``)."""
-    try:
-        parts = list(string.Formatter().parse(pattern))
-    except ValueError as exc:
-        raise ValueError(f"id pattern {pattern!r} is not a format string: {exc}") from None
-    fields = [(name, spec, conv) for _, name, spec, conv in parts if name is not None]
-    if len(fields) != 1 or fields[0][0] != "n" or fields[0][2] is not None:
-        raise ValueError(
-            f"id pattern {pattern!r} must contain exactly one {{n}} field, e.g. ord_{{n:05d}}"
-        )
-    padding = re.fullmatch(r"(?:0(\d+))?d?", fields[0][1] or "")
-    if padding is None:
-        raise ValueError(
-            f"id pattern {pattern!r}: {{n:{fields[0][1]}}} is not a zero-padded width such as "
-            "{n:05d}"
-        )
-    digits = f"\\d{{{int(padding.group(1))},}}" if padding.group(1) else "\\d+"
-    if capture:
-        digits = f"({digits})"
-    return "".join(re.escape(literal) + (digits if name else "") for literal, name, _, _ in parts)
-
-
-def _check_state_pointer(value: str) -> str:
-    _check_pointer(value)
-    if value == "":
-        raise ValueError("the whole state cannot be immutable; name the parts that are")
-    return value
-
-
-def _check_id_pattern(value: str) -> str:
-    id_format_regex(value)
-    return value
-
-
-class EntitySpec(_Strict):
-    """A collection of records with identities, which the consistency auditor watches."""
-
-    collection: str = Field(
-        description="JSON pointer to the collection in the state: an array of records or an "
-        "object mapping ids to records, e.g. /orders."
-    )
-    id: str = Field(default="id", description="The field of each record that holds its id.")
-    immutable_fields: list[str] = Field(
-        default_factory=list,
-        description="Fields that never change once a record exists, e.g. [id, created_at].",
-    )
-    id_pattern: str | None = Field(
-        default=None,
-        description="Regular expression matching this entity's ids in observations; defaults to "
-        "the pattern derived from ids.<name>, if declared.",
-    )
-
-    @field_validator("collection")
-    @classmethod
-    def _collection_is_pointer(cls, value: str) -> str:
-        return _check_pointer(value)
-
-    @field_validator("id_pattern")
-    @classmethod
-    def _id_pattern_compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"id_pattern is not a regular expression: {exc}") from None
-        return value
-
-
-class ClockSpec(_Strict):
-    """The virtual clock: the time the world model is told, advanced per call."""
-
-    start: str = Field(description="ISO 8601 time of the first call, e.g. 2026-03-02T09:00:00Z.")
-    step_seconds: Annotated[float, Field(ge=0)] = Field(
-        default=60.0, description="Virtual seconds that pass with every call."
-    )
-
-    @field_validator("start")
-    @classmethod
-    def _start_is_iso(cls, value: str) -> str:
-        try:
-            datetime.fromisoformat(value)
-        except ValueError:
-            raise ValueError(
-                f"{value!r} is not an ISO 8601 time; write e.g. 2026-03-02T09:00:00Z"
-            ) from None
-        return value
-
-    def start_time(self) -> datetime:
-        """The start as an aware datetime (a time without an offset is taken as UTC)."""
-        start = datetime.fromisoformat(self.start)
-        return start if start.tzinfo is not None else start.replace(tzinfo=UTC)
-
-
 class World(_Strict):
     """A world spec, version 1."""
 
@@ -241,7 +143,7 @@ class World(_Strict):
         description="Optional JSON Schema the world state must satisfy, at the start and after "
         "every change.",
     )
-    immutable: list[Annotated[str, AfterValidator(_check_state_pointer)]] = Field(
+    immutable: list[Annotated[str, AfterValidator(check_state_pointer)]] = Field(
         default_factory=list,
         description="JSON pointers into the state that no state change may touch.",
     )
@@ -253,7 +155,7 @@ class World(_Strict):
     clock: ClockSpec | None = Field(
         default=None, description="The virtual clock; without it the model is not told the time."
     )
-    ids: dict[str, Annotated[str, AfterValidator(_check_id_pattern)]] = Field(
+    ids: dict[str, Annotated[str, AfterValidator(check_id_pattern)]] = Field(
         default_factory=dict,
         description="Entity name → pattern of fresh ids offered to the model, e.g. ord_{n:05d}.",
     )
@@ -261,16 +163,7 @@ class World(_Strict):
     @field_validator("state_schema")
     @classmethod
     def _state_schema_is_valid(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        if value is None:
-            return None
-        validator_cls = jsonschema.validators.validator_for(
-            value, default=jsonschema.Draft202012Validator
-        )
-        try:
-            validator_cls.check_schema(value)
-        except jsonschema.SchemaError as exc:
-            raise ValueError(f"state_schema is not a valid JSON Schema: {exc.message}") from None
-        return value
+        return None if value is None else check_state_schema(value)
 
     @model_validator(mode="after")
     def _tools_and_fixtures_agree(self, info: ValidationInfo) -> World:
@@ -325,53 +218,9 @@ class World(_Strict):
                             f"{out_error.message}",
                         )
                     )
-        return problems + self._state_problems()
-
-    def _state_problems(self) -> list[tuple[tuple[int | str, ...], str]]:
-        """The starting state against state_schema, immutable pointers and entities."""
-        problems: list[tuple[tuple[int | str, ...], str]] = []
-        if self.state_schema is not None:
-            error = jsonschema.exceptions.best_match(
-                jsonschema.Draft202012Validator(self.state_schema).iter_errors(self.state)
-            )
-            if error is not None:
-                where = "/" + "/".join(str(p) for p in error.absolute_path)
-                problems.append(
-                    (("state",), f"does not satisfy state_schema at {where}: {error.message}")
-                )
-        missing = object()
-        for i, pointer in enumerate(self.immutable):
-            if JsonPointer(pointer).resolve(self.state, missing) is missing:
-                problems.append((("immutable", i), f"{pointer} does not exist in state"))
-        for name, entity in self.entities.items():
-            collection = JsonPointer(entity.collection).resolve(self.state, missing)
-            if collection is missing:
-                problems.append(
-                    (("entities", name, "collection"), f"{entity.collection} is not in state")
-                )
-            elif isinstance(collection, list):
-                for j, record in enumerate(collection):
-                    if not isinstance(record, dict) or entity.id not in record:
-                        problems.append(
-                            (
-                                ("entities", name, "collection"),
-                                f"{entity.collection}/{j} is not a record with an {entity.id!r} field",
-                            )
-                        )
-                        break
-            elif not isinstance(collection, dict):
-                problems.append(
-                    (
-                        ("entities", name, "collection"),
-                        f"{entity.collection} is not an array of records or an object of "
-                        f"records by id (it is {json.dumps(collection)[:60]})",
-                    )
-                )
-        for name in self.ids:
-            if name not in self.entities:
-                declared = ", ".join(sorted(self.entities)) or "none"
-                problems.append((("ids", name), f"no entity named {name!r} (entities: {declared})"))
-        return problems
+        return problems + state_problems(
+            self.state, self.state_schema, self.immutable, self.entities, self.ids
+        )
 
     def id_regex(self, entity: str) -> re.Pattern[str] | None:
         """How ids of ``entity`` look in text: its id_pattern, else its ids: pattern."""

@@ -124,6 +124,15 @@ def test_a_snapshot_from_another_world_is_refused(shop: World) -> None:
         Session.restore("r", shop, snapshot)
 
 
+@pytest.mark.parametrize(
+    "damage", [{"rng": [1, 2]}, {"rng": [3, [0], None]}, {"consistency": {"bogus": 1}}]
+)
+def test_a_damaged_snapshot_is_refused(shop: World, damage: dict[str, Any]) -> None:
+    data = Session.start("s", shop, seed=1).snapshot().model_dump(mode="json") | damage
+    with pytest.raises(SnapshotInvalid):
+        Session.restore("r", shop, Snapshot.parse(data))
+
+
 async def test_control_tools_are_hidden_unless_asked_for(shop: World, script: Any) -> None:
     simulator = Simulator(shop, script())
     async with Client(build_server(simulator)) as client:

@@ -11,7 +11,8 @@ import pytest
 from mcp_sim.channel import IdAllocator, virtual_now
 from mcp_sim.entities import EntityIndex
 from mcp_sim.errors import SpecError
-from mcp_sim.spec import World, id_format_regex, parse_world, world_json_schema
+from mcp_sim.spec import World, parse_world, world_json_schema
+from mcp_sim.spec_state import id_format_regex
 
 HEAD = """\
 world: w
