@@ -187,3 +187,39 @@ def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
     build_server(simulator)
     with pytest.raises(SimError, match="sim_reset"):
         build_server(simulator, control=Control(simulator))
+
+
+async def test_control_api_sits_next_to_mcp_over_real_http(shop: World, script: Any) -> None:
+    import socket
+
+    import httpx2
+    import uvicorn
+    from mcp.client.streamable_http import streamable_http_client
+
+    simulator = Simulator(shop, script(cancel(script, 0, "cancelled")))
+    app = http_app(build_server(simulator), auth_token=TOKEN, control=Control(simulator))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(server.serve)
+            while not server.started:
+                await anyio.sleep(0.05)
+            transport = streamable_http_client(
+                f"http://127.0.0.1:{port}/mcp", http_client=httpx2.AsyncClient(headers=auth)
+            )
+            async with Client(transport) as client:
+                await client.call_tool(
+                    "update_order", {"order_id": "ord_00001"}, meta={"mcp-sim/session": "ep1"}
+                )
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=auth) as http:
+                fork = await http.post("/control/sessions/ep1/fork", json={"id": "ep2"})
+                reset = await http.post("/control/sessions/ep1/reset")
+                ep2 = (await http.get("/control/sessions/ep2/state")).json()
+            server.should_exit = True
+    assert (fork.status_code, reset.status_code) == (201, 200)
+    assert ep2["version"] == 1 and ep2["state"]["orders"][0]["status"] == "cancelled"
+    assert simulator.sessions.get("ep1").state == shop.state
