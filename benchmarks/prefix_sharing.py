@@ -167,6 +167,10 @@ async def main() -> None:
         f"  shared fraction at calls 2 / 10 / 25 / 50: {per_call[0]:.3f} / {per_call[8]:.3f} / "
         f"{per_call[23]:.3f} / {per_call[-1]:.3f}"
     )
+    crossing = next((i + 2 for i, share in enumerate(per_call) if share >= 0.9), None)
+    print(f"  first call sharing >= 0.9: {crossing}")
+    per_call_unshared = len(plain[-1]) - shared_prefix(plain[-2], plain[-1])
+    print(f"  characters not shared at call {CALLS}: {per_call_unshared:,}")
     compacted = await run_session(world, SimOptions(history_budget_tokens=4000, keep_turns=8))
     c_weighted, c_mean, _ = sharing(compacted)
     print(f"prompt at call {CALLS}:")
