@@ -13,10 +13,11 @@ from pathlib import Path
 import anyio
 
 from mcp_sim import __version__
-from mcp_sim.backends.base import WorldModel
+from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal
+from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, SimOptions, Simulator, UnknownTool
 from mcp_sim.spec import World, load_world, world_json_schema
 
@@ -66,7 +67,9 @@ def _model_options() -> argparse.ArgumentParser:
         metavar="ARG",
         help="extra argument for the vLLM launched by --vllm (repeatable)",
     )
-    g.add_argument("--timeout", type=float, default=600.0, help="seconds per model request")
+    g.add_argument(
+        "--timeout", type=float, default=600.0, help="seconds per model request (default 600)"
+    )
     g.add_argument("--retries", type=int, default=2, help="retries on connection errors/5xx/429")
     g.add_argument("--max-concurrency", type=int, default=64, help="model requests in flight")
     g.add_argument("--no-thinking", action="store_true", help="turn the model's thinking off")
@@ -122,18 +125,20 @@ def _options(args: argparse.Namespace) -> SimOptions:
         raise SystemExit(f"mcp-sim: {exc}") from None
 
 
-def _sampling(args: argparse.Namespace, embedded: bool) -> SamplingOverrides:
-    max_tokens = args.max_tokens
-    if max_tokens is None and embedded:
-        max_tokens = EMBEDDED_MAX_TOKENS
+def _sampling(args: argparse.Namespace) -> SamplingOverrides:
     return SamplingOverrides(
         temperature=args.temperature,
         top_p=args.top_p,
         top_k=args.top_k,
-        max_tokens=max_tokens,
+        max_tokens=args.max_tokens,
         thinking=False if args.no_thinking else None,
         seed=args.seed,
     )
+
+
+def _default_sampling(args: argparse.Namespace) -> Sampling | None:
+    embedded = not args.model_url and not args.vllm
+    return Sampling(max_tokens=EMBEDDED_MAX_TOKENS) if embedded else None
 
 
 def _endpoint(args: argparse.Namespace, base_urls: list[str]) -> WorldModel:
@@ -198,15 +203,19 @@ async def _serve(args: argparse.Namespace) -> None:
     world = _load(args.world)
     journal = Journal(args.journal)
     starting = StartingModel("the embedded world model" if not args.vllm else f"vLLM ({args.vllm})")
-    from mcp_sim.session import SessionStore
-
-    sessions = SessionStore(world, idle_timeout=args.session_idle_timeout)
+    # A stdio process is one session for as long as its host keeps it open: it never expires.
+    sessions = SessionStore(
+        world,
+        idle_timeout=args.session_idle_timeout if args.http is not None else None,
+        on_expire=journal.forget,
+    )
     simulator = Simulator(
         world,
         starting,
         sessions=sessions,
         journal=journal,
-        sampling=_sampling(args, embedded=not args.model_url and not args.vllm),
+        sampling=_sampling(args),
+        default_sampling=_default_sampling(args),
         options=_options(args),
     )
     default_session = "stdio" if args.http is None else "default"
@@ -272,21 +281,24 @@ async def _call(args: argparse.Namespace) -> int:
         _say("--args must be a JSON object")
         return 2
     journal = Journal(args.journal)
-    embedded = not args.model_url and not args.vllm
+    simulator = Simulator(
+        world,
+        None,
+        journal=journal,
+        sampling=_sampling(args),
+        default_sampling=_default_sampling(args),
+        options=_options(args),
+    )
     try:
-        async with _launched_model(args, _say) as model:
-            simulator = Simulator(
-                world,
-                model,
-                journal=journal,
-                sampling=_sampling(args, embedded=embedded),
-                options=_options(args),
-            )
-            try:
+        if world.tool(args.tool) is None:
+            _say(str(UnknownTool(args.tool, world)))
+            return 2
+        if simulator.answers_without_model(args.tool, arguments):
+            result = await simulator.call("cli", args.tool, arguments)
+        else:
+            async with _launched_model(args, _say) as model:
+                simulator.model = model
                 result = await simulator.call("cli", args.tool, arguments)
-            except UnknownTool as exc:
-                _say(str(exc))
-                return 2
     finally:
         journal.close()
     if args.show_reasoning and result.reasoning:

@@ -278,6 +278,10 @@ class BearerTokenGuard:
         await self.app(scope, receive, send)
 
 
+def _has_port(host: str) -> bool:
+    return host.rpartition("]")[2].count(":") == 1 if host.startswith("[") else ":" in host
+
+
 def http_app(
     server: Server[Any],
     *,
@@ -289,11 +293,14 @@ def http_app(
 ) -> ASGIApp:
     """The streamable HTTP app (path ``/mcp``), DNS-rebinding protection always on; with
     ``control``, the control API under ``/control`` (same token, same Host checks)."""
-    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    names = ["127.0.0.1", "localhost", "[::1]"]
     if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
-        hosts.append(f"{host}:*")
-    hosts += [h if ":" in h else f"{h}:*" for h in allowed_hosts or []]
-    origins = [f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts]
+        names.append(f"[{host}]" if ":" in host else host)
+    names += allowed_hosts or []
+    # The SDK matches "name:*" only when the Host header carries a port; clients on the default
+    # port (behind a reverse proxy, say) send the bare name, so allow both forms.
+    hosts = [h for name in names for h in ((name,) if _has_port(name) else (name, f"{name}:*"))]
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )

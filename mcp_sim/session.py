@@ -106,9 +106,6 @@ class Session:
             ids=IdAllocator.start(world, EntityIndex.build(world, state)),
         )
 
-    def touch(self) -> None:
-        self.last_used = time.monotonic()
-
     def become(self, other: Session) -> None:
         """Take over ``other``'s world (state, history, side channel) in place, keeping this
         session's id and lock: a call already queued on the lock then runs on the new content
@@ -249,6 +246,7 @@ class SessionStore:
         world: World,
         idle_timeout: float | None = 1800.0,
         clock: Callable[[], float] = time.monotonic,
+        on_expire: Callable[[str], None] | None = None,
         *,
         base_seed: int | None = None,
     ) -> None:
@@ -256,6 +254,7 @@ class SessionStore:
         self.idle_timeout = idle_timeout
         self.base_seed = base_seed
         self._clock = clock
+        self._on_expire = on_expire
         self._sessions: dict[str, Session] = {}
 
     def get(self, session_id: str, *, seed: int | None = None) -> Session:
@@ -266,8 +265,12 @@ class SessionStore:
         if session is None:
             session = Session.start(session_id, self.world, seed=seed, base_seed=self.base_seed)
             self._sessions[session_id] = session
-        session.last_used = self._clock()
+        self.touch(session)
         return session
+
+    def touch(self, session: Session) -> None:
+        """Mark ``session`` as used now (by this store's clock, which decides expiry)."""
+        session.last_used = self._clock()
 
     def find(self, session_id: str) -> Session | None:
         """The live session named ``session_id``, without starting one."""
@@ -276,7 +279,7 @@ class SessionStore:
 
     def put(self, session: Session) -> Session:
         """Add (or replace) a session, e.g. one restored from a snapshot."""
-        session.last_used = self._clock()
+        self.touch(session)
         self._sessions[session.id] = session
         return session
 
@@ -293,6 +296,8 @@ class SessionStore:
         ]
         for sid in expired:
             del self._sessions[sid]
+            if self._on_expire is not None:
+                self._on_expire(sid)
         return expired
 
     def __iter__(self) -> Iterator[Session]:

@@ -65,8 +65,11 @@ class SamplingOverrides:
     seed: int | None = None
 
 
-def resolve_sampling(world: World, overrides: SamplingOverrides) -> Sampling:
-    """Command line beats the world's ``model:`` section, which beats the model-card defaults."""
+def resolve_sampling(
+    world: World, overrides: SamplingOverrides, defaults: Sampling | None = None
+) -> Sampling:
+    """Command line beats the world's ``model:`` section, which beats ``defaults`` (the
+    model-card defaults unless the backend needs others, e.g. the tiny embedded model)."""
     values: dict[str, Any] = {}
     for name in ("temperature", "top_p", "top_k", "max_tokens", "thinking"):
         chosen = getattr(overrides, name)
@@ -76,7 +79,7 @@ def resolve_sampling(world: World, overrides: SamplingOverrides) -> Sampling:
             values[name] = chosen
     if overrides.seed is not None:
         values["seed"] = overrides.seed
-    return replace(Sampling(), **values)
+    return replace(defaults or Sampling(), **values)
 
 
 @dataclass(frozen=True)
@@ -161,15 +164,18 @@ class Simulator:
         journal: Journal | None = None,
         sampling: SamplingOverrides | None = None,
         options: SimOptions | None = None,
+        default_sampling: Sampling | None = None,
     ) -> None:
         self.world = world
         self.model = model
-        self.sampling = resolve_sampling(world, sampling or SamplingOverrides())
-        self.sessions = sessions if sessions is not None else SessionStore(world)
+        self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
+        self.journal = journal if journal is not None else Journal()
+        self.sessions = (
+            sessions if sessions is not None else SessionStore(world, on_expire=self.journal.forget)
+        )
         if self.sessions.base_seed is None:
             # --seed is the base of every session's seed (see mcp_sim.channel).
             self.sessions.base_seed = self.sampling.seed
-        self.journal = journal if journal is not None else Journal()
         self.options = options or SimOptions()
         self.transitions = Transitions(world)
         self.auditor = Auditor(world)
@@ -218,7 +224,7 @@ class Simulator:
                 session.history.append(
                     Turn(tool.name, args, result.text, result.is_error, result.version)
                 )
-            session.touch()
+            self.sessions.touch(session)
             latency = round((time.perf_counter() - started) * 1000, 3)
             change = usage.change
             self.journal.write(
@@ -247,6 +253,16 @@ class Simulator:
                 )
             )
             return result
+
+    def answers_without_model(self, tool_name: str, arguments: dict[str, Any] | None) -> bool:
+        """Whether a call is settled without the world model (bad arguments or a fixture)."""
+        tool = self.world.tool(tool_name)
+        if tool is None:
+            return True
+        args = arguments or {}
+        if next(self._input_validators[tool.name].iter_errors(args), None) is not None:
+            return True
+        return self._fixture(tool, args) is not None
 
     def _result(
         self,

@@ -51,6 +51,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _NestedValueError(ValueError):
+    """A field validator's error that sits deeper inside the field's value (``path``), so the
+    loader can point at the exact line instead of at the field's key."""
+
+    def __init__(self, message: str, path: tuple[int | str, ...]) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 def _check_json_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
     validator_cls = jsonschema.validators.validator_for(
         schema, default=jsonschema.Draft202012Validator
@@ -58,13 +67,14 @@ def _check_json_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
     try:
         validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path)
-        raise ValueError(
-            f"{what} is not a valid JSON Schema: {exc.message}"
-            + (f" (at {where})" if where else "")
+        raise _NestedValueError(
+            f"{what} is not a valid JSON Schema: {exc.message}", tuple(exc.absolute_path)
         ) from None
     if schema.get("type") != "object":
-        raise ValueError(f'{what} must have "type": "object" at its root (MCP requires it)')
+        raise _NestedValueError(
+            f'{what} must have "type": "object" at its root (MCP requires it)',
+            ("type",) if "type" in schema else (),
+        )
     return schema
 
 
@@ -181,7 +191,9 @@ class World(_Strict):
         for i, tool in enumerate(self.tools):
             if tool.name in by_name:
                 problems.append((("tools", i, "name"), f"tool name {tool.name!r} is used twice"))
-            by_name[tool.name] = tool
+            else:
+                # The first one wins, as in World.tool(), which is what answers calls.
+                by_name[tool.name] = tool
         for i, fixture in enumerate(self.fixtures):
             fixture_tool = by_name.get(fixture.when.tool)
             if fixture_tool is None:
@@ -200,7 +212,7 @@ class World(_Strict):
             if arg_error is not None:
                 problems.append(
                     (
-                        ("fixtures", i, "when", "arguments"),
+                        ("fixtures", i, "when", "arguments", *arg_error.absolute_path),
                         f"arguments do not satisfy the input_schema of {fixture_tool.name}: {arg_error.message}",
                     )
                 )
@@ -213,7 +225,7 @@ class World(_Strict):
                 if out_error is not None:
                     problems.append(
                         (
-                            ("fixtures", i, "result"),
+                            ("fixtures", i, "result", *out_error.absolute_path),
                             f"result does not satisfy the output_schema of {fixture_tool.name}: "
                             f"{out_error.message}",
                         )
@@ -306,6 +318,9 @@ def _problem_at(
 def _problem_from_error(file: str, root: yaml.Node, error: Any) -> SpecProblem:
     # pydantic inserts union/function tags like "function-after[...]" into locations; drop them.
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and "[" in p))
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, _NestedValueError):
+        loc += cause.path
     message = str(error["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]

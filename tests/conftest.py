@@ -1,57 +1,53 @@
+"""Shared fixtures: the repository's worlds, a writer for throwaway world files, and the
+scripted world model of the state tests."""
+
 from __future__ import annotations
 
-import json
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.errors import ModelUnavailable
 from mcp_sim.spec import World, load_world
 
-WORLDS = Path(__file__).resolve().parent.parent / "worlds"
+# The real-model fixtures (one embedded vLLM CPU server with the tiny model per test run).
+from tests.real_model import real_model_name, real_model_url  # noqa: F401
+from tests.scripted_model import ScriptedModel
 
+ROOT = Path(__file__).resolve().parent.parent
+WORLDS = ROOT / "worlds"
+BOOKSTORE = WORLDS / "bookstore.yaml"
 
-class ScriptedModel:
-    """A unit-level double of the model seam (``WorldModel``): it answers each request with the
-    next pinned completion text and keeps every request it was sent, so a test can check what
-    the simulator asked as well as what it did with the answers. It does not imitate a model;
-    tests that need a real one use the embedded engine."""
-
-    def __init__(self, *answers: str) -> None:
-        self.answers = list(answers)
-        self.requests: list[CompletionRequest] = []
-
-    @staticmethod
-    def answer(observation: Any, patch: list[dict[str, Any]] | None = None) -> str:
-        """A completion in the native format: the observation in its tags, then the patch."""
-        text = observation if isinstance(observation, str) else json.dumps(observation)
-        out = f"Reasoning.\n<predicted_observation>\n{text}\n</predicted_observation>"
-        if patch is not None:
-            out += f"\n<state_patch>{json.dumps(patch)}</state_patch>"
-        return out
-
-    async def complete(
-        self, request: CompletionRequest, progress: ProgressCallback | None = None
-    ) -> Completion:
-        self.requests.append(request)
-        if not self.answers:
-            raise ModelUnavailable("the script has no answer left")
-        content = self.answers.pop(0)
-        return Completion(
-            content=content,
-            model="scripted",
-            prompt_tokens=sum(len(m["content"]) for m in request.messages) // 4,
-            completion_tokens=len(content) // 4,
-        )
-
-    async def aclose(self) -> None:
-        pass
+WorldWriter = Callable[..., Path]
 
 
 @pytest.fixture
+def bookstore_path() -> Path:
+    return BOOKSTORE
+
+
+@pytest.fixture(scope="session")
+def bookstore() -> World:
+    """Loaded once: a World is immutable, and sessions work on copies of its state."""
+    return load_world(BOOKSTORE)
+
+
+@pytest.fixture
+def write_world(tmp_path: Path) -> WorldWriter:
+    """Write YAML text (dedented) to a file in a temporary folder and return its path."""
+
+    def write(text: str, name: str = "world.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture(scope="session")
 def shop() -> World:
+    """The order desk world: entities, id patterns, a clock, a state schema, an immutable path."""
     return load_world(WORLDS / "shop.yaml")
 
 
