@@ -8,6 +8,7 @@ consistency audit (one regeneration) → commit the change (version + 1) → his
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field, replace
@@ -394,25 +395,27 @@ class Simulator:
         try:
             answer = await self._answer(session, tool, request, progress, usage)
             change = await self._change(session, tool, messages, answer, progress, usage)
-            violations = self._audit(session, answer, args, before, change)
-            if violations:
-                usage.regenerated = True
-                session.consistency.regenerated += 1
-                messages = regeneration_messages(
-                    messages,
-                    answer.content,
-                    [str(v) for v in violations],
-                    structured=tool.output_schema is not None,
-                    ask_patch=tool.effect == "write" and tool.output_schema is None,
-                )
-                answer = await self._answer(
-                    session, tool, replace(request, messages=messages), progress, usage
-                )
-                change = await self._change(session, tool, messages, answer, progress, usage)
-                violations = self._audit(session, answer, args, before, change)
         except ModelError as exc:
             text = f"mcp-sim could not simulate {tool.name}: {exc}"
             return self._result(session, text, None, True, "model_error")
+        violations = self._audit(session, answer, args, before, change)
+        if violations:
+            usage.regenerated = True
+            session.consistency.regenerated += 1
+            retry = regeneration_messages(
+                messages,
+                answer.content,
+                [str(v) for v in violations],
+                structured=tool.output_schema is not None,
+                ask_patch=tool.effect == "write" and tool.output_schema is None,
+            )
+            # A failed regeneration leaves the first answer standing, its violations counted.
+            with contextlib.suppress(ModelError):
+                answer = await self._answer(
+                    session, tool, replace(request, messages=retry), progress, usage
+                )
+                change = await self._change(session, tool, retry, answer, progress, usage)
+                violations = self._audit(session, answer, args, before, change)
         usage.change, usage.violations = change, violations
         if self.auditor.enabled:
             session.consistency.checked += 1

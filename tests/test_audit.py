@@ -114,3 +114,15 @@ async def test_worlds_without_entities_are_not_audited(script: Any) -> None:
     result = await simulator.call("s", "t", {})
     assert result.violations == ()
     assert simulator.journal.records("s")[0].consistency == {}
+
+
+async def test_a_failed_regeneration_keeps_the_first_answer_flagged(
+    shop: World, script: Any
+) -> None:
+    ghost = {**shop.state["orders"][0], "id": "ord_00050"}
+    simulator = Simulator(shop, script(script.answer(ghost)))
+    result = await simulator.call("s", "get_order", {"order_id": "ord_00001"})
+    assert (result.source, result.is_error) == ("model", False)
+    assert json.loads(result.text)["id"] == "ord_00050"
+    assert len(result.violations) == 1
+    assert simulator.sessions.get("s").consistency.flagged == 1
