@@ -39,13 +39,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, Router
 
 from mcp_sim.channel import virtual_now
-from mcp_sim.errors import SimError, SnapshotInvalid, UnknownSession
+from mcp_sim.errors import SessionExists, SnapshotInvalid, UnknownSession
 from mcp_sim.session import Session, SessionStore, Snapshot
 from mcp_sim.simulator import Simulator
-
-
-class SessionExists(SimError):
-    """A session with the requested id is already live."""
 
 
 def summary(session: Session) -> dict[str, Any]:
@@ -312,6 +308,9 @@ async def call_control_tool(
                 f"{key!r} must be {'an integer' if expected == 'integer' else 'a string'}"
             )
     session = arguments.get("session") or caller
+    if session == caller:
+        # The caller's own session exists from its first request, whatever that request was.
+        control.simulator.sessions.get(caller)
     seed = arguments.get("seed")
     if name == "sim_sessions":
         return {"sessions": control.list()}

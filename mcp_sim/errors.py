@@ -10,7 +10,8 @@
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
         ├── SnapshotInvalid      a snapshot is malformed or was taken in another world
-        └── UnknownSession       no live session has that id (control API)
+        ├── UnknownSession       no live session has that id (control API)
+        └── SessionExists        a new session was asked for under an id already live
 
 Foreign errors (httpx, JSON, jsonschema, subprocess) are translated into these once, at the
 boundary where they happen. The server turns every ModelError into an ``isError`` tool
@@ -83,3 +84,7 @@ class SnapshotInvalid(StateError):
 
 class UnknownSession(StateError):
     """The control API was asked about a session that does not exist (or has expired)."""
+
+
+class SessionExists(StateError):
+    """The control API was asked to create a session under an id that is already live."""

@@ -223,3 +223,14 @@ async def test_control_api_sits_next_to_mcp_over_real_http(shop: World, script: 
     assert (fork.status_code, reset.status_code) == (201, 200)
     assert ep2["version"] == 1 and ep2["state"]["orders"][0]["status"] == "cancelled"
     assert simulator.sessions.get("ep1").state == shop.state
+
+
+async def test_control_tools_know_the_callers_session_before_its_first_call(
+    shop: World, script: Any
+) -> None:
+    simulator = Simulator(shop, script())
+    async with Client(build_server(simulator, control=Control(simulator))) as client:
+        state = await client.call_tool("sim_state", {})
+    assert not state.is_error
+    assert state.structured_content is not None
+    assert state.structured_content["version"] == 0
