@@ -18,7 +18,7 @@ from mcp_sim.backends.starting import StartingModel
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal
 from mcp_sim.session import SessionStore
-from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool
+from mcp_sim.simulator import SamplingOverrides, SimOptions, Simulator, UnknownTool
 from mcp_sim.spec import World, load_world, world_json_schema
 
 EMBEDDED_MAX_TOKENS = 512
@@ -77,8 +77,52 @@ def _model_options() -> argparse.ArgumentParser:
     g.add_argument("--top-p", type=float)
     g.add_argument("--top-k", type=int)
     g.add_argument("--max-tokens", type=int, help="completion token limit (default 32768)")
-    g.add_argument("--seed", type=int, help="sampling seed sent to the model")
+    g.add_argument(
+        "--seed",
+        type=int,
+        help="base seed: each session's RNG (and the sampling seed of each model request) is "
+        "derived from it and the session id; a session may name its own with _meta mcp-sim/seed",
+    )
+    s = parent.add_argument_group("state and prompt")
+    s.add_argument(
+        "--journal-timing",
+        action="store_true",
+        help="record wall-clock latency in the journal (replayed journals then differ)",
+    )
+    s.add_argument(
+        "--history-budget",
+        type=int,
+        default=SimOptions.history_budget_tokens,
+        metavar="TOKENS",
+        help="compact the history shown to the model beyond this many tokens (default %(default)s)",
+    )
+    s.add_argument(
+        "--keep-turns",
+        type=int,
+        default=SimOptions.keep_turns,
+        metavar="N",
+        help="turns kept when the history is compacted (default %(default)s)",
+    )
+    s.add_argument(
+        "--state-budget",
+        type=int,
+        default=SimOptions.state_budget_tokens,
+        metavar="TOKENS",
+        help="show a larger state as referenced records + outline (default %(default)s)",
+    )
     return parent
+
+
+def _options(args: argparse.Namespace) -> SimOptions:
+    try:
+        return SimOptions(
+            journal_timing=args.journal_timing,
+            history_budget_tokens=args.history_budget,
+            keep_turns=args.keep_turns,
+            state_budget_tokens=args.state_budget,
+        )
+    except ValueError as exc:
+        raise SystemExit(f"mcp-sim: {exc}") from None
 
 
 def _sampling(args: argparse.Namespace) -> SamplingOverrides:
@@ -153,6 +197,7 @@ def _load(path: str) -> World:
 
 
 async def _serve(args: argparse.Namespace) -> None:
+    from mcp_sim.control import Control
     from mcp_sim.server import build_server, http_app, serve_http, serve_stdio
 
     world = _load(args.world)
@@ -171,9 +216,15 @@ async def _serve(args: argparse.Namespace) -> None:
         journal=journal,
         sampling=_sampling(args),
         default_sampling=_default_sampling(args),
+        options=_options(args),
     )
     default_session = "stdio" if args.http is None else "default"
-    server = build_server(simulator, default_session=default_session)
+    control = Control(simulator)
+    server = build_server(
+        simulator,
+        default_session=default_session,
+        control=control if args.control_tools else None,
+    )
 
     def progress(message: str) -> None:
         starting.loading(message)
@@ -205,6 +256,7 @@ async def _serve(args: argparse.Namespace) -> None:
                     auth_token=args.auth_token,
                     session_idle_timeout=args.session_idle_timeout,
                     allowed_hosts=args.allow_host,
+                    control=control,
                 )
                 _say(
                     f"serving {world.world} ({len(world.tools)} tools) on http://{host}:{port}/mcp"
@@ -235,6 +287,7 @@ async def _call(args: argparse.Namespace) -> int:
         journal=journal,
         sampling=_sampling(args),
         default_sampling=_default_sampling(args),
+        options=_options(args),
     )
     try:
         if world.tool(args.tool) is None:
@@ -337,6 +390,12 @@ def _parser() -> argparse.ArgumentParser:
         help="forget HTTP sessions idle this long (default 1800)",
     )
     serve.add_argument("--journal", metavar="PATH", help="append every call to this JSONL file")
+    serve.add_argument(
+        "--control-tools",
+        action="store_true",
+        help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
+        "agent under test never sees them (over HTTP the /control API is always there)",
+    )
 
     call = sub.add_parser(
         "call", parents=[model_options], help="make one tool call and print the observation"

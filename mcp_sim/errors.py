@@ -6,7 +6,12 @@
     │   ├── ModelUnavailable     endpoint down, refused, 5xx / 429 after retries
     │   ├── ModelTimeout         no answer within the configured timeout
     │   └── ModelOutputInvalid   truncated, malformed or schema-violating answer
-    └── EngineError          the embedded engine could not be installed or started
+    ├── EngineError          the embedded engine could not be installed or started
+    └── StateError           a world state change or snapshot cannot be used
+        ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
+        ├── SnapshotInvalid      a snapshot is malformed or was taken in another world
+        ├── UnknownSession       no live session has that id (control API)
+        └── SessionExists        a new session was asked for under an id already live
 
 Foreign errors (httpx, JSON, jsonschema, subprocess) are translated into these once, at the
 boundary where they happen. The server turns every ModelError into an ``isError`` tool
@@ -63,3 +68,23 @@ class ModelOutputInvalid(ModelError):
 
 class EngineError(SimError):
     """The embedded engine (vLLM CPU + tiny model) could not be installed or started."""
+
+
+class StateError(SimError):
+    """A change to a session's world state, or a saved copy of it, cannot be used."""
+
+
+class PatchRejected(StateError):
+    """A proposed state change was not committed; the message says why, for the model to fix."""
+
+
+class SnapshotInvalid(StateError):
+    """A snapshot cannot be restored: malformed, or taken in a different world."""
+
+
+class UnknownSession(StateError):
+    """The control API was asked about a session that does not exist (or has expired)."""
+
+
+class SessionExists(StateError):
+    """The control API was asked to create a session under an id that is already live."""

@@ -8,13 +8,22 @@ import threading
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Source = Literal["model", "fixture", "validation", "model_error"]
+PatchStatus = Literal["none", "unchanged", "committed", "rejected"]
+"""What a call did to the state: nothing asked (read calls, fixtures, errors), an empty or no-op
+patch, a committed patch (the version went up), or a patch that could not be committed."""
 
 
 class JournalRecord(BaseModel):
-    """One call: what was asked, what came back, where the answer came from, what it cost."""
+    """One call: what was asked, what came back, where the answer came from, what it did to the
+    state, what it cost.
+
+    Everything but ``latency_ms`` is a function of the session's seed, its calls and the model's
+    answers, so replaying a session gives byte-identical lines; ``latency_ms`` is only recorded
+    when timing is asked for (``--journal-timing``) and left out of the line otherwise.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -26,11 +35,31 @@ class JournalRecord(BaseModel):
     structured: Any = None
     is_error: bool
     source: Source
-    latency_ms: float
+    latency_ms: float | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model: str = ""
     world: str = ""
+    version: int = 0
+    """The state version the observation was produced against."""
+    now: str | None = None
+    """The virtual time the call was answered at (worlds with a clock)."""
+    patch_status: PatchStatus = "none"
+    patch: list[dict[str, Any]] | None = None
+    """The committed patch, or the last rejected proposal when it was at least JSON."""
+    patch_error: str | None = None
+    """Why the state change was rejected."""
+    regenerated: bool = False
+    """The first answer contradicted the state and the call was asked again."""
+    violations: list[str] = Field(default_factory=list)
+    """Contradictions left in the answer given."""
+    consistency: dict[str, int] = Field(default_factory=dict)
+    """The session's consistency counts after this call (worlds with entities)."""
+
+    def to_json(self) -> str:
+        """The record as one JSON line (without the newline)."""
+        exclude = {"latency_ms"} if self.latency_ms is None else None
+        return json.dumps(self.model_dump(mode="json", exclude=exclude), ensure_ascii=False)
 
 
 class Journal:
@@ -49,7 +78,7 @@ class Journal:
     def write(self, record: JournalRecord) -> None:
         self._by_session.setdefault(record.session, []).append(record)
         if self._file is not None:
-            line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False)
+            line = record.to_json()
             with self._write_lock:
                 self._file.write(line + "\n")
                 self._file.flush()

@@ -10,15 +10,21 @@ Layout (Qwen-AgentWorld's training format; see DESIGN.md):
 - each earlier call: ``user`` ``### Turn N`` + ``**Action:**`` + fenced JSON, then ``assistant``
   ``**Environment Observation:**`` + the raw observation.
 - the current call: the current world state in a headed section (it changes, so it goes last),
-  the action block, and the instruction to answer inside ``<predicted_observation>`` tags.
+  the virtual time and fresh ids when the world has them, the action block, and the instruction
+  to answer inside ``<predicted_observation>`` tags (for a write call, followed by the state
+  change inside ``<state_patch>`` tags; see :mod:`mcp_sim.state`).
+
+Compaction drops the oldest turns from the history, numbering the rest as before; the current
+state already carries their effect. Follow-up requests (a patch, a corrected patch, a regenerated
+answer) append to the messages of the call, so they share its whole prefix.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.backends.base import ChatMessage
@@ -115,6 +121,45 @@ Requirements:
 Answer with the JSON object only."""
 
 
+_STATE_CHANGES = """\
+## State Changes
+
+The world state is kept outside this conversation. When a tool that can change the world \
+(effect: write) is called, first give the observation, then the change the call makes to the \
+Current World State as an RFC 6902 JSON Patch: a JSON array of operations (add, remove, replace, \
+move, copy, test) inside <state_patch></state_patch> tags, after the closing \
+</predicted_observation> tag. Paths are JSON pointers into the Current World State; append to an \
+array with `/-`. Give [] when the call changes nothing, e.g. when it fails. A record the call \
+creates takes the next fresh identifier offered for its kind."""
+
+_PATCH_INSTRUCTION = """
+
+This tool can change the world state: after the observation, give its change to the Current \
+World State inside <state_patch></state_patch> tags."""
+
+_PATCH_FOLLOW_UP = """\
+Give the change this call made to the Current World State as an RFC 6902 JSON Patch, as the \
+JSON object {"patch": [operations]}. Paths are JSON pointers into the Current World State shown \
+with the call; append to an array with `/-`. Use {"patch": []} if nothing changed. Answer with \
+the JSON object only."""
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """The dynamic extras of the current call, all after the static prefix."""
+
+    state_view: str | None = None
+    """The rendered state section; ``None`` renders the whole state."""
+    now: str | None = None
+    """The virtual time of the call."""
+    fresh_ids: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """Unused ids per entity, offered for records the call creates."""
+    ask_patch: bool = False
+    """Ask for the state change in ``<state_patch>`` tags after the observation."""
+    first_turn: int = 1
+    """The number of the first history turn shown (greater than 1 after compaction)."""
+
+
 @dataclass(frozen=True)
 class PastCall:
     """One earlier call of the session as the model sees it."""
@@ -186,6 +231,8 @@ def render_system(world: World) -> str:
     if world.canon:
         parts += ["", "## Canon", "", "Facts that are always true in this world:", ""]
         parts += [f"- {fact}" for fact in world.canon]
+    if any(t.effect == "write" for t in world.tools):
+        parts += ["", _STATE_CHANGES]
     parts += [
         "",
         "# Input Definitions & Action Space",
@@ -202,9 +249,50 @@ def render_action(turn: int, tool: str, arguments: dict[str, Any]) -> str:
     return f"### Turn {turn}\n**Action:**\n```json\n{action}\n```"
 
 
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate: about 3 characters per token for JSON-heavy prompt text, a
+    deliberate overestimate (English prose runs nearer 4), so a budget is not overshot."""
+    return len(text) // 3 + 1
+
+
+_INLINE_CHARS = 100
+"""Containers up to this size (and everything below the second level) stay on one line."""
+
+
+def _layout(value: Any, depth: int = 0) -> str:
+    """JSON that opens the top two levels one item per line (one record per line in a
+    collection) and keeps the rest compact: as readable as indented JSON at about two thirds of
+    the characters, which every call pays for."""
+    flat = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    if not isinstance(value, dict | list) or not value or depth >= 2 or len(flat) <= _INLINE_CHARS:
+        return flat
+    pad = " " * (depth + 1)
+    if isinstance(value, dict):
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {_layout(v, depth + 1)}"
+            for k, v in sorted(value.items())
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
+    items = [f"{pad}{_layout(v, depth + 1)}" for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
+
+
 def render_state(state: dict[str, Any]) -> str:
-    body = json.dumps(state, ensure_ascii=False, sort_keys=True, indent=1)
-    return f"**Current World State:**\n```json\n{body}\n```"
+    """The state section of the current call: the whole state, laid out by :func:`_layout`."""
+    return f"**Current World State:**\n```json\n{_layout(state)}\n```"
+
+
+def render_context(now: str | None, fresh_ids: Mapping[str, Sequence[str]]) -> str:
+    lines = []
+    if now is not None:
+        lines.append(f"**Current Time:** {now}")
+    offered = [f"{name}: {', '.join(ids)}" for name, ids in fresh_ids.items() if ids]
+    if offered:
+        lines.append(
+            "**Fresh Identifiers:** a record this call creates takes the next unused id of its "
+            "kind, in this order: " + "; ".join(offered)
+        )
+    return "\n".join(lines)
 
 
 def build_messages(
@@ -215,19 +303,79 @@ def build_messages(
     state: dict[str, Any],
     *,
     structured: bool = False,
+    context: TurnContext | None = None,
 ) -> list[ChatMessage]:
     """Chat messages for one call. ``structured`` asks for bare JSON (the request then also
     carries a ``response_format`` constraint, which leaves no room for tags)."""
+    context = context or TurnContext()
     messages: list[ChatMessage] = [{"role": "system", "content": render_system(world)}]
-    for turn, past in enumerate(history, 1):
-        messages.append({"role": "user", "content": render_action(turn, past.tool, past.arguments)})
+    omitted = ""
+    if context.first_turn > 1:
+        omitted = (
+            f"*(Turns 1 to {context.first_turn - 1} are not shown; the current world state "
+            "reflects their effects.)*\n\n"
+        )
+    for turn, past in enumerate(history, context.first_turn):
+        action = render_action(turn, past.tool, past.arguments)
+        messages.append({"role": "user", "content": omitted + action})
         messages.append(
             {"role": "assistant", "content": f"{OBSERVATION_MARKER}\n{past.observation}"}
         )
-    current = render_action(len(history) + 1, tool.name, arguments)
+        omitted = ""
+    # The action comes first: next call, this message's first part becomes the history entry of
+    # this turn, so the prefix cache keeps it; the state that follows changes every call.
+    current = render_action(context.first_turn + len(history), tool.name, arguments)
     instruction = _STRUCTURED_INSTRUCTION if structured else _TURN_INSTRUCTION
-    messages.append({"role": "user", "content": f"{render_state(state)}\n\n{current}{instruction}"})
+    if context.ask_patch and not structured:
+        instruction += _PATCH_INSTRUCTION
+    state_section = context.state_view if context.state_view is not None else render_state(state)
+    extras = render_context(context.now, context.fresh_ids)
+    dynamic = f"{state_section}\n\n{extras}" if extras else state_section
+    messages.append({"role": "user", "content": f"{omitted}{current}\n\n{dynamic}{instruction}"})
     return messages
+
+
+def patch_request_messages(
+    messages: Sequence[ChatMessage], answer: str, rejection: str | None = None
+) -> list[ChatMessage]:
+    """The follow-up request for a call's state change: after the answer given, or, with
+    ``rejection``, after a patch that could not be committed (the reason tells the model what
+    to fix)."""
+    ask = _PATCH_FOLLOW_UP
+    if rejection is not None:
+        ask = f"That state change was rejected: {rejection}. Correct it.\n\n{ask}"
+    return [*messages, {"role": "assistant", "content": answer}, {"role": "user", "content": ask}]
+
+
+def regeneration_messages(
+    messages: Sequence[ChatMessage],
+    answer: str,
+    violations: Sequence[str],
+    *,
+    structured: bool,
+    ask_patch: bool,
+) -> list[ChatMessage]:
+    """The request to answer a call again because the answer contradicts the world state."""
+    listed = "\n".join(f"- {v}" for v in violations)
+    if structured:
+        again = "Answer again with only a JSON object that follows the tool's output schema."
+    else:
+        again = (
+            "Predict the observation again, consistent with the world state, wrapped in "
+            "<predicted_observation></predicted_observation> tags"
+        )
+        again += (
+            ", then the state change in <state_patch></state_patch> tags." if ask_patch else "."
+        )
+    return [
+        *messages,
+        {"role": "assistant", "content": answer},
+        {
+            "role": "user",
+            "content": "That observation contradicts the world state of this session:\n"
+            f"{listed}\n\n{again}",
+        },
+    ]
 
 
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL)

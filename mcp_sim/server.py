@@ -7,6 +7,12 @@ Which session a request belongs to:
    clients, 2026-07-28 protocol, harnesses that multiplex many episodes over one connection);
 2. otherwise, over HTTP, the transport's ``Mcp-Session-Id`` (one world per MCP session);
 3. otherwise the server's default session (a stdio process is one session).
+
+A request that starts a session may name its seed in the ``_meta`` key ``mcp-sim/seed``.
+
+Over HTTP the control API (snapshot / fork / reset, see :mod:`mcp_sim.control`) sits next to
+``/mcp`` under ``/control``, behind the same token; the same operations are MCP tools only when
+``build_server`` is given a ``Control`` (``--control-tools``).
 """
 
 from __future__ import annotations
@@ -22,15 +28,20 @@ import uvicorn
 from mcp import MCPDeprecationWarning, MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from starlette.requests import Request
 
 from mcp_sim import __version__
+from mcp_sim.control import CONTROL_TOOLS, Control, call_control_tool, control_routes
+from mcp_sim.errors import SimError
 from mcp_sim.simulator import CallResult, Simulator, UnknownTool
 
 SESSION_META_KEY = "mcp-sim/session"
+SEED_META_KEY = "mcp-sim/seed"
 WORLD_URI = "sim://world"
 STATE_URI = "sim://session/state"
 JOURNAL_URI = "sim://session/journal"
+CONSISTENCY_URI = "sim://session/consistency"
 
 Context = ServerRequestContext[Any, Any]
 
@@ -50,8 +61,20 @@ def session_id_for(ctx: Context, default: str) -> str:
     return default
 
 
+def seed_for(ctx: Context) -> int | None:
+    """The seed a request names for the session it starts, if any."""
+    seed = (ctx.meta or {}).get(SEED_META_KEY)
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def _tool_result(result: CallResult) -> types.CallToolResult:
-    meta = {"mcp-sim/source": result.source, "mcp-sim/step": result.step}
+    meta: dict[str, Any] = {
+        "mcp-sim/source": result.source,
+        "mcp-sim/step": result.step,
+        "mcp-sim/version": result.version,
+    }
+    if result.patch_status != "none":
+        meta["mcp-sim/patch"] = result.patch_status
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=result.text)],
         structured_content=result.structured if isinstance(result.structured, dict) else None,
@@ -60,8 +83,19 @@ def _tool_result(result: CallResult) -> types.CallToolResult:
     )
 
 
-def build_server(simulator: Simulator, *, default_session: str = "default") -> Server[Any]:
-    """An MCP server that advertises the world's tools verbatim and answers through ``simulator``."""
+def _control_result(data: Any) -> types.CallToolResult:
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=data if isinstance(data, dict) else None,
+    )
+
+
+def build_server(
+    simulator: Simulator, *, default_session: str = "default", control: Control | None = None
+) -> Server[Any]:
+    """An MCP server that advertises the world's tools verbatim and answers through ``simulator``.
+    With ``control``, the control operations are tools too (``sim_*``; ``--control-tools``)."""
     world = simulator.world
     tools = [
         types.Tool(
@@ -72,6 +106,21 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
         )
         for t in world.tools
     ]
+    if control is not None:
+        clash = sorted(set(CONTROL_TOOLS) & {t.name for t in world.tools})
+        if clash:
+            raise SimError(
+                f"the world has tools named like control tools ({', '.join(clash)}); rename "
+                "them or run without --control-tools"
+            )
+        tools += [
+            types.Tool(
+                name=name,
+                description=description,
+                input_schema={"type": "object", "properties": properties},
+            )
+            for name, (description, properties) in CONTROL_TOOLS.items()
+        ]
 
     # resources/subscribe (handshake-era wire): the URIs each session watches. Every tool call
     # may change its session's state and always appends to its journal, so the call's own
@@ -93,8 +142,20 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
             reported = max(float(tokens), reported + 1)
             await ctx.session.report_progress(reported, None, message)
 
+        if control is not None and params.name in CONTROL_TOOLS:
+            try:
+                data = await call_control_tool(
+                    control, params.name, params.arguments or {}, session_id
+                )
+            except (SimError, ValueError) as exc:
+                return types.CallToolResult(
+                    content=[types.TextContent(type="text", text=str(exc))], is_error=True
+                )
+            return _control_result(data)
         try:
-            result = await simulator.call(session_id, params.name, params.arguments, progress)
+            result = await simulator.call(
+                session_id, params.name, params.arguments, progress, seed=seed_for(ctx)
+            )
         except UnknownTool as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
         for uri in sorted(subscriptions.get(session_id, set()) & {STATE_URI, JOURNAL_URI}):
@@ -162,6 +223,12 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
                     description="Every call of this session so far, one JSON object per line",
                     mime_type="application/x-ndjson",
                 ),
+                types.Resource(
+                    uri=CONSISTENCY_URI,
+                    name="session-consistency",
+                    description="What the consistency auditor found in this session so far",
+                    mime_type="application/json",
+                ),
             ]
         )
 
@@ -179,13 +246,20 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
             text = json.dumps(world.model_dump(mode="json"), ensure_ascii=False, indent=2)
             mime = "application/json"
         elif uri == STATE_URI:
-            session = simulator.sessions.get(session_id)
+            session = simulator.sessions.get(session_id, seed=seed_for(ctx))
             text = json.dumps(session.state, ensure_ascii=False, indent=2)
             mime = "application/json"
         elif uri == JOURNAL_URI:
             records = simulator.journal.records(session_id)
-            text = "".join(r.model_dump_json() + "\n" for r in records)
+            text = "".join(r.to_json() + "\n" for r in records)
             mime = "application/x-ndjson"
+        elif uri == CONSISTENCY_URI:
+            session = simulator.sessions.get(session_id, seed=seed_for(ctx))
+            text = json.dumps(
+                {"session": session.id, "version": session.version} | session.consistency.as_dict(),
+                indent=2,
+            )
+            mime = "application/json"
         else:
             raise MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}", {"uri": uri})
         return types.ReadResourceResult(
@@ -270,8 +344,10 @@ def http_app(
     auth_token: str | None = None,
     session_idle_timeout: float | None = 1800.0,
     allowed_hosts: list[str] | None = None,
+    control: Control | None = None,
 ) -> ASGIApp:
-    """The streamable HTTP app (path ``/mcp``), DNS-rebinding protection always on."""
+    """The streamable HTTP app (path ``/mcp``), DNS-rebinding protection always on; with
+    ``control``, the control API under ``/control`` (same token, same Host checks)."""
     names = ["127.0.0.1", "localhost", "[::1]"]
     if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
         names.append(f"[{host}]" if ":" in host else host)
@@ -289,7 +365,35 @@ def http_app(
         transport_security=security,
         session_idle_timeout=session_idle_timeout,
     )
+    if control is not None:
+        app = ControlDispatch(app, control_routes(control), TransportSecurityMiddleware(security))
     return BearerTokenGuard(app, auth_token) if auth_token else app
+
+
+class ControlDispatch:
+    """Sends ``/control/...`` requests to the control API (after the same Host and Origin checks
+    as ``/mcp``, against DNS rebinding) and everything else, lifespan included, to the MCP app."""
+
+    def __init__(self, app: ASGIApp, control: ASGIApp, security: TransportSecurityMiddleware):
+        self.app = app
+        self.control = control
+        self.security = security
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[Any]],
+        send: Callable[[Any], Awaitable[None]],
+    ) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] == "http" and (path == "/control" or path.startswith("/control/")):
+            refusal = await self.security.validate_request(Request(scope, receive))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+            await self.control(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:

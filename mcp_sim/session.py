@@ -1,21 +1,37 @@
-"""One live world per session: its state, its history, and the order of its calls.
+"""One live world per session: its state and version, its history, its deterministic side
+channel (clock, ids, seeded RNG), and the order of its calls.
 
 A session starts as a private copy of the world's starting state. Its calls run one at a time
 (``lock``), so an observation always sees every earlier one; different sessions run
 concurrently. ``SessionStore`` hands sessions out by id and forgets idle ones.
+
+A session can be copied out as a :class:`Snapshot` (plain JSON, so it can be saved to a file)
+and a session can be started from one: that is how fork and restore work. A snapshot holds
+everything that decides the session's future (state, version, history, id counters, RNG state,
+deleted ids, consistency counts), so a fork continues exactly where its parent stood.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
 
 import anyio
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from mcp_sim.channel import IdAllocator, session_seed
+from mcp_sim.entities import EntityIndex
+from mcp_sim.errors import SnapshotInvalid
 from mcp_sim.spec import World
+
+_IDENTITY = {"id", "world", "lock", "last_used"}
+"""Session fields that stay when a session takes over another's content."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +42,30 @@ class Turn:
     arguments: dict[str, Any]
     observation: str
     is_error: bool
+    version: int = 0
+    """The state version the observation was produced against."""
+
+
+@dataclass
+class Consistency:
+    """What the consistency auditor found in a session so far."""
+
+    checked: int = 0
+    """Observations checked (calls answered by the model in a world with entities)."""
+    regenerated: int = 0
+    """Calls whose first answer contradicted the state and was asked for again."""
+    flagged: int = 0
+    """Violations still present in the answers given (after the one regeneration)."""
+    patches_rejected: int = 0
+    """Write calls whose state change was not committed."""
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "checked": self.checked,
+            "regenerated": self.regenerated,
+            "flagged": self.flagged,
+            "patches_rejected": self.patches_rejected,
+        }
 
 
 @dataclass
@@ -38,10 +78,164 @@ class Session:
     """Calls answered so far, including validation errors (the journal's step counter)."""
     last_used: float = field(default_factory=time.monotonic)
     lock: anyio.Lock = field(default_factory=anyio.Lock)
+    version: int = 0
+    """Committed state changes so far; 0 is the world's starting state."""
+    seed: int = 0
+    rng: random.Random = field(default_factory=random.Random)
+    ids: IdAllocator = field(default_factory=IdAllocator)
+    deleted: dict[str, set[str]] = field(default_factory=dict)
+    """Ids of entity records that existed in this session and were removed."""
+    history_start: int = 0
+    """Turns before this index are folded away by compaction (the state carries their effect)."""
+    consistency: Consistency = field(default_factory=Consistency)
 
     @classmethod
-    def start(cls, session_id: str, world: World) -> Session:
-        return cls(id=session_id, world=world, state=copy.deepcopy(world.state))
+    def start(
+        cls, session_id: str, world: World, *, seed: int | None = None, base_seed: int | None = None
+    ) -> Session:
+        """A fresh session at the world's starting state. ``seed`` names the session's seed;
+        without it one is derived from ``base_seed`` and the id (see :mod:`mcp_sim.channel`)."""
+        chosen = seed if seed is not None else session_seed(base_seed, session_id)
+        state = copy.deepcopy(world.state)
+        return cls(
+            id=session_id,
+            world=world,
+            state=state,
+            seed=chosen,
+            rng=random.Random(chosen),
+            ids=IdAllocator.start(world, EntityIndex.build(world, state)),
+        )
+
+    def become(self, other: Session) -> None:
+        """Take over ``other``'s world (state, history, side channel) in place, keeping this
+        session's id and lock: a call already queued on the lock then runs on the new content
+        instead of on an orphaned session object. How reset and restore work on a live id."""
+        for item in fields(self):
+            if item.name not in _IDENTITY:
+                setattr(self, item.name, getattr(other, item.name))
+
+    def next_request_seed(self) -> int:
+        """The sampling seed of the next model request of this session."""
+        return self.rng.randrange(2**31)
+
+    def snapshot(self) -> Snapshot:
+        rng_version, rng_internal, rng_gauss = self.rng.getstate()
+        return Snapshot(
+            world=self.world.world,
+            world_hash=self.world.content_hash(),
+            session=self.id,
+            version=self.version,
+            steps=self.steps,
+            state=copy.deepcopy(self.state),
+            history=[
+                SnapshotTurn(
+                    tool=t.tool,
+                    arguments=copy.deepcopy(t.arguments),
+                    observation=t.observation,
+                    is_error=t.is_error,
+                    version=t.version,
+                )
+                for t in self.history
+            ],
+            history_start=self.history_start,
+            seed=self.seed,
+            rng=[rng_version, list(rng_internal), rng_gauss],
+            next_ids=dict(self.ids.next_n),
+            deleted={k: sorted(v) for k, v in self.deleted.items() if v},
+            consistency=self.consistency.as_dict(),
+        )
+
+    @classmethod
+    def restore(
+        cls, session_id: str, world: World, snapshot: Snapshot, *, seed: int | None = None
+    ) -> Session:
+        """A new session continuing from ``snapshot``. With ``seed`` the copy gets fresh
+        randomness (so forks of one snapshot can diverge); without it, the snapshot's."""
+        if snapshot.world_hash != world.content_hash():
+            raise SnapshotInvalid(
+                f"the snapshot was taken in world {snapshot.world!r} "
+                f"(spec hash {snapshot.world_hash}), not in this server's world {world.world!r} "
+                f"(spec hash {world.content_hash()}); load it with the same world file"
+            )
+        rng = random.Random()
+        try:
+            if seed is None:
+                version, internal, gauss = snapshot.rng
+                rng.setstate((version, tuple(internal), gauss))
+            else:
+                rng.seed(seed)
+            consistency = Consistency(**snapshot.consistency)
+        except (TypeError, ValueError) as exc:
+            raise SnapshotInvalid(f"the snapshot is damaged: {exc}") from None
+        return cls(
+            id=session_id,
+            world=world,
+            state=copy.deepcopy(snapshot.state),
+            history=[
+                Turn(t.tool, copy.deepcopy(t.arguments), t.observation, t.is_error, t.version)
+                for t in snapshot.history
+            ],
+            steps=snapshot.steps,
+            version=snapshot.version,
+            seed=snapshot.seed if seed is None else seed,
+            rng=rng,
+            ids=IdAllocator(dict(snapshot.next_ids)),
+            deleted={k: set(v) for k, v in snapshot.deleted.items()},
+            history_start=snapshot.history_start,
+            consistency=consistency,
+        )
+
+
+class SnapshotTurn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str
+    arguments: dict[str, Any]
+    observation: str
+    is_error: bool
+    version: int = 0
+
+
+class Snapshot(BaseModel):
+    """A session copied out as plain JSON: everything needed to continue it elsewhere."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["mcp-sim/snapshot@1"] = "mcp-sim/snapshot@1"
+    world: str
+    world_hash: str
+    session: str
+    """The id of the session the snapshot was taken from."""
+    version: int
+    steps: int
+    state: dict[str, Any]
+    history: list[SnapshotTurn]
+    history_start: int = 0
+    seed: int
+    rng: list[Any] = Field(description="random.Random.getstate(), as JSON")
+    next_ids: dict[str, int] = Field(default_factory=dict)
+    deleted: dict[str, list[str]] = Field(default_factory=dict)
+    consistency: dict[str, int] = Field(default_factory=dict)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.model_dump_json() + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Snapshot:
+        try:
+            return cls.parse(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise SnapshotInvalid(f"cannot read snapshot {path}: {exc.strerror}") from None
+
+    @classmethod
+    def parse(cls, data: str | bytes | dict[str, Any]) -> Snapshot:
+        """A snapshot from JSON text or data. Raises :class:`SnapshotInvalid`."""
+        try:
+            if isinstance(data, dict):
+                return cls.model_validate(data)
+            return cls.model_validate(json.loads(data))
+        except (ValidationError, ValueError) as exc:
+            raise SnapshotInvalid(f"not an mcp-sim snapshot: {exc}") from None
 
 
 class SessionStore:
@@ -53,19 +247,23 @@ class SessionStore:
         idle_timeout: float | None = 1800.0,
         clock: Callable[[], float] = time.monotonic,
         on_expire: Callable[[str], None] | None = None,
+        *,
+        base_seed: int | None = None,
     ) -> None:
         self.world = world
         self.idle_timeout = idle_timeout
+        self.base_seed = base_seed
         self._clock = clock
         self._on_expire = on_expire
         self._sessions: dict[str, Session] = {}
 
-    def get(self, session_id: str) -> Session:
-        """The session named ``session_id``, started fresh if it is new or has expired."""
+    def get(self, session_id: str, *, seed: int | None = None) -> Session:
+        """The session named ``session_id``, started fresh if it is new or has expired. ``seed``
+        is used only when the session starts here."""
         self.expire_idle()
         session = self._sessions.get(session_id)
         if session is None:
-            session = Session.start(session_id, self.world)
+            session = Session.start(session_id, self.world, seed=seed, base_seed=self.base_seed)
             self._sessions[session_id] = session
         self.touch(session)
         return session
@@ -73,6 +271,20 @@ class SessionStore:
     def touch(self, session: Session) -> None:
         """Mark ``session`` as used now (by this store's clock, which decides expiry)."""
         session.last_used = self._clock()
+
+    def find(self, session_id: str) -> Session | None:
+        """The live session named ``session_id``, without starting one."""
+        self.expire_idle()
+        return self._sessions.get(session_id)
+
+    def put(self, session: Session) -> Session:
+        """Add (or replace) a session, e.g. one restored from a snapshot."""
+        self.touch(session)
+        self._sessions[session.id] = session
+        return session
+
+    def drop(self, session_id: str) -> bool:
+        return self._sessions.pop(session_id, None) is not None
 
     def expire_idle(self) -> list[str]:
         """Drop sessions idle for longer than the timeout (never one with a call in flight)."""
@@ -87,6 +299,9 @@ class SessionStore:
             if self._on_expire is not None:
                 self._on_expire(sid)
         return expired
+
+    def __iter__(self) -> Iterator[Session]:
+        return iter(list(self._sessions.values()))
 
     def __contains__(self, session_id: object) -> bool:
         return session_id in self._sessions

@@ -1,18 +1,22 @@
 """The call pipeline: the only place that decides what a tool call returns.
 
-validate arguments → pinned fixture? → prompt in the native format → world model → extract the
-observation → validate against the output schema (one repair retry) → history + journal.
+validate arguments → pinned fixture? → prompt in the native format (state view, virtual time,
+fresh ids) → world model → extract the observation → validate against the output schema (one
+repair retry) → for write calls, the proposed state change, checked (one corrected retry) →
+consistency audit (one regeneration) → commit the change (version + 1) → history + journal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
 
+from mcp_sim.audit import Auditor, Violation
 from mcp_sim.backends.base import (
     ChatMessage,
     Completion,
@@ -21,11 +25,24 @@ from mcp_sim.backends.base import (
     Sampling,
     WorldModel,
 )
+from mcp_sim.channel import virtual_now
+from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
-from mcp_sim.journal import Journal, JournalRecord, Source
-from mcp_sim.prompt import PastCall, build_messages, extract_observation
+from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.prompt import (
+    PastCall,
+    TurnContext,
+    build_messages,
+    estimate_tokens,
+    extract_observation,
+    regeneration_messages,
+    render_action,
+)
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
+from mcp_sim.state import split_patch
+from mcp_sim.transition import Change, Transitions
+from mcp_sim.view import StateView
 
 
 class UnknownTool(SimError):
@@ -67,6 +84,25 @@ def resolve_sampling(
 
 
 @dataclass(frozen=True)
+class SimOptions:
+    """How the simulator keeps state and prompts (command-line flags)."""
+
+    journal_timing: bool = False
+    """Record wall-clock latency in the journal (it makes replayed journals differ)."""
+    history_budget_tokens: int = 16_000
+    """When the shown history outgrows this, it is compacted to the last ``keep_turns``."""
+    keep_turns: int = 8
+    state_budget_tokens: int = 8_000
+    """A state larger than this is shown as a view (see :mod:`mcp_sim.view`)."""
+    reference_turns: int = 3
+    """How many recent turns, besides the call itself, pick the records a view shows."""
+
+    def __post_init__(self) -> None:
+        if self.keep_turns < 1 or self.history_budget_tokens < 1 or self.state_budget_tokens < 1:
+            raise ValueError("keep_turns and the token budgets must be at least 1")
+
+
+@dataclass(frozen=True)
 class CallResult:
     """What one call returns to the agent, and where it came from."""
 
@@ -77,6 +113,39 @@ class CallResult:
     session: str
     step: int
     reasoning: str | None = None
+    version: int = 0
+    """The state version the observation was produced against."""
+    patch_status: PatchStatus = "none"
+    violations: tuple[str, ...] = ()
+    """Contradictions with the state left in the answer (the journal has the details)."""
+
+
+@dataclass
+class _Answer:
+    """One answer of the model to a call, before any state change."""
+
+    content: str
+    text: str
+    structured: Any
+    reasoning: str | None
+    tagged_patch: str | None
+
+
+@dataclass
+class _Usage:
+    """What the model requests of one call cost, all together."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model: str = ""
+    change: Change = field(default_factory=Change)
+    regenerated: bool = False
+    violations: list[Violation] = field(default_factory=list)
+
+    def add(self, completion: Completion) -> None:
+        self.prompt_tokens += completion.prompt_tokens
+        self.completion_tokens += completion.completion_tokens
+        self.model = completion.model or self.model
 
 
 def _format_validation_error(error: jsonschema.ValidationError) -> str:
@@ -95,15 +164,23 @@ class Simulator:
         sessions: SessionStore | None = None,
         journal: Journal | None = None,
         sampling: SamplingOverrides | None = None,
+        options: SimOptions | None = None,
         default_sampling: Sampling | None = None,
     ) -> None:
         self.world = world
         self.model = model
+        self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
         self.journal = journal if journal is not None else Journal()
         self.sessions = (
             sessions if sessions is not None else SessionStore(world, on_expire=self.journal.forget)
         )
-        self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
+        if self.sessions.base_seed is None:
+            # --seed is the base of every session's seed (see mcp_sim.channel).
+            self.sessions.base_seed = self.sampling.seed
+        self.options = options or SimOptions()
+        self.transitions = Transitions(world)
+        self.auditor = Auditor(world)
+        self.view = StateView(world, self.options.state_budget_tokens)
         self._input_validators = {
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in world.tools
         }
@@ -120,16 +197,20 @@ class Simulator:
         tool_name: str,
         arguments: dict[str, Any] | None,
         progress: ProgressCallback | None = None,
+        *,
+        seed: int | None = None,
     ) -> CallResult:
-        """Answer one call. Raises :class:`UnknownTool`; every other failure is a result."""
+        """Answer one call. ``seed`` is the session's seed if this call starts the session.
+        Raises :class:`UnknownTool`; every other failure is a result."""
         tool = self.world.tool(tool_name)
         if tool is None:
             raise UnknownTool(tool_name, self.world)
         args = arguments or {}
-        session = self.sessions.get(session_id)
+        session = self.sessions.get(session_id, seed=seed)
         async with session.lock:
             started = time.perf_counter()
-            completion: Completion | None = None
+            usage = _Usage()
+            now = virtual_now(self.world, session.steps + 1)
             errors = sorted(self._input_validators[tool.name].iter_errors(args), key=str)
             if errors:
                 details = "\n".join(f"- {_format_validation_error(e)}" for e in errors)
@@ -138,11 +219,15 @@ class Simulator:
             elif (fixture := self._fixture(tool, args)) is not None:
                 result = self._result(session, *fixture, "fixture")
             else:
-                result, completion = await self._ask_model(session, tool, args, progress)
+                result = await self._ask_model(session, tool, args, now, progress, usage)
             session.steps += 1
             if result.source != "model_error":
-                session.history.append(Turn(tool.name, args, result.text, result.is_error))
+                session.history.append(
+                    Turn(tool.name, args, result.text, result.is_error, result.version)
+                )
             self.sessions.touch(session)
+            latency = round((time.perf_counter() - started) * 1000, 3)
+            change = usage.change
             self.journal.write(
                 JournalRecord(
                     session=session.id,
@@ -153,11 +238,19 @@ class Simulator:
                     structured=result.structured,
                     is_error=result.is_error,
                     source=result.source,
-                    latency_ms=round((time.perf_counter() - started) * 1000, 3),
-                    prompt_tokens=completion.prompt_tokens if completion else 0,
-                    completion_tokens=completion.completion_tokens if completion else 0,
-                    model=completion.model if completion else "",
+                    latency_ms=latency if self.options.journal_timing else None,
+                    prompt_tokens=usage.prompt_tokens,
+                    completion_tokens=usage.completion_tokens,
+                    model=usage.model,
                     world=self._world_hash,
+                    version=result.version,
+                    now=now,
+                    patch_status=change.status,
+                    patch=change.patch,
+                    patch_error=change.error,
+                    regenerated=usage.regenerated,
+                    violations=[str(v) for v in usage.violations],
+                    consistency=session.consistency.as_dict() if self.world.entities else {},
                 )
             )
             return result
@@ -180,6 +273,7 @@ class Simulator:
         is_error: bool,
         source: Source,
         reasoning: str | None = None,
+        usage: _Usage | None = None,
     ) -> CallResult:
         return CallResult(
             text=text,
@@ -189,6 +283,9 @@ class Simulator:
             session=session.id,
             step=session.steps + 1,
             reasoning=reasoning,
+            version=session.version,
+            patch_status=usage.change.status if usage else "none",
+            violations=tuple(str(v) for v in usage.violations) if usage else (),
         )
 
     def _fixture(self, tool: ToolSpec, args: dict[str, Any]) -> tuple[str, Any, bool] | None:
@@ -202,25 +299,92 @@ class Simulator:
                 return text, structured, fixture.is_error
         return None
 
+    # --- the prompt ------------------------------------------------------------------------
+
+    def _shown_history(self, session: Session) -> list[Turn]:
+        """The turns the prompt shows, compacting first if they outgrow the budget. Compaction
+        jumps (to the last ``keep_turns``) rather than sliding one turn per call, so the prompt
+        prefix stays the same between jumps and the prefix cache keeps working."""
+        shown = session.history[session.history_start :]
+        size = sum(
+            estimate_tokens(render_action(0, t.tool, t.arguments) + t.observation) for t in shown
+        )
+        if size > self.options.history_budget_tokens and len(shown) > self.options.keep_turns:
+            session.history_start = len(session.history) - self.options.keep_turns
+            shown = session.history[session.history_start :]
+        return shown
+
+    def _references(self, session: Session, args: dict[str, Any]) -> list[str]:
+        texts = [*string_values(args)]
+        recent = (
+            session.history[-self.options.reference_turns :] if self.options.reference_turns else []
+        )
+        for turn in reversed(recent):
+            texts += [*string_values(turn.arguments), turn.observation]
+        return texts
+
+    def _messages(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        before: EntityIndex | None,
+    ) -> list[ChatMessage]:
+        shown = self._shown_history(session)
+        write = tool.effect == "write"
+        context = TurnContext(
+            state_view=self.view.render(session.state, before, self._references(session, args)),
+            now=now,
+            fresh_ids=session.ids.offer(self.world) if write else {},
+            ask_patch=write and tool.output_schema is None,
+            first_turn=session.history_start + 1,
+        )
+        history = [PastCall(t.tool, t.arguments, t.observation) for t in shown]
+        return build_messages(
+            self.world,
+            history,
+            tool,
+            args,
+            session.state,
+            structured=tool.output_schema is not None,
+            context=context,
+        )
+
+    # --- asking the model ------------------------------------------------------------------
+
+    async def _complete(
+        self,
+        session: Session,
+        request: CompletionRequest,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+    ) -> Completion:
+        if self.model is None:
+            raise ModelError("no world model is configured")
+        sampling = replace(request.sampling, seed=session.next_request_seed())
+        completion = await self.model.complete(replace(request, sampling=sampling), progress)
+        usage.add(completion)
+        return completion
+
     async def _ask_model(
         self,
         session: Session,
         tool: ToolSpec,
         args: dict[str, Any],
+        now: str | None,
         progress: ProgressCallback | None,
-    ) -> tuple[CallResult, Completion | None]:
+        usage: _Usage,
+    ) -> CallResult:
         if self.model is None:
             text = (
                 f"mcp-sim: no world model is configured and no fixture pins {tool.name} with "
                 "these arguments. Start the server with --model-url URL (or without it, to use "
                 "the embedded model)."
             )
-            return self._result(session, text, None, True, "model_error"), None
-        history = [PastCall(t.tool, t.arguments, t.observation) for t in session.history]
-        structured = tool.output_schema is not None
-        messages = build_messages(
-            self.world, history, tool, args, session.state, structured=structured
-        )
+            return self._result(session, text, None, True, "model_error")
+        before = EntityIndex.build(self.world, session.state) if self.world.entities else None
+        messages = self._messages(session, tool, args, now, before)
         request = CompletionRequest(
             messages=messages,
             sampling=self.sampling,
@@ -228,37 +392,100 @@ class Simulator:
             schema_name=tool.name,
             routing_key=session.id,
         )
-        completion: Completion | None = None
         try:
-            completion = await self.model.complete(request, progress)
-            if not structured:
-                text = extract_observation(completion.content)
-                if not text:
-                    raise ModelOutputInvalid("the world model returned an empty observation")
-                return self._result(
-                    session, text, None, False, "model", completion.reasoning
-                ), completion
-            try:
-                data = self._structured(tool, completion.content)
-            except ModelOutputInvalid as first_error:
-                retry = replace(
-                    request, messages=self._repair_messages(messages, completion, first_error)
-                )
-                repaired = await self.model.complete(retry, progress)
-                # The journal records what the call cost: both requests.
-                completion = replace(
-                    repaired,
-                    prompt_tokens=completion.prompt_tokens + repaired.prompt_tokens,
-                    completion_tokens=completion.completion_tokens + repaired.completion_tokens,
-                )
-                data = self._structured(tool, completion.content)
-            text = json.dumps(data, ensure_ascii=False)
-            return self._result(
-                session, text, data, False, "model", completion.reasoning
-            ), completion
+            answer = await self._answer(session, tool, request, progress, usage)
+            change = await self._change(session, tool, messages, answer, progress, usage)
         except ModelError as exc:
             text = f"mcp-sim could not simulate {tool.name}: {exc}"
-            return self._result(session, text, None, True, "model_error"), completion
+            return self._result(session, text, None, True, "model_error")
+        violations = self._audit(session, answer, args, before, change)
+        if violations:
+            usage.regenerated = True
+            session.consistency.regenerated += 1
+            retry = regeneration_messages(
+                messages,
+                answer.content,
+                [str(v) for v in violations],
+                structured=tool.output_schema is not None,
+                ask_patch=tool.effect == "write" and tool.output_schema is None,
+            )
+            # A failed regeneration leaves the first answer standing, its violations counted.
+            with contextlib.suppress(ModelError):
+                answer = await self._answer(
+                    session, tool, replace(request, messages=retry), progress, usage
+                )
+                change = await self._change(session, tool, retry, answer, progress, usage)
+                violations = self._audit(session, answer, args, before, change)
+        usage.change, usage.violations = change, violations
+        if self.auditor.enabled:
+            session.consistency.checked += 1
+            session.consistency.flagged += len(violations)
+        result = self._result(
+            session, answer.text, answer.structured, False, "model", answer.reasoning, usage
+        )
+        self.transitions.commit(session, change, before, answer.text)
+        return result
+
+    async def _answer(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        request: CompletionRequest,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+    ) -> _Answer:
+        completion = await self._complete(session, request, progress, usage)
+        if tool.output_schema is None:
+            rest, tagged = split_patch(completion.content)
+            text = extract_observation(rest)
+            if not text:
+                raise ModelOutputInvalid("the world model returned an empty observation")
+            return _Answer(completion.content, text, None, completion.reasoning, tagged)
+        try:
+            data = self._structured(tool, completion.content)
+        except ModelOutputInvalid as first_error:
+            retry = replace(
+                request,
+                messages=self._repair_messages(request.messages, completion, first_error),
+            )
+            completion = await self._complete(session, retry, progress, usage)
+            data = self._structured(tool, completion.content)
+        text = json.dumps(data, ensure_ascii=False)
+        return _Answer(completion.content, text, data, completion.reasoning, None)
+
+    async def _change(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        messages: list[ChatMessage],
+        answer: _Answer,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+    ) -> Change:
+        if tool.effect != "write":
+            return Change()
+
+        async def ask(request: CompletionRequest) -> str:
+            return (await self._complete(session, request, progress, usage)).content
+
+        return await self.transitions.propose(
+            session, messages, answer.content, answer.tagged_patch, self.sampling, ask
+        )
+
+    def _audit(
+        self,
+        session: Session,
+        answer: _Answer,
+        args: dict[str, Any],
+        before: EntityIndex | None,
+        change: Change,
+    ) -> list[Violation]:
+        if before is None:
+            return []
+        after = EntityIndex.build(self.world, change.after) if change.after is not None else before
+        return self.auditor.check(
+            answer.text, args, before=before, after=after, deleted=session.deleted
+        )
 
     def _structured(self, tool: ToolSpec, content: str) -> Any:
         raw = extract_observation(content)

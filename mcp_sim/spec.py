@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import jsonschema
 import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,10 +29,20 @@ from pydantic import (
 )
 
 from mcp_sim.errors import SpecError, SpecProblem
+from mcp_sim.spec_state import (
+    ClockSpec,
+    EntitySpec,
+    check_id_pattern,
+    check_state_pointer,
+    check_state_schema,
+    id_format_regex,
+    state_problems,
+)
 
 Domain = Literal["mcp", "search", "terminal", "swe", "web", "os", "android"]
 TOOL_NAME_PATTERN = r"^[A-Za-z0-9._-]{1,64}$"
 WORLD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+ENTITY_NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
 
 
 class _Strict(BaseModel):
@@ -136,6 +148,32 @@ class World(_Strict):
     tools: Annotated[list[ToolSpec], Field(min_length=1)]
     fixtures: list[Fixture] = Field(default_factory=list)
     model: ModelOverrides = Field(default_factory=ModelOverrides)
+    state_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="Optional JSON Schema the world state must satisfy, at the start and after "
+        "every change.",
+    )
+    immutable: list[Annotated[str, AfterValidator(check_state_pointer)]] = Field(
+        default_factory=list,
+        description="JSON pointers into the state that no state change may touch.",
+    )
+    entities: dict[Annotated[str, Field(pattern=ENTITY_NAME_PATTERN)], EntitySpec] = Field(
+        default_factory=dict,
+        description="Collections of records with ids, checked by the consistency auditor and "
+        "used to pick what a large state shows in the prompt.",
+    )
+    clock: ClockSpec | None = Field(
+        default=None, description="The virtual clock; without it the model is not told the time."
+    )
+    ids: dict[str, Annotated[str, AfterValidator(check_id_pattern)]] = Field(
+        default_factory=dict,
+        description="Entity name → pattern of fresh ids offered to the model, e.g. ord_{n:05d}.",
+    )
+
+    @field_validator("state_schema")
+    @classmethod
+    def _state_schema_is_valid(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if value is None else check_state_schema(value)
 
     @model_validator(mode="after")
     def _tools_and_fixtures_agree(self, info: ValidationInfo) -> World:
@@ -192,7 +230,18 @@ class World(_Strict):
                             f"{out_error.message}",
                         )
                     )
-        return problems
+        return problems + state_problems(
+            self.state, self.state_schema, self.immutable, self.entities, self.ids
+        )
+
+    def id_regex(self, entity: str) -> re.Pattern[str] | None:
+        """How ids of ``entity`` look in text: its id_pattern, else its ids: pattern."""
+        spec = self.entities[entity]
+        if spec.id_pattern is not None:
+            return re.compile(spec.id_pattern)
+        if entity in self.ids:
+            return re.compile(id_format_regex(self.ids[entity]))
+        return None
 
     def tool(self, name: str) -> ToolSpec | None:
         for tool in self.tools:

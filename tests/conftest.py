@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository's worlds, and a writer for throwaway world files."""
+"""Shared fixtures: the repository's worlds, a writer for throwaway world files, and the
+scripted world model of the state tests."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from mcp_sim.spec import World, load_world
 
 # The real-model fixtures (one embedded vLLM CPU server with the tiny model per test run).
 from tests.real_model import real_model_name, real_model_url  # noqa: F401
+from tests.scripted_model import ScriptedModel
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLDS = ROOT / "worlds"
@@ -41,3 +43,16 @@ def write_world(tmp_path: Path) -> WorldWriter:
         return path
 
     return write
+
+
+@pytest.fixture(scope="session")
+def shop() -> World:
+    """The order desk world: entities, id patterns, a clock, a state schema, an immutable path."""
+    return load_world(WORLDS / "shop.yaml")
+
+
+@pytest.fixture
+def script() -> type[ScriptedModel]:
+    """The scripted model class: ``script(answer, ...)`` builds one, ``script.answer`` formats
+    a pinned answer."""
+    return ScriptedModel

@@ -118,13 +118,16 @@ def test_current_turn_carries_state_action_and_tag_instruction(bookstore: World)
     current = messages_for(bookstore)[-1]
     assert current["role"] == "user"
     content = current["content"]
-    state_match = re.search(r"```json\n(.*?)\n```", content, re.DOTALL)
+    # The action opens the message (next call it is the history entry of this turn, so the
+    # prefix cache keeps it); the state, which changes, follows it.
+    assert content.startswith(f"### Turn {len(HISTORY) + 1}\n**Action:**")
+    assert action_of(content) == {"name": "get_book", "arguments": {"book_id": "b3"}}
+    state_match = re.search(
+        r"\*\*Current World State:\*\*\n```json\n(.*?)\n```", content, re.DOTALL
+    )
     assert state_match is not None
     assert json.loads(state_match.group(1)) == {"orders": ["ord_9"]}
-    turn = content.index(f"### Turn {len(HISTORY) + 1}\n**Action:**")
-    assert state_match.start() < turn
-    assert action_of(content[turn:]) == {"name": "get_book", "arguments": {"book_id": "b3"}}
-    assert "<predicted_observation></predicted_observation>" in content[turn:]
+    assert "<predicted_observation></predicted_observation>" in content[state_match.end() :]
 
 
 def test_structured_turn_asks_for_json_instead_of_tags(bookstore: World) -> None:

@@ -20,7 +20,14 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.errors import ModelUnavailable
-from mcp_sim.server import JOURNAL_URI, SESSION_META_KEY, STATE_URI, WORLD_URI, build_server
+from mcp_sim.server import (
+    CONSISTENCY_URI,
+    JOURNAL_URI,
+    SESSION_META_KEY,
+    STATE_URI,
+    WORLD_URI,
+    build_server,
+)
 from mcp_sim.simulator import Simulator
 from mcp_sim.spec import World
 from tests.conftest import BOOKSTORE, ROOT
@@ -166,7 +173,7 @@ async def test_unknown_tool_is_an_invalid_params_error(bookstore: World, mode: s
 async def test_resources_are_listed_and_read(bookstore: World, mode: str) -> None:
     async with connected(build_server(Simulator(bookstore, None)), mode) as client:
         listed = (await client.list_resources()).resources
-        assert {r.uri for r in listed} == {WORLD_URI, STATE_URI, JOURNAL_URI}
+        assert {r.uri for r in listed} == {WORLD_URI, STATE_URI, JOURNAL_URI, CONSISTENCY_URI}
         assert json.loads(await read_text(client, WORLD_URI)) == bookstore.model_dump(mode="json")
         assert json.loads(await read_text(client, STATE_URI)) == bookstore.state
         assert await journal_of(client) == []

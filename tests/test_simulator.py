@@ -12,7 +12,7 @@ import pytest
 from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
-from mcp_sim.session import SessionStore
+from mcp_sim.session import Session, SessionStore
 from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
 from mcp_sim.spec import World, parse_world
 from tests.conftest import BOOKSTORE
@@ -246,7 +246,10 @@ async def test_without_a_model_only_pinned_calls_succeed(bookstore: World) -> No
 
 
 async def test_history_grows_and_is_sent_as_turns(bookstore: World) -> None:
-    model = ScriptedModel(observation("first"), observation("second"))
+    # cancel_order is a write tool: its answer carries its state change (none here).
+    model = ScriptedModel(
+        observation("first"), observation("second") + "<state_patch>[]</state_patch>"
+    )
     simulator = Simulator(bookstore, model)
     await simulator.call("s", "search_books", {"query": "glass"})
     await simulator.call("s", "get_book", {"book_id": 1})
@@ -304,7 +307,7 @@ async def test_journal_records_source_step_and_tokens(bookstore: World) -> None:
     assert model_record.arguments == {"book_id": "b1"}
     assert model_record.observation == "x"
     assert model_record.world == bookstore.content_hash()
-    assert model_record.latency_ms >= 0
+    assert model_record.latency_ms is None  # wall-clock time only with --journal-timing
     assert (records[1].prompt_tokens, records[1].structured) == (0, bookstore.fixtures[1].result)
     assert records[2].is_error
     assert [(r.step, r.session) for r in journal.records("other")] == [(1, "other")]
@@ -387,8 +390,15 @@ async def test_command_line_overrides_beat_the_world_model_section() -> None:
     model = ScriptedModel(observation("x"))
     overrides = SamplingOverrides(temperature=0.9, max_tokens=256, thinking=True, seed=7)
     await Simulator(world, model, sampling=overrides).call("s", "get_book", {"book_id": "b1"})
+    # --seed is the base of the session's seed; each request's seed is drawn from the session.
+    request_seed = Session.start("s", world, base_seed=7).next_request_seed()
     assert model.requests[0].sampling == Sampling(
-        temperature=0.9, top_p=0.5, top_k=Sampling().top_k, max_tokens=256, thinking=True, seed=7
+        temperature=0.9,
+        top_p=0.5,
+        top_k=Sampling().top_k,
+        max_tokens=256,
+        thinking=True,
+        seed=request_seed,
     )
 
 

@@ -1,0 +1,46 @@
+"""A scripted stand-in for the world model, for tests of the state machinery."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.errors import ModelUnavailable
+
+
+class ScriptedModel:
+    """A unit-level double of the model seam (``WorldModel``): it answers each request with the
+    next pinned completion text and keeps every request it was sent, so a test can check what
+    the simulator asked as well as what it did with the answers. It does not imitate a model;
+    tests that need a real one use the embedded engine."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.requests: list[CompletionRequest] = []
+
+    @staticmethod
+    def answer(observation: Any, patch: list[dict[str, Any]] | None = None) -> str:
+        """A completion in the native format: the observation in its tags, then the patch."""
+        text = observation if isinstance(observation, str) else json.dumps(observation)
+        out = f"Reasoning.\n<predicted_observation>\n{text}\n</predicted_observation>"
+        if patch is not None:
+            out += f"\n<state_patch>{json.dumps(patch)}</state_patch>"
+        return out
+
+    async def complete(
+        self, request: CompletionRequest, progress: ProgressCallback | None = None
+    ) -> Completion:
+        self.requests.append(request)
+        if not self.answers:
+            raise ModelUnavailable("the script has no answer left")
+        content = self.answers.pop(0)
+        return Completion(
+            content=content,
+            model="scripted",
+            prompt_tokens=sum(len(m["content"]) for m in request.messages) // 4,
+            completion_tokens=len(content) // 4,
+        )
+
+    async def aclose(self) -> None:
+        pass

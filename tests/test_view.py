@@ -1,0 +1,99 @@
+"""What of the state and history the prompt shows: large-world views and compaction."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp_sim.prompt import estimate_tokens
+from mcp_sim.simulator import SimOptions, Simulator
+from mcp_sim.spec import World
+
+BUDGET = 8000
+
+
+def big_shop(shop: World, orders: int = 6000) -> World:
+    """The shop with thousands of orders: a state of about 2.4 MB."""
+    records = [
+        {
+            "id": f"ord_{i:05d}",
+            "customer": f"customer{i}@example.no",
+            "sku": "p-tent2",
+            "quantity": 1 + i % 3,
+            "status": ("placed", "packed", "shipped")[i % 3],
+            "created_at": "2026-01-01T00:00:00Z",
+            "note": "Leave the parcel at the door and ring twice. " * 6,
+        }
+        for i in range(1, orders + 1)
+    ]
+    return shop.model_copy(update={"state": {**shop.state, "orders": records}})
+
+
+def compact(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+async def test_large_state_prompt_stays_in_budget_and_carries_the_referenced_order(
+    shop: World, script: Any
+) -> None:
+    world = big_shop(shop)
+    assert len(json.dumps(world.state)) >= 2_000_000
+    target = world.state["orders"][3140]
+    patch = [{"op": "replace", "path": "/orders/3140/status", "value": "cancelled"}]
+    model = script(script.answer({**target, "status": "cancelled"}, patch))
+    simulator = Simulator(world, model, options=SimOptions(state_budget_tokens=BUDGET))
+
+    result = await simulator.call("s", "update_order", {"order_id": "ord_03141"})
+
+    current = model.requests[0].messages[-1]["content"]
+    state_section = current[
+        current.index("**Current World State") : current.index("**Current Time")
+    ]
+    assert estimate_tokens(state_section) <= BUDGET
+    assert f"/orders/3140: {compact(target)}" in current
+    assert "array of 6000 items" in current
+    # The change applies to the whole document, found by the pointer the view gave.
+    state = simulator.sessions.get("s").state
+    assert result.patch_status == "committed" and result.violations == ()
+    assert state["orders"][3140]["status"] == "cancelled" and len(state["orders"]) == 6000
+
+
+async def test_small_state_is_shown_whole(shop: World, script: Any) -> None:
+    model = script(script.answer("ok"))
+    await Simulator(shop, model).call("s", "get_order", {"order_id": "ord_00001"})
+    current = model.requests[0].messages[-1]["content"]
+    assert "**Current World State:**" in current and "outlined" not in current
+    assert "Trollstove gas burner" in current
+
+
+async def test_history_is_compacted_to_the_last_turns_in_jumps(shop: World, script: Any) -> None:
+    long_observation = "x" * 3000  # about 1000 tokens per turn
+    model = script(*[script.answer(long_observation) for _ in range(12)])
+    options = SimOptions(history_budget_tokens=5000, keep_turns=2)
+    simulator = Simulator(shop, model, options=options)
+    for _ in range(12):
+        await simulator.call("s", "get_order", {"order_id": "ord_00001"})
+    shown = [(len(r.messages) - 2) // 2 for r in model.requests]
+    # The history grows to just over the budget, then drops to the last two turns.
+    assert shown == [0, 1, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2]
+    last = model.requests[-1].messages
+    assert last[1]["content"].startswith("*(Turns 1 to 9 are not shown")
+    assert "### Turn 10" in last[1]["content"] and "### Turn 12" in last[-1]["content"]
+    # Between jumps, each prompt extends the previous one's history unchanged.
+    assert model.requests[5].messages[:-1] == model.requests[6].messages[:-3]
+
+
+async def test_static_prefix_is_identical_across_calls_and_sessions(
+    shop: World, script: Any
+) -> None:
+    model = script(*[script.answer("ok", []) for _ in range(3)])
+    simulator = Simulator(shop, model)
+    await simulator.call("a", "get_order", {"order_id": "ord_00001"})
+    await simulator.call("a", "delete_order", {"order_id": "ord_00042"})
+    await simulator.call("b", "list_orders", {})
+    systems = {r.messages[0]["content"] for r in model.requests}
+    assert len(systems) == 1 and "<state_patch>" in systems.pop()
+    # The action opens the current message: next call it is the history entry, unchanged.
+    first, second = model.requests[0].messages, model.requests[1].messages
+    assert first[-1]["content"].startswith(second[1]["content"])
+    assert "**Current World State:**" not in second[1]["content"]
