@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -15,6 +16,7 @@ import anyio
 from mcp_sim import __version__
 from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
+from mcp_sim.bounds import OutputBounds
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal
 from mcp_sim.session import SessionStore
@@ -22,7 +24,11 @@ from mcp_sim.simulator import SamplingOverrides, SimOptions, Simulator, UnknownT
 from mcp_sim.spec import World, load_world, world_json_schema
 
 EMBEDDED_MAX_TOKENS = 512
-"""The tiny embedded model has a small context window and no thinking to spend tokens on."""
+EMBEDDED_OPTIONS = SimOptions(
+    history_budget_tokens=3000, state_budget_tokens=2000, bounds=OutputBounds()
+)
+"""The tiny embedded model has a small context window (8192 tokens) and does not think: smaller
+budgets keep its prompts inside the window, and output bounds keep it from rambling."""
 
 
 def _say(message: str) -> None:
@@ -92,9 +98,10 @@ def _model_options() -> argparse.ArgumentParser:
     s.add_argument(
         "--history-budget",
         type=int,
-        default=SimOptions.history_budget_tokens,
         metavar="TOKENS",
-        help="compact the history shown to the model beyond this many tokens (default %(default)s)",
+        help="compact the history shown to the model beyond this many tokens (default "
+        f"{SimOptions.history_budget_tokens}; {EMBEDDED_OPTIONS.history_budget_tokens} for the "
+        "embedded model)",
     )
     s.add_argument(
         "--keep-turns",
@@ -106,20 +113,35 @@ def _model_options() -> argparse.ArgumentParser:
     s.add_argument(
         "--state-budget",
         type=int,
-        default=SimOptions.state_budget_tokens,
         metavar="TOKENS",
-        help="show a larger state as referenced records + outline (default %(default)s)",
+        help="show a larger state as referenced records + outline (default "
+        f"{SimOptions.state_budget_tokens}; {EMBEDDED_OPTIONS.state_budget_tokens} for the "
+        "embedded model)",
+    )
+    s.add_argument(
+        "--bounded-output",
+        action=argparse.BooleanOptionalAction,
+        help="bound the size of strings and arrays the model may write and wrap text "
+        "observations in JSON, for small models (default: on for the embedded model only)",
     )
     return parent
 
 
+def _embedded(args: argparse.Namespace) -> bool:
+    return not args.model_url and not args.vllm
+
+
 def _options(args: argparse.Namespace) -> SimOptions:
+    defaults = EMBEDDED_OPTIONS if _embedded(args) else SimOptions()
+    bounded = args.bounded_output if args.bounded_output is not None else _embedded(args)
     try:
-        return SimOptions(
+        return replace(
+            defaults,
             journal_timing=args.journal_timing,
-            history_budget_tokens=args.history_budget,
+            history_budget_tokens=args.history_budget or defaults.history_budget_tokens,
             keep_turns=args.keep_turns,
-            state_budget_tokens=args.state_budget,
+            state_budget_tokens=args.state_budget or defaults.state_budget_tokens,
+            bounds=(defaults.bounds or OutputBounds()) if bounded else None,
         )
     except ValueError as exc:
         raise SystemExit(f"mcp-sim: {exc}") from None
@@ -137,8 +159,7 @@ def _sampling(args: argparse.Namespace) -> SamplingOverrides:
 
 
 def _default_sampling(args: argparse.Namespace) -> Sampling | None:
-    embedded = not args.model_url and not args.vllm
-    return Sampling(max_tokens=EMBEDDED_MAX_TOKENS) if embedded else None
+    return Sampling(max_tokens=EMBEDDED_MAX_TOKENS) if _embedded(args) else None
 
 
 def _endpoint(args: argparse.Namespace, base_urls: list[str]) -> WorldModel:

@@ -120,6 +120,17 @@ Requirements:
 
 Answer with the JSON object only."""
 
+_ENVELOPE_INSTRUCTION = """
+
+Please analyze the input above and predict the realistic output of this tool.
+
+Requirements:
+- Be precise and accurate in your prediction
+- Maintain state consistency with the world state and previous interactions in this session
+- Match the output format a real implementation of the tool would use
+
+Answer with a JSON object whose only field, "observation", holds the tool's raw output exactly as the tool would print it."""
+
 
 _STATE_CHANGES = """\
 ## State Changes
@@ -303,10 +314,12 @@ def build_messages(
     state: dict[str, Any],
     *,
     structured: bool = False,
+    envelope: bool = False,
     context: TurnContext | None = None,
 ) -> list[ChatMessage]:
     """Chat messages for one call. ``structured`` asks for bare JSON (the request then also
-    carries a ``response_format`` constraint, which leaves no room for tags)."""
+    carries a ``response_format`` constraint, which leaves no room for tags); ``envelope`` asks
+    for a free-text observation wrapped in ``{"observation": ...}`` (see :mod:`mcp_sim.bounds`)."""
     context = context or TurnContext()
     messages: list[ChatMessage] = [{"role": "system", "content": render_system(world)}]
     omitted = ""
@@ -325,8 +338,13 @@ def build_messages(
     # The action comes first: next call, this message's first part becomes the history entry of
     # this turn, so the prefix cache keeps it; the state that follows changes every call.
     current = render_action(context.first_turn + len(history), tool.name, arguments)
-    instruction = _STRUCTURED_INSTRUCTION if structured else _TURN_INSTRUCTION
-    if context.ask_patch and not structured:
+    if structured:
+        instruction = _STRUCTURED_INSTRUCTION
+    elif envelope:
+        instruction = _ENVELOPE_INSTRUCTION
+    else:
+        instruction = _TURN_INSTRUCTION
+    if context.ask_patch and not structured and not envelope:
         instruction += _PATCH_INSTRUCTION
     state_section = context.state_view if context.state_view is not None else render_state(state)
     extras = render_context(context.now, context.fresh_ids)
@@ -354,11 +372,16 @@ def regeneration_messages(
     *,
     structured: bool,
     ask_patch: bool,
+    envelope: bool = False,
 ) -> list[ChatMessage]:
     """The request to answer a call again because the answer contradicts the world state."""
     listed = "\n".join(f"- {v}" for v in violations)
     if structured:
         again = "Answer again with only a JSON object that follows the tool's output schema."
+    elif envelope:
+        again = (
+            'Answer again with only a JSON object whose "observation" field holds the raw output.'
+        )
     else:
         again = (
             "Predict the observation again, consistent with the world state, wrapped in "

@@ -25,6 +25,7 @@ from mcp_sim.backends.base import (
     Sampling,
     WorldModel,
 )
+from mcp_sim.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
 from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
@@ -96,6 +97,8 @@ class SimOptions:
     """A state larger than this is shown as a view (see :mod:`mcp_sim.view`)."""
     reference_turns: int = 3
     """How many recent turns, besides the call itself, pick the records a view shows."""
+    bounds: OutputBounds | None = None
+    """Size limits on what the model may write, for small models (see :mod:`mcp_sim.bounds`)."""
 
     def __post_init__(self) -> None:
         if self.keep_turns < 1 or self.history_budget_tokens < 1 or self.state_budget_tokens < 1:
@@ -337,7 +340,7 @@ class Simulator:
             state_view=self.view.render(session.state, before, self._references(session, args)),
             now=now,
             fresh_ids=session.ids.offer(self.world) if write else {},
-            ask_patch=write and tool.output_schema is None,
+            ask_patch=write and tool.output_schema is None and not self._enveloped(tool),
             first_turn=session.history_start + 1,
         )
         history = [PastCall(t.tool, t.arguments, t.observation) for t in shown]
@@ -348,8 +351,21 @@ class Simulator:
             args,
             session.state,
             structured=tool.output_schema is not None,
+            envelope=self._enveloped(tool),
             context=context,
         )
+
+    def _enveloped(self, tool: ToolSpec) -> bool:
+        return self.options.bounds is not None and tool.output_schema is None
+
+    def _response_schema(self, tool: ToolSpec) -> dict[str, Any] | None:
+        bounds = self.options.bounds
+        if bounds is None:
+            return tool.output_schema
+        if tool.output_schema is None:
+            return envelope_schema(bounds)
+        schema: dict[str, Any] = bounded_schema(tool.output_schema, bounds)
+        return schema
 
     # --- asking the model ------------------------------------------------------------------
 
@@ -388,7 +404,7 @@ class Simulator:
         request = CompletionRequest(
             messages=messages,
             sampling=self.sampling,
-            response_schema=tool.output_schema,
+            response_schema=self._response_schema(tool),
             schema_name=tool.name,
             routing_key=session.id,
         )
@@ -407,7 +423,10 @@ class Simulator:
                 answer.content,
                 [str(v) for v in violations],
                 structured=tool.output_schema is not None,
-                ask_patch=tool.effect == "write" and tool.output_schema is None,
+                ask_patch=tool.effect == "write"
+                and tool.output_schema is None
+                and not self._enveloped(tool),
+                envelope=self._enveloped(tool),
             )
             # A failed regeneration leaves the first answer standing, its violations counted.
             with contextlib.suppress(ModelError):
@@ -435,6 +454,15 @@ class Simulator:
         usage: _Usage,
     ) -> _Answer:
         completion = await self._complete(session, request, progress, usage)
+        if self._enveloped(tool):
+            text = open_envelope(completion.content)
+            if text is None:
+                raise ModelOutputInvalid(
+                    f"the answer is not an observation envelope: {completion.content[:200]!r}"
+                )
+            if not text.strip():
+                raise ModelOutputInvalid("the world model returned an empty observation")
+            return _Answer(completion.content, text.strip(), None, completion.reasoning, None)
         if tool.output_schema is None:
             rest, tagged = split_patch(completion.content)
             text = extract_observation(rest)

@@ -33,7 +33,22 @@ def text_of(result: types.CallToolResult) -> str:
 
 
 def _args(real_model_url: str, *extra: str) -> tuple[str, ...]:
-    return ("--model-url", real_model_url, "--max-tokens", "256", "--timeout", "120", *extra)
+    # The same settings the embedded default uses (bounded output, small budgets), given
+    # explicitly because --model-url names the server.
+    return (
+        "--model-url",
+        real_model_url,
+        "--bounded-output",
+        "--max-tokens",
+        "256",
+        "--history-budget",
+        "3000",
+        "--state-budget",
+        "2000",
+        "--timeout",
+        "300",
+        *extra,
+    )
 
 
 async def test_several_calls_get_text_observations_from_the_real_model(
@@ -43,7 +58,7 @@ async def test_several_calls_get_text_observations_from_the_real_model(
     args = _args(real_model_url, "--journal", str(journal))
     with serving_http(BOOKSTORE, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
-            with anyio.fail_after(300):
+            with anyio.fail_after(900):
                 first = await client.call_tool("get_book", {"book_id": "b3"})
                 second = await client.call_tool(
                     "place_order",
@@ -78,7 +93,7 @@ async def test_calls_to_a_tool_with_an_output_schema_return_valid_structured_con
         async with Client(url) as client:
             for i in range(STRUCTURED_CALLS):
                 # A session per call keeps every prompt the same short length.
-                with anyio.fail_after(120):
+                with anyio.fail_after(400):
                     result = await client.call_tool(
                         "search_books",
                         {"query": queries[i % len(queries)], "max_results": 1 + i % 3},
@@ -95,7 +110,7 @@ async def test_a_call_with_thinking_off_answers(real_model_url: str, tmp_path: P
     args = _args(real_model_url, "--no-thinking")
     with serving_http(BOOKSTORE, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
-            with anyio.fail_after(120):
+            with anyio.fail_after(400):
                 result = await client.call_tool("get_book", {"book_id": "b1"})
     assert not result.is_error, text_of(result)
     assert text_of(result).strip()
