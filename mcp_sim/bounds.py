@@ -65,7 +65,9 @@ def envelope_schema(bounds: OutputBounds) -> dict[str, Any]:
     """The schema of a free-text observation wrapped for a small model."""
     return {
         "type": "object",
-        "properties": {ENVELOPE_KEY: {"type": "string", "maxLength": bounds.max_string}},
+        "properties": {
+            ENVELOPE_KEY: {"type": "string", "minLength": 1, "maxLength": bounds.max_string}
+        },
         "required": [ENVELOPE_KEY],
         "additionalProperties": False,
     }

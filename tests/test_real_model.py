@@ -40,7 +40,7 @@ def _args(real_model_url: str, *extra: str) -> tuple[str, ...]:
         real_model_url,
         "--bounded-output",
         "--max-tokens",
-        "256",
+        "512",
         "--history-budget",
         "3000",
         "--state-budget",
