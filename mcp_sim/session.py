@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 
+from mcp_sim.perturb import PerturbState
 from mcp_sim.spec import World
 
 
@@ -38,6 +39,8 @@ class Session:
     """Calls answered so far, including validation errors (the journal's step counter)."""
     last_used: float = field(default_factory=time.monotonic)
     lock: anyio.Lock = field(default_factory=anyio.Lock)
+    perturbation: PerturbState | None = None
+    """Seeded perturbation decisions and counts, started by the first call (mcp_sim.perturb)."""
 
     @classmethod
     def start(cls, session_id: str, world: World) -> Session:
