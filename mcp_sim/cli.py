@@ -17,6 +17,7 @@ from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal
+from mcp_sim.perturb import Perturber, UnknownProfile, describe, profiles_for
 from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool
 from mcp_sim.spec import World, load_world, world_json_schema
@@ -77,8 +78,39 @@ def _model_options() -> argparse.ArgumentParser:
     g.add_argument("--top-p", type=float)
     g.add_argument("--top-k", type=int)
     g.add_argument("--max-tokens", type=int, help="completion token limit (default 32768)")
-    g.add_argument("--seed", type=int, help="sampling seed sent to the model")
+    g.add_argument(
+        "--seed",
+        type=int,
+        help="sampling seed sent to the model, and the base seed of perturbation decisions",
+    )
     return parent
+
+
+def _perturb_options() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument_group("perturbations").add_argument(
+        "--perturb",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME]",
+        help="switch on perturbation profiles (see `mcp-sim perturbations WORLD`); decisions are "
+        "reproducible with --seed",
+    )
+    return parent
+
+
+def _perturber(args: argparse.Namespace, world: World) -> Perturber:
+    try:
+        perturber = Perturber(
+            profiles_for(world.perturbations), ",".join(args.perturb), seed=args.seed
+        )
+    except UnknownProfile as exc:
+        _say(str(exc))
+        raise SystemExit(2) from None
+    if perturber.active:
+        how = "" if args.seed is not None else f"; pass --seed {perturber.seed} to reproduce"
+        _say(f"perturbations on: {', '.join(perturber.active)} (seed {perturber.seed}{how})")
+    return perturber
 
 
 def _sampling(args: argparse.Namespace) -> SamplingOverrides:
@@ -171,6 +203,7 @@ async def _serve(args: argparse.Namespace) -> None:
         journal=journal,
         sampling=_sampling(args),
         default_sampling=_default_sampling(args),
+        perturber=_perturber(args, world),
     )
     default_session = "stdio" if args.http is None else "default"
     server = build_server(simulator, default_session=default_session)
@@ -228,6 +261,7 @@ async def _call(args: argparse.Namespace) -> int:
     if not isinstance(arguments, dict):
         _say("--args must be a JSON object")
         return 2
+    perturber = _perturber(args, world)
     journal = Journal(args.journal)
     simulator = Simulator(
         world,
@@ -235,12 +269,13 @@ async def _call(args: argparse.Namespace) -> int:
         journal=journal,
         sampling=_sampling(args),
         default_sampling=_default_sampling(args),
+        perturber=perturber,
     )
     try:
         if world.tool(args.tool) is None:
             _say(str(UnknownTool(args.tool, world)))
             return 2
-        if simulator.answers_without_model(args.tool, arguments):
+        if simulator.answers_without_model(args.tool, arguments, "cli"):
             result = await simulator.call("cli", args.tool, arguments)
         else:
             async with _launched_model(args, _say) as model:
@@ -254,7 +289,36 @@ async def _call(args: argparse.Namespace) -> int:
         )
     print(result.text)
     _say(f"source: {result.source}{', isError' if result.is_error else ''}")
+    for record in simulator.journal.records("cli")[-1].perturbations:
+        _say(f"injected: {record['kind']} (profile {record['profile']}, rule {record['rule']})")
     return 1 if result.is_error else 0
+
+
+# --- perturbations -------------------------------------------------------------------------
+
+
+def _perturbations(world_path: str | None, as_json: bool) -> int:
+    world = _load(world_path) if world_path else None
+    profiles = profiles_for(world.perturbations if world else {})
+    if as_json:
+        listing = {
+            name: {
+                "source": p.source,
+                "description": p.description,
+                "rules": [r.model_dump(mode="json", exclude_defaults=True) for r in p.rules],
+            }
+            for name, p in profiles.items()
+        }
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return 0
+    for name, profile in profiles.items():
+        print(
+            f"{name} ({profile.source})"
+            + (f": {profile.description}" if profile.description else "")
+        )
+        for i, rule in enumerate(profile.rules):
+            print(f"  {i}. {describe(rule)}")
+    return 0
 
 
 # --- validate / schema / engine --------------------------------------------------------------
@@ -306,9 +370,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcp-sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     model_options = _model_options()
+    perturb_options = _perturb_options()
 
     serve = sub.add_parser(
-        "serve", parents=[model_options], help="serve a world over MCP (stdio by default)"
+        "serve",
+        parents=[model_options, perturb_options],
+        help="serve a world over MCP (stdio by default)",
     )
     serve.add_argument("world", help="world spec (YAML)")
     serve.add_argument(
@@ -339,7 +406,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--journal", metavar="PATH", help="append every call to this JSONL file")
 
     call = sub.add_parser(
-        "call", parents=[model_options], help="make one tool call and print the observation"
+        "call",
+        parents=[model_options, perturb_options],
+        help="make one tool call and print the observation",
     )
     call.add_argument("world", help="world spec (YAML)")
     call.add_argument("tool", help="tool name")
@@ -349,6 +418,12 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check world specs; report FILE:LINE:COL problems")
     validate.add_argument("files", nargs="+", metavar="FILE")
+
+    perturbations = sub.add_parser(
+        "perturbations", help="list the perturbation profiles (built in, and a world's own)"
+    )
+    perturbations.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
+    perturbations.add_argument("--json", action="store_true", help="print the profiles as JSON")
 
     schema = sub.add_parser("schema", help="print the JSON Schema of world specs")
     schema.add_argument("-o", "--output", help="write it to this file instead")
@@ -373,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.files)
         if args.command == "schema":
             return _schema(args.output)
+        if args.command == "perturbations":
+            return _perturbations(args.world, args.json)
         return _engine(args)
     except KeyboardInterrupt:
         return 130

@@ -8,9 +8,10 @@ import threading
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-Source = Literal["model", "fixture", "validation", "model_error"]
+Source = Literal["model", "fixture", "validation", "model_error", "perturbation"]
+"""Where an answer came from; ``perturbation``: the server made it to inject a fault."""
 
 
 class JournalRecord(BaseModel):
@@ -31,6 +32,10 @@ class JournalRecord(BaseModel):
     completion_tokens: int = 0
     model: str = ""
     world: str = ""
+    perturbations: list[dict[str, Any]] = Field(default_factory=list)
+    """Perturbations injected into this call, each with its profile, rule and what it did
+    (see :meth:`mcp_sim.perturb.Fired.record`); empty for an unperturbed call, so every error
+    of a call without them is organic."""
 
 
 class Journal:

@@ -11,6 +11,9 @@ Layout (Qwen-AgentWorld's training format; see DESIGN.md):
   ``**Environment Observation:**`` + the raw observation.
 - the current call: the current world state in a headed section (it changes, so it goes last),
   the action block, and the instruction to answer inside ``<predicted_observation>`` tags.
+  A perturbed call (see :mod:`mcp_sim.inject`) adds a ``# Simulation Instruction`` section
+  after the action: it belongs to this turn only, so it never enters the history, the tool
+  definitions or the static system prompt.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from mcp_sim.backends.base import ChatMessage
 from mcp_sim.spec import ToolSpec, World
 
 OBSERVATION_MARKER = "**Environment Observation:**"
+SIMULATION_INSTRUCTION_HEADING = "# Simulation Instruction"
 
 _ROLES: dict[str, str] = {
     "mcp": (
@@ -207,6 +211,13 @@ def render_state(state: dict[str, Any]) -> str:
     return f"**Current World State:**\n```json\n{body}\n```"
 
 
+def render_instruction(text: str) -> str:
+    return (
+        f"{SIMULATION_INSTRUCTION_HEADING}\n\n"
+        f"This instruction applies to the current call only.\n\n{text.strip()}"
+    )
+
+
 def build_messages(
     world: World,
     history: Sequence[PastCall],
@@ -215,9 +226,11 @@ def build_messages(
     state: dict[str, Any],
     *,
     structured: bool = False,
+    simulation_instruction: str | None = None,
 ) -> list[ChatMessage]:
     """Chat messages for one call. ``structured`` asks for bare JSON (the request then also
-    carries a ``response_format`` constraint, which leaves no room for tags)."""
+    carries a ``response_format`` constraint, which leaves no room for tags);
+    ``simulation_instruction`` bends this call's answer (see :mod:`mcp_sim.inject`)."""
     messages: list[ChatMessage] = [{"role": "system", "content": render_system(world)}]
     for turn, past in enumerate(history, 1):
         messages.append({"role": "user", "content": render_action(turn, past.tool, past.arguments)})
@@ -225,6 +238,8 @@ def build_messages(
             {"role": "assistant", "content": f"{OBSERVATION_MARKER}\n{past.observation}"}
         )
     current = render_action(len(history) + 1, tool.name, arguments)
+    if simulation_instruction:
+        current += f"\n\n{render_instruction(simulation_instruction)}"
     instruction = _STRUCTURED_INSTRUCTION if structured else _TURN_INSTRUCTION
     messages.append({"role": "user", "content": f"{render_state(state)}\n\n{current}{instruction}"})
     return messages

@@ -7,6 +7,9 @@ Which session a request belongs to:
    clients, 2026-07-28 protocol, harnesses that multiplex many episodes over one connection);
 2. otherwise, over HTTP, the transport's ``Mcp-Session-Id`` (one world per MCP session);
 3. otherwise the server's default session (a stdio process is one session).
+
+A request's ``_meta`` key ``mcp-sim/perturb`` (``"flaky,slow"`` or ``["flaky", "slow"]``; empty
+for none) sets its session's perturbation profiles from that call on.
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 
 from mcp_sim import __version__
+from mcp_sim.inject import InjectedProtocolError
+from mcp_sim.perturb import UnknownProfile
 from mcp_sim.simulator import CallResult, Simulator, UnknownTool
 
 SESSION_META_KEY = "mcp-sim/session"
+PERTURB_META_KEY = "mcp-sim/perturb"
 WORLD_URI = "sim://world"
 STATE_URI = "sim://session/state"
 JOURNAL_URI = "sim://session/journal"
@@ -47,6 +53,21 @@ def session_id_for(ctx: Context, default: str) -> str:
         if transport_session:
             return str(transport_session)
     return default
+
+
+def perturb_for(ctx: Context) -> str | list[str] | None:
+    """The perturbation profiles a request names for its session, if it names any."""
+    named = (ctx.meta or {}).get(PERTURB_META_KEY)
+    if isinstance(named, list) and all(isinstance(n, str) for n in named):
+        return [str(n) for n in named]
+    if isinstance(named, str):
+        return named
+    if named is not None:
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f'_meta "{PERTURB_META_KEY}" must be a string like "flaky,slow" or a list of names',
+        )
+    return None
 
 
 def _tool_result(result: CallResult) -> types.CallToolResult:
@@ -88,9 +109,13 @@ def build_server(simulator: Simulator, *, default_session: str = "default") -> S
             await ctx.session.report_progress(reported, None, message)
 
         try:
-            result = await simulator.call(session_id, params.name, params.arguments, progress)
-        except UnknownTool as exc:
+            result = await simulator.call(
+                session_id, params.name, params.arguments, progress, perturb=perturb_for(ctx)
+            )
+        except (UnknownTool, UnknownProfile) as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+        except InjectedProtocolError as exc:
+            raise MCPError(exc.code, str(exc)) from None
         return _tool_result(result)
 
     async def list_resources(

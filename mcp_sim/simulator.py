@@ -1,7 +1,8 @@
 """The call pipeline: the only place that decides what a tool call returns.
 
-validate arguments → pinned fixture? → prompt in the native format → world model → extract the
-observation → validate against the output schema (one repair retry) → history + journal.
+validate arguments → plan perturbations → pinned fixture? → prompt in the native format → world
+model → extract the observation → validate against the output schema (one repair retry) →
+history + journal → injected waits (latency, timeouts) outside the session's lock.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import jsonschema
 
+from mcp_sim import inject
 from mcp_sim.backends.base import (
     ChatMessage,
     Completion,
@@ -23,6 +25,7 @@ from mcp_sim.backends.base import (
 )
 from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
 from mcp_sim.journal import Journal, JournalRecord, Source
+from mcp_sim.perturb import NO_PLAN, Perturber, Plan, profiles_for
 from mcp_sim.prompt import PastCall, build_messages, extract_observation
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
@@ -96,6 +99,7 @@ class Simulator:
         journal: Journal | None = None,
         sampling: SamplingOverrides | None = None,
         default_sampling: Sampling | None = None,
+        perturber: Perturber | None = None,
     ) -> None:
         self.world = world
         self.model = model
@@ -104,6 +108,9 @@ class Simulator:
             sessions if sessions is not None else SessionStore(world, on_expire=self.journal.forget)
         )
         self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
+        self.perturber = perturber or Perturber(
+            profiles_for(world.perturbations), seed=self.sampling.seed
+        )
         self._input_validators = {
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in world.tools
         }
@@ -120,27 +127,34 @@ class Simulator:
         tool_name: str,
         arguments: dict[str, Any] | None,
         progress: ProgressCallback | None = None,
+        *,
+        perturb: str | list[str] | None = None,
     ) -> CallResult:
-        """Answer one call. Raises :class:`UnknownTool`; every other failure is a result."""
+        """Answer one call. ``perturb`` names the session's perturbation profiles from this call
+        on. Raises :class:`UnknownTool`, :class:`mcp_sim.perturb.UnknownProfile` and, when a
+        perturbation says so, :class:`mcp_sim.inject.InjectedProtocolError`; every other
+        failure is a result."""
         tool = self.world.tool(tool_name)
         if tool is None:
             raise UnknownTool(tool_name, self.world)
         args = arguments or {}
         session = self.sessions.get(session_id)
+        if perturb is not None:
+            self.perturber.select(session, perturb)
         async with session.lock:
             started = time.perf_counter()
             completion: Completion | None = None
+            plan = NO_PLAN
             errors = sorted(self._input_validators[tool.name].iter_errors(args), key=str)
             if errors:
                 details = "\n".join(f"- {_format_validation_error(e)}" for e in errors)
                 text = f"Input validation error for {tool.name}:\n{details}"
                 result = self._result(session, text, None, True, "validation")
-            elif (fixture := self._fixture(tool, args)) is not None:
-                result = self._result(session, *fixture, "fixture")
             else:
-                result, completion = await self._ask_model(session, tool, args, progress)
+                plan = self.perturber.plan(session, tool.name, tool.effect, args)
+                result, completion = await self._answer(session, tool, args, progress, plan)
             session.steps += 1
-            if result.source != "model_error":
+            if result.source not in ("model_error", "perturbation"):
                 session.history.append(Turn(tool.name, args, result.text, result.is_error))
             self.sessions.touch(session)
             self.journal.write(
@@ -158,19 +172,28 @@ class Simulator:
                     completion_tokens=completion.completion_tokens if completion else 0,
                     model=completion.model if completion else "",
                     world=self._world_hash,
+                    perturbations=plan.records(),
                 )
             )
-            return result
+        # Outside the lock: a slow or hanging call must not hold up the session's other calls.
+        await inject.settle(plan)
+        return result
 
-    def answers_without_model(self, tool_name: str, arguments: dict[str, Any] | None) -> bool:
-        """Whether a call is settled without the world model (bad arguments or a fixture)."""
+    def answers_without_model(
+        self, tool_name: str, arguments: dict[str, Any] | None, session_id: str = "default"
+    ) -> bool:
+        """Whether a call is settled without the world model (bad arguments, a fixture, or a
+        fault the server makes itself), as the next call of ``session_id``."""
         tool = self.world.tool(tool_name)
         if tool is None:
             return True
         args = arguments or {}
         if next(self._input_validators[tool.name].iter_errors(args), None) is not None:
             return True
-        return self._fixture(tool, args) is not None
+        plan = self.perturber.peek(self.sessions.get(session_id), tool.name, tool.effect, args)
+        if inject.server_answer(plan, tool.name) is not None:
+            return True
+        return inject.instruction(plan) is None and self._fixture(tool, args) is not None
 
     def _result(
         self,
@@ -202,12 +225,38 @@ class Simulator:
                 return text, structured, fixture.is_error
         return None
 
+    async def _answer(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        progress: ProgressCallback | None,
+        plan: Plan,
+    ) -> tuple[CallResult, Completion | None]:
+        """The answer to a valid call, perturbed as ``plan`` says: made by the server, or
+        from the fixture or the model (told a simulation instruction), perhaps mangled."""
+        made = inject.server_answer(plan, tool.name)
+        if made is not None:
+            return self._result(session, made.text, None, made.is_error, "perturbation"), None
+        instruction = inject.instruction(plan)
+        completion: Completion | None = None
+        if instruction is None and (fixture := self._fixture(tool, args)) is not None:
+            result = self._result(session, *fixture, "fixture")
+        else:
+            result, completion = await self._ask_model(session, tool, args, progress, instruction)
+        mangled = inject.mangle(plan, result.text)
+        if mangled is not None:
+            # A client cannot parse a broken body, so there is no structured content either.
+            result = replace(result, text=mangled, structured=None)
+        return result, completion
+
     async def _ask_model(
         self,
         session: Session,
         tool: ToolSpec,
         args: dict[str, Any],
         progress: ProgressCallback | None,
+        instruction: inject.Instruction | None = None,
     ) -> tuple[CallResult, Completion | None]:
         if self.model is None:
             text = (
@@ -217,14 +266,22 @@ class Simulator:
             )
             return self._result(session, text, None, True, "model_error"), None
         history = [PastCall(t.tool, t.arguments, t.observation) for t in session.history]
-        structured = tool.output_schema is not None
+        # An injected error is the tool's error text, not a result that follows its schema.
+        failing = instruction is not None and instruction.error
+        structured = tool.output_schema is not None and not failing
         messages = build_messages(
-            self.world, history, tool, args, session.state, structured=structured
+            self.world,
+            history,
+            tool,
+            args,
+            session.state,
+            structured=structured,
+            simulation_instruction=instruction.text if instruction else None,
         )
         request = CompletionRequest(
             messages=messages,
             sampling=self.sampling,
-            response_schema=tool.output_schema,
+            response_schema=tool.output_schema if structured else None,
             schema_name=tool.name,
             routing_key=session.id,
         )
@@ -236,7 +293,7 @@ class Simulator:
                 if not text:
                     raise ModelOutputInvalid("the world model returned an empty observation")
                 return self._result(
-                    session, text, None, False, "model", completion.reasoning
+                    session, text, None, failing, "model", completion.reasoning
                 ), completion
             try:
                 data = self._structured(tool, completion.content)
