@@ -16,7 +16,7 @@ from mcp_sim import __version__
 from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
 from mcp_sim.errors import EngineError, SimError, SpecError
-from mcp_sim.journal import Journal
+from mcp_sim.journal import Journal, read_journal
 from mcp_sim.perturb import Perturber, UnknownProfile, describe, profiles_for
 from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool
@@ -294,7 +294,7 @@ async def _call(args: argparse.Namespace) -> int:
     return 1 if result.is_error else 0
 
 
-# --- perturbations -------------------------------------------------------------------------
+# --- perturbations / report -------------------------------------------------------------------
 
 
 def _perturbations(world_path: str | None, as_json: bool) -> int:
@@ -318,6 +318,22 @@ def _perturbations(world_path: str | None, as_json: bool) -> int:
         )
         for i, rule in enumerate(profile.rules):
             print(f"  {i}. {describe(rule)}")
+    return 0
+
+
+def _report(path: str, as_json: bool) -> int:
+    from mcp_sim.report import build_report, render_table
+
+    try:
+        records = read_journal(path)
+    except OSError as exc:
+        _say(f"cannot read journal {path}: {exc.strerror}")
+        return 1
+    except ValueError as exc:
+        _say(f"{path} is not an mcp-sim journal: {exc}")
+        return 1
+    report = build_report(records)
+    print(json.dumps(report.as_dict(), indent=2) if as_json else render_table(report))
     return 0
 
 
@@ -425,6 +441,12 @@ def _parser() -> argparse.ArgumentParser:
     perturbations.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
     perturbations.add_argument("--json", action="store_true", help="print the profiles as JSON")
 
+    report = sub.add_parser(
+        "report", help="summarize a journal: injected faults and how the agent reacted, per tool"
+    )
+    report.add_argument("journal", help="journal file (JSONL) written by --journal")
+    report.add_argument("--json", action="store_true", help="print the report as JSON")
+
     schema = sub.add_parser("schema", help="print the JSON Schema of world specs")
     schema.add_argument("-o", "--output", help="write it to this file instead")
 
@@ -450,6 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _schema(args.output)
         if args.command == "perturbations":
             return _perturbations(args.world, args.json)
+        if args.command == "report":
+            return _report(args.journal, args.json)
         return _engine(args)
     except KeyboardInterrupt:
         return 130
