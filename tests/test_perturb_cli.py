@@ -10,7 +10,7 @@ import pytest
 
 from mcp_sim.journal import read_journal
 from mcp_sim.perturb import BUILTIN_PROFILES
-from tests.conftest import BOOKSTORE, WorldWriter
+from tests.conftest import BOOKSTORE, ROOT, WorldWriter
 from tests.test_cli import DEAD_MODEL, cli, run_cli
 
 PROFILES = """
@@ -129,3 +129,19 @@ def test_call_of_a_pinned_call_with_a_semantic_perturbation_asks_the_model(
     run = cli(capsys, "call", str(world), "search_books", *args, *DEAD_MODEL)
     assert run.code == 1
     assert "source: model_error" in run.err
+
+
+def test_the_readmes_example_profile_is_a_valid_world_section(
+    capsys: pytest.CaptureFixture[str], write_world: WorldWriter
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Stress-testing agents") :]
+    example = section[section.index("```yaml\n") + 8 : section.index("```\n\nKinds")]
+    world = write_world(BOOKSTORE.read_text() + example)
+    run = cli(capsys, "perturbations", str(world), "--json")
+    assert run.code == 0, run.err
+    assert [r["kind"] for r in json.loads(run.out)["checkout-trouble"]["rules"]] == [
+        "error",
+        "latency",
+        "injection",
+    ]
