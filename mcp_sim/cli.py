@@ -17,7 +17,8 @@ from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.perturb import Perturber, UnknownProfile, describe, profiles_for
+from mcp_sim.perturb import Perturber, UnknownProfile, profiles_for
+from mcp_sim.perturb_rules import describe
 from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool
 from mcp_sim.spec import World, load_world, world_json_schema

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import anyio
 
 from mcp_sim.errors import SimError
-from mcp_sim.perturb import (
+from mcp_sim.perturb import Plan
+from mcp_sim.perturb_rules import (
     ContradictoryRule,
     EmptyRule,
     ErrorRule,
@@ -29,7 +30,6 @@ from mcp_sim.perturb import (
     MalformedRule,
     PaginatedRule,
     PartialRule,
-    Plan,
     ProtocolErrorRule,
     RateLimitRule,
     StaleRule,

@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from mcp_sim.errors import SpecError, SpecProblem
-from mcp_sim.perturb import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
+from mcp_sim.perturb_rules import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
 
 Domain = Literal["mcp", "search", "terminal", "swe", "web", "os", "android"]
 TOOL_NAME_PATTERN = r"^[A-Za-z0-9._-]{1,64}$"

@@ -19,7 +19,8 @@ from mcp import Client, MCPError
 from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.inject import BAD_GATEWAY_PAGE, InjectedProtocolError
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.perturb import Perturber, Profile, parse_rules, profiles_for
+from mcp_sim.perturb import Perturber, Profile, profiles_for
+from mcp_sim.perturb_rules import parse_rules
 from mcp_sim.prompt import SIMULATION_INSTRUCTION_HEADING
 from mcp_sim.server import PERTURB_META_KEY, SESSION_META_KEY, build_server
 from mcp_sim.simulator import CallResult, Simulator

@@ -15,9 +15,9 @@ from mcp_sim.perturb import (
     Plan,
     Profile,
     UnknownProfile,
-    parse_rules,
     profiles_for,
 )
+from mcp_sim.perturb_rules import parse_rules
 from mcp_sim.session import Session
 from mcp_sim.spec import World, parse_world, world_json_schema
 from tests.conftest import BOOKSTORE
