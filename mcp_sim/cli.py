@@ -89,27 +89,34 @@ def _model_options() -> argparse.ArgumentParser:
 
 def _perturb_options() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument_group("perturbations").add_argument(
+    g = parent.add_argument_group("perturbations")
+    g.add_argument(
         "--perturb",
         action="append",
         default=[],
         metavar="NAME[,NAME]",
         help="switch on perturbation profiles (see `mcp-sim perturbations WORLD`); decisions are "
-        "reproducible with --seed",
+        "reproducible with --perturb-seed or --seed",
+    )
+    g.add_argument(
+        "--perturb-seed",
+        type=int,
+        metavar="N",
+        help="base seed of perturbation decisions only (default: --seed); for backends that "
+        "should not be sent a sampling seed",
     )
     return parent
 
 
 def _perturber(args: argparse.Namespace, world: World) -> Perturber:
+    seed = args.perturb_seed if args.perturb_seed is not None else args.seed
     try:
-        perturber = Perturber(
-            profiles_for(world.perturbations), ",".join(args.perturb), seed=args.seed
-        )
+        perturber = Perturber(profiles_for(world.perturbations), ",".join(args.perturb), seed=seed)
     except UnknownProfile as exc:
         _say(str(exc))
         raise SystemExit(2) from None
     if perturber.active:
-        how = "" if args.seed is not None else f"; pass --seed {perturber.seed} to reproduce"
+        how = "" if seed is not None else f"; pass --perturb-seed {perturber.seed} to reproduce"
         _say(f"perturbations on: {', '.join(perturber.active)} (seed {perturber.seed}{how})")
     return perturber
 

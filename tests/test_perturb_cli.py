@@ -94,7 +94,7 @@ def test_call_without_a_seed_says_which_one_reproduces_it(
         "--perturb",
         "coin",
     )
-    assert "pass --seed" in run.err
+    assert "pass --perturb-seed" in run.err
 
 
 def test_call_journals_the_injected_perturbation(
@@ -144,4 +144,16 @@ def test_the_readmes_example_profile_is_a_valid_world_section(
         "error",
         "latency",
         "injection",
+    ]
+
+
+def test_perturb_seed_seeds_decisions_like_seed_does(
+    capsys: pytest.CaptureFixture[str], world: Path
+) -> None:
+    def decided(flag: str, seed: int) -> str:
+        args = ["--args", '{"query": "glass"}', "--perturb", "coin", flag, str(seed)]
+        return cli(capsys, "call", str(world), "search_books", *args).out
+
+    assert [decided("--perturb-seed", s) for s in range(8)] == [
+        decided("--seed", s) for s in range(8)
     ]

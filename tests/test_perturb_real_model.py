@@ -34,7 +34,7 @@ async def test_semantic_perturbations_shape_real_model_answers(
     world.write_text(BOOKSTORE.read_text() + PROFILE, encoding="utf-8")
     journal = tmp_path / "journal.jsonl"
     args = ("--model-url", real_model_url, "--max-tokens", "256", "--timeout", "120")
-    args += ("--perturb", "lab", "--seed", "1", "--journal", str(journal))
+    args += ("--perturb", "lab", "--journal", str(journal))
     with serving_http(world, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
             with anyio.fail_after(300):
@@ -47,7 +47,8 @@ async def test_semantic_perturbations_shape_real_model_answers(
     assert search is not None and search.output_schema is not None
     jsonschema.validate(paged.structured_content, search.output_schema)
     records = read_journal(journal)
-    assert [(r.source, [p["kind"] for p in r.perturbations]) for r in records] == [
-        ("model", ["error"]),
-        ("model", ["paginated"]),
-    ]
+    assert [[p["kind"] for p in r.perturbations] for r in records] == [["error"], ["paginated"]]
+    # The tiny base model sometimes writes free text until max tokens (a model_error, still an
+    # error result); the structured answer is constrained, so it always comes from the model.
+    assert records[0].source in ("model", "model_error")
+    assert records[1].source == "model"
