@@ -245,7 +245,8 @@ class Simulator:
         else:
             result, completion = await self._ask_model(session, tool, args, progress, instruction)
         mangled = inject.mangle(plan, result.text)
-        if mangled is not None:
+        # A model that failed has no answer to break; its error stays readable.
+        if mangled is not None and result.source != "model_error":
             # A client cannot parse a broken body, so there is no structured content either.
             result = replace(result, text=mangled, structured=None)
         return result, completion

@@ -241,6 +241,15 @@ async def test_a_truncated_answer_keeps_its_share_and_loses_its_structure(
     assert (result.structured, result.is_error) == (None, False)
 
 
+async def test_a_failed_model_answer_is_not_mangled(bookstore: World) -> None:
+    unperturbed = await Simulator(bookstore, None).call("s", "get_book", B1)
+    result = await simulator(bookstore, {"kind": "malformed", "keep": 0.1}).call(
+        "s", "get_book", B1
+    )
+    assert result.source == unperturbed.source == "model_error"
+    assert result.text == unperturbed.text
+
+
 async def test_an_invalid_json_answer_does_not_parse(bookstore: World) -> None:
     sim = simulator(bookstore, {"kind": "malformed", "style": "invalid_json"})
     result = await sim.call("s", "search_books", GLASS)
