@@ -18,7 +18,9 @@ from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
 from mcp_sim.bounds import OutputBounds
 from mcp_sim.errors import EngineError, SimError, SpecError
-from mcp_sim.journal import Journal
+from mcp_sim.journal import Journal, read_journal
+from mcp_sim.perturb import Perturber, UnknownProfile, profiles_for
+from mcp_sim.perturb_rules import describe
 from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, SimOptions, Simulator, UnknownTool
 from mcp_sim.spec import World, load_world, world_json_schema
@@ -86,8 +88,9 @@ def _model_options() -> argparse.ArgumentParser:
     g.add_argument(
         "--seed",
         type=int,
-        help="base seed: each session's RNG (and the sampling seed of each model request) is "
-        "derived from it and the session id; a session may name its own with _meta mcp-sim/seed",
+        help="base seed: each session's RNG (sampling seeds of its model requests, perturbation "
+        "decisions) is derived from it and the session id; a session may name its own with "
+        "_meta mcp-sim/seed",
     )
     s = parent.add_argument_group("state and prompt")
     s.add_argument(
@@ -145,6 +148,40 @@ def _options(args: argparse.Namespace) -> SimOptions:
         )
     except ValueError as exc:
         raise SystemExit(f"mcp-sim: {exc}") from None
+
+
+def _perturb_options() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    g = parent.add_argument_group("perturbations")
+    g.add_argument(
+        "--perturb",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME]",
+        help="switch on perturbation profiles (see `mcp-sim perturbations WORLD`); decisions are "
+        "reproducible with --perturb-seed or --seed",
+    )
+    g.add_argument(
+        "--perturb-seed",
+        type=int,
+        metavar="N",
+        help="base seed of perturbation decisions only (default: --seed); for backends that "
+        "should not be sent a sampling seed",
+    )
+    return parent
+
+
+def _perturber(args: argparse.Namespace, world: World) -> Perturber:
+    seed = args.perturb_seed if args.perturb_seed is not None else args.seed
+    try:
+        perturber = Perturber(profiles_for(world.perturbations), ",".join(args.perturb), seed=seed)
+    except UnknownProfile as exc:
+        _say(str(exc))
+        raise SystemExit(2) from None
+    if perturber.active:
+        how = "" if seed is not None else f"; pass --perturb-seed {perturber.seed} to reproduce"
+        _say(f"perturbations on: {', '.join(perturber.active)} (seed {perturber.seed}{how})")
+    return perturber
 
 
 def _sampling(args: argparse.Namespace) -> SamplingOverrides:
@@ -238,6 +275,7 @@ async def _serve(args: argparse.Namespace) -> None:
         sampling=_sampling(args),
         default_sampling=_default_sampling(args),
         options=_options(args),
+        perturber=_perturber(args, world),
     )
     default_session = "stdio" if args.http is None else "default"
     control = Control(simulator)
@@ -301,6 +339,7 @@ async def _call(args: argparse.Namespace) -> int:
     if not isinstance(arguments, dict):
         _say("--args must be a JSON object")
         return 2
+    perturber = _perturber(args, world)
     journal = Journal(args.journal)
     simulator = Simulator(
         world,
@@ -309,12 +348,13 @@ async def _call(args: argparse.Namespace) -> int:
         sampling=_sampling(args),
         default_sampling=_default_sampling(args),
         options=_options(args),
+        perturber=perturber,
     )
     try:
         if world.tool(args.tool) is None:
             _say(str(UnknownTool(args.tool, world)))
             return 2
-        if simulator.answers_without_model(args.tool, arguments):
+        if simulator.answers_without_model(args.tool, arguments, "cli"):
             result = await simulator.call("cli", args.tool, arguments)
         else:
             async with _launched_model(args, _say) as model:
@@ -328,7 +368,52 @@ async def _call(args: argparse.Namespace) -> int:
         )
     print(result.text)
     _say(f"source: {result.source}{', isError' if result.is_error else ''}")
+    for record in simulator.journal.records("cli")[-1].perturbations:
+        _say(f"injected: {record['kind']} (profile {record['profile']}, rule {record['rule']})")
     return 1 if result.is_error else 0
+
+
+# --- perturbations / report -------------------------------------------------------------------
+
+
+def _perturbations(world_path: str | None, as_json: bool) -> int:
+    world = _load(world_path) if world_path else None
+    profiles = profiles_for(world.perturbations if world else {})
+    if as_json:
+        listing = {
+            name: {
+                "source": p.source,
+                "description": p.description,
+                "rules": [r.model_dump(mode="json", exclude_defaults=True) for r in p.rules],
+            }
+            for name, p in profiles.items()
+        }
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return 0
+    for name, profile in profiles.items():
+        print(
+            f"{name} ({profile.source})"
+            + (f": {profile.description}" if profile.description else "")
+        )
+        for i, rule in enumerate(profile.rules):
+            print(f"  {i}. {describe(rule)}")
+    return 0
+
+
+def _report(path: str, as_json: bool) -> int:
+    from mcp_sim.report import build_report, render_table
+
+    try:
+        records = read_journal(path)
+    except OSError as exc:
+        _say(f"cannot read journal {path}: {exc.strerror}")
+        return 1
+    except ValueError as exc:
+        _say(f"{path} is not an mcp-sim journal: {exc}")
+        return 1
+    report = build_report(records)
+    print(json.dumps(report.as_dict(), indent=2) if as_json else render_table(report))
+    return 0
 
 
 # --- validate / schema / engine --------------------------------------------------------------
@@ -380,9 +465,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcp-sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     model_options = _model_options()
+    perturb_options = _perturb_options()
 
     serve = sub.add_parser(
-        "serve", parents=[model_options], help="serve a world over MCP (stdio by default)"
+        "serve",
+        parents=[model_options, perturb_options],
+        help="serve a world over MCP (stdio by default)",
     )
     serve.add_argument("world", help="world spec (YAML)")
     serve.add_argument(
@@ -419,7 +507,9 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     call = sub.add_parser(
-        "call", parents=[model_options], help="make one tool call and print the observation"
+        "call",
+        parents=[model_options, perturb_options],
+        help="make one tool call and print the observation",
     )
     call.add_argument("world", help="world spec (YAML)")
     call.add_argument("tool", help="tool name")
@@ -429,6 +519,18 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check world specs; report FILE:LINE:COL problems")
     validate.add_argument("files", nargs="+", metavar="FILE")
+
+    perturbations = sub.add_parser(
+        "perturbations", help="list the perturbation profiles (built in, and a world's own)"
+    )
+    perturbations.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
+    perturbations.add_argument("--json", action="store_true", help="print the profiles as JSON")
+
+    report = sub.add_parser(
+        "report", help="summarize a journal: injected faults and how the agent reacted, per tool"
+    )
+    report.add_argument("journal", help="journal file (JSONL) written by --journal")
+    report.add_argument("--json", action="store_true", help="print the report as JSON")
 
     schema = sub.add_parser("schema", help="print the JSON Schema of world specs")
     schema.add_argument("-o", "--output", help="write it to this file instead")
@@ -453,6 +555,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.files)
         if args.command == "schema":
             return _schema(args.output)
+        if args.command == "perturbations":
+            return _perturbations(args.world, args.json)
+        if args.command == "report":
+            return _report(args.journal, args.json)
         return _engine(args)
     except KeyboardInterrupt:
         return 130

@@ -10,7 +10,8 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Source = Literal["model", "fixture", "validation", "model_error"]
+Source = Literal["model", "fixture", "validation", "model_error", "perturbation"]
+"""Where an answer came from; ``perturbation``: the server made it to inject a fault."""
 PatchStatus = Literal["none", "unchanged", "committed", "rejected"]
 """What a call did to the state: nothing asked (read calls, fixtures, errors), an empty or no-op
 patch, a committed patch (the version went up), or a patch that could not be committed."""
@@ -55,6 +56,10 @@ class JournalRecord(BaseModel):
     """Contradictions left in the answer given."""
     consistency: dict[str, int] = Field(default_factory=dict)
     """The session's consistency counts after this call (worlds with entities)."""
+    perturbations: list[dict[str, Any]] = Field(default_factory=list)
+    """Perturbations injected into this call, each with its profile, rule and what it did
+    (see :meth:`mcp_sim.perturb.Fired.record`); empty for an unperturbed call, so every error
+    of a call without them is organic."""
 
     def to_json(self) -> str:
         """The record as one JSON line (without the newline)."""

@@ -14,6 +14,10 @@ Layout (Qwen-AgentWorld's training format; see DESIGN.md):
   to answer inside ``<predicted_observation>`` tags (for a write call, followed by the state
   change inside ``<state_patch>`` tags; see :mod:`mcp_sim.state`).
 
+A perturbed call (see :mod:`mcp_sim.inject`) adds a ``# Simulation Instruction`` section after
+the action: it belongs to this turn only, so it never enters the history, the tool definitions or
+the static system prompt.
+
 Compaction drops the oldest turns from the history, numbering the rest as before; the current
 state already carries their effect. Follow-up requests (a patch, a corrected patch, a regenerated
 answer) append to the messages of the call, so they share its whole prefix.
@@ -31,6 +35,7 @@ from mcp_sim.backends.base import ChatMessage
 from mcp_sim.spec import ToolSpec, World
 
 OBSERVATION_MARKER = "**Environment Observation:**"
+SIMULATION_INSTRUCTION_HEADING = "# Simulation Instruction"
 
 _ROLES: dict[str, str] = {
     "mcp": (
@@ -306,6 +311,13 @@ def render_context(now: str | None, fresh_ids: Mapping[str, Sequence[str]]) -> s
     return "\n".join(lines)
 
 
+def render_instruction(text: str) -> str:
+    return (
+        f"{SIMULATION_INSTRUCTION_HEADING}\n\n"
+        f"This instruction applies to the current call only.\n\n{text.strip()}"
+    )
+
+
 def build_messages(
     world: World,
     history: Sequence[PastCall],
@@ -316,10 +328,12 @@ def build_messages(
     structured: bool = False,
     envelope: bool = False,
     context: TurnContext | None = None,
+    simulation_instruction: str | None = None,
 ) -> list[ChatMessage]:
     """Chat messages for one call. ``structured`` asks for bare JSON (the request then also
     carries a ``response_format`` constraint, which leaves no room for tags); ``envelope`` asks
-    for a free-text observation wrapped in ``{"observation": ...}`` (see :mod:`mcp_sim.bounds`)."""
+    for a free-text observation wrapped in ``{"observation": ...}`` (see :mod:`mcp_sim.bounds`);
+    ``simulation_instruction`` bends this call's answer (see :mod:`mcp_sim.inject`)."""
     context = context or TurnContext()
     messages: list[ChatMessage] = [{"role": "system", "content": render_system(world)}]
     omitted = ""
@@ -338,6 +352,8 @@ def build_messages(
     # The action comes first: next call, this message's first part becomes the history entry of
     # this turn, so the prefix cache keeps it; the state that follows changes every call.
     current = render_action(context.first_turn + len(history), tool.name, arguments)
+    if simulation_instruction:
+        current += f"\n\n{render_instruction(simulation_instruction)}"
     if structured:
         instruction = _STRUCTURED_INSTRUCTION
     elif envelope:

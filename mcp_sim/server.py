@@ -13,6 +13,8 @@ A request that starts a session may name its seed in the ``_meta`` key ``mcp-sim
 Over HTTP the control API (snapshot / fork / reset, see :mod:`mcp_sim.control`) sits next to
 ``/mcp`` under ``/control``, behind the same token; the same operations are MCP tools only when
 ``build_server`` is given a ``Control`` (``--control-tools``).
+A request's ``_meta`` key ``mcp-sim/perturb`` (``"flaky,slow"`` or ``["flaky", "slow"]``; empty
+for none) sets its session's perturbation profiles from that call on.
 """
 
 from __future__ import annotations
@@ -34,10 +36,13 @@ from starlette.requests import Request
 from mcp_sim import __version__
 from mcp_sim.control import CONTROL_TOOLS, Control, call_control_tool, control_routes
 from mcp_sim.errors import SimError
+from mcp_sim.inject import InjectedProtocolError
+from mcp_sim.perturb import UnknownProfile
 from mcp_sim.simulator import CallResult, Simulator, UnknownTool
 
 SESSION_META_KEY = "mcp-sim/session"
 SEED_META_KEY = "mcp-sim/seed"
+PERTURB_META_KEY = "mcp-sim/perturb"
 WORLD_URI = "sim://world"
 STATE_URI = "sim://session/state"
 JOURNAL_URI = "sim://session/journal"
@@ -65,6 +70,21 @@ def seed_for(ctx: Context) -> int | None:
     """The seed a request names for the session it starts, if any."""
     seed = (ctx.meta or {}).get(SEED_META_KEY)
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def perturb_for(ctx: Context) -> str | list[str] | None:
+    """The perturbation profiles a request names for its session, if it names any."""
+    named = (ctx.meta or {}).get(PERTURB_META_KEY)
+    if isinstance(named, list) and all(isinstance(n, str) for n in named):
+        return [str(n) for n in named]
+    if isinstance(named, str):
+        return named
+    if named is not None:
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f'_meta "{PERTURB_META_KEY}" must be a string like "flaky,slow" or a list of names',
+        )
+    return None
 
 
 def _tool_result(result: CallResult) -> types.CallToolResult:
@@ -154,10 +174,17 @@ def build_server(
             return _control_result(data)
         try:
             result = await simulator.call(
-                session_id, params.name, params.arguments, progress, seed=seed_for(ctx)
+                session_id,
+                params.name,
+                params.arguments,
+                progress,
+                seed=seed_for(ctx),
+                perturb=perturb_for(ctx),
             )
-        except UnknownTool as exc:
+        except (UnknownTool, UnknownProfile) as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+        except InjectedProtocolError as exc:
+            raise MCPError(exc.code, str(exc)) from None
         for uri in sorted(subscriptions.get(session_id, set()) & {STATE_URI, JOURNAL_URI}):
             await ctx.session.send_notification(
                 types.ResourceUpdatedNotification(

@@ -1,9 +1,10 @@
 """The call pipeline: the only place that decides what a tool call returns.
 
-validate arguments → pinned fixture? → prompt in the native format (state view, virtual time,
-fresh ids) → world model → extract the observation → validate against the output schema (one
-repair retry) → for write calls, the proposed state change, checked (one corrected retry) →
-consistency audit (one regeneration) → commit the change (version + 1) → history + journal.
+validate arguments → plan perturbations → pinned fixture? → prompt in the native format (state
+view, virtual time, fresh ids, simulation instruction) → world model → extract the observation →
+validate against the output schema (one repair retry) → for write calls, the proposed state
+change, checked (one corrected retry) → consistency audit (one regeneration) → commit the change
+(version + 1) → history + journal → injected waits (latency, timeouts) outside the session's lock.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import jsonschema
 
+from mcp_sim import inject
 from mcp_sim.audit import Auditor, Violation
 from mcp_sim.backends.base import (
     ChatMessage,
@@ -30,6 +32,7 @@ from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
 from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.perturb import NO_PLAN, Perturber, Plan, profiles_for
 from mcp_sim.prompt import (
     PastCall,
     TurnContext,
@@ -169,6 +172,7 @@ class Simulator:
         sampling: SamplingOverrides | None = None,
         options: SimOptions | None = None,
         default_sampling: Sampling | None = None,
+        perturber: Perturber | None = None,
     ) -> None:
         self.world = world
         self.model = model
@@ -181,6 +185,9 @@ class Simulator:
             # --seed is the base of every session's seed (see mcp_sim.channel).
             self.sessions.base_seed = self.sampling.seed
         self.options = options or SimOptions()
+        self.perturber = perturber or Perturber(
+            profiles_for(world.perturbations), seed=self.sampling.seed
+        )
         self.transitions = Transitions(world)
         self.auditor = Auditor(world)
         self.view = StateView(world, self.options.state_budget_tokens)
@@ -202,16 +209,22 @@ class Simulator:
         progress: ProgressCallback | None = None,
         *,
         seed: int | None = None,
+        perturb: str | list[str] | None = None,
     ) -> CallResult:
-        """Answer one call. ``seed`` is the session's seed if this call starts the session.
-        Raises :class:`UnknownTool`; every other failure is a result."""
+        """Answer one call. ``seed`` is the session's seed if this call starts the session;
+        ``perturb`` names the session's perturbation profiles from this call on. Raises
+        :class:`UnknownTool`, :class:`mcp_sim.perturb.UnknownProfile` and, when a perturbation
+        says so, :class:`mcp_sim.inject.InjectedProtocolError`; every other failure is a result."""
         tool = self.world.tool(tool_name)
         if tool is None:
             raise UnknownTool(tool_name, self.world)
         args = arguments or {}
         session = self.sessions.get(session_id, seed=seed)
+        if perturb is not None:
+            self.perturber.select(session, perturb)
         async with session.lock:
             started = time.perf_counter()
+            plan = NO_PLAN
             usage = _Usage()
             now = virtual_now(self.world, session.steps + 1)
             errors = sorted(self._input_validators[tool.name].iter_errors(args), key=str)
@@ -219,12 +232,11 @@ class Simulator:
                 details = "\n".join(f"- {_format_validation_error(e)}" for e in errors)
                 text = f"Input validation error for {tool.name}:\n{details}"
                 result = self._result(session, text, None, True, "validation")
-            elif (fixture := self._fixture(tool, args)) is not None:
-                result = self._result(session, *fixture, "fixture")
             else:
-                result = await self._ask_model(session, tool, args, now, progress, usage)
+                plan = self.perturber.plan(session, tool.name, tool.effect, args)
+                result = await self._respond(session, tool, args, now, progress, usage, plan)
             session.steps += 1
-            if result.source != "model_error":
+            if result.source not in ("model_error", "perturbation"):
                 session.history.append(
                     Turn(tool.name, args, result.text, result.is_error, result.version)
                 )
@@ -254,19 +266,55 @@ class Simulator:
                     regenerated=usage.regenerated,
                     violations=[str(v) for v in usage.violations],
                     consistency=session.consistency.as_dict() if self.world.entities else {},
+                    perturbations=plan.records(),
                 )
             )
-            return result
+        # Outside the lock: a slow or hanging call must not hold up the session's other calls.
+        await inject.settle(plan)
+        return result
 
-    def answers_without_model(self, tool_name: str, arguments: dict[str, Any] | None) -> bool:
-        """Whether a call is settled without the world model (bad arguments or a fixture)."""
+    def answers_without_model(
+        self, tool_name: str, arguments: dict[str, Any] | None, session_id: str = "default"
+    ) -> bool:
+        """Whether a call is settled without the world model (bad arguments, a fixture, or a
+        fault the server makes itself), as the next call of ``session_id``."""
         tool = self.world.tool(tool_name)
         if tool is None:
             return True
         args = arguments or {}
         if next(self._input_validators[tool.name].iter_errors(args), None) is not None:
             return True
-        return self._fixture(tool, args) is not None
+        plan = self.perturber.peek(self.sessions.get(session_id), tool.name, tool.effect, args)
+        if inject.server_answer(plan, tool.name) is not None:
+            return True
+        return inject.instruction(plan) is None and self._fixture(tool, args) is not None
+
+    async def _respond(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+        plan: Plan,
+    ) -> CallResult:
+        """The answer to a valid call, perturbed as ``plan`` says: made by the server, or from
+        the fixture or the model (told a simulation instruction), perhaps mangled."""
+        made = inject.server_answer(plan, tool.name)
+        if made is not None:
+            return self._result(session, made.text, None, made.is_error, "perturbation")
+        instruction = inject.instruction(plan)
+        if instruction is None and (fixture := self._fixture(tool, args)) is not None:
+            result = self._result(session, *fixture, "fixture")
+        else:
+            result = await self._ask_model(session, tool, args, now, progress, usage, instruction)
+        mangled = inject.mangle(plan, result.text)
+        # A model that failed has no answer to break; its error stays readable.
+        if mangled is not None and result.source != "model_error":
+            # A client cannot parse a broken body, so there is no structured content either.
+            result = replace(result, text=mangled, structured=None)
+        return result
 
     def _result(
         self,
@@ -333,6 +381,7 @@ class Simulator:
         args: dict[str, Any],
         now: str | None,
         before: EntityIndex | None,
+        simulation_instruction: str | None = None,
     ) -> list[ChatMessage]:
         shown = self._shown_history(session)
         write = tool.effect == "write"
@@ -353,6 +402,7 @@ class Simulator:
             structured=tool.output_schema is not None,
             envelope=self._enveloped(tool),
             context=context,
+            simulation_instruction=simulation_instruction,
         )
 
     def _enveloped(self, tool: ToolSpec) -> bool:
@@ -391,6 +441,7 @@ class Simulator:
         now: str | None,
         progress: ProgressCallback | None,
         usage: _Usage,
+        instruction: inject.Instruction | None = None,
     ) -> CallResult:
         if self.model is None:
             text = (
@@ -399,8 +450,15 @@ class Simulator:
                 "the embedded model)."
             )
             return self._result(session, text, None, True, "model_error")
+        # An injected error is the tool's error text, not a result that follows its schema, and
+        # it changes nothing: answer it as a read-only text tool.
+        failing = instruction is not None and instruction.error
+        if failing:
+            tool = tool.model_copy(update={"output_schema": None, "effect": "read"})
         before = EntityIndex.build(self.world, session.state) if self.world.entities else None
-        messages = self._messages(session, tool, args, now, before)
+        messages = self._messages(
+            session, tool, args, now, before, instruction.text if instruction else None
+        )
         request = CompletionRequest(
             messages=messages,
             sampling=self.sampling,
@@ -440,7 +498,7 @@ class Simulator:
             session.consistency.checked += 1
             session.consistency.flagged += len(violations)
         result = self._result(
-            session, answer.text, answer.structured, False, "model", answer.reasoning, usage
+            session, answer.text, answer.structured, failing, "model", answer.reasoning, usage
         )
         self.transitions.commit(session, change, before, answer.text)
         return result

@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from mcp_sim.errors import SpecError, SpecProblem
+from mcp_sim.perturb_rules import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
 from mcp_sim.spec_state import (
     ClockSpec,
     EntitySpec,
@@ -147,6 +148,14 @@ class World(_Strict):
     )
     tools: Annotated[list[ToolSpec], Field(min_length=1)]
     fixtures: list[Fixture] = Field(default_factory=list)
+    perturbations: dict[
+        Annotated[str, Field(pattern=PROFILE_NAME_PATTERN)],
+        Annotated[list[PerturbationRule], Field(min_length=1)],
+    ] = Field(
+        default_factory=dict,
+        description="Named perturbation profiles (name -> rules), chosen with --perturb; a "
+        "name of a built-in profile replaces it. See `mcp-sim perturbations`.",
+    )
     model: ModelOverrides = Field(default_factory=ModelOverrides)
     state_schema: dict[str, Any] | None = Field(
         default=None,
@@ -230,6 +239,18 @@ class World(_Strict):
                             f"{out_error.message}",
                         )
                     )
+        parameters = {
+            name: list((tool.input_schema.get("properties") or {}).keys())
+            if isinstance(tool.input_schema.get("properties"), dict)
+            else None
+            for name, tool in by_name.items()
+        }
+        for profile, rules in self.perturbations.items():
+            for i, rule in enumerate(rules):
+                problems += [
+                    (("perturbations", profile, i, *loc), message)
+                    for loc, message in rule_problems(rule, parameters)
+                ]
         return problems + state_problems(
             self.state, self.state_schema, self.immutable, self.entities, self.ids
         )
@@ -315,16 +336,46 @@ def _problem_at(
     )
 
 
+def _without_union_tags(
+    root: yaml.Node, loc: tuple[int | str, ...], missing: bool
+) -> tuple[int | str, ...]:
+    """``loc`` without the tags pydantic puts in the locations of tagged unions (a
+    perturbation rule's error sits under its ``kind``): keys the file does not have, except a
+    last one that names a ``missing`` key."""
+    kept: list[int | str] = []
+    node = root
+    for i, part in enumerate(loc):
+        if isinstance(node, yaml.MappingNode) and not (missing and i == len(loc) - 1):
+            value = next((v for k, v in node.value if k.value == part), None)
+            if value is None:
+                continue
+            node = value
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            node = node.value[part] if part < len(node.value) else node
+        kept.append(part)
+    return tuple(kept)
+
+
 def _problem_from_error(file: str, root: yaml.Node, error: Any) -> SpecProblem:
     # pydantic inserts union/function tags like "function-after[...]" into locations; drop them.
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and "[" in p))
+    loc = _without_union_tags(root, loc, missing=error["type"] == "missing")
     cause = (error.get("ctx") or {}).get("error")
     if isinstance(cause, _NestedValueError):
         loc += cause.path
     message = str(error["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
-    if error["type"] == "missing":
+    if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        # The tag is the discriminating key (``kind``): point at it, and list the choices.
+        ctx = error.get("ctx") or {}
+        key = str(ctx.get("discriminator", "kind")).strip("'")
+        if error["type"] == "union_tag_not_found":
+            message = f"missing required key {key!r}"
+        else:
+            loc += (key,)
+            message = f"unknown {key} {ctx.get('tag')!r} (one of: {ctx.get('expected_tags')})"
+    elif error["type"] == "missing":
         message = f"missing required key {loc[-1]!r}"
     elif error["type"] == "extra_forbidden":
         message = f"unknown key {loc[-1]!r} (check the spelling; see schemas/world.schema.json)"
