@@ -27,7 +27,7 @@ from mcp_sim.spec import World, load_world, world_json_schema
 
 EMBEDDED_MAX_TOKENS = 512
 EMBEDDED_OPTIONS = SimOptions(
-    history_budget_tokens=3000, state_budget_tokens=2000, bounds=OutputBounds()
+    history_budget_tokens=3000, state_budget_tokens=2000, bounds=OutputBounds(), model_seeds=False
 )
 """The tiny embedded model has a small context window (8192 tokens) and does not think: smaller
 budgets keep its prompts inside the window, and output bounds keep it from rambling."""
@@ -122,6 +122,12 @@ def _model_options() -> argparse.ArgumentParser:
         "embedded model)",
     )
     s.add_argument(
+        "--model-seeds",
+        action=argparse.BooleanOptionalAction,
+        help="send each model request a sampling seed derived from its session's seed (default: "
+        "on, except for the embedded model: vLLM's CPU build crashes on long seeded requests)",
+    )
+    s.add_argument(
         "--bounded-output",
         action=argparse.BooleanOptionalAction,
         help="bound the size of strings and arrays the model may write and wrap text "
@@ -145,6 +151,7 @@ def _options(args: argparse.Namespace) -> SimOptions:
             keep_turns=args.keep_turns,
             state_budget_tokens=args.state_budget or defaults.state_budget_tokens,
             bounds=(defaults.bounds or OutputBounds()) if bounded else None,
+            model_seeds=defaults.model_seeds if args.model_seeds is None else args.model_seeds,
         )
     except ValueError as exc:
         raise SystemExit(f"mcp-sim: {exc}") from None

@@ -100,6 +100,10 @@ class SimOptions:
     """A state larger than this is shown as a view (see :mod:`mcp_sim.view`)."""
     reference_turns: int = 3
     """How many recent turns, besides the call itself, pick the records a view shows."""
+    model_seeds: bool = True
+    """Send each model request a sampling seed drawn from the session's RNG, so a seeded
+    session replays exactly on a deterministic backend. vLLM's CPU build crashes on seeded
+    requests longer than one prefill chunk, so the embedded model runs without them."""
     bounds: OutputBounds | None = None
     """Size limits on what the model may write, for small models (see :mod:`mcp_sim.bounds`)."""
 
@@ -428,7 +432,8 @@ class Simulator:
     ) -> Completion:
         if self.model is None:
             raise ModelError("no world model is configured")
-        sampling = replace(request.sampling, seed=session.next_request_seed())
+        seed = session.next_request_seed() if self.options.model_seeds else None
+        sampling = replace(request.sampling, seed=seed)
         completion = await self.model.complete(replace(request, sampling=sampling), progress)
         usage.add(completion)
         return completion
