@@ -17,8 +17,9 @@ from mcp.server import Server
 
 from mcp_sim.errors import ImportFailed, UpstreamError
 from mcp_sim.importer import Upstream, connect, import_server
-from mcp_sim.spec import load_world, parse_world
-from tests.conftest import ROOT
+from mcp_sim.spec import World, load_world, parse_world
+from tests.conftest import BOOKSTORE, ROOT
+from tests.processes import serving_http
 from tests.reference_servers import (
     everything_command,
     memory_command,
@@ -145,3 +146,27 @@ def test_import_of_a_command_that_fails_reports_it_without_a_traceback(tmp_path:
     assert "cannot connect to the MCP server /nonexistent/server" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "w.yaml").exists()
+
+
+async def test_import_over_http_sends_the_given_headers(bookstore: World, tmp_path: Path) -> None:
+    """mcp-sim's own HTTP server, behind a bearer token, stands in for a real remote server."""
+    world = tmp_path / "imported.yaml"
+    with serving_http(
+        BOOKSTORE, *DEAD_MODEL, "--auth-token", "t0ken", log=tmp_path / "s.log"
+    ) as url:
+        refused = await anyio.to_thread.run_sync(
+            lambda: run_cli("import", "-o", str(world), "--url", url)
+        )
+        done = await anyio.to_thread.run_sync(
+            lambda: run_cli(
+                "import", "-o", str(world), "--url", url, "--header", "Authorization: Bearer t0ken"
+            )
+        )
+    assert refused.returncode == 1 and "cannot connect" in refused.stderr
+    assert done.returncode == 0, done.stderr
+    imported = load_world(world)
+    assert [(t.name, t.input_schema, t.output_schema) for t in imported.tools] == [
+        (t.name, t.input_schema, t.output_schema) for t in bookstore.tools
+    ]
+    assert imported.description == bookstore.description.strip()
+    assert imported.title == bookstore.title

@@ -4,6 +4,7 @@ real answers in the simulator's journal format."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,6 +22,7 @@ from mcp_sim.journal import Journal, read_journal
 from mcp_sim.recorder import Recorder, build_recorder, observation_of, world_hash
 from mcp_sim.spec import load_world
 from tests.conftest import ROOT
+from tests.processes import free_port, stop, wait_until_listening
 from tests.reference_servers import (
     EVERYTHING_SESSION,
     MEMORY_SESSION,
@@ -218,3 +220,26 @@ def test_one_plain_text_block_is_the_observation_and_other_content_is_kept() -> 
     ]
     empty = types.CallToolResult(content=[])
     assert observation_of(empty) == ("", [])
+
+
+@uses_reference_servers
+async def test_mcp_sim_record_serves_streamable_http_too(tmp_path: Path) -> None:
+    journal = tmp_path / "real.jsonl"
+    log = tmp_path / "record.log"
+    port = free_port()
+    command = [sys.executable, "-m", "mcp_sim", "record", "--journal", str(journal)]
+    command += ["--http", f"127.0.0.1:{port}", "--env", f"MEMORY_FILE_PATH={tmp_path / 'm.jsonl'}"]
+    command += ["--", *memory_command()]
+    process = subprocess.Popen(command, stderr=log.open("wb"), cwd=ROOT)
+    try:
+        await anyio.to_thread.run_sync(wait_until_listening, port, process, log)
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            tools = (await client.list_tools()).tools
+            results = await call_all(client, MEMORY_SESSION[:2])
+    finally:
+        stop(process)
+    assert [t.name for t in tools][:2] == ["create_entities", "create_relations"]
+    assert not any(r.is_error for r in results)
+    records = read_journal(journal)
+    assert [(r.step, r.source) for r in records] == [(1, "real"), (2, "real")]
+    assert len({r.session for r in records}) == 1
