@@ -269,7 +269,9 @@ async def _eval(args: argparse.Namespace) -> int:
         if judge_model is not None:
             await judge_model.aclose()
     print(table(report))
-    json_path.write_text(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+    json_path.write_text(
+        json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     html_path.write_text(render_html(report), encoding="utf-8")
     cli._say(f"wrote {json_path} and {html_path}")
     return 0

@@ -256,8 +256,6 @@ class Simulator:
                     Turn(tool.name, args, result.text, result.is_error, result.version)
                 )
             self.sessions.touch(session)
-            if self.cache is not None and not usage.transient_failure:
-                await self.cache.put(usage.to_cache)
             latency = round((time.perf_counter() - started) * 1000, 3)
             change = usage.change
             self.journal.write(
@@ -287,6 +285,8 @@ class Simulator:
                     content=result.content,
                 )
             )
+            if self.cache is not None and not usage.transient_failure:
+                await self.cache.put(usage.to_cache)
             return result
 
     def answers_without_model(self, tool_name: str, arguments: dict[str, Any] | None) -> bool:
