@@ -10,13 +10,20 @@ skip, with it they must run.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio
+import mcp.types as types
 import pytest
+from mcp import Client
+from mcp.server import Server
 
-from mcp_sim.importer import Upstream
+from mcp_sim.importer import Upstream, connect, read_listing
+from mcp_sim.journal import Journal
+from mcp_sim.recorder import Recorder, build_recorder, world_hash
 
 NODE22_BIN = os.environ.get("MCP_SIM_NODE22_BIN", "")
 NPM_PEERS = os.environ.get("MCP_SIM_NPM_PEERS", "")
@@ -96,3 +103,27 @@ EVERYTHING_SESSION: list[tuple[str, dict[str, object]]] = [
     ("get-structured-content", {"location": "Chicago"}),
 ]
 """Calls whose results are not one plain text: an image, resource links, annotated blocks."""
+
+
+def dump(result: types.CallToolResult) -> dict[str, Any]:
+    """What a client sees of a result, without the ``_meta`` a server adds."""
+    data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    data.pop("_meta", None)
+    return data
+
+
+@asynccontextmanager
+async def recording(upstream: Upstream | Server[Any], journal: Journal) -> AsyncIterator[Client]:
+    """A client of the recorder (in memory) in front of the real server."""
+    async with connect(upstream) as real:
+        listing = await read_listing(real)
+        recorder = Recorder(real, journal, world_hash=world_hash(listing) or "")
+        async with Client(build_recorder(recorder, listing, default_session="stdio")) as client:
+            yield client
+
+
+async def call_all(
+    client: Client, calls: list[tuple[str, dict[str, Any]]]
+) -> list[types.CallToolResult]:
+    with anyio.fail_after(60):
+        return [await client.call_tool(name, arguments) for name, arguments in calls]

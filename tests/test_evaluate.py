@@ -29,9 +29,14 @@ from mcp_sim.simulator import CallResult, Simulator
 from mcp_sim.spec import World, load_world
 from tests.conftest import BOOKSTORE, ROOT
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
-from tests.reference_servers import MEMORY_SESSION, memory_server, uses_reference_servers
+from tests.reference_servers import (
+    MEMORY_SESSION,
+    call_all,
+    memory_server,
+    recording,
+    uses_reference_servers,
+)
 from tests.scripted_model import ScriptedModel
-from tests.test_recorder import call_all, recording
 
 SEARCH_RESULT = {
     "results": [

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,45 +15,23 @@ import pytest
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.server import Server
 
-from mcp_sim.importer import Upstream, connect, read_listing
+from mcp_sim.importer import connect
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.recorder import Recorder, build_recorder, observation_of, world_hash
+from mcp_sim.recorder import observation_of
 from mcp_sim.spec import load_world
 from tests.conftest import ROOT
 from tests.processes import free_port, stop, wait_until_listening
 from tests.reference_servers import (
     EVERYTHING_SESSION,
     MEMORY_SESSION,
+    call_all,
+    dump,
     everything_server,
     memory_command,
     memory_server,
+    recording,
     uses_reference_servers,
 )
-
-
-def dump(result: types.CallToolResult) -> dict[str, Any]:
-    """What a client sees of a result, without the ``_meta`` a server adds."""
-    data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-    data.pop("_meta", None)
-    return data
-
-
-@asynccontextmanager
-async def recording(upstream: Upstream | Server[Any], journal: Journal) -> AsyncIterator[Client]:
-    """A client of the recorder (in memory) in front of the real server."""
-    async with connect(upstream) as real:
-        listing = await read_listing(real)
-        recorder = Recorder(real, journal, world_hash=world_hash(listing) or "")
-        async with Client(build_recorder(recorder, listing, default_session="stdio")) as client:
-            yield client
-
-
-async def call_all(
-    client: Client, calls: list[tuple[str, dict[str, Any]]]
-) -> list[types.CallToolResult]:
-    with anyio.fail_after(60):
-        return [await client.call_tool(name, arguments) for name, arguments in calls]
-
 
 # --- against the reference servers from npm --------------------------------------------------
 

@@ -21,12 +21,14 @@ from tests.conftest import ROOT
 from tests.reference_servers import (
     EVERYTHING_SESSION,
     MEMORY_SESSION,
+    call_all,
+    dump,
     everything_server,
     memory_server,
+    recording,
     uses_reference_servers,
 )
 from tests.scripted_model import ScriptedModel
-from tests.test_recorder import call_all, dump, recording
 
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0"]
 
