@@ -17,6 +17,7 @@ from mcp_sim import __version__
 from mcp_sim.backends.base import Sampling, WorldModel
 from mcp_sim.backends.starting import StartingModel
 from mcp_sim.bounds import OutputBounds
+from mcp_sim.cache import AnswerCache
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal, read_journal
 from mcp_sim.perturb import Perturber, UnknownProfile, profiles_for
@@ -91,6 +92,13 @@ def _model_options() -> argparse.ArgumentParser:
         help="base seed: each session's RNG (sampling seeds of its model requests, perturbation "
         "decisions) is derived from it and the session id; a session may name its own with "
         "_meta mcp-sim/seed",
+    )
+    g.add_argument(
+        "--cache",
+        metavar="PATH",
+        help="keep model answers in this SQLite file and reuse them: a repeated run with the "
+        "same --seed asks the model nothing (keyed on the world, the prompt, the sampling and "
+        "seed, and the model as configured: --model, else the URLs)",
     )
     s = parent.add_argument_group("state and prompt")
     s.add_argument(
@@ -206,6 +214,23 @@ def _default_sampling(args: argparse.Namespace) -> Sampling | None:
     return Sampling(max_tokens=EMBEDDED_MAX_TOKENS) if _embedded(args) else None
 
 
+def _model_identity(args: argparse.Namespace) -> str:
+    """The model as configured, for cache keys (the served name is only known once asked)."""
+    if args.model:
+        return str(args.model)
+    if args.model_url:
+        return " ".join(sorted(u.rstrip("/") for u in args.model_url))
+    if args.vllm:
+        return f"vllm:{args.vllm}"
+    from mcp_sim.backends.engine import EMBEDDED_MODEL_NAME
+
+    return f"embedded:{EMBEDDED_MODEL_NAME}"
+
+
+def _cache(args: argparse.Namespace) -> AnswerCache | None:
+    return AnswerCache(args.cache, _model_identity(args)) if args.cache else None
+
+
 def _endpoint(args: argparse.Namespace, base_urls: list[str]) -> WorldModel:
     from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
 
@@ -262,11 +287,14 @@ def _load(path: str) -> World:
 
 
 async def _serve(args: argparse.Namespace) -> None:
+    from mcp_sim.backends.replay import Replay
     from mcp_sim.control import Control
     from mcp_sim.server import build_server, http_app, serve_http, serve_stdio
 
     world = _load(args.world)
+    replay = Replay.load(args.replay) if args.replay else None
     journal = Journal(args.journal)
+    cache = _cache(args)
     starting = StartingModel("the embedded world model" if not args.vllm else f"vLLM ({args.vllm})")
     # A stdio process is one session for as long as its host keeps it open: it never expires.
     sessions = SessionStore(
@@ -283,6 +311,8 @@ async def _serve(args: argparse.Namespace) -> None:
         default_sampling=_default_sampling(args),
         options=_options(args),
         perturber=_perturber(args, world),
+        cache=cache,
+        replay=replay,
     )
     default_session = "stdio" if args.http is None else "default"
     control = Control(simulator)
@@ -331,6 +361,8 @@ async def _serve(args: argparse.Namespace) -> None:
             tg.cancel_scope.cancel()
     finally:
         journal.close()
+        if cache is not None:
+            cache.close()
 
 
 # --- call ------------------------------------------------------------------------------------
@@ -348,6 +380,7 @@ async def _call(args: argparse.Namespace) -> int:
         return 2
     perturber = _perturber(args, world)
     journal = Journal(args.journal)
+    cache = _cache(args)
     simulator = Simulator(
         world,
         None,
@@ -356,6 +389,7 @@ async def _call(args: argparse.Namespace) -> int:
         default_sampling=_default_sampling(args),
         options=_options(args),
         perturber=perturber,
+        cache=cache,
     )
     try:
         if world.tool(args.tool) is None:
@@ -369,6 +403,8 @@ async def _call(args: argparse.Namespace) -> int:
                 result = await simulator.call("cli", args.tool, arguments)
     finally:
         journal.close()
+        if cache is not None:
+            cache.close()
     if args.show_reasoning and result.reasoning:
         print(
             f"--- reasoning ---\n{result.reasoning.strip()}\n--- observation ---", file=sys.stderr
@@ -507,6 +543,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--journal", metavar="PATH", help="append every call to this JSONL file")
     serve.add_argument(
+        "--replay",
+        metavar="JOURNAL",
+        help="answer calls from this journal (e.g. one written by `mcp-sim record`), matched "
+        "by session, position, tool and arguments; other calls go to the model",
+    )
+    serve.add_argument(
         "--control-tools",
         action="store_true",
         help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
@@ -542,6 +584,10 @@ def _parser() -> argparse.ArgumentParser:
     schema = sub.add_parser("schema", help="print the JSON Schema of world specs")
     schema.add_argument("-o", "--output", help="write it to this file instead")
 
+    from mcp_sim.cli_fidelity import add_fidelity_commands
+
+    add_fidelity_commands(sub, model_options)
+
     engine = sub.add_parser("engine", help="manage the embedded engine (vLLM CPU + tiny model)")
     engine_sub = engine.add_subparsers(dest="engine_command", required=True, metavar="ACTION")
     engine_sub.add_parser("install", help="install the engine and convert the model now")
@@ -566,7 +612,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _perturbations(args.world, args.json)
         if args.command == "report":
             return _report(args.journal, args.json)
-        return _engine(args)
+        if args.command == "engine":
+            return _engine(args)
+        from mcp_sim.cli_fidelity import run_fidelity_command
+
+        return run_fidelity_command(args)
     except KeyboardInterrupt:
         return 130
     except SimError as exc:

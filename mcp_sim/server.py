@@ -31,6 +31,7 @@ from mcp import MCPDeprecationWarning, MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from pydantic import TypeAdapter
 from starlette.requests import Request
 
 from mcp_sim import __version__
@@ -49,6 +50,7 @@ JOURNAL_URI = "sim://session/journal"
 CONSISTENCY_URI = "sim://session/consistency"
 
 Context = ServerRequestContext[Any, Any]
+_CONTENT_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
 
 
 def session_id_for(ctx: Context, default: str) -> str:
@@ -95,8 +97,12 @@ def _tool_result(result: CallResult) -> types.CallToolResult:
     }
     if result.patch_status != "none":
         meta["mcp-sim/patch"] = result.patch_status
+    if result.content is None:
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+    else:
+        content = [_CONTENT_BLOCK.validate_python(block) for block in result.content]
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=result.text)],
+        content=content,
         structured_content=result.structured if isinstance(result.structured, dict) else None,
         is_error=result.is_error,
         _meta=meta,
@@ -120,9 +126,15 @@ def build_server(
     tools = [
         types.Tool(
             name=t.name,
+            title=t.title,
             description=t.description,
             input_schema=t.input_schema,
             output_schema=t.output_schema,
+            annotations=(
+                None
+                if t.annotations is None
+                else types.ToolAnnotations.model_validate(t.annotations)
+            ),
         )
         for t in world.tools
     ]

@@ -1,10 +1,12 @@
 """The call pipeline: the only place that decides what a tool call returns.
 
-validate arguments → plan perturbations → pinned fixture? → prompt in the native format (state
-view, virtual time, fresh ids, simulation instruction) → world model → extract the observation →
-validate against the output schema (one repair retry) → for write calls, the proposed state
-change, checked (one corrected retry) → consistency audit (one regeneration) → commit the change
-(version + 1) → history + journal → injected waits (latency, timeouts) outside the session's lock.
+recorded answer (replay)? → validate arguments → plan perturbations → pinned fixture? → prompt
+in the native format (state view, virtual time, fresh ids, simulation instruction) → world model
+→ extract the observation → validate against the output schema (one repair retry) → for write
+calls, the proposed state change, checked (one corrected retry) → consistency audit (one
+regeneration) → commit the change (version + 1) → history + journal → injected waits (latency,
+timeouts) outside the session's lock. Every model request goes through the answer cache when
+there is one (see :mod:`mcp_sim.cache`).
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from mcp_sim.backends.base import (
     Sampling,
     WorldModel,
 )
+from mcp_sim.backends.replay import Replay
 from mcp_sim.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
+from mcp_sim.cache import AnswerCache, PendingAnswer
 from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
-from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
-from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable, SimError
+from mcp_sim.journal import CacheUse, Journal, JournalRecord, PatchStatus, Source
 from mcp_sim.perturb import NO_PLAN, Perturber, Plan, profiles_for
 from mcp_sim.prompt import (
     PastCall,
@@ -128,6 +132,8 @@ class CallResult:
     patch_status: PatchStatus = "none"
     violations: tuple[str, ...] = ()
     """Contradictions with the state left in the answer (the journal has the details)."""
+    content: list[dict[str, Any]] | None = None
+    """MCP content blocks to send instead of one text block (replayed real answers)."""
 
 
 @dataclass
@@ -151,11 +157,25 @@ class _Usage:
     change: Change = field(default_factory=Change)
     regenerated: bool = False
     violations: list[Violation] = field(default_factory=list)
+    cache_hits: int = 0
+    cache_misses: int = 0
+    to_cache: list[PendingAnswer] = field(default_factory=list)
+    """Answers to store in the cache once the call is over."""
+    transient_failure: bool = False
+    """A request of this call failed in a way that may pass (unavailable, timed out)."""
 
     def add(self, completion: Completion) -> None:
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
         self.model = completion.model or self.model
+
+    @property
+    def cache_use(self) -> CacheUse | None:
+        if self.cache_hits and self.cache_misses:
+            return "partial"
+        if self.cache_hits:
+            return "hit"
+        return "miss" if self.cache_misses else None
 
 
 def _format_validation_error(error: jsonschema.ValidationError) -> str:
@@ -177,9 +197,13 @@ class Simulator:
         options: SimOptions | None = None,
         default_sampling: Sampling | None = None,
         perturber: Perturber | None = None,
+        cache: AnswerCache | None = None,
+        replay: Replay | None = None,
     ) -> None:
         self.world = world
         self.model = model
+        self.cache = cache
+        self.replay = replay
         self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
         self.journal = journal if journal is not None else Journal()
         self.sessions = (
@@ -231,8 +255,11 @@ class Simulator:
             plan = NO_PLAN
             usage = _Usage()
             now = virtual_now(self.world, session.steps + 1)
+            replayed = self._replayed(session, tool, args)
             errors = sorted(self._input_validators[tool.name].iter_errors(args), key=str)
-            if errors:
+            if replayed is not None:
+                result = replayed
+            elif errors:
                 details = "\n".join(f"- {_format_validation_error(e)}" for e in errors)
                 text = f"Input validation error for {tool.name}:\n{details}"
                 result = self._result(session, text, None, True, "validation")
@@ -271,8 +298,12 @@ class Simulator:
                     violations=[str(v) for v in usage.violations],
                     consistency=session.consistency.as_dict() if self.world.entities else {},
                     perturbations=plan.records(),
+                    cache=usage.cache_use,
+                    content=result.content,
                 )
             )
+            if self.cache is not None and not usage.transient_failure:
+                await self.cache.put(usage.to_cache)
         # Outside the lock: a slow or hanging call must not hold up the session's other calls.
         await inject.settle(plan)
         return result
@@ -329,6 +360,7 @@ class Simulator:
         source: Source,
         reasoning: str | None = None,
         usage: _Usage | None = None,
+        content: list[dict[str, Any]] | None = None,
     ) -> CallResult:
         return CallResult(
             text=text,
@@ -341,6 +373,24 @@ class Simulator:
             version=session.version,
             patch_status=usage.change.status if usage else "none",
             violations=tuple(str(v) for v in usage.violations) if usage else (),
+            content=content,
+        )
+
+    def _replayed(
+        self, session: Session, tool: ToolSpec, args: dict[str, Any]
+    ) -> CallResult | None:
+        if self.replay is None:
+            return None
+        answer = self.replay.answer(session.id, session.steps + 1, tool.name, args)
+        if answer is None:
+            return None
+        return self._result(
+            session,
+            answer.text,
+            answer.structured,
+            answer.is_error,
+            "replay",
+            content=answer.content,
         )
 
     def _fixture(self, tool: ToolSpec, args: dict[str, Any]) -> tuple[str, Any, bool] | None:
@@ -432,10 +482,28 @@ class Simulator:
     ) -> Completion:
         if self.model is None:
             raise ModelError("no world model is configured")
+        # The seed is drawn even when the cache answers, so the session's later requests get
+        # the same seeds as in the run that filled the cache.
         seed = session.next_request_seed() if self.options.model_seeds else None
         sampling = replace(request.sampling, seed=seed)
-        completion = await self.model.complete(replace(request, sampling=sampling), progress)
+        request = replace(request, sampling=sampling)
+        key = None
+        if self.cache is not None:
+            key = self.cache.key(self._world_hash, request)
+            cached = await self.cache.get(key)
+            if cached is not None:
+                usage.cache_hits += 1
+                usage.add(cached)
+                return cached
+            usage.cache_misses += 1
+        try:
+            completion = await self.model.complete(request, progress)
+        except (ModelUnavailable, ModelTimeout):
+            usage.transient_failure = True
+            raise
         usage.add(completion)
+        if key is not None:
+            usage.to_cache.append(PendingAnswer(key, self._world_hash, request, completion))
         return completion
 
     async def _ask_model(

@@ -83,7 +83,13 @@ class ToolSpec(_Strict):
     """One imaginary tool."""
 
     name: Annotated[str, Field(pattern=TOOL_NAME_PATTERN)]
+    title: str | None = Field(default=None, description="Human-readable name; advertised as is.")
     description: str
+    annotations: dict[str, Any] | None = Field(
+        default=None,
+        description="MCP tool annotations (title, readOnlyHint, destructiveHint, idempotentHint, "
+        "openWorldHint), advertised as given; `mcp-sim import` keeps the real tool's.",
+    )
     input_schema: dict[str, Any] = Field(
         description="JSON Schema of the arguments; advertised verbatim. Root must be type object."
     )

@@ -516,6 +516,12 @@ def embedded_command(
         str(max_model_len),
         # torch.compile makes startup 160-240 s instead of ~50 s on CPU.
         "--enforce-eager",
+        # vLLM CPU 0.32 kills its engine ("CPU Generator does not use offset") when a seeded
+        # request's prefill is split over steps, and every simulator request is seeded; its
+        # CPU default splits prompts over 2048 tokens. Whole prefills avoid that.
+        "--no-enable-chunked-prefill",
+        "--max-num-batched-tokens",
+        str(max_model_len),
         "--structured-outputs-config",
         structured,
     ]
