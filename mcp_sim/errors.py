@@ -7,6 +7,8 @@
     │   ├── ModelTimeout         no answer within the configured timeout
     │   └── ModelOutputInvalid   truncated, malformed or schema-violating answer
     ├── EngineError          the embedded engine could not be installed or started
+    ├── WorldMemoryError     a world memory file cannot be opened or used
+    ├── DraftError           ``world new`` could not draft a valid world spec
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
         ├── SnapshotInvalid      a snapshot is malformed or was taken in another world
@@ -68,6 +70,14 @@ class ModelOutputInvalid(ModelError):
 
 class EngineError(SimError):
     """The embedded engine (vLLM CPU + tiny model) could not be installed or started."""
+
+
+class WorldMemoryError(SimError):
+    """The world memory file cannot be opened or used (not SQLite, another format, I/O)."""
+
+
+class DraftError(SimError):
+    """The world model's draft of a world spec is not a valid world (the message lists why)."""
 
 
 class StateError(SimError):
