@@ -10,7 +10,9 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Source = Literal["model", "fixture", "validation", "model_error"]
+Source = Literal["model", "fixture", "validation", "model_error", "memory"]
+"""Where an answer came from; ``memory`` is a world's page store (pages and results it has
+already shown, and the errors of addresses that do not exist)."""
 PatchStatus = Literal["none", "unchanged", "committed", "rejected"]
 """What a call did to the state: nothing asked (read calls, fixtures, errors), an empty or no-op
 patch, a committed patch (the version went up), or a patch that could not be committed."""

@@ -4,6 +4,10 @@ validate arguments → pinned fixture? → prompt in the native format (state vi
 fresh ids) → world model → extract the observation → validate against the output schema (one
 repair retry) → for write calls, the proposed state change, checked (one corrected retry) →
 consistency audit (one regeneration) → commit the change (version + 1) → history + journal.
+
+In a world with a web, the search and open tools go to the page store instead of the model
+steps above (see :mod:`mcp_sim.pages`): it answers from what the world has already shown, and
+asks the model, through the same prompt, only for what it has not.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -30,6 +35,8 @@ from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
 from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.memory import WorldMemory
+from mcp_sim.pages import ModelQuestion, ModelReply, PageStore
 from mcp_sim.prompt import (
     PastCall,
     TurnContext,
@@ -42,7 +49,7 @@ from mcp_sim.prompt import (
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
 from mcp_sim.state import split_patch
-from mcp_sim.transition import Change, Transitions
+from mcp_sim.transition import PATCH_MAX_TOKENS, Change, Transitions
 from mcp_sim.view import StateView
 
 
@@ -169,7 +176,10 @@ class Simulator:
         sampling: SamplingOverrides | None = None,
         options: SimOptions | None = None,
         default_sampling: Sampling | None = None,
+        memory: WorldMemory | None = None,
     ) -> None:
+        """``memory`` keeps the pages of a world with a web (its own in-memory one if not
+        given); see :mod:`mcp_sim.pages`."""
         self.world = world
         self.model = model
         self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
@@ -193,6 +203,11 @@ class Simulator:
             if t.output_schema is not None
         }
         self._world_hash = world.content_hash()
+        self.pages: PageStore | None = None
+        if world.web() is not None:
+            self.pages = PageStore(
+                world, memory or WorldMemory(world.world), bounds=self.options.bounds
+            )
 
     async def call(
         self,
@@ -221,6 +236,10 @@ class Simulator:
                 result = self._result(session, text, None, True, "validation")
             elif (fixture := self._fixture(tool, args)) is not None:
                 result = self._result(session, *fixture, "fixture")
+                if self.pages is not None and self.pages.handles(tool.name):
+                    await self.pages.observe(tool.name, args, result.text)
+            elif self.pages is not None and self.pages.handles(tool.name):
+                result = await self._ask_pages(session, tool, args, now, progress, usage)
             else:
                 result = await self._ask_model(session, tool, args, now, progress, usage)
             session.steps += 1
@@ -252,7 +271,7 @@ class Simulator:
                     patch=change.patch,
                     patch_error=change.error,
                     regenerated=usage.regenerated,
-                    violations=[str(v) for v in usage.violations],
+                    violations=list(result.violations),
                     consistency=session.consistency.as_dict() if self.world.entities else {},
                 )
             )
@@ -266,6 +285,8 @@ class Simulator:
         args = arguments or {}
         if next(self._input_validators[tool.name].iter_errors(args), None) is not None:
             return True
+        if self.pages is not None and self.pages.handles(tool.name):
+            return self._fixture(tool, args) is not None or self.pages.settled(tool.name, args)
         return self._fixture(tool, args) is not None
 
     def _result(
@@ -333,15 +354,21 @@ class Simulator:
         args: dict[str, Any],
         now: str | None,
         before: EntityIndex | None,
+        *,
+        sections: Sequence[str] = (),
+        structured: bool | None = None,
     ) -> list[ChatMessage]:
         shown = self._shown_history(session)
         write = tool.effect == "write"
+        if structured is None:
+            structured = tool.output_schema is not None
         context = TurnContext(
             state_view=self.view.render(session.state, before, self._references(session, args)),
             now=now,
             fresh_ids=session.ids.offer(self.world) if write else {},
             ask_patch=write and tool.output_schema is None and not self._enveloped(tool),
             first_turn=session.history_start + 1,
+            sections=sections,
         )
         history = [PastCall(t.tool, t.arguments, t.observation) for t in shown]
         return build_messages(
@@ -350,8 +377,8 @@ class Simulator:
             tool,
             args,
             session.state,
-            structured=tool.output_schema is not None,
-            envelope=self._enveloped(tool),
+            structured=structured,
+            envelope=self._enveloped(tool) and not structured,
             context=context,
         )
 
@@ -444,6 +471,83 @@ class Simulator:
         )
         self.transitions.commit(session, change, before, answer.text)
         return result
+
+    async def _ask_pages(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+    ) -> CallResult:
+        """A search or open call of a world with a web: the page store answers, asking the
+        model through ``ask`` for what it has not seen yet."""
+        if self.pages is None:
+            raise SimError("this world has no page store")
+
+        async def ask(question: ModelQuestion) -> ModelReply:
+            if self.model is None:
+                raise ModelError(
+                    f"no world model is configured, and the page store has not seen this "
+                    f"{tool.name} call yet; start the server with --model-url URL (or without "
+                    "it, to use the embedded model)"
+                )
+            structured = question.response_schema is not None
+            messages = self._messages(
+                session,
+                tool,
+                question.arguments,
+                now,
+                None,
+                sections=question.sections,
+                structured=structured,
+            )
+            if question.then is not None:
+                answer, next_ask = question.then
+                messages += [
+                    {"role": "assistant", "content": answer},
+                    {"role": "user", "content": next_ask},
+                ]
+            sampling = self.sampling
+            if question.follow_up:
+                sampling = replace(
+                    sampling, thinking=False, max_tokens=min(sampling.max_tokens, PATCH_MAX_TOKENS)
+                )
+            schema = question.response_schema
+            if schema is None and self._enveloped(tool) and self.options.bounds is not None:
+                schema = envelope_schema(self.options.bounds)
+            request = CompletionRequest(
+                messages, sampling, schema, schema_name=tool.name, routing_key=session.id
+            )
+            completion = await self._complete(session, request, progress, usage)
+            if structured:
+                text = extract_observation(completion.content)
+                text = (
+                    text.strip("`").removeprefix("json").strip() if text.startswith("```") else text
+                )
+            elif schema is not None:
+                opened = open_envelope(completion.content)
+                if opened is None:
+                    raise ModelOutputInvalid(
+                        f"the answer is not an observation envelope: {completion.content[:200]!r}"
+                    )
+                text = opened.strip()
+            else:
+                text = extract_observation(completion.content)
+            if not text:
+                raise ModelOutputInvalid("the world model returned an empty observation")
+            return ModelReply(text, completion.content, completion.reasoning)
+
+        try:
+            answer = await self.pages.answer(tool.name, args, ask)
+        except ModelError as exc:
+            text = f"mcp-sim could not simulate {tool.name}: {exc}"
+            return self._result(session, text, None, True, "model_error")
+        result = self._result(
+            session, answer.text, None, answer.is_error, answer.source, answer.reasoning, usage
+        )
+        return replace(result, violations=answer.violations)
 
     async def _answer(
         self,
