@@ -24,7 +24,8 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
@@ -34,7 +35,7 @@ import anyio.to_thread
 from mcp_sim.bounds import OutputBounds
 from mcp_sim.canon import evidence, supports, target_section, targets, world_text
 from mcp_sim.errors import ModelError, ModelOutputInvalid
-from mcp_sim.memory import PageRecord, WorldMemory
+from mcp_sim.memory import Fact, PageRecord, WorldMemory
 from mcp_sim.relevance import contains_evidence, terms
 from mcp_sim.search import (
     SearchResult,
@@ -156,7 +157,8 @@ class PageStore:
         self._world_text = world_text(world).lower()
         self._known: dict[str, PageRecord] = {}
         self._known_seq = 0
-        self._locks: dict[str, anyio.Lock] = {}
+        self._facts: list[Fact] = []
+        self._locks: dict[str, tuple[anyio.Lock, int]] = {}
         for page in spec.pages:
             memory.add_page(
                 normalize_url(page.url),
@@ -216,7 +218,7 @@ class PageStore:
         # the same calls ask the same way.
         for query in self._queries(arguments):
             key = normalize_query(query)
-            async with self._lock(f"query:{key}"):
+            async with self._exclusive(f"query:{key}"):
                 stored = await _run(self.memory.search, key)
                 if stored is None:
                     results, reasoning, missing = await self._ask_results(query, arguments, ask)
@@ -315,7 +317,7 @@ class PageStore:
 
     async def _open(self, arguments: dict[str, Any], ask: Ask) -> WebAnswer:
         url = normalize_url(str(arguments.get("url", "")))
-        async with self._lock(f"url:{url}"):
+        async with self._exclusive(f"url:{url}"):
             page = await _run(self.memory.page, url)
             if page is not None and page.content is not None:
                 return WebAnswer(page.content)
@@ -449,7 +451,9 @@ class PageStore:
     async def _facts_section(self, about: str) -> str:
         if not self.learn_facts:
             return ""
-        facts = await _run(self.memory.facts)
+        after = self._facts[-1].seq if self._facts else 0
+        self._facts += await _run(self.memory.facts, after)
+        facts = self._facts
         wanted = terms(about)
         scored = [
             (-len(wanted & terms(f.fact)), f.seq, f.fact) for f in facts if wanted & terms(f.fact)
@@ -461,8 +465,22 @@ class PageStore:
             f"- {fact}" for fact in chosen
         )
 
-    def _lock(self, key: str) -> anyio.Lock:
-        return self._locks.setdefault(key, anyio.Lock())
+    @asynccontextmanager
+    async def _exclusive(self, key: str) -> AsyncIterator[None]:
+        """One call at a time per query or URL in this server, so the model is asked once; the
+        lock is dropped when nobody holds or waits for it, so a long-lived server does not keep
+        one per query it ever saw."""
+        lock, users = self._locks.get(key, (anyio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
 
 
 _NO_RESULTS = re.compile(r"\b(?:0|no|zero)\s+(?:matching\s+)?results?\b", re.IGNORECASE)

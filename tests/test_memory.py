@@ -8,8 +8,11 @@ import sys
 import threading
 from pathlib import Path
 
+import anyio
+import mcp.types as types
 import pytest
 import yaml
+from mcp import Client
 
 from mcp_sim.errors import WorldMemoryError
 from mcp_sim.memory import WorldMemory
@@ -18,6 +21,8 @@ from mcp_sim.simulator import Simulator
 from mcp_sim.spec import World, load_world, parse_world
 from mcp_sim.world_export import export_world
 from tests.conftest import ROOT, WORLDS
+from tests.openai_double import OpenAIDouble, Reply
+from tests.processes import serving_http
 from tests.scripted_model import ScriptedModel
 
 VELANDRE = WORLDS / "search.yaml"
@@ -58,6 +63,43 @@ async def test_memory_survives_a_restart(velandre: World, tmp_path: Path) -> Non
         searched = await sim.call("new", "web_search", {"queries": ["toll review"]})
     assert reopened.text == page and reopened.source == "memory"
     assert searched.text == search and searched.source == "memory"
+
+
+def text_of(result: types.CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text
+
+
+async def test_a_served_page_is_the_same_twice_and_after_a_restart(tmp_path: Path) -> None:
+    """The issue's bar, end to end: MCP client, `mcp-sim serve --http --world-memory`, a model
+    over HTTP, and a second server on the same file whose model is never asked."""
+    memory = str(tmp_path / "velandre.db")
+    with OpenAIDouble() as double:
+        double.script(
+            Reply(content=ScriptedModel.answer(render_results("toll review", [FOUND]))),
+            Reply(content=ScriptedModel.answer(PAGE)),
+            Reply(content=FACTS),
+        )
+        args = ("--model-url", double.base_url, "--world-memory", memory)
+        with serving_http(VELANDRE, *args, log=tmp_path / "first.log") as url:
+            async with Client(url) as client:
+                with anyio.fail_after(60):
+                    found = await client.call_tool("web_search", {"queries": ["toll review"]})
+                    first = await client.call_tool("open_page", {"url": URL})
+                    second = await client.call_tool("open_page", {"url": URL})
+        asked = len(double.completion_requests)
+        with serving_http(VELANDRE, *args, log=tmp_path / "second.log") as url:
+            async with Client(url) as client:
+                with anyio.fail_after(60):
+                    restarted = await client.call_tool("open_page", {"url": URL})
+                    again = await client.call_tool("web_search", {"queries": ["toll review"]})
+        assert len(double.completion_requests) == asked == 3
+    assert f"[1] {URL}\nTitle: {FOUND.title}" in text_of(found)
+    assert text_of(first).startswith(f"# {FOUND.title}\n")
+    assert text_of(second) == text_of(first) == text_of(restarted)
+    assert text_of(again) == text_of(found)
+    assert (restarted.meta or {}).get("mcp-sim/source") == "memory"
 
 
 def test_two_writers_on_one_file_lose_nothing(tmp_path: Path) -> None:

@@ -267,6 +267,7 @@ async def test_two_sessions_opening_a_new_page_at_once_ask_the_model_once(
                 tg.start_soon(open_in, session)
     assert len(set(pages.values())) == 1
     assert len(model.requests) == 3  # the search, the page, its facts
+    assert sim.pages is not None and not sim.pages._locks  # none kept once nobody waits
 
 
 async def test_a_bounded_model_answers_results_as_json_shown_in_the_native_format(
