@@ -210,6 +210,9 @@ def test_embedded_command(tmp_path: Path):
     assert value("--port") == "8123"
     assert int(value("--max-model-len")) >= 4096
     assert "--enforce-eager" in command
+    # Seeded requests crash vLLM CPU when a prompt is prefilled in chunks.
+    assert value("--max-num-batched-tokens") == value("--max-model-len")
+    assert "--no-enable-chunked-prefill" in command
     structured = json.loads(value("--structured-outputs-config"))
     assert structured == {"backend": "xgrammar", "disable_any_whitespace": True}
 
