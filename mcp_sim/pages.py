@@ -487,9 +487,14 @@ _NO_RESULTS = re.compile(r"\b(?:0|no|zero)\s+(?:matching\s+)?results?\b", re.IGN
 
 
 def _as_known(result: SearchResult, page: PageRecord | None) -> SearchResult:
+    """``result`` as the store knows its page: the known title and date, and the known snippet
+    when the model gave none worth showing (empty, or only an address)."""
     if page is None:
         return result
-    return replace(result, title=page.title, date=page.date)
+    snippet = result.snippet
+    if not snippet.strip() or re.fullmatch(r"\S*(https?://|www\.)\S*", snippet.strip()):
+        snippet = page.snippet
+    return replace(result, title=page.title, date=page.date, snippet=snippet)
 
 
 def _results_text(results: Sequence[SearchResult]) -> str:

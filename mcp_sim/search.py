@@ -166,6 +166,7 @@ def parse_results(text: str) -> list[SearchResult]:
 
 # --- the JSON shape a small model answers in ------------------------------------------------
 
+BOUNDED_MIN_RESULTS = 3
 BOUNDED_RESULTS = 4
 """Results per query asked of a model with bounded output: ten do not fit the small model's
 token budget, and a grammar-constrained answer cut off at the limit is no answer at all."""
@@ -182,6 +183,9 @@ def results_schema(count: int, bounds: OutputBounds) -> dict[str, Any]:
         "properties": {
             "results": {
                 "type": "array",
+                # A small model left free to answer [] does so; a fictional world has pages
+                # for any query, if only loosely related ones.
+                "minItems": min(count, BOUNDED_MIN_RESULTS),
                 "maxItems": min(count, BOUNDED_RESULTS, bounds.max_items),
                 "items": {
                     "type": "object",

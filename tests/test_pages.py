@@ -96,6 +96,15 @@ async def test_a_known_url_keeps_its_title_and_date_in_later_results(velandre: W
     assert "Snippet: Different snippet.\nDate: 2031-02-03" in text
 
 
+async def test_a_known_url_shown_without_a_real_snippet_gets_its_known_one(
+    velandre: World,
+) -> None:
+    bare = SearchResult("https://sounder.vl/about", "x", "https://sounder.vl/about", None)
+    sim = Simulator(velandre, ScriptedModel(results(bare, query="sounder")))
+    text = (await sim.call("s1", "web_search", {"queries": ["sounder"]})).text
+    assert "Snippet: Sounder was founded in 2009 by Anneke Vos" in text
+
+
 async def test_each_query_of_a_search_is_answered_and_remembered_on_its_own(
     velandre: World,
 ) -> None:

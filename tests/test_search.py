@@ -77,8 +77,9 @@ def test_parsing_drops_results_without_a_url_or_title_and_repeated_urls() -> Non
 
 def test_the_json_results_of_a_bounded_model_satisfy_their_schema_and_parse() -> None:
     schema = results_schema(10, OutputBounds())
-    answer = {"results": [BRIDGE.as_json(), COURIER.as_json()]}
+    answer = {"results": [BRIDGE.as_json(), COURIER.as_json(), BRIDGE.as_json()]}
     jsonschema.validate(answer, schema)
+    assert 1 <= schema["properties"]["results"]["minItems"] <= 3
     assert schema["properties"]["results"]["maxItems"] < 10
     assert parse_structured(json.dumps(answer)) == [BRIDGE, COURIER]
     assert parse_structured("not json") is None
