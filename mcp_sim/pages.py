@@ -140,7 +140,6 @@ class PageStore:
         memory: WorldMemory,
         *,
         bounds: OutputBounds | None = None,
-        learn_facts: bool = True,
     ) -> None:
         spec = world.web()
         if spec is None:
@@ -149,7 +148,7 @@ class PageStore:
         self.spec: SearchSpec = spec
         self.memory = memory
         self.bounds = bounds
-        self.learn_facts = learn_facts
+        self.learn_facts = spec.learn_facts
         search_tool = world.tool(spec.search_tool)
         self._query_parameter = (
             query_parameter(search_tool.input_schema) if search_tool else None

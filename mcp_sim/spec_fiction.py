@@ -112,6 +112,11 @@ class SearchSpec(_StrictPart):
         description="What opening a URL no result has shown gives: a 404, or a page the model "
         "writes consistent with the canon (remembered like any other).",
     )
+    learn_facts: bool = Field(
+        default=True,
+        description="After the model writes a page, ask it (one short request) for the facts "
+        "the page established, to show later calls; off saves that request.",
+    )
     pages: list[SeedPage] = Field(default_factory=list)
 
 

@@ -259,6 +259,19 @@ async def test_facts_a_new_page_states_are_shown_to_later_calls(velandre: World)
     assert "- The Calder toll review is due in 2032." in last_user_message(model)
 
 
+async def test_a_world_may_turn_fact_learning_off(velandre: World) -> None:
+    assert velandre.search is not None
+    quiet = velandre.model_copy(
+        update={"search": velandre.search.model_copy(update={"learn_facts": False})}
+    )
+    model = ScriptedModel(results(REVIEW), ScriptedModel.answer(REVIEW_PAGE))
+    sim = Simulator(quiet, model)
+    await sim.call("s1", "web_search", {"queries": ["toll review"]})
+    await sim.call("s1", "open_page", {"url": REVIEW_URL})
+    assert len(model.requests) == 2
+    assert "**Established Facts:**" not in last_user_message(model)
+
+
 async def test_two_sessions_opening_a_new_page_at_once_ask_the_model_once(
     velandre: World,
 ) -> None:
