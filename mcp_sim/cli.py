@@ -8,8 +8,9 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
+from typing import get_args
 
 import anyio
 
@@ -20,11 +21,12 @@ from mcp_sim.bounds import OutputBounds
 from mcp_sim.cache import AnswerCache
 from mcp_sim.errors import EngineError, SimError, SpecError
 from mcp_sim.journal import Journal, read_journal
+from mcp_sim.memory import WorldMemory
 from mcp_sim.perturb import Perturber, UnknownProfile, profiles_for
 from mcp_sim.perturb_rules import describe
 from mcp_sim.session import SessionStore
 from mcp_sim.simulator import SamplingOverrides, SimOptions, Simulator, UnknownTool
-from mcp_sim.spec import World, load_world, world_json_schema
+from mcp_sim.spec import Domain, World, load_world, world_json_schema
 
 EMBEDDED_MAX_TOKENS = 512
 EMBEDDED_OPTIONS = SimOptions(
@@ -274,6 +276,18 @@ async def _launched_model(
             await model.aclose()
 
 
+def _memory(world: World, path: str | None) -> WorldMemory | None:
+    """The world memory ``--world-memory`` names; only a world with a web has one to keep."""
+    if path is None:
+        return None
+    if world.web() is None:
+        raise SystemExit(
+            f"mcp-sim: --world-memory keeps the pages of a world's web, and {world.world} has "
+            "none (it needs a search: section, or domain search with web_search and open_page)"
+        )
+    return WorldMemory(world.world, path)
+
+
 def _load(path: str) -> World:
     try:
         return load_world(path)
@@ -293,6 +307,7 @@ async def _serve(args: argparse.Namespace) -> None:
 
     world = _load(args.world)
     replay = Replay.load(args.replay) if args.replay else None
+    memory = _memory(world, args.world_memory)
     journal = Journal(args.journal)
     cache = _cache(args)
     starting = StartingModel("the embedded world model" if not args.vllm else f"vLLM ({args.vllm})")
@@ -313,6 +328,7 @@ async def _serve(args: argparse.Namespace) -> None:
         perturber=_perturber(args, world),
         cache=cache,
         replay=replay,
+        memory=memory,
     )
     default_session = "stdio" if args.http is None else "default"
     control = Control(simulator)
@@ -363,6 +379,8 @@ async def _serve(args: argparse.Namespace) -> None:
         journal.close()
         if cache is not None:
             cache.close()
+        if memory is not None:
+            memory.close()
 
 
 # --- call ------------------------------------------------------------------------------------
@@ -379,6 +397,7 @@ async def _call(args: argparse.Namespace) -> int:
         _say("--args must be a JSON object")
         return 2
     perturber = _perturber(args, world)
+    memory = _memory(world, args.world_memory)
     journal = Journal(args.journal)
     cache = _cache(args)
     simulator = Simulator(
@@ -390,6 +409,7 @@ async def _call(args: argparse.Namespace) -> int:
         options=_options(args),
         perturber=perturber,
         cache=cache,
+        memory=memory,
     )
     try:
         if world.tool(args.tool) is None:
@@ -405,6 +425,8 @@ async def _call(args: argparse.Namespace) -> int:
         journal.close()
         if cache is not None:
             cache.close()
+        if memory is not None:
+            memory.close()
     if args.show_reasoning and result.reasoning:
         print(
             f"--- reasoning ---\n{result.reasoning.strip()}\n--- observation ---", file=sys.stderr
@@ -456,6 +478,49 @@ def _report(path: str, as_json: bool) -> int:
         return 1
     report = build_report(records)
     print(json.dumps(report.as_dict(), indent=2) if as_json else render_table(report))
+    return 0
+
+
+# --- world new / export ----------------------------------------------------------------------
+
+
+async def _world_new(args: argparse.Namespace) -> int:
+    from mcp_sim.drafting import DRAFT_MAX_TOKENS, draft_world
+
+    output = Path(args.output)
+    if output.exists() and not args.force:
+        _say(f"{output} exists; choose another file or pass --force")
+        return 2
+    given = {k: v for k, v in asdict(_sampling(args)).items() if v is not None}
+    sampling = replace(Sampling(max_tokens=DRAFT_MAX_TOKENS), **given)
+    async with _launched_model(args, _say) as model:
+        _say(f"drafting a {args.domain} world")
+        draft = await draft_world(
+            args.description, args.domain, model, sampling=sampling, bounds=_options(args).bounds
+        )
+    output.write_text(draft.text, encoding="utf-8")
+    world = draft.world
+    _say(f"wrote {output} ({world.world}, {len(world.tools)} tools, domain {world.domain})")
+    return 0
+
+
+def _world_export(args: argparse.Namespace) -> int:
+    from mcp_sim.world_export import export_world
+
+    world = _load(args.world)
+    if not Path(args.world_memory).is_file():
+        _say(f"no world memory at {args.world_memory}")
+        return 2
+    memory = _memory(world, args.world_memory)
+    if memory is None:
+        return 2
+    with memory:
+        text = export_world(world, memory)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        _say(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -549,6 +614,12 @@ def _parser() -> argparse.ArgumentParser:
         "by session, position, tool and arguments; other calls go to the model",
     )
     serve.add_argument(
+        "--world-memory",
+        metavar="PATH",
+        help="keep the pages, results and facts the world's web has shown in this SQLite file, "
+        "across sessions, restarts and servers sharing it",
+    )
+    serve.add_argument(
         "--control-tools",
         action="store_true",
         help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
@@ -565,6 +636,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--args", default="{}", help="arguments as a JSON object")
     call.add_argument("--show-reasoning", action="store_true", help="print the model's reasoning")
     call.add_argument("--journal", metavar="PATH", help="append the call to this JSONL file")
+    call.add_argument("--world-memory", metavar="PATH", help="the world's memory file (see serve)")
 
     validate = sub.add_parser("validate", help="check world specs; report FILE:LINE:COL problems")
     validate.add_argument("files", nargs="+", metavar="FILE")
@@ -587,6 +659,21 @@ def _parser() -> argparse.ArgumentParser:
     from mcp_sim.cli_fidelity import add_fidelity_commands
 
     add_fidelity_commands(sub, model_options)
+    world = sub.add_parser("world", help="draft a world, or export what a world has learnt")
+    world_sub = world.add_subparsers(dest="world_command", required=True, metavar="ACTION")
+    new = world_sub.add_parser(
+        "new", parents=[model_options], help="draft a world spec with the world model"
+    )
+    new.add_argument("description", help='what the world is, e.g. "a ferry booking API"')
+    new.add_argument("--domain", choices=get_args(Domain), default="mcp", help="default: mcp")
+    new.add_argument("-o", "--output", required=True, help="the world file to write")
+    new.add_argument("--force", action="store_true", help="overwrite an existing file")
+    export = world_sub.add_parser(
+        "export", help="write a world file with the pages and facts its memory learnt"
+    )
+    export.add_argument("world", help="world spec (YAML)")
+    export.add_argument("--world-memory", required=True, metavar="PATH", help="the memory file")
+    export.add_argument("-o", "--output", help="write it to this file instead of stdout")
 
     engine = sub.add_parser("engine", help="manage the embedded engine (vLLM CPU + tiny model)")
     engine_sub = engine.add_subparsers(dest="engine_command", required=True, metavar="ACTION")
@@ -614,6 +701,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report(args.journal, args.json)
         if args.command == "engine":
             return _engine(args)
+        if args.command == "world":
+            if args.world_command == "new":
+                drafted: int = anyio.run(_world_new, args)
+                return drafted
+            return _world_export(args)
         from mcp_sim.cli_fidelity import run_fidelity_command
 
         return run_fidelity_command(args)

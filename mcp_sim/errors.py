@@ -10,6 +10,8 @@
     ├── CacheError           the answer cache file cannot be opened, read or written
     ├── UpstreamError        a real MCP server (import, record) cannot be started or used
     ├── ImportFailed         a real server's tools or an OpenAPI document cannot become a world
+    ├── WorldMemoryError     a world memory file cannot be opened or used
+    ├── DraftError           ``world new`` could not draft a valid world spec
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
         ├── SnapshotInvalid      a snapshot is malformed or was taken in another world
@@ -83,6 +85,14 @@ class UpstreamError(SimError):
 
 class ImportFailed(SimError):
     """What was imported cannot become a world; the message names the tool or operation."""
+
+
+class WorldMemoryError(SimError):
+    """The world memory file cannot be opened or used (not SQLite, another format, I/O)."""
+
+
+class DraftError(SimError):
+    """The world model's draft of a world spec is not a valid world (the message lists why)."""
 
 
 class StateError(SimError):

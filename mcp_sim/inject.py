@@ -1,7 +1,7 @@
 """What a perturbation does to a call, once :mod:`mcp_sim.perturb` has chosen it.
 
 - **Semantic kinds** become a simulation instruction: free text that the prompt puts in its
-  own ``# Simulation Instruction`` section of the current turn, telling the world model how to
+  own ``# Simulation Instruction for This Call`` section of the current turn, telling the world model how to
   bend this one answer (an error, nothing found, one page, stale data, a hidden answer,
   injected text). Tool definitions and the system prompt never change, so the prefix cache
   still holds.

@@ -10,10 +10,13 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Source = Literal["model", "fixture", "validation", "model_error", "perturbation", "real", "replay"]
+Source = Literal[
+    "model", "fixture", "validation", "model_error", "perturbation", "real", "replay", "memory"
+]
 """Where an answer came from: the world model, a pinned fixture, input validation, a failed
-model request, a fault the server made (``perturbation``), the real tool (``mcp-sim record``)
-or a recorded answer served back (replay)."""
+model request, a fault the server made (``perturbation``), the real tool (``mcp-sim record``),
+a recorded answer served back (replay), or a world's page store (``memory``: pages and results
+it has already shown, and the errors of addresses that do not exist)."""
 CacheUse = Literal["hit", "miss", "partial"]
 """How the answer cache served a call's model requests: all from the cache, none, or some."""
 PatchStatus = Literal["none", "unchanged", "committed", "rejected"]

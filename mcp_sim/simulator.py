@@ -7,6 +7,10 @@ calls, the proposed state change, checked (one corrected retry) → consistency 
 regeneration) → commit the change (version + 1) → history + journal → injected waits (latency,
 timeouts) outside the session's lock. Every model request goes through the answer cache when
 there is one (see :mod:`mcp_sim.cache`).
+
+In a world with a web, the search and open tools go to the page store instead of the model
+steps above (see :mod:`mcp_sim.pages`): it answers from what the world has already shown, and
+asks the model, through the same prompt, only for what it has not.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +41,8 @@ from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable, SimError
 from mcp_sim.journal import CacheUse, Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.memory import WorldMemory
+from mcp_sim.pages import ModelQuestion, ModelReply, PageStore
 from mcp_sim.perturb import NO_PLAN, Perturber, Plan, profiles_for
 from mcp_sim.prompt import (
     PastCall,
@@ -49,7 +56,7 @@ from mcp_sim.prompt import (
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
 from mcp_sim.state import split_patch
-from mcp_sim.transition import Change, Transitions
+from mcp_sim.transition import PATCH_MAX_TOKENS, Change, Transitions
 from mcp_sim.view import StateView
 
 
@@ -199,7 +206,10 @@ class Simulator:
         perturber: Perturber | None = None,
         cache: AnswerCache | None = None,
         replay: Replay | None = None,
+        memory: WorldMemory | None = None,
     ) -> None:
+        """``memory`` keeps the pages of a world with a web (its own in-memory one if not
+        given); see :mod:`mcp_sim.pages`."""
         self.world = world
         self.model = model
         self.cache = cache
@@ -228,6 +238,11 @@ class Simulator:
             if t.output_schema is not None
         }
         self._world_hash = world.content_hash()
+        self.pages: PageStore | None = None
+        if world.web() is not None:
+            self.pages = PageStore(
+                world, memory or WorldMemory(world.world), bounds=self.options.bounds
+            )
 
     async def call(
         self,
@@ -295,7 +310,7 @@ class Simulator:
                     patch=change.patch,
                     patch_error=change.error,
                     regenerated=usage.regenerated,
-                    violations=[str(v) for v in usage.violations],
+                    violations=list(result.violations),
                     consistency=session.consistency.as_dict() if self.world.entities else {},
                     perturbations=plan.records(),
                     cache=usage.cache_use,
@@ -322,7 +337,11 @@ class Simulator:
         plan = self.perturber.peek(self.sessions.get(session_id), tool.name, tool.effect, args)
         if inject.server_answer(plan, tool.name) is not None:
             return True
-        return inject.instruction(plan) is None and self._fixture(tool, args) is not None
+        if inject.instruction(plan) is not None:
+            return False
+        if self.pages is not None and self.pages.handles(tool.name):
+            return self._fixture(tool, args) is not None or self.pages.settled(tool.name, args)
+        return self._fixture(tool, args) is not None
 
     async def _respond(
         self,
@@ -340,8 +359,14 @@ class Simulator:
         if made is not None:
             return self._result(session, made.text, None, made.is_error, "perturbation")
         instruction = inject.instruction(plan)
+        pages = self.pages if self.pages is not None and self.pages.handles(tool.name) else None
         if instruction is None and (fixture := self._fixture(tool, args)) is not None:
             result = self._result(session, *fixture, "fixture")
+            if pages is not None:
+                await pages.observe(tool.name, args, result.text)
+        elif instruction is None and pages is not None:
+            # A perturbed call bypasses the page store: its bent answer must not become canon.
+            result = await self._ask_pages(session, tool, args, now, progress, usage)
         else:
             result = await self._ask_model(session, tool, args, now, progress, usage, instruction)
         mangled = inject.mangle(plan, result.text)
@@ -436,15 +461,21 @@ class Simulator:
         now: str | None,
         before: EntityIndex | None,
         simulation_instruction: str | None = None,
+        *,
+        sections: Sequence[str] = (),
+        structured: bool | None = None,
     ) -> list[ChatMessage]:
         shown = self._shown_history(session)
         write = tool.effect == "write"
+        if structured is None:
+            structured = tool.output_schema is not None
         context = TurnContext(
             state_view=self.view.render(session.state, before, self._references(session, args)),
             now=now,
             fresh_ids=session.ids.offer(self.world) if write else {},
             ask_patch=write and tool.output_schema is None and not self._enveloped(tool),
             first_turn=session.history_start + 1,
+            sections=sections,
         )
         history = [PastCall(t.tool, t.arguments, t.observation) for t in shown]
         return build_messages(
@@ -453,8 +484,8 @@ class Simulator:
             tool,
             args,
             session.state,
-            structured=tool.output_schema is not None,
-            envelope=self._enveloped(tool),
+            structured=structured,
+            envelope=self._enveloped(tool) and not structured,
             context=context,
             simulation_instruction=simulation_instruction,
         )
@@ -575,6 +606,83 @@ class Simulator:
         )
         self.transitions.commit(session, change, before, answer.text)
         return result
+
+    async def _ask_pages(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+    ) -> CallResult:
+        """A search or open call of a world with a web: the page store answers, asking the
+        model through ``ask`` for what it has not seen yet."""
+        if self.pages is None:
+            raise SimError("this world has no page store")
+
+        async def ask(question: ModelQuestion) -> ModelReply:
+            if self.model is None:
+                raise ModelError(
+                    f"no world model is configured, and the page store has not seen this "
+                    f"{tool.name} call yet; start the server with --model-url URL (or without "
+                    "it, to use the embedded model)"
+                )
+            structured = question.response_schema is not None
+            messages = self._messages(
+                session,
+                tool,
+                question.arguments,
+                now,
+                None,
+                sections=question.sections,
+                structured=structured,
+            )
+            if question.then is not None:
+                answer, next_ask = question.then
+                messages += [
+                    {"role": "assistant", "content": answer},
+                    {"role": "user", "content": next_ask},
+                ]
+            sampling = self.sampling
+            if question.follow_up:
+                sampling = replace(
+                    sampling, thinking=False, max_tokens=min(sampling.max_tokens, PATCH_MAX_TOKENS)
+                )
+            schema = question.response_schema
+            if schema is None and self._enveloped(tool) and self.options.bounds is not None:
+                schema = envelope_schema(self.options.bounds)
+            request = CompletionRequest(
+                messages, sampling, schema, schema_name=tool.name, routing_key=session.id
+            )
+            completion = await self._complete(session, request, progress, usage)
+            if structured:
+                text = extract_observation(completion.content)
+                text = (
+                    text.strip("`").removeprefix("json").strip() if text.startswith("```") else text
+                )
+            elif schema is not None:
+                opened = open_envelope(completion.content)
+                if opened is None:
+                    raise ModelOutputInvalid(
+                        f"the answer is not an observation envelope: {completion.content[:200]!r}"
+                    )
+                text = opened.strip()
+            else:
+                text = extract_observation(completion.content)
+            if not text:
+                raise ModelOutputInvalid("the world model returned an empty observation")
+            return ModelReply(text, completion.content, completion.reasoning)
+
+        try:
+            answer = await self.pages.answer(tool.name, args, ask)
+        except ModelError as exc:
+            text = f"mcp-sim could not simulate {tool.name}: {exc}"
+            return self._result(session, text, None, True, "model_error")
+        result = self._result(
+            session, answer.text, None, answer.is_error, answer.source, answer.reasoning, usage
+        )
+        return replace(result, violations=answer.violations)
 
     async def _answer(
         self,

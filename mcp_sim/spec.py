@@ -30,6 +30,13 @@ from pydantic import (
 
 from mcp_sim.errors import SpecError, SpecProblem
 from mcp_sim.perturb_rules import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
+from mcp_sim.spec_fiction import (
+    CanonEntity,
+    ReferenceAnswer,
+    SearchSpec,
+    default_search,
+    fiction_problems,
+)
 from mcp_sim.spec_state import (
     ClockSpec,
     EntitySpec,
@@ -184,6 +191,25 @@ class World(_Strict):
         default_factory=dict,
         description="Entity name → pattern of fresh ids offered to the model, e.g. ord_{n:05d}.",
     )
+    # The fiction fields (see mcp_sim.spec_fiction). Canon entities are the people, places and
+    # organisations of the canon; `entities` above is something else: state collections.
+    canon_entities: dict[Annotated[str, Field(pattern=ENTITY_NAME_PATTERN)], list[CanonEntity]] = (
+        Field(
+            default_factory=dict,
+            description="Kind (people, places, organisations...) → the canon's entities of that "
+            "kind, each a name with attributes.",
+        )
+    )
+    reference_answers: list[ReferenceAnswer] = Field(
+        default_factory=list,
+        description="Questions whose answers results and pages must support when a query is "
+        "about them.",
+    )
+    search: SearchSpec | None = Field(
+        default=None,
+        description="The world's web: search and open tools, results per query, unknown URLs, "
+        "starting pages. A search world with web_search and open_page gets the defaults.",
+    )
 
     @field_validator("state_schema")
     @classmethod
@@ -257,9 +283,19 @@ class World(_Strict):
                     (("perturbations", profile, i, *loc), message)
                     for loc, message in rule_problems(rule, parameters)
                 ]
-        return problems + state_problems(
-            self.state, self.state_schema, self.immutable, self.entities, self.ids
+        schemas = {t.name: t.input_schema for t in self.tools}
+        return (
+            problems
+            + state_problems(self.state, self.state_schema, self.immutable, self.entities, self.ids)
+            + fiction_problems(self.search, schemas, self.canon_entities)
         )
+
+    def web(self) -> SearchSpec | None:
+        """How this world's web is searched, if it has one: its ``search`` section, or the
+        defaults for a search world with the default tools."""
+        if self.search is not None:
+            return self.search
+        return default_search(self.domain, {t.name: t.input_schema for t in self.tools})
 
     def id_regex(self, entity: str) -> re.Pattern[str] | None:
         """How ids of ``entity`` look in text: its id_pattern, else its ids: pattern."""

@@ -67,7 +67,9 @@ async def test_a_semantic_perturbation_reaches_only_the_targeted_tools_prompt(
     assert f"\n\n{SIMULATION_INSTRUCTION_HEADING}\n\n" in current_turn(get_request)
     assert "outdated" in current_turn(get_request)
     instruction_anywhere_else = [
-        m["content"] for m in get_request.body["messages"][:-1] if "Simulation" in m["content"]
+        m["content"]
+        for m in get_request.body["messages"][:-1]
+        if SIMULATION_INSTRUCTION_HEADING in m["content"]
     ]
     assert instruction_anywhere_else == []
     assert search_request.body["messages"][0] == get_request.body["messages"][0]

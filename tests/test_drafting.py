@@ -1,0 +1,140 @@
+"""``mcp-sim world new``: drafting a world spec with the world model, schema-constrained, and
+writing it only when it is a valid world."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mcp_sim.drafting import DRAFT_MAX_TOKENS, draft_schema, draft_world
+from mcp_sim.errors import DraftError
+from mcp_sim.spec import load_world
+from tests.conftest import ROOT
+from tests.openai_double import OpenAIDouble, Reply
+from tests.scripted_model import ScriptedModel
+
+DRAFT: dict[str, Any] = {
+    "world": "harbour-pharmacy",
+    "title": "Harbour Pharmacy",
+    "domain": "mcp",
+    "description": "A small pharmacy in Port Ysolde with an ordering API.",
+    "canon": ["The pharmacy closes at 19:00.", "Prescriptions need a doctor's code."],
+    "canon_entities": {"people": [{"name": "Ines Galt", "role": "pharmacist"}]},
+    "reference_answers": [{"question": "When does it close?", "answer": "At 19:00."}],
+    "state": {"stock": [{"id": "m1", "name": "Calmex", "count": 4}]},
+    "tools": [
+        {
+            "name": "check_stock",
+            "description": "Stock of a medicine.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"medicine_id": {"type": "string", "description": "The id"}},
+                "required": ["medicine_id"],
+            },
+            "effect": "read",
+        }
+    ],
+}
+
+
+def twice(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    broken = copy.deepcopy(DRAFT)
+    broken["tools"] = tools * 2
+    return broken
+
+
+@pytest.mark.parametrize("domain", ["mcp", "search", "terminal", "swe", "web", "os", "android"])
+def test_the_draft_schema_is_a_json_schema_cut_from_the_world_schema(domain: str) -> None:
+    schema = draft_schema(domain)  # type: ignore[arg-type]
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["properties"]["domain"] == {"const": domain}
+    assert {"world", "title", "tools", "canon"} <= set(schema["required"])
+    assert ("search" in schema["properties"]) == (domain == "search")
+
+
+def test_a_valid_draft_satisfies_the_draft_schema() -> None:
+    jsonschema.validate(DRAFT, draft_schema("mcp"))
+
+
+async def test_a_valid_draft_is_returned_as_a_world_file() -> None:
+    model = ScriptedModel(json.dumps(DRAFT))
+    draft = await draft_world("a pharmacy's ordering API", "mcp", model)
+    assert draft.world.world == "harbour-pharmacy"
+    assert draft.text.startswith(
+        "# Drafted by `mcp-sim world new` from: a pharmacy's ordering API\n"
+    )
+    (request,) = model.requests
+    assert request.response_schema == draft_schema("mcp")
+    assert request.sampling.max_tokens == DRAFT_MAX_TOKENS
+    assert "a pharmacy's ordering API" in request.messages[-1]["content"]
+
+
+async def test_an_invalid_draft_is_sent_back_once_with_its_problems() -> None:
+    model = ScriptedModel(json.dumps(twice(DRAFT["tools"])), json.dumps(DRAFT))
+    draft = await draft_world("a pharmacy", "mcp", model)
+    assert draft.world.tool("check_stock") is not None
+    correction = model.requests[1].messages
+    assert correction[-2]["role"] == "assistant"
+    assert "tool name 'check_stock' is used twice" in correction[-1]["content"]
+
+
+async def test_two_invalid_drafts_are_a_clear_error() -> None:
+    model = ScriptedModel(json.dumps(twice(DRAFT["tools"])), '{"world": "cut off')
+    with pytest.raises(DraftError) as info:
+        await draft_world("a pharmacy", "mcp", model)
+    assert "could not draft a valid world spec" in str(info.value)
+    assert "not JSON" in str(info.value)
+
+
+async def test_an_empty_description_is_refused_before_asking() -> None:
+    model = ScriptedModel()
+    with pytest.raises(DraftError, match="describe the world"):
+        await draft_world("  ", "mcp", model)
+    assert model.requests == []
+
+
+def run_new(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_sim", "world", "new", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_world_new_writes_a_valid_world_file(tmp_path: Path) -> None:
+    out = tmp_path / "pharmacy.yaml"
+    with OpenAIDouble() as double:
+        double.script(Reply(content=json.dumps(DRAFT)))
+        done = run_new("a pharmacy", "--model-url", double.base_url, "-o", str(out))
+        sent = double.completion_requests[0].body
+    assert done.returncode == 0, done.stderr
+    assert load_world(out).world == "harbour-pharmacy"
+    assert sent["response_format"]["json_schema"]["schema"] == draft_schema("mcp")
+
+
+def test_world_new_writes_nothing_when_the_drafts_are_invalid(tmp_path: Path) -> None:
+    out = tmp_path / "pharmacy.yaml"
+    with OpenAIDouble() as double:
+        double.script(*[Reply(content=json.dumps(twice(DRAFT["tools"])))] * 2)
+        done = run_new("a pharmacy", "--model-url", double.base_url, "-o", str(out))
+    assert done.returncode == 1
+    assert "could not draft a valid world spec" in done.stderr
+    assert "used twice" in done.stderr
+    assert not out.exists()
+
+
+def test_world_new_keeps_an_existing_file(tmp_path: Path) -> None:
+    out = tmp_path / "mine.yaml"
+    out.write_text("keep me")
+    done = run_new("a pharmacy", "--model-url", "http://127.0.0.1:9/v1", "-o", str(out))
+    assert done.returncode == 2 and "--force" in done.stderr
+    assert out.read_text() == "keep me"
