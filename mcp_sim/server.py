@@ -371,8 +371,9 @@ def http_app(
 
 
 class ControlDispatch:
-    """Sends ``/control/...`` requests to the control API (after the same Host and Origin checks
-    as ``/mcp``, against DNS rebinding) and everything else, lifespan included, to the MCP app."""
+    """Sends ``/control/...`` and ``/metrics`` requests to the control API (after the same Host
+    and Origin checks as ``/mcp``, against DNS rebinding) and everything else, lifespan
+    included, to the MCP app."""
 
     def __init__(self, app: ASGIApp, control: ASGIApp, security: TransportSecurityMiddleware):
         self.app = app
@@ -386,7 +387,8 @@ class ControlDispatch:
         send: Callable[[Any], Awaitable[None]],
     ) -> None:
         path = str(scope.get("path", ""))
-        if scope["type"] == "http" and (path == "/control" or path.startswith("/control/")):
+        controlled = path in ("/control", "/metrics") or path.startswith("/control/")
+        if scope["type"] == "http" and controlled:
             refusal = await self.security.validate_request(Request(scope, receive))
             if refusal is not None:
                 await refusal(scope, receive, send)

@@ -30,6 +30,7 @@ from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
 from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.metrics import Metrics, error_kind
 from mcp_sim.prompt import (
     PastCall,
     TurnContext,
@@ -169,8 +170,10 @@ class Simulator:
         sampling: SamplingOverrides | None = None,
         options: SimOptions | None = None,
         default_sampling: Sampling | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.world = world
+        self.metrics = metrics if metrics is not None else Metrics()
         self.model = model
         self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
         self.journal = journal if journal is not None else Journal()
@@ -207,6 +210,7 @@ class Simulator:
         Raises :class:`UnknownTool`; every other failure is a result."""
         tool = self.world.tool(tool_name)
         if tool is None:
+            self.metrics.observe_unknown_tool()
             raise UnknownTool(tool_name, self.world)
         args = arguments or {}
         session = self.sessions.get(session_id, seed=seed)
@@ -229,8 +233,16 @@ class Simulator:
                     Turn(tool.name, args, result.text, result.is_error, result.version)
                 )
             self.sessions.touch(session)
-            latency = round((time.perf_counter() - started) * 1000, 3)
+            seconds = time.perf_counter() - started
+            latency = round(seconds * 1000, 3)
             change = usage.change
+            self.metrics.observe_call(
+                tool.name,
+                result.source,
+                seconds,
+                patch_status=change.status,
+                violations=len(usage.violations),
+            )
             self.journal.write(
                 JournalRecord(
                     session=session.id,
@@ -379,7 +391,13 @@ class Simulator:
         if self.model is None:
             raise ModelError("no world model is configured")
         sampling = replace(request.sampling, seed=session.next_request_seed())
-        completion = await self.model.complete(replace(request, sampling=sampling), progress)
+        started = time.perf_counter()
+        try:
+            completion = await self.model.complete(replace(request, sampling=sampling), progress)
+        except ModelError:
+            self.metrics.observe_model_request(time.perf_counter() - started, None)
+            raise
+        self.metrics.observe_model_request(time.perf_counter() - started, completion)
         usage.add(completion)
         return completion
 
@@ -398,6 +416,7 @@ class Simulator:
                 "these arguments. Start the server with --model-url URL (or without it, to use "
                 "the embedded model)."
             )
+            self.metrics.observe_failure("no_model")
             return self._result(session, text, None, True, "model_error")
         before = EntityIndex.build(self.world, session.state) if self.world.entities else None
         messages = self._messages(session, tool, args, now, before)
@@ -412,6 +431,7 @@ class Simulator:
             answer = await self._answer(session, tool, request, progress, usage)
             change = await self._change(session, tool, messages, answer, progress, usage)
         except ModelError as exc:
+            self.metrics.observe_failure(error_kind(exc))
             text = f"mcp-sim could not simulate {tool.name}: {exc}"
             return self._result(session, text, None, True, "model_error")
         violations = self._audit(session, answer, args, before, change)

@@ -201,6 +201,14 @@ async def test_streamed_content_reasoning_and_usage_are_accumulated(
     assert completion.completion_tokens == len(content.split()) + len(reasoning.split())
 
 
+async def test_prompt_tokens_served_from_the_prefix_cache_are_passed_on(
+    double: OpenAIDouble, model: OpenAICompatibleModel
+) -> None:
+    double.script(Reply(content="x", cached_tokens=12), Reply(content="y"))
+    assert (await model.complete(request())).cached_tokens == 12
+    assert (await model.complete(request())).cached_tokens == 0
+
+
 async def test_llama_server_reasoning_content_is_read_as_reasoning(
     double: OpenAIDouble, model: OpenAICompatibleModel
 ) -> None:

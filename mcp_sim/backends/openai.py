@@ -109,6 +109,7 @@ class _Answer:
     reasoning: list[str] = field(default_factory=list)
     finish_reason: str | None = None
     prompt_tokens: int = 0
+    cached_tokens: int = 0
     usage_tokens: int | None = None
     chunks: int = 0
     done: bool = False
@@ -501,6 +502,10 @@ async def _on_event(url: str, data: str, answer: _Answer, progress: _Progress) -
             answer.prompt_tokens = prompt_tokens
         if isinstance(completion_tokens, int):
             answer.usage_tokens = completion_tokens
+        details = usage.get("prompt_tokens_details")
+        cached = details.get("cached_tokens") if isinstance(details, dict) else None
+        if isinstance(cached, int):
+            answer.cached_tokens = cached
     choices = chunk.get("choices", [])
     if not isinstance(choices, list):
         raise ModelOutputInvalid(
@@ -566,6 +571,7 @@ def _completion(url: str, request: CompletionRequest, answer: _Answer) -> Comple
         model=answer.model,
         prompt_tokens=answer.prompt_tokens,
         completion_tokens=answer.tokens,
+        cached_tokens=answer.cached_tokens,
     )
 
 
