@@ -17,6 +17,7 @@ Over HTTP the control API (snapshot / fork / reset, see :mod:`mcp_sim.control`) 
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import warnings
@@ -399,5 +400,22 @@ class ControlDispatch:
 
 
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:
+    raise_open_file_limit()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
+
+
+def raise_open_file_limit() -> None:
+    """Raise this process's soft limit on open files to its hard limit. Every HTTP session
+    keeps a connection open and every call in flight opens one more to the model, so a
+    thousand sessions pass the usual soft limit of 1024, and the next client is refused."""
+    try:
+        import resource
+    except ImportError:  # not on Windows, whose limit is far higher anyway
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        # A container may forbid it; serving then goes on within the old limit.
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

@@ -11,7 +11,6 @@ escapes, except cancellation, which always propagates.
 from __future__ import annotations
 
 import email.utils
-import hashlib
 import json
 import math
 import random
@@ -25,6 +24,7 @@ import anyio
 import httpx
 
 from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.backends.routing import Replicas
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable
 
 _ERROR_BODY_LIMIT = 64 * 1024
@@ -49,8 +49,12 @@ class EndpointSettings:
     backoff: float = 0.5
     """Delay before the first retry round in seconds; doubles each round, with jitter."""
     backoff_max: float = 10.0
-    max_concurrency: int = 64
-    """Requests in flight per replica; the rest wait their turn here."""
+    max_concurrency: int = 1024
+    """Requests in flight per replica; the rest wait their turn here. High, because vLLM
+    queues and batches requests itself: a low limit here would hold back calls of other
+    sessions and leave the batch emptier than the GPU allows."""
+    down_cooldown: float = 10.0
+    """Seconds a replica that refused a connection is tried last (see :mod:`.routing`)."""
     progress_interval: float = 0.5
     progress_tokens: int = 64
     """Progress is reported after this many seconds or this many new tokens, whichever first."""
@@ -73,7 +77,7 @@ class EndpointSettings:
                 )
         if len(set(urls)) != len(urls):
             raise ValueError(f"model base URLs are listed more than once: {urls}")
-        for name in ("connect_timeout", "request_timeout", "progress_interval"):
+        for name in ("connect_timeout", "request_timeout", "progress_interval", "down_cooldown"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.retries < 0:
@@ -166,8 +170,9 @@ class OpenAICompatibleModel:
     """A :class:`~mcp_sim.backends.base.WorldModel` on one or more OpenAI-compatible replicas.
 
     Requests with a routing key stick to one replica (chosen by a stable hash of the key, so a
-    session's prompt prefix stays in one replica's cache) and fail over to the next replica
-    when it cannot be reached; requests without a key go round robin.
+    session's prompt prefix stays in one replica's cache) and fail over to the key's next
+    replica when it cannot be reached; requests without a key go round robin. The key is also
+    sent as ``X-Session-Id``, for a router in front of the replicas. See :mod:`.routing`.
     """
 
     def __init__(
@@ -198,7 +203,7 @@ class OpenAICompatibleModel:
             url: anyio.CapacityLimiter(settings.max_concurrency) for url in settings.base_urls
         }
         self._models: dict[str, str] = {}
-        self._round_robin = 0
+        self._replicas = Replicas(settings.base_urls, settings.down_cooldown)
         self._closed = False
         # Jitter only spreads retries of concurrent calls apart; it never affects answers.
         self._jitter = random.Random()
@@ -225,8 +230,16 @@ class OpenAICompatibleModel:
 
     def preferred_endpoint(self, routing_key: str) -> str:
         """The replica a routing key is sent to while that replica is reachable."""
-        urls = self._settings.base_urls
-        return urls[_stable_index(routing_key, len(urls))]
+        return self._replicas.ranked(routing_key)[0]
+
+    def failover_order(self, routing_key: str) -> list[str]:
+        """Every replica, in the order a routing key tries them while all are reachable."""
+        return self._replicas.ranked(routing_key)
+
+    @property
+    def replicas_down(self) -> list[str]:
+        """Replicas that refused a connection lately and are tried last for now."""
+        return self._replicas.down()
 
     async def complete(
         self, request: CompletionRequest, progress: ProgressCallback | None = None
@@ -234,7 +247,7 @@ class OpenAICompatibleModel:
         if self._closed:
             raise RuntimeError("this OpenAICompatibleModel has been closed")
         settings = self._settings
-        order = self._endpoint_order(request.routing_key)
+        order = self._replicas.order(request.routing_key)
         call = _Call(
             progress=_Progress(progress, settings.progress_interval, settings.progress_tokens),
             endpoint=order[0],
@@ -248,15 +261,6 @@ class OpenAICompatibleModel:
                 f"request timeout of {settings.request_timeout:g} s; long thinking can need "
                 "minutes, so raise the timeout or lower the max tokens"
             ) from None
-
-    def _endpoint_order(self, routing_key: str | None) -> list[str]:
-        urls = self._settings.base_urls
-        if routing_key is None:
-            start = self._round_robin % len(urls)
-            self._round_robin += 1
-        else:
-            start = _stable_index(routing_key, len(urls))
-        return urls[start:] + urls[:start]
 
     async def _complete_with_retries(
         self, request: CompletionRequest, order: list[str], call: _Call
@@ -314,11 +318,16 @@ class OpenAICompatibleModel:
                     raise self._status_failure(url, "chat/completions", response, body)
                 answer = await _read_stream(url, response, _Answer(model=model), call.progress)
         except httpx.TimeoutException as exc:
+            if isinstance(exc, httpx.ConnectTimeout):
+                self._replicas.mark_down(url)
             raise self._timeout_failure(url, exc) from exc
         except httpx.TransportError as exc:
+            if isinstance(exc, httpx.ConnectError):
+                self._replicas.mark_down(url)
             raise _transport_failure(exc) from exc
         except httpx.HTTPError as exc:
             raise ModelError(f"request to the world model at {url} failed: {exc}") from exc
+        self._replicas.mark_up(url)
         return _completion(url, request, answer)
 
     async def _model_for(self, url: str) -> str:
@@ -397,13 +406,6 @@ class OpenAICompatibleModel:
             f"the world model at {url} sent nothing for {self._settings.request_timeout:g} s "
             f"(request timeout; {type(exc).__name__})"
         )
-
-
-def _stable_index(key: str, size: int) -> int:
-    # Python's hash() is salted per process; replicas must be chosen identically by every
-    # mcp-sim process and after every restart.
-    digest = hashlib.sha256(key.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") % size
 
 
 def _payload(model: str, request: CompletionRequest) -> dict[str, Any]:
