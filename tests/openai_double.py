@@ -94,6 +94,8 @@ class RecordedRequest:
     """Lower-cased header names."""
     body: Any
     """Parsed JSON body, or None when there was none."""
+    client_port: int | None = None
+    """The client's source port: requests on one kept-alive connection share it."""
 
 
 class _Aborted(Exception):
@@ -272,6 +274,7 @@ class OpenAIDouble:
             path=request.url.path,
             headers={k.lower(): v for k, v in request.headers.items()},
             body=body,
+            client_port=request.client.port if request.client is not None else None,
         )
         with self._lock:
             self._requests.append(recorded)
