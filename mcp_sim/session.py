@@ -54,6 +54,9 @@ class Turn:
     is_error: bool
     version: int = 0
     """The state version the observation was produced against."""
+    action: str | None = field(default=None, compare=False, repr=False)
+    """The call's action as prompts show it (:func:`mcp_sim.prompt.action_json`), rendered
+    once instead of in every later prompt; None until the simulator renders it."""
 
 
 @dataclass

@@ -34,6 +34,7 @@ from mcp_sim.metrics import Metrics, error_kind
 from mcp_sim.prompt import (
     PastCall,
     TurnContext,
+    action_json,
     build_messages,
     estimate_tokens,
     extract_observation,
@@ -230,7 +231,14 @@ class Simulator:
             session.steps += 1
             if result.source != "model_error":
                 session.history.append(
-                    Turn(tool.name, args, result.text, result.is_error, result.version)
+                    Turn(
+                        tool.name,
+                        args,
+                        result.text,
+                        result.is_error,
+                        result.version,
+                        action=action_json(tool.name, args),
+                    )
                 )
             self.sessions.touch(session)
             seconds = time.perf_counter() - started
@@ -320,9 +328,15 @@ class Simulator:
         """The turns the prompt shows, compacting first if they outgrow the budget. Compaction
         jumps (to the last ``keep_turns``) rather than sliding one turn per call, so the prompt
         prefix stays the same between jumps and the prefix cache keeps working."""
-        shown = session.history[session.history_start :]
+        history = session.history
+        for i in range(session.history_start, len(history)):
+            if history[i].action is None:  # turns restored from a snapshot
+                turn = history[i]
+                history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
+        shown = history[session.history_start :]
         size = sum(
-            estimate_tokens(render_action(0, t.tool, t.arguments) + t.observation) for t in shown
+            estimate_tokens(render_action(0, t.tool, t.arguments, t.action) + t.observation)
+            for t in shown
         )
         if size > self.options.history_budget_tokens and len(shown) > self.options.keep_turns:
             session.history_start = len(session.history) - self.options.keep_turns
@@ -355,7 +369,7 @@ class Simulator:
             ask_patch=write and tool.output_schema is None and not self._enveloped(tool),
             first_turn=session.history_start + 1,
         )
-        history = [PastCall(t.tool, t.arguments, t.observation) for t in shown]
+        history = [PastCall(t.tool, t.arguments, t.observation, t.action) for t in shown]
         return build_messages(
             self.world,
             history,
