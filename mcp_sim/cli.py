@@ -59,6 +59,11 @@ def _model_options() -> argparse.ArgumentParser:
         help="OpenAI-compatible base URL, e.g. http://gpu:8000/v1 (repeat for replicas); "
         "default: the embedded tiny model on vLLM (CPU)",
     )
+    g.add_argument(
+        "--model-urls-file",
+        metavar="FILE",
+        help="read more replica base URLs from FILE, one per line (# comments allowed)",
+    )
     g.add_argument("--model", help="model id (default: discovered from /v1/models)")
     g.add_argument(
         "--api-key",
@@ -82,7 +87,12 @@ def _model_options() -> argparse.ArgumentParser:
         "--timeout", type=float, default=600.0, help="seconds per model request (default 600)"
     )
     g.add_argument("--retries", type=int, default=2, help="retries on connection errors/5xx/429")
-    g.add_argument("--max-concurrency", type=int, default=64, help="model requests in flight")
+    g.add_argument(
+        "--max-concurrency",
+        type=int,
+        default=1024,
+        help="model requests in flight per replica (default 1024); vLLM queues the rest",
+    )
     g.add_argument("--no-thinking", action="store_true", help="turn the model's thinking off")
     g.add_argument("--temperature", type=float)
     g.add_argument("--top-p", type=float)
@@ -682,8 +692,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_url_file(args: argparse.Namespace) -> None:
+    from mcp_sim.backends.routing import read_url_file
+
+    if getattr(args, "model_urls_file", None):
+        try:
+            args.model_url = [*args.model_url, *read_url_file(args.model_urls_file)]
+        except ValueError as exc:
+            raise SystemExit(f"mcp-sim: {exc}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    _add_url_file(args)
     try:
         if args.command == "serve":
             anyio.run(_serve, args)

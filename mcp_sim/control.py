@@ -14,6 +14,10 @@ The same operations are offered twice:
       POST   /control/sessions/{id}/snapshot     the snapshot document (save the body to a file)
       POST   /control/sessions/{id}/fork         a new session from it: {"id"?, "seed"?} → id
       GET    /control/sessions/{id}/journal      its journal, one JSON object per line
+      GET    /control/metrics                    sessions, calls, latency, tokens, errors (JSON)
+      GET    /metrics                            the same in the Prometheus text format
+
+  (``/metrics`` sits outside ``/control`` because that is where Prometheus looks by default.)
 
   A snapshot saved from ``.../snapshot`` is loaded by posting it back as ``{"snapshot": ...}``
   to ``/control/sessions``. The HTTP API never reads or writes files on the server.
@@ -40,6 +44,7 @@ from starlette.routing import Route, Router
 
 from mcp_sim.channel import virtual_now
 from mcp_sim.errors import SessionExists, SnapshotInvalid, UnknownSession
+from mcp_sim.metrics import PROMETHEUS_CONTENT_TYPE
 from mcp_sim.session import Session, SessionStore, Snapshot
 from mcp_sim.simulator import Simulator
 
@@ -136,6 +141,13 @@ class Control:
     def journal(self, session_id: str) -> str:
         self._find(session_id)
         return "".join(r.to_json() + "\n" for r in self.simulator.journal.records(session_id))
+
+    def metrics(self) -> dict[str, Any]:
+        """The server's metrics (see :mod:`mcp_sim.metrics`)."""
+        return self.simulator.metrics.report(self._sessions)
+
+    def prometheus(self) -> str:
+        return self.simulator.metrics.prometheus(self._sessions)
 
 
 # --- HTTP --------------------------------------------------------------------------------------
@@ -235,6 +247,12 @@ def control_routes(control: Control) -> Router:
         text = control.journal(request.path_params["id"])
         return Response(text, media_type="application/x-ndjson")
 
+    async def metrics(request: Request) -> Response:
+        return JSONResponse(control.metrics())
+
+    async def prometheus(request: Request) -> Response:
+        return Response(control.prometheus(), headers={"content-type": PROMETHEUS_CONTENT_TYPE})
+
     base = "/control/sessions"
     return Router(
         routes=[
@@ -247,6 +265,8 @@ def control_routes(control: Control) -> Router:
             Route(base + "/{id}/snapshot", _guarded(snapshot), methods=["POST"]),
             Route(base + "/{id}/fork", _guarded(fork), methods=["POST"]),
             Route(base + "/{id}/journal", _guarded(journal), methods=["GET"]),
+            Route("/control/metrics", metrics, methods=["GET"]),
+            Route("/metrics", prometheus, methods=["GET"]),
         ]
     )
 
@@ -290,6 +310,7 @@ CONTROL_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "sim_journal": ("A session's journal, one JSON object per line.", {"session": _SESSION}),
+    "sim_metrics": ("The server's metrics: sessions, calls, latency, tokens, errors.", {}),
 }
 """The control operations as MCP tools: name → (description, input properties)."""
 
@@ -314,6 +335,8 @@ async def call_control_tool(
     seed = arguments.get("seed")
     if name == "sim_sessions":
         return {"sessions": control.list()}
+    if name == "sim_metrics":
+        return control.metrics()
     if name == "sim_create_session":
         path = arguments.get("snapshot_path")
         snapshot = Snapshot.load(Path(path).expanduser()) if path else None

@@ -192,6 +192,8 @@ class PastCall:
     tool: str
     arguments: dict[str, Any]
     observation: str
+    action: str | None = None
+    """The action's JSON as :func:`action_json` renders it, when already known."""
 
 
 def _json_type(schema: dict[str, Any]) -> str:
@@ -273,8 +275,18 @@ def render_system(world: World) -> str:
     return "\n".join(parts)
 
 
-def render_action(turn: int, tool: str, arguments: dict[str, Any]) -> str:
-    action = json.dumps({"name": tool, "arguments": arguments}, ensure_ascii=False, indent=2)
+def action_json(tool: str, arguments: dict[str, Any]) -> str:
+    """The JSON of a call's action block. Every later prompt of the session shows it again, and
+    indented JSON is encoded in pure Python (several times slower than compact JSON), so a
+    session's turns keep theirs once rendered."""
+    return json.dumps({"name": tool, "arguments": arguments}, ensure_ascii=False, indent=2)
+
+
+def render_action(
+    turn: int, tool: str, arguments: dict[str, Any], rendered: str | None = None
+) -> str:
+    """The action block of turn ``turn``; ``rendered`` is its :func:`action_json`, if known."""
+    action = rendered if rendered is not None else action_json(tool, arguments)
     return f"### Turn {turn}\n**Action:**\n```json\n{action}\n```"
 
 
@@ -356,7 +368,7 @@ def build_messages(
             "reflects their effects.)*\n\n"
         )
     for turn, past in enumerate(history, context.first_turn):
-        action = render_action(turn, past.tool, past.arguments)
+        action = render_action(turn, past.tool, past.arguments, past.action)
         messages.append({"role": "user", "content": omitted + action})
         messages.append(
             {"role": "assistant", "content": f"{OBSERVATION_MARKER}\n{past.observation}"}

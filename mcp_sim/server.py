@@ -19,6 +19,7 @@ for none) sets its session's perturbation profiles from that call on.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import warnings
@@ -410,8 +411,9 @@ def http_app(
 
 
 class ControlDispatch:
-    """Sends ``/control/...`` requests to the control API (after the same Host and Origin checks
-    as ``/mcp``, against DNS rebinding) and everything else, lifespan included, to the MCP app."""
+    """Sends ``/control/...`` and ``/metrics`` requests to the control API (after the same Host
+    and Origin checks as ``/mcp``, against DNS rebinding) and everything else, lifespan
+    included, to the MCP app."""
 
     def __init__(self, app: ASGIApp, control: ASGIApp, security: TransportSecurityMiddleware):
         self.app = app
@@ -425,7 +427,8 @@ class ControlDispatch:
         send: Callable[[Any], Awaitable[None]],
     ) -> None:
         path = str(scope.get("path", ""))
-        if scope["type"] == "http" and (path == "/control" or path.startswith("/control/")):
+        controlled = path in ("/control", "/metrics") or path.startswith("/control/")
+        if scope["type"] == "http" and controlled:
             refusal = await self.security.validate_request(Request(scope, receive))
             if refusal is not None:
                 await refusal(scope, receive, send)
@@ -436,5 +439,22 @@ class ControlDispatch:
 
 
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:
+    raise_open_file_limit()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
+
+
+def raise_open_file_limit() -> None:
+    """Raise this process's soft limit on open files to its hard limit. Every HTTP session
+    keeps a connection open and every call in flight opens one more to the model, so a
+    thousand sessions pass the usual soft limit of 1024, and the next client is refused."""
+    try:
+        import resource
+    except ImportError:  # not on Windows, whose limit is far higher anyway
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        # A container may forbid it; serving then goes on within the old limit.
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

@@ -1,12 +1,20 @@
 """One live world per session: its state and version, its history, its deterministic side
 channel (clock, ids, seeded RNG), and the order of its calls.
 
-A session starts as a private copy of the world's starting state. Its calls run one at a time
-(``lock``), so an observation always sees every earlier one; different sessions run
-concurrently. ``SessionStore`` hands sessions out by id and forgets idle ones.
+Its calls run one at a time (``lock``), so an observation always sees every earlier one;
+different sessions run concurrently. ``SessionStore`` hands sessions out by id and forgets idle
+ones.
+
+State documents are never changed in place: a change is applied to a copy, which then replaces
+the session's document (see :mod:`mcp_sim.state`). So a new session starts on the world's own
+starting document, and a fork on its parent's, and they share it, copy-on-write, until their
+first committed change: a thousand idle sessions of a world with a 1 MB state hold one copy of
+it, not a thousand. Code that changes a session's state must keep to this: build a new
+document and assign it to ``Session.state``, never mutate the one there.
 
 A session can be copied out as a :class:`Snapshot` (plain JSON, so it can be saved to a file)
-and a session can be started from one: that is how fork and restore work. A snapshot holds
+and a session can be started from one: that is how fork and restore work. A snapshot shares the
+session's state document under the same rule: never changed in place. A snapshot holds
 everything that decides the session's future (state, version, history, id counters, RNG state,
 deleted ids, consistency counts), so a fork continues exactly where its parent stood.
 """
@@ -17,6 +25,8 @@ import copy
 import json
 import random
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -45,6 +55,9 @@ class Turn:
     is_error: bool
     version: int = 0
     """The state version the observation was produced against."""
+    action: str | None = field(default=None, compare=False, repr=False)
+    """The call's action as prompts show it (:func:`mcp_sim.prompt.action_json`), rendered
+    once instead of in every later prompt; None until the simulator renders it."""
 
 
 @dataclass
@@ -99,14 +112,13 @@ class Session:
         """A fresh session at the world's starting state. ``seed`` names the session's seed;
         without it one is derived from ``base_seed`` and the id (see :mod:`mcp_sim.channel`)."""
         chosen = seed if seed is not None else session_seed(base_seed, session_id)
-        state = copy.deepcopy(world.state)
         return cls(
             id=session_id,
             world=world,
-            state=state,
+            state=world.state,
             seed=chosen,
             rng=random.Random(chosen),
-            ids=IdAllocator.start(world, EntityIndex.build(world, state)),
+            ids=IdAllocator(dict(_starting_ids(world))),
         )
 
     def become(self, other: Session) -> None:
@@ -129,7 +141,7 @@ class Session:
             session=self.id,
             version=self.version,
             steps=self.steps,
-            state=copy.deepcopy(self.state),
+            state=self.state,
             history=[
                 SnapshotTurn(
                     tool=t.tool,
@@ -173,7 +185,7 @@ class Session:
         return cls(
             id=session_id,
             world=world,
-            state=copy.deepcopy(snapshot.state),
+            state=snapshot.state,
             history=[
                 Turn(t.tool, copy.deepcopy(t.arguments), t.observation, t.is_error, t.version)
                 for t in snapshot.history
@@ -187,6 +199,21 @@ class Session:
             history_start=snapshot.history_start,
             consistency=consistency,
         )
+
+
+_STARTING_IDS: dict[int, dict[str, int]] = {}
+"""Fresh sessions' id counters by ``id(world)`` (a World is unhashable); dropped with the world."""
+
+
+def _starting_ids(world: World) -> dict[str, int]:
+    """The id counters of a fresh session of ``world``: the same for every session, and costly
+    to find in a large state (every record is visited), so found once per world."""
+    found = _STARTING_IDS.get(id(world))
+    if found is None:
+        found = IdAllocator.start(world, EntityIndex.build(world, world.state)).next_n
+        _STARTING_IDS[id(world)] = found
+        weakref.finalize(world, _STARTING_IDS.pop, id(world), None)
+    return found
 
 
 class SnapshotTurn(BaseModel):
@@ -242,7 +269,12 @@ class Snapshot(BaseModel):
 
 
 class SessionStore:
-    """Sessions by id, created on first use and dropped after ``idle_timeout`` seconds unused."""
+    """Sessions by id, created on first use and dropped after ``idle_timeout`` seconds unused.
+
+    Sessions are kept in order of last use, so finding the idle ones (done on every lookup)
+    looks only at the oldest few instead of scanning every session: with thousands of open
+    sessions that scan would otherwise be the largest cost of a call.
+    """
 
     def __init__(
         self,
@@ -258,7 +290,11 @@ class SessionStore:
         self.base_seed = base_seed
         self._clock = clock
         self._on_expire = on_expire
-        self._sessions: dict[str, Session] = {}
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self.started = 0
+        """Sessions added so far (new ids, restored and forked ones), for the metrics."""
+        self.expired = 0
+        """Sessions dropped for being idle so far."""
 
     def get(self, session_id: str, *, seed: int | None = None) -> Session:
         """The session named ``session_id``, started fresh if it is new or has expired. ``seed``
@@ -268,12 +304,15 @@ class SessionStore:
         if session is None:
             session = Session.start(session_id, self.world, seed=seed, base_seed=self.base_seed)
             self._sessions[session_id] = session
+            self.started += 1
         self.touch(session)
         return session
 
     def touch(self, session: Session) -> None:
         """Mark ``session`` as used now (by this store's clock, which decides expiry)."""
         session.last_used = self._clock()
+        if self._sessions.get(session.id) is session:
+            self._sessions.move_to_end(session.id)
 
     def find(self, session_id: str) -> Session | None:
         """The live session named ``session_id``, without starting one."""
@@ -282,8 +321,10 @@ class SessionStore:
 
     def put(self, session: Session) -> Session:
         """Add (or replace) a session, e.g. one restored from a snapshot."""
-        self.touch(session)
+        if session.id not in self._sessions:
+            self.started += 1
         self._sessions[session.id] = session
+        self.touch(session)
         return session
 
     def drop(self, session_id: str) -> bool:
@@ -294,11 +335,17 @@ class SessionStore:
         if self.idle_timeout is None:
             return []
         cutoff = self._clock() - self.idle_timeout
-        expired = [
-            sid for sid, s in self._sessions.items() if s.last_used < cutoff and not s.lock.locked()
-        ]
+        expired = []
+        # Oldest first: the walk stops at the first session used since the cutoff. Sessions
+        # with a call in flight are passed over (they are touched again when the call ends).
+        for sid, session in self._sessions.items():
+            if session.last_used >= cutoff:
+                break
+            if not session.lock.locked():
+                expired.append(sid)
         for sid in expired:
             del self._sessions[sid]
+            self.expired += 1
             if self._on_expire is not None:
                 self._on_expire(sid)
         return expired

@@ -42,11 +42,13 @@ from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable, SimError
 from mcp_sim.journal import CacheUse, Journal, JournalRecord, PatchStatus, Source
 from mcp_sim.memory import WorldMemory
+from mcp_sim.metrics import Metrics, error_kind
 from mcp_sim.pages import ModelQuestion, ModelReply, PageStore
 from mcp_sim.perturb import NO_PLAN, Perturber, Plan, profiles_for
 from mcp_sim.prompt import (
     PastCall,
     TurnContext,
+    action_json,
     build_messages,
     estimate_tokens,
     extract_observation,
@@ -207,10 +209,12 @@ class Simulator:
         cache: AnswerCache | None = None,
         replay: Replay | None = None,
         memory: WorldMemory | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         """``memory`` keeps the pages of a world with a web (its own in-memory one if not
         given); see :mod:`mcp_sim.pages`."""
         self.world = world
+        self.metrics = metrics if metrics is not None else Metrics()
         self.model = model
         self.cache = cache
         self.replay = replay
@@ -260,6 +264,7 @@ class Simulator:
         says so, :class:`mcp_sim.inject.InjectedProtocolError`; every other failure is a result."""
         tool = self.world.tool(tool_name)
         if tool is None:
+            self.metrics.observe_unknown_tool()
             raise UnknownTool(tool_name, self.world)
         args = arguments or {}
         session = self.sessions.get(session_id, seed=seed)
@@ -284,11 +289,26 @@ class Simulator:
             session.steps += 1
             if result.source not in ("model_error", "perturbation"):
                 session.history.append(
-                    Turn(tool.name, args, result.text, result.is_error, result.version)
+                    Turn(
+                        tool.name,
+                        args,
+                        result.text,
+                        result.is_error,
+                        result.version,
+                        action=action_json(tool.name, args),
+                    )
                 )
             self.sessions.touch(session)
-            latency = round((time.perf_counter() - started) * 1000, 3)
+            seconds = time.perf_counter() - started
+            latency = round(seconds * 1000, 3)
             change = usage.change
+            self.metrics.observe_call(
+                tool.name,
+                result.source,
+                seconds,
+                patch_status=change.status,
+                violations=len(usage.violations),
+            )
             self.journal.write(
                 JournalRecord(
                     session=session.id,
@@ -435,9 +455,15 @@ class Simulator:
         """The turns the prompt shows, compacting first if they outgrow the budget. Compaction
         jumps (to the last ``keep_turns``) rather than sliding one turn per call, so the prompt
         prefix stays the same between jumps and the prefix cache keeps working."""
-        shown = session.history[session.history_start :]
+        history = session.history
+        for i in range(session.history_start, len(history)):
+            if history[i].action is None:  # turns restored from a snapshot
+                turn = history[i]
+                history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
+        shown = history[session.history_start :]
         size = sum(
-            estimate_tokens(render_action(0, t.tool, t.arguments) + t.observation) for t in shown
+            estimate_tokens(render_action(0, t.tool, t.arguments, t.action) + t.observation)
+            for t in shown
         )
         if size > self.options.history_budget_tokens and len(shown) > self.options.keep_turns:
             session.history_start = len(session.history) - self.options.keep_turns
@@ -477,7 +503,7 @@ class Simulator:
             first_turn=session.history_start + 1,
             sections=sections,
         )
-        history = [PastCall(t.tool, t.arguments, t.observation) for t in shown]
+        history = [PastCall(t.tool, t.arguments, t.observation, t.action) for t in shown]
         return build_messages(
             self.world,
             history,
@@ -522,16 +548,21 @@ class Simulator:
         if self.cache is not None:
             key = self.cache.key(self._world_hash, request)
             cached = await self.cache.get(key)
+            self.metrics.observe_cache(cached is not None)
             if cached is not None:
                 usage.cache_hits += 1
                 usage.add(cached)
                 return cached
             usage.cache_misses += 1
+        started = time.perf_counter()
         try:
             completion = await self.model.complete(request, progress)
-        except (ModelUnavailable, ModelTimeout):
-            usage.transient_failure = True
+        except ModelError as exc:
+            self.metrics.observe_model_request(time.perf_counter() - started, None)
+            if isinstance(exc, ModelUnavailable | ModelTimeout):
+                usage.transient_failure = True
             raise
+        self.metrics.observe_model_request(time.perf_counter() - started, completion)
         usage.add(completion)
         if key is not None:
             usage.to_cache.append(PendingAnswer(key, self._world_hash, request, completion))
@@ -553,6 +584,7 @@ class Simulator:
                 "these arguments. Start the server with --model-url URL (or without it, to use "
                 "the embedded model)."
             )
+            self.metrics.observe_failure("no_model")
             return self._result(session, text, None, True, "model_error")
         # An injected error is the tool's error text, not a result that follows its schema, and
         # it changes nothing: answer it as a read-only text tool.
@@ -574,6 +606,7 @@ class Simulator:
             answer = await self._answer(session, tool, request, progress, usage)
             change = await self._change(session, tool, messages, answer, progress, usage)
         except ModelError as exc:
+            self.metrics.observe_failure(error_kind(exc))
             text = f"mcp-sim could not simulate {tool.name}: {exc}"
             return self._result(session, text, None, True, "model_error")
         violations = self._audit(session, answer, args, before, change)

@@ -39,6 +39,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+def _size(value: Any) -> int:
+    """The length of ``value``'s compact JSON: that of :func:`_dumps`, without sorting keys,
+    which is most of its cost on a large state."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
 def _shape(value: Any, depth: int = 0) -> Any:
     if isinstance(value, dict):
         if depth >= 2:
@@ -68,14 +74,18 @@ class StateView:
     ) -> str:
         """The state section for a prompt: ``references`` are texts (the call's arguments first,
         then recent turns) whose entity ids pick the records shown in full."""
-        full = render_state(state)
-        if estimate_tokens(full) <= self.budget_tokens:
-            return full
+        # Compact JSON is never longer than the laid-out state and costs a small part of it, so
+        # a state far over the budget (a megabyte, on every call) is not laid out for nothing.
+        sizes: dict[int, int] = {id(state): _size(state)}
+        if sizes[id(state)] // 3 + 1 <= self.budget_tokens:
+            full = render_state(state)
+            if estimate_tokens(full) <= self.budget_tokens:
+                return full
         index = index if index is not None else EntityIndex.build(self.world, state)
         view = ""
         for limit in SKELETON_LIMITS:
             outlined: list[str] = []
-            skeleton = self._skeleton(state, "", limit, outlined, 0)
+            skeleton = self._skeleton(state, "", limit, outlined, 0, sizes)
             view = self._compose(skeleton, outlined, state, index, [])
             if estimate_tokens(view) <= self.budget_tokens:
                 break
@@ -110,13 +120,28 @@ class StateView:
         return chosen
 
     def _skeleton(
-        self, value: Any, pointer: str, limit: int, outlined: list[str], depth: int
+        self,
+        value: Any,
+        pointer: str,
+        limit: int,
+        outlined: list[str],
+        depth: int,
+        sizes: dict[int, int],
     ) -> Any:
-        if len(_dumps(value)) <= limit or not isinstance(value, dict | list):
+        """``sizes`` remembers the JSON size of values by id for one render: each limit tried
+        walks the same values, and the largest are the costliest to measure again."""
+        if not isinstance(value, dict | list):
+            return value
+        size = sizes.get(id(value))
+        if size is None:
+            size = sizes[id(value)] = _size(value)
+        if size <= limit:
             return value
         if isinstance(value, dict) and depth < _MAX_DEPTH and pointer not in self._entity_at:
             return {
-                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, outlined, depth + 1)
+                key: self._skeleton(
+                    item, f"{pointer}/{escape(key)}", limit, outlined, depth + 1, sizes
+                )
                 for key, item in value.items()
             }
         outlined.append(pointer)

@@ -75,6 +75,9 @@ class Reply:
     """``reasoning`` as vLLM sends it, or ``reasoning_content`` as llama-server does."""
     usage: bool = True
     """Send usage when the request asks for it; False mimics servers that never do."""
+    cached_tokens: int | None = None
+    """Report this many prompt tokens as prefix-cache hits, as vLLM does with
+    ``--enable-prompt-tokens-details`` (``usage.prompt_tokens_details.cached_tokens``)."""
     raw_stream: str | None = None
     """Sent verbatim as a 200 event stream, to script malformed streams."""
     abort_after: int | None = None
@@ -91,6 +94,8 @@ class RecordedRequest:
     """Lower-cased header names."""
     body: Any
     """Parsed JSON body, or None when there was none."""
+    client_port: int | None = None
+    """The client's source port: requests on one kept-alive connection share it."""
 
 
 class _Aborted(Exception):
@@ -269,6 +274,7 @@ class OpenAIDouble:
             path=request.url.path,
             headers={k.lower(): v for k, v in request.headers.items()},
             body=body,
+            client_port=request.client.port if request.client is not None else None,
         )
         with self._lock:
             self._requests.append(recorded)
@@ -469,18 +475,21 @@ class _ChatResponse(Response):
             **extra,
         }
 
-    def _usage(self) -> dict[str, int]:
+    def _usage(self) -> dict[str, Any]:
         reply = self._reply
         completion = len(_pieces(reply.reasoning or "")) + len(_pieces(reply.content))
         messages = self._request.get("messages") or []
         prompt_chars = sum(len(str(m.get("content", ""))) for m in messages if isinstance(m, dict))
         # About four characters per token, like most BPE vocabularies on English text.
         prompt = max(1, prompt_chars // 4)
-        return {
+        usage: dict[str, Any] = {
             "prompt_tokens": prompt,
             "total_tokens": prompt + completion,
             "completion_tokens": completion,
         }
+        if reply.cached_tokens is not None:
+            usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
+        return usage
 
 
 def _pieces(text: str) -> list[str]:

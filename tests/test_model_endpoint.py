@@ -135,3 +135,67 @@ async def test_cancelled_call_closes_the_model_request_and_the_server_keeps_serv
             with anyio.fail_after(20):
                 result = await client.call_tool("get_book", {"book_id": "b1"})
     assert text_of(result) == BOOK
+
+
+async def test_sessions_stick_to_one_replica_from_a_url_file_and_fail_over_when_it_dies(
+    tmp_path: Path,
+) -> None:
+    sessions = [f"episode-{i}" for i in range(12)]
+    answer = Reply(content=f"<predicted_observation>{BOOK}</predicted_observation>")
+    first_port, second_port = free_port(), free_port()
+    urls = tmp_path / "replicas.txt"
+    urls.write_text(
+        f"# two replicas\nhttp://127.0.0.1:{first_port}/v1\nhttp://127.0.0.1:{second_port}/v1\n",
+        encoding="utf-8",
+    )
+    args = ("--model-urls-file", str(urls), "--timeout", "10", "--retries", "0")
+
+    async def call_each(client: Client) -> None:
+        for session in sessions:
+            with anyio.fail_after(20):
+                result = await client.call_tool(
+                    "get_book", {"book_id": "b1"}, meta={"mcp-sim/session": session}
+                )
+            assert not result.is_error, text_of(result)
+
+    with (
+        OpenAIDouble(port=first_port) as first,
+        OpenAIDouble(port=second_port) as second,
+        serving_http(BOOKSTORE, *args, log=tmp_path / "serve.log") as url,
+    ):
+        for replica in (first, second):
+            replica.respond_with(lambda _: answer)
+        async with Client(url) as client:
+            await call_each(client)
+            await call_each(client)
+            seen = {
+                name: [r.headers["x-session-id"] for r in replica.completion_requests]
+                for name, replica in (("first", first), ("second", second))
+            }
+            assert sorted(seen["first"] + seen["second"]) == sorted(sessions * 2)
+            assert not set(seen["first"]) & set(seen["second"])
+            assert seen["first"] and seen["second"]
+            first.stop()
+            await call_each(client)
+    assert sorted(r.headers["x-session-id"] for r in second.completion_requests) == sorted(
+        seen["second"] + sessions
+    )
+
+
+def test_an_empty_model_url_file_stops_the_command_with_a_clear_message(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    urls = tmp_path / "replicas.txt"
+    urls.write_text("\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "mcp_sim", "serve", str(BOOKSTORE), "--model-urls-file", str(urls)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+    )
+    assert run.returncode != 0
+    assert "lists no URL" in run.stderr and "Traceback" not in run.stderr

@@ -4,6 +4,7 @@ handshake), over stdio and over streamable HTTP."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, asynccontextmanager
@@ -368,3 +369,26 @@ async def test_http_with_auth_token_serves_clients_that_send_it(
     ):
         assert len((await client.list_tools()).tools) == 4
         assert not (await client.call_tool("search_books", GLASS)).is_error
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads /proc (Linux)")
+def test_http_server_raises_its_open_file_limit_for_many_sessions(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.processes import free_port, stop, wait_until_listening
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    command = (
+        "ulimit -Sn 256 && exec "
+        f"{sys.executable} -m mcp_sim serve {BOOKSTORE} {' '.join(DEAD_MODEL)} "
+        f"--http 127.0.0.1:{port}"
+    )
+    process = subprocess.Popen(["bash", "-c", command], stderr=log.open("wb"), cwd=ROOT)
+    try:
+        wait_until_listening(port, process, log)
+        limits = Path(f"/proc/{process.pid}/limits").read_text()
+    finally:
+        stop(process)
+    soft, hard = re.search(r"Max open files\s+(\S+)\s+(\S+)", limits).groups()  # type: ignore[union-attr]
+    assert soft == hard and soft != "256"

@@ -433,3 +433,20 @@ async def test_expired_sessions_leave_the_journal(bookstore: World) -> None:
     assert len(journal.records("new")) == 1
     await simulator.call("old", "search_books", {"query": "glass"})
     assert [r.step for r in journal.records("old")] == [1]
+
+
+async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: World) -> None:
+    from mcp_sim.control import Control
+    from tests.scripted_model import ScriptedModel
+
+    answer = ScriptedModel.answer({"id": "b1", "title": "The Glass River"})
+    model = ScriptedModel(*[answer] * 4)
+    simulator = Simulator(bookstore, model)
+    for book in ("b1", "b3"):
+        await simulator.call("parent", "get_book", {"book_id": book})
+    await Control(simulator).fork("parent", "fork")
+    await simulator.call("parent", "get_book", {"book_id": "b4"})
+    await simulator.call("fork", "get_book", {"book_id": "b4"})
+    parent_prompt, fork_prompt = (r.messages for r in model.requests[-2:])
+    assert fork_prompt == parent_prompt
+    assert "### Turn 2" in fork_prompt[3]["content"]

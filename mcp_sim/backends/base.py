@@ -48,6 +48,9 @@ class Completion:
     model: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
+    """Prompt tokens served from the endpoint's prefix cache, when it says (vLLM does with
+    ``--enable-prompt-tokens-details``)."""
 
 
 class WorldModel(Protocol):

@@ -11,11 +11,12 @@ escapes, except cancellation, which always propagates.
 from __future__ import annotations
 
 import email.utils
-import hashlib
 import json
 import math
 import random
 import time
+import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
@@ -25,11 +26,17 @@ import anyio
 import httpx
 
 from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.backends.http11 import LeanClient, StreamedResponse
+from mcp_sim.backends.routing import Replicas
+from mcp_sim.backends.sse import EventParser
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable
 
 _ERROR_BODY_LIMIT = 64 * 1024
 _SNIPPET_CHARS = 300
 _ABORTED_FINISH_REASONS = frozenset({"abort", "error"})
+_DRAIN_SECONDS = 1.0
+"""How long the rest of a response after ``[DONE]`` may take to arrive before the connection is
+dropped instead of kept for the next request."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +56,12 @@ class EndpointSettings:
     backoff: float = 0.5
     """Delay before the first retry round in seconds; doubles each round, with jitter."""
     backoff_max: float = 10.0
-    max_concurrency: int = 64
-    """Requests in flight per replica; the rest wait their turn here."""
+    max_concurrency: int = 1024
+    """Requests in flight per replica; the rest wait their turn here. High, because vLLM
+    queues and batches requests itself: a low limit here would hold back calls of other
+    sessions and leave the batch emptier than the GPU allows."""
+    down_cooldown: float = 10.0
+    """Seconds a replica that refused a connection is tried last (see :mod:`.routing`)."""
     progress_interval: float = 0.5
     progress_tokens: int = 64
     """Progress is reported after this many seconds or this many new tokens, whichever first."""
@@ -73,7 +84,7 @@ class EndpointSettings:
                 )
         if len(set(urls)) != len(urls):
             raise ValueError(f"model base URLs are listed more than once: {urls}")
-        for name in ("connect_timeout", "request_timeout", "progress_interval"):
+        for name in ("connect_timeout", "request_timeout", "progress_interval", "down_cooldown"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.retries < 0:
@@ -109,9 +120,13 @@ class _Answer:
     reasoning: list[str] = field(default_factory=list)
     finish_reason: str | None = None
     prompt_tokens: int = 0
+    cached_tokens: int = 0
     usage_tokens: int | None = None
     chunks: int = 0
     done: bool = False
+    phase: str = "world model thinking"
+    model_seen: bool = False
+    """The stream has named its model (every chunk repeats it; the first is enough)."""
 
     @property
     def tokens(self) -> int:
@@ -165,8 +180,9 @@ class OpenAICompatibleModel:
     """A :class:`~mcp_sim.backends.base.WorldModel` on one or more OpenAI-compatible replicas.
 
     Requests with a routing key stick to one replica (chosen by a stable hash of the key, so a
-    session's prompt prefix stays in one replica's cache) and fail over to the next replica
-    when it cannot be reached; requests without a key go round robin.
+    session's prompt prefix stays in one replica's cache) and fail over to the key's next
+    replica when it cannot be reached; requests without a key go round robin. The key is also
+    sent as ``X-Session-Id``, for a router in front of the replicas. See :mod:`.routing`.
     """
 
     def __init__(
@@ -181,9 +197,16 @@ class OpenAICompatibleModel:
         self._settings = settings
         self._timeout = httpx.Timeout(settings.request_timeout, connect=settings.connect_timeout)
         self._owns_client = http_client is None
-        if http_client is None:
+        # The lean client unless httpx is needed: an injected client or transport, or a proxy
+        # from the environment, which only httpx speaks (see mcp_sim.backends.http11).
+        self._client: httpx.AsyncClient | LeanClient
+        if http_client is not None:
+            self._client = http_client
+        elif transport is None and not _proxied(settings.base_urls):
+            self._client = LeanClient(connect_timeout=settings.connect_timeout)
+        else:
             replicas = len(settings.base_urls)
-            http_client = httpx.AsyncClient(
+            self._client = httpx.AsyncClient(
                 transport=transport,
                 timeout=self._timeout,
                 # One spare connection per replica for model discovery next to full load.
@@ -192,12 +215,11 @@ class OpenAICompatibleModel:
                     max_keepalive_connections=replicas * (settings.max_concurrency + 1),
                 ),
             )
-        self._client = http_client
         self._limiters = {
             url: anyio.CapacityLimiter(settings.max_concurrency) for url in settings.base_urls
         }
         self._models: dict[str, str] = {}
-        self._round_robin = 0
+        self._replicas = Replicas(settings.base_urls, settings.down_cooldown)
         self._closed = False
         # Jitter only spreads retries of concurrent calls apart; it never affects answers.
         self._jitter = random.Random()
@@ -224,8 +246,16 @@ class OpenAICompatibleModel:
 
     def preferred_endpoint(self, routing_key: str) -> str:
         """The replica a routing key is sent to while that replica is reachable."""
-        urls = self._settings.base_urls
-        return urls[_stable_index(routing_key, len(urls))]
+        return self._replicas.ranked(routing_key)[0]
+
+    def failover_order(self, routing_key: str) -> list[str]:
+        """Every replica, in the order a routing key tries them while all are reachable."""
+        return self._replicas.ranked(routing_key)
+
+    @property
+    def replicas_down(self) -> list[str]:
+        """Replicas that refused a connection lately and are tried last for now."""
+        return self._replicas.down()
 
     async def complete(
         self, request: CompletionRequest, progress: ProgressCallback | None = None
@@ -233,7 +263,7 @@ class OpenAICompatibleModel:
         if self._closed:
             raise RuntimeError("this OpenAICompatibleModel has been closed")
         settings = self._settings
-        order = self._endpoint_order(request.routing_key)
+        order = self._replicas.order(request.routing_key)
         call = _Call(
             progress=_Progress(progress, settings.progress_interval, settings.progress_tokens),
             endpoint=order[0],
@@ -247,15 +277,6 @@ class OpenAICompatibleModel:
                 f"request timeout of {settings.request_timeout:g} s; long thinking can need "
                 "minutes, so raise the timeout or lower the max tokens"
             ) from None
-
-    def _endpoint_order(self, routing_key: str | None) -> list[str]:
-        urls = self._settings.base_urls
-        if routing_key is None:
-            start = self._round_robin % len(urls)
-            self._round_robin += 1
-        else:
-            start = _stable_index(routing_key, len(urls))
-        return urls[start:] + urls[:start]
 
     async def _complete_with_retries(
         self, request: CompletionRequest, order: list[str], call: _Call
@@ -313,11 +334,16 @@ class OpenAICompatibleModel:
                     raise self._status_failure(url, "chat/completions", response, body)
                 answer = await _read_stream(url, response, _Answer(model=model), call.progress)
         except httpx.TimeoutException as exc:
+            if isinstance(exc, httpx.ConnectTimeout):
+                self._replicas.mark_down(url)
             raise self._timeout_failure(url, exc) from exc
         except httpx.TransportError as exc:
+            if isinstance(exc, httpx.ConnectError):
+                self._replicas.mark_down(url)
             raise _transport_failure(exc) from exc
         except httpx.HTTPError as exc:
             raise ModelError(f"request to the world model at {url} failed: {exc}") from exc
+        self._replicas.mark_up(url)
         return _completion(url, request, answer)
 
     async def _model_for(self, url: str) -> str:
@@ -357,7 +383,7 @@ class OpenAICompatibleModel:
         return headers
 
     def _status_failure(
-        self, url: str, path: str, response: httpx.Response, body: bytes
+        self, url: str, path: str, response: StreamedResponse, body: bytes
     ) -> Exception:
         status = response.status_code
         message = _error_message(body)
@@ -398,11 +424,16 @@ class OpenAICompatibleModel:
         )
 
 
-def _stable_index(key: str, size: int) -> int:
-    # Python's hash() is salted per process; replicas must be chosen identically by every
-    # mcp-sim process and after every restart.
-    digest = hashlib.sha256(key.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") % size
+def _proxied(urls: list[str]) -> bool:
+    """Whether the environment names a proxy for any of ``urls`` (as httpx would use it)."""
+    proxies = urllib.request.getproxies()
+    for url in urls:
+        parts = urlsplit(url)
+        if (proxies.get(parts.scheme) or proxies.get("all")) and not urllib.request.proxy_bypass(
+            parts.hostname or ""
+        ):
+            return True
+    return False
 
 
 def _payload(model: str, request: CompletionRequest) -> dict[str, Any]:
@@ -433,7 +464,7 @@ def _payload(model: str, request: CompletionRequest) -> dict[str, Any]:
     return payload
 
 
-async def _read_limited(response: httpx.Response) -> bytes:
+async def _read_limited(response: StreamedResponse) -> bytes:
     # Error bodies are read only for a message; a misbehaving endpoint must not make us
     # buffer an unbounded stream.
     parts: list[bytes] = []
@@ -447,24 +478,25 @@ async def _read_limited(response: httpx.Response) -> bytes:
 
 
 async def _read_stream(
-    url: str, response: httpx.Response, answer: _Answer, progress: _Progress
+    url: str, response: StreamedResponse, answer: _Answer, progress: _Progress
 ) -> _Answer:
-    data_lines: list[str] = []
-    async for line in response.aiter_lines():
-        if line == "":
-            if data_lines:
-                await _on_event(url, "\n".join(data_lines), answer, progress)
-                data_lines.clear()
-                if answer.done:
-                    break
-            continue
-        if line.startswith(":"):
-            continue
-        name, _, value = line.partition(":")
-        if name == "data":
-            data_lines.append(value.removeprefix(" "))
-    if data_lines and not answer.done:
-        await _on_event(url, "\n".join(data_lines), answer, progress)
+    parser = EventParser()
+    chunks = response.aiter_bytes()
+    async for chunk in chunks:
+        seen = answer.chunks
+        _on_events(url, parser.feed(chunk), answer)
+        if answer.done:
+            break
+        if answer.chunks != seen:
+            await progress.update(answer.tokens, answer.phase)
+    if answer.done:
+        # Read the response to its end (vLLM ends it right after [DONE]), so that httpx keeps
+        # the connection for the next request instead of opening a new one for every call.
+        with anyio.move_on_after(_DRAIN_SECONDS):
+            async for _ in chunks:
+                pass
+    else:
+        _on_events(url, parser.close(), answer)
     if not answer.done and answer.finish_reason is None:
         raise ModelOutputInvalid(
             f"the event stream from {url} ended before the answer finished (no finish_reason "
@@ -474,60 +506,97 @@ async def _read_stream(
     return answer
 
 
-async def _on_event(url: str, data: str, answer: _Answer, progress: _Progress) -> None:
-    if data.strip() == "[DONE]":
-        answer.done = True
+def _on_events(url: str, events: list[str], answer: _Answer) -> None:
+    """Take in the events of one network read (up to ``[DONE]``)."""
+    for i, data in enumerate(events):
+        if data.strip() == "[DONE]":
+            events, answer.done = events[:i], True
+            break
+    if not events:
         return
+    # One JSON document for the whole read: decoding hundreds of small events one by one
+    # costs about three times as much. Anything unusual is decoded event by event, so a bad
+    # event is reported as itself.
+    chunks: Any = None
+    if all(data.startswith("{") for data in events):
+        try:
+            chunks = json.loads("[" + ",".join(events) + "]")
+        except ValueError:
+            chunks = None
+    if not isinstance(chunks, list) or len(chunks) != len(events):
+        chunks = [_decode(url, data) for data in events]
+    for data, chunk in zip(events, chunks, strict=True):
+        _on_chunk(url, data, chunk, answer)
+
+
+def _decode(url: str, data: str) -> Any:
     try:
-        chunk = json.loads(data)
+        return json.loads(data)
     except ValueError:
         raise ModelOutputInvalid(
             f"the event stream from {url} carried an event that is not JSON: {_snippet(data)}"
         ) from None
-    if not isinstance(chunk, dict):
+
+
+def _on_chunk(url: str, data: str, chunk: Any, answer: _Answer) -> None:
+    # Runs for every token streamed, so the usual chunk (one choice, a one-field delta) takes
+    # as few steps as it can; type() checks are cheaper than isinstance() here.
+    if type(chunk) is not dict:
         raise ModelOutputInvalid(
             f"the event stream from {url} carried an event that is not a JSON object: "
             f"{_snippet(data)}"
         )
     if "error" in chunk or chunk.get("object") == "error":
         raise _stream_error(url, chunk)
-    if isinstance(chunk.get("model"), str) and chunk["model"]:
-        answer.model = chunk["model"]
+    if not answer.model_seen:
+        model = chunk.get("model")
+        if model and isinstance(model, str):
+            answer.model = model
+            answer.model_seen = True
     usage = chunk.get("usage")
-    if isinstance(usage, dict):
-        prompt_tokens = usage.get("prompt_tokens")
-        completion_tokens = usage.get("completion_tokens")
-        if isinstance(prompt_tokens, int):
-            answer.prompt_tokens = prompt_tokens
-        if isinstance(completion_tokens, int):
-            answer.usage_tokens = completion_tokens
-    choices = chunk.get("choices", [])
-    if not isinstance(choices, list):
+    if usage and type(usage) is dict:
+        _on_usage(usage, answer)
+    choices = chunk.get("choices")
+    if not choices:
+        return
+    if type(choices) is not list:
         raise ModelOutputInvalid(
             f"the event stream from {url} carried a chunk whose choices are not a list: "
             f"{_snippet(data)}"
         )
     for choice in choices:
-        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+        if type(choice) is not dict or choice.get("index", 0) != 0:
             continue
         delta = choice.get("delta")
-        if isinstance(delta, dict):
+        if delta and type(delta) is dict:
+            content = delta.get("content")
             # vLLM names the thinking "reasoning"; llama-server still says "reasoning_content".
             reasoning = delta.get("reasoning") or delta.get("reasoning_content")
-            content = delta.get("content")
-            phase = ""
-            if isinstance(reasoning, str) and reasoning:
+            if reasoning and type(reasoning) is str:
                 answer.reasoning.append(reasoning)
-                phase = "world model thinking"
-            if isinstance(content, str) and content:
-                answer.content.append(content)
-                phase = "world model writing the observation"
-            if phase:
                 answer.chunks += 1
-                await progress.update(answer.tokens, phase)
+                answer.phase = "world model thinking"
+            if content and type(content) is str:
+                answer.content.append(content)
+                if not reasoning:
+                    answer.chunks += 1
+                answer.phase = "world model writing the observation"
         finish_reason = choice.get("finish_reason")
-        if isinstance(finish_reason, str) and finish_reason:
+        if finish_reason and type(finish_reason) is str:
             answer.finish_reason = finish_reason
+
+
+def _on_usage(usage: dict[str, Any], answer: _Answer) -> None:
+    prompt_tokens = usage.get("prompt_tokens")
+    completion_tokens = usage.get("completion_tokens")
+    if isinstance(prompt_tokens, int):
+        answer.prompt_tokens = prompt_tokens
+    if isinstance(completion_tokens, int):
+        answer.usage_tokens = completion_tokens
+    details = usage.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    if isinstance(cached, int):
+        answer.cached_tokens = cached
 
 
 def _stream_error(url: str, chunk: dict[str, Any]) -> Exception:
@@ -566,6 +635,7 @@ def _completion(url: str, request: CompletionRequest, answer: _Answer) -> Comple
         model=answer.model,
         prompt_tokens=answer.prompt_tokens,
         completion_tokens=answer.tokens,
+        cached_tokens=answer.cached_tokens,
     )
 
 
@@ -614,7 +684,7 @@ def _error_message(body: bytes) -> str:
     return _snippet(body)
 
 
-def _retry_after(headers: httpx.Headers) -> float | None:
+def _retry_after(headers: Mapping[str, str]) -> float | None:
     value = headers.get("retry-after")
     if value is None:
         return None

@@ -1,0 +1,605 @@
+"""mcp-sim's benchmark suite: what the server adds to a call, how many calls it carries, what an
+open session costs, and how much of each prompt vLLM's prefix cache can reuse.
+
+    python benchmarks/run.py [--quick] [--only overhead,throughput,memory,prefix] [--json FILE]
+
+Every figure comes from processes on this machine talking over loopback:
+
+- the world model is ``benchmarks/backend.py``, a small OpenAI-compatible HTTP server that
+  answers every request in vLLM's streaming wire format after a set delay (0 for the overhead
+  figures, 200 ms for throughput), with a 1 KB observation in token-sized events;
+- the yardstick is ``benchmarks/echo_server.py``, an MCP server on the same SDK and transports
+  whose one tool returns the same 1 KB at once;
+- the clients are ``benchmarks/mcp_client.py``: plain JSON-RPC over stdio, and raw keep-alive
+  HTTP connections, so that as much CPU as possible is left to the servers.
+
+The figures are ratios taken within one run (mcp-sim against the echo server, achieved against
+ideal throughput), because absolute timings on a shared machine move with its load: the load
+average is printed with them. Nothing here is a test: nothing passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import gc
+import itertools
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from backend import observation
+from mcp_client import HttpSession, StdioClient, percentile
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+WORLD = HERE / "worlds" / "lookup.yaml"
+PYTHON = sys.executable
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+EPISODE = 20
+"""Calls per session in the overhead runs: each call adds a turn to its session's history, and
+an episode of this length is what a tool-using agent typically makes."""
+
+
+# --- processes ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+
+
+@dataclass
+class Process:
+    popen: subprocess.Popen[bytes]
+    name: str
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+
+
+def start_backend(delay: float, token_chars: int = 4) -> tuple[Process, str]:
+    popen = subprocess.Popen(
+        [
+            PYTHON,
+            str(HERE / "backend.py"),
+            "--delay",
+            str(delay),
+            "--result-bytes",
+            "1024",
+            "--token-chars",
+            str(token_chars),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert popen.stdout is not None
+    line = popen.stdout.readline().decode().split()
+    if line[:1] != ["ready"]:
+        popen.kill()
+        raise RuntimeError("the benchmark backend did not start")
+    return Process(popen, "backend"), f"http://127.0.0.1:{line[1]}/v1"
+
+
+def mcp_sim_command(world: Path, model_url: str) -> list[str]:
+    return [PYTHON, "-m", "mcp_sim", "serve", str(world), "--model-url", model_url]
+
+
+def echo_command(delay: float = 0.0) -> list[str]:
+    return [PYTHON, str(HERE / "echo_server.py"), "--delay", str(delay)]
+
+
+def start_http(command: list[str], name: str) -> tuple[Process, str]:
+    port = free_port()
+    popen = subprocess.Popen(
+        [*command, "--http", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if popen.poll() is not None:
+            raise RuntimeError(f"{name} exited with {popen.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return Process(popen, name), f"http://127.0.0.1:{port}/mcp"
+        except OSError:
+            time.sleep(0.1)
+    popen.kill()
+    raise RuntimeError(f"{name} did not listen within 120 s")
+
+
+@contextlib.contextmanager
+def running(*processes: Process) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        for process in processes:
+            process.stop()
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+# --- overhead ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Overhead:
+    transport: str
+    stream: str
+    echo_ms: float
+    sim_ms: float
+    echo_cpu_ms: float
+    sim_cpu_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.sim_ms / self.echo_ms
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.sim_cpu_ms / self.echo_cpu_ms
+
+
+async def _timed_calls(client: Any, pid: int, calls: int, first: int) -> tuple[list[float], float]:
+    latencies = []
+    cpu = cpu_seconds(pid)
+    for i in range(first, first + calls):
+        meta = {"mcp-sim/session": f"episode-{i // EPISODE}"}
+        started = time.perf_counter()
+        await client.request(
+            "tools/call", {"name": "lookup", "arguments": {"key": f"k{i}"}, "_meta": meta}
+        )
+        latencies.append(time.perf_counter() - started)
+    return latencies, cpu_seconds(pid) - cpu
+
+
+async def overhead(transport: str, stream: str, model_url: str, calls: int) -> Overhead:
+    """Sequential calls to the echo server and to mcp-sim, interleaved in rounds so that both
+    see the same machine load; median latency and server CPU per call."""
+    clients: dict[str, Any] = {}
+    pids: dict[str, int] = {}
+    processes: list[Process] = []
+    try:
+        for name, command in (
+            ("echo", echo_command()),
+            ("mcp-sim", mcp_sim_command(WORLD, model_url)),
+        ):
+            if transport == "stdio":
+                client = await StdioClient.start(*command, cwd=str(ROOT))
+                pids[name] = client.process.pid
+            else:
+                process, url = start_http(command, name)
+                processes.append(process)
+                client = await HttpSession(url).open()
+                pids[name] = process.pid
+            clients[name] = client
+        rounds, per_round = 5, max(1, calls // 5)
+        latencies: dict[str, list[float]] = {name: [] for name in clients}
+        cpu: dict[str, float] = dict.fromkeys(clients, 0.0)
+        for name, client in clients.items():  # warm up: imports, first connections
+            await _timed_calls(client, pids[name], 2 * EPISODE, 10**6)
+        for round_no in range(rounds):
+            for name, client in clients.items():
+                got, used = await _timed_calls(client, pids[name], per_round, round_no * per_round)
+                latencies[name] += got
+                cpu[name] += used
+        total = rounds * per_round
+        return Overhead(
+            transport,
+            stream,
+            echo_ms=(percentile(latencies["echo"], 0.5) or 0) * 1000,
+            sim_ms=(percentile(latencies["mcp-sim"], 0.5) or 0) * 1000,
+            echo_cpu_ms=cpu["echo"] / total * 1000,
+            sim_cpu_ms=cpu["mcp-sim"] / total * 1000,
+        )
+    finally:
+        for client in clients.values():
+            await client.close()
+        for process in processes:
+            process.stop()
+
+
+# --- throughput --------------------------------------------------------------------------------
+
+
+@dataclass
+class Throughput:
+    server: str
+    sessions: int
+    calls_per_second: float
+    ideal: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+    server_cpu: float
+    """Share of one core the server used during the run."""
+
+    @property
+    def fraction(self) -> float:
+        return self.calls_per_second / self.ideal
+
+
+def throughput(url: str, pid: int, server: str, sessions: int, duration: float) -> Throughput:
+    cpu = cpu_seconds(pid)
+    started = time.monotonic()
+    run = subprocess.run(
+        [
+            PYTHON,
+            str(HERE / "mcp_client.py"),
+            "load",
+            "--url",
+            url,
+            "--sessions",
+            str(sessions),
+            "--duration",
+            str(duration),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=duration + 300,
+        check=True,
+    )
+    server_cpu = (cpu_seconds(pid) - cpu) / (time.monotonic() - started)
+    result = json.loads(run.stdout)
+    return Throughput(
+        server,
+        sessions,
+        result["calls_per_second"],
+        sessions / 0.2,
+        result["p50_ms"],
+        result["p99_ms"],
+        result["errors"],
+        server_cpu,
+    )
+
+
+# --- memory ------------------------------------------------------------------------------------
+
+
+def big_state(size: int) -> dict[str, Any]:
+    """A state document of about ``size`` bytes of JSON: records of a catalogue."""
+    records = []
+    text_size = 2
+    while text_size < size:
+        i = len(records)
+        record = {
+            "id": f"rec_{i:05d}",
+            "title": f"Record {i}",
+            "body": "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 3,
+            "tags": ["alpha", "beta"],
+            "score": i % 97,
+        }
+        records.append(record)
+        text_size += len(json.dumps(record)) + 2
+    return {"records": records}
+
+
+def write_big_world(folder: Path, size: int) -> Path:
+    world = WORLD.read_text(encoding="utf-8").replace(
+        "state:\n  records_total: 3\n", f"state: {json.dumps(big_state(size))}\n"
+    )
+    path = folder / "big-world.yaml"
+    path.write_text(world, encoding="utf-8")
+    return path
+
+
+@dataclass
+class Memory:
+    sessions: int
+    state_bytes: int
+    fresh_bytes: float
+    after_call_bytes: float
+    deep_copy_bytes: float
+    http_sim_bytes: float | None = None
+    http_echo_bytes: float | None = None
+
+
+class InstantModel:
+    """Answers every call at once with the 1 KB observation (for in-process memory figures)."""
+
+    def __init__(self) -> None:
+        self.text = f"<predicted_observation>\n{observation(1024)}\n</predicted_observation>"
+
+    async def complete(self, request: Any, progress: Any = None) -> Any:
+        from mcp_sim.backends.base import Completion
+
+        return Completion(content=self.text, model="instant")
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def memory_in_process(world_path: Path, sessions: int) -> Memory:
+    from mcp_sim.simulator import Simulator
+    from mcp_sim.spec import load_world
+
+    world = load_world(world_path)
+    state_bytes = len(json.dumps(world.state))
+    simulator = Simulator(world, InstantModel())
+    simulator.sessions.get("warm-up")
+    await simulator.call("warm-up", "lookup", {"key": "k"})
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for i in range(sessions):
+        simulator.sessions.get(f"episode-{i}")
+    gc.collect()
+    fresh = tracemalloc.get_traced_memory()[0]
+    for i in range(sessions):
+        await simulator.call(f"episode-{i}", "lookup", {"key": f"k{i}"})
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    copy_start = tracemalloc.get_traced_memory()[0]
+    duplicate = copy.deepcopy(world.state)
+    copied = tracemalloc.get_traced_memory()[0] - copy_start
+    del duplicate
+    tracemalloc.stop()
+    return Memory(
+        sessions,
+        state_bytes,
+        fresh_bytes=(fresh - before) / sessions,
+        after_call_bytes=(after - before) / sessions,
+        deep_copy_bytes=copied,
+    )
+
+
+async def hold_sessions(url: str, sessions: int) -> list[HttpSession]:
+    opened: list[HttpSession] = []
+    for first in range(0, sessions, 200):
+        batch = [HttpSession(url) for _ in range(first, min(sessions, first + 200))]
+        opened += await asyncio.gather(*(s.open() for s in batch))
+        await asyncio.gather(*(s.call("lookup", {"key": "k"}) for s in batch))
+    return opened
+
+
+async def memory_per_http_session(url: str, pid: int, sessions: int) -> float:
+    """Resident memory the server process grows by per open MCP session (each with one call),
+    sessions held open on their connections while it is read."""
+    warm = await hold_sessions(url, 50)
+    await asyncio.sleep(0.5)
+    before = rss_bytes(pid)
+    opened = await hold_sessions(url, sessions)
+    await asyncio.sleep(1.0)
+    grown = rss_bytes(pid) - before
+    await asyncio.gather(*(s.close() for s in [*warm, *opened]))
+    return grown / sessions
+
+
+# --- prefix sharing ----------------------------------------------------------------------------
+
+
+async def prefix() -> dict[str, float]:
+    import prefix_sharing
+
+    from mcp_sim.prompt import estimate_tokens
+    from mcp_sim.simulator import SimOptions
+    from mcp_sim.spec import load_world
+
+    world = load_world(ROOT / "worlds" / "shop.yaml")
+    prompts = await prefix_sharing.run_session(world, SimOptions(history_budget_tokens=10**9))
+    weighted, mean, _ = prefix_sharing.sharing(prompts)
+    tokens = [estimate_tokens(p) for p in prompts]
+    return {
+        "calls": len(prompts),
+        "shared_weighted": weighted,
+        "shared_mean": mean,
+        "tokens_mean": sum(tokens) / len(tokens),
+        "tokens_last": tokens[-1],
+        "unshared_tokens_mean": sum(
+            estimate_tokens(cur[prefix_sharing.shared_prefix(prev, cur) :])
+            for prev, cur in itertools.pairwise(prompts)
+        )
+        / (len(prompts) - 1),
+    }
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def table(rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer calls, shorter runs")
+    parser.add_argument("--only", default="overhead,throughput,memory,prefix")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--sessions", default="1,10,100,1000", help="concurrency levels for throughput"
+    )
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    results: dict[str, Any] = {"load_average_before": load_average()}
+    print("mcp-sim benchmarks: every world model answer comes from benchmarks/backend.py, an")
+    print("OpenAI-compatible HTTP server answering in vLLM's streaming wire format after a set")
+    print("delay (no GPU, no real model); the yardstick is benchmarks/echo_server.py, an MCP")
+    print("server on the same SDK and transports returning the same 1 KB result at once.")
+    print(f"machine: {os.cpu_count()} cores, load average {load_average()}\n", flush=True)
+
+    if "overhead" in only:
+        calls = 100 if args.quick else 500
+        rows = [
+            [
+                "transport",
+                "model answer",
+                "echo ms/call",
+                "mcp-sim ms/call",
+                "ratio",
+                "echo CPU ms",
+                "mcp-sim CPU ms",
+                "CPU ratio",
+            ]
+        ]
+        figures = []
+        # The 1 KB observation as vLLM streams it (an event per ~4-character token, ~270
+        # events), and as one event, which shows what reading a token costs.
+        for stream, token_chars in (("~270 token events", 4), ("1 event", 1 << 20)):
+            backend, model_url = start_backend(0.0, token_chars)
+            with running(backend):
+                for transport in ("stdio", "http"):
+                    o = await overhead(transport, stream, model_url, calls)
+                    figures.append(o.__dict__ | {"ratio": o.ratio, "cpu_ratio": o.cpu_ratio})
+                    rows.append(
+                        [
+                            transport,
+                            stream,
+                            f"{o.echo_ms:.2f}",
+                            f"{o.sim_ms:.2f}",
+                            f"{o.ratio:.2f}",
+                            f"{o.echo_cpu_ms:.2f}",
+                            f"{o.sim_cpu_ms:.2f}",
+                            f"{o.cpu_ratio:.2f}",
+                        ]
+                    )
+        results["overhead"] = figures
+        print(
+            f"Server overhead per call, 1 KB result, zero-latency backend ({calls} sequential "
+            f"calls each, median; sessions of {EPISODE} calls; CPU = the server process's own):"
+        )
+        print(table(rows) + "\n", flush=True)
+
+    if "throughput" in only:
+        levels = [int(n) for n in args.sessions.split(",")]
+        backend, model_url = start_backend(0.2)
+        sim, sim_url = start_http(mcp_sim_command(WORLD, model_url), "mcp-sim")
+        echo, echo_url = start_http(echo_command(0.2), "echo")
+        rows = [
+            [
+                "server",
+                "sessions",
+                "ideal calls/s",
+                "calls/s",
+                "of ideal",
+                "p50 ms",
+                "p99 ms",
+                "server CPU",
+                "errors",
+            ]
+        ]
+        figures = []
+        with running(backend, sim, echo):
+            for sessions in levels:
+                duration = 5.0 if args.quick else (6.0 if sessions < 100 else 10.0)
+                for name, url, process in (("mcp-sim", sim_url, sim), ("echo", echo_url, echo)):
+                    t = throughput(url, process.pid, name, sessions, duration)
+                    figures.append(t.__dict__ | {"fraction": t.fraction})
+                    rows.append(
+                        [
+                            name,
+                            str(sessions),
+                            f"{t.ideal:.0f}",
+                            f"{t.calls_per_second:.0f}",
+                            f"{t.fraction:.0%}",
+                            f"{t.p50_ms:.0f}",
+                            f"{t.p99_ms:.0f}",
+                            f"{t.server_cpu:.0%}",
+                            str(t.errors),
+                        ]
+                    )
+        results["throughput"] = figures
+        print(
+            "Throughput over HTTP, backend answering after 200 ms (echo: the echo server sleeping "
+            "200 ms per call); ideal = sessions / 0.2 s; server CPU in cores of this machine:"
+        )
+        print(table(rows) + "\n", flush=True)
+
+    if "memory" in only:
+        import tempfile
+
+        sessions = 200 if args.quick else 1000
+        with tempfile.TemporaryDirectory() as folder:
+            world = write_big_world(Path(folder), 1_000_000)
+            m = await memory_in_process(world, sessions)
+            if not args.quick:
+                backend, model_url = start_backend(0.0)
+                sim, sim_url = start_http(mcp_sim_command(world, model_url), "mcp-sim")
+                echo, echo_url = start_http(echo_command(), "echo")
+                with running(backend, sim, echo):
+                    m.http_sim_bytes = await memory_per_http_session(sim_url, sim.pid, sessions)
+                    m.http_echo_bytes = await memory_per_http_session(echo_url, echo.pid, sessions)
+        results["memory"] = m.__dict__
+        rows = [["what", "bytes per session"]]
+        rows.append(["mcp-sim session, fresh (state shared)", f"{m.fresh_bytes:,.0f}"])
+        rows.append(["mcp-sim session after one 1 KB call", f"{m.after_call_bytes:,.0f}"])
+        rows.append(["a private copy of the state (before sharing)", f"{m.deep_copy_bytes:,.0f}"])
+        if m.http_sim_bytes is not None and m.http_echo_bytes is not None:
+            rows.append(["mcp-sim HTTP process RSS, open session", f"{m.http_sim_bytes:,.0f}"])
+            rows.append(["echo server HTTP process RSS, open session", f"{m.http_echo_bytes:,.0f}"])
+        print(
+            f"Memory per open session, world state of {m.state_bytes / 1e6:.2f} MB, "
+            f"{m.sessions} sessions (tracemalloc in one process; RSS over HTTP, one call each):"
+        )
+        print(table(rows) + "\n", flush=True)
+
+    if "prefix" in only:
+        p = await prefix()
+        results["prefix"] = p
+        rows = [["what", "value"]]
+        rows.append(
+            ["prompt shared with the previous call (char-weighted)", f"{p['shared_weighted']:.3f}"]
+        )
+        rows.append(
+            ["prompt shared with the previous call (mean per call)", f"{p['shared_mean']:.3f}"]
+        )
+        rows.append(["prompt tokens per call, mean (~3 chars/token)", f"{p['tokens_mean']:,.0f}"])
+        rows.append(["prompt tokens at the last call", f"{p['tokens_last']:,.0f}"])
+        rows.append(
+            ["tokens not shared with the previous call, mean", f"{p['unshared_tokens_mean']:,.0f}"]
+        )
+        print(
+            f"Prompt prefix sharing, a {p['calls']:.0f}-call session on worlds/shop.yaml "
+            "(rule-based stand-in model; details: python benchmarks/prefix_sharing.py):"
+        )
+        print(table(rows) + "\n", flush=True)
+
+    results["load_average_after"] = load_average()
+    print(f"load average after: {load_average()}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
