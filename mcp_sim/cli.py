@@ -495,18 +495,20 @@ def _report(path: str, as_json: bool) -> int:
 
 
 async def _world_new(args: argparse.Namespace) -> int:
-    from mcp_sim.drafting import DRAFT_MAX_TOKENS, draft_world
+    from mcp_sim.drafting import COMPACT_MAX_TOKENS, DRAFT_MAX_TOKENS, draft_world
 
     output = Path(args.output)
     if output.exists() and not args.force:
         _say(f"{output} exists; choose another file or pass --force")
         return 2
+    bounds = _options(args).bounds
     given = {k: v for k, v in asdict(_sampling(args)).items() if v is not None}
-    sampling = replace(Sampling(max_tokens=DRAFT_MAX_TOKENS), **given)
+    limit = COMPACT_MAX_TOKENS if bounds is not None else DRAFT_MAX_TOKENS
+    sampling = replace(Sampling(max_tokens=limit), **given)
     async with _launched_model(args, _say) as model:
         _say(f"drafting a {args.domain} world")
         draft = await draft_world(
-            args.description, args.domain, model, sampling=sampling, bounds=_options(args).bounds
+            args.description, args.domain, model, sampling=sampling, bounds=bounds
         )
     output.write_text(draft.text, encoding="utf-8")
     world = draft.world

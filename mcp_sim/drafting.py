@@ -17,7 +17,7 @@ from typing import Any
 
 from mcp_sim.backends.base import ChatMessage, CompletionRequest, Sampling, WorldModel
 from mcp_sim.bounds import OutputBounds, bounded_schema
-from mcp_sim.errors import DraftError, SpecError
+from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.prompt import extract_observation
 from mcp_sim.spec import Domain, World, parse_world, world_json_schema
 from mcp_sim.world_export import dump_world
@@ -35,18 +35,31 @@ DRAFT_KEYS = (
 )
 DRAFT_MAX_TOKENS = 6000
 """Room for a whole world spec, and inside the embedded model's 8192-token window."""
+COMPACT_MAX_TOKENS = 1500
+"""For a small model: a compact draft takes 200-600 tokens, and at a few tokens a second on
+vLLM CPU a longer answer is a draft that rambles."""
 
+_PARAMETER: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"enum": ["string", "integer", "number", "boolean", "array", "object"]},
+        "description": {"type": "string", "minLength": 1},
+    },
+    "required": ["type", "description"],
+    "additionalProperties": False,
+}
 _INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "type": {"const": "object"},
-        "properties": {"type": "object", "additionalProperties": {"type": "object"}},
-        "required": {"type": "array", "items": {"type": "string"}},
+        "properties": {"type": "object", "additionalProperties": _PARAMETER},
+        "required": {"type": "array", "items": {"type": "string", "minLength": 1}},
     },
     "required": ["type", "properties"],
     "additionalProperties": False,
 }
-"""A tool's input_schema in a draft: the root an MCP tool needs, parameters as any schema."""
+"""A tool's input_schema in a draft: the root an MCP tool needs, each parameter a type and a
+description (a designer refines them in the file)."""
 
 _DOMAINS: dict[str, str] = {
     "mcp": "the tools of a service's API (snake_case names such as search_orders, get_order, "
@@ -113,7 +126,23 @@ class Draft:
     world: World
 
 
-def draft_schema(domain: Domain) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DraftSize:
+    """Upper sizes of a draft's lists."""
+
+    canon: int = 20
+    tools: int = 8
+    reference_answers: int = 10
+    entities_per_kind: int = 10
+    pages: int = 8
+
+
+COMPACT = DraftSize(canon=6, tools=3, reference_answers=3, entities_per_kind=3, pages=3)
+"""For a small model (bounded output): a whole world must fit its window, at a few tokens a
+second."""
+
+
+def draft_schema(domain: Domain, size: DraftSize = DraftSize()) -> dict[str, Any]:
     """The JSON Schema a draft answers under: the world spec's schema, cut to the keys a draft
     needs and tightened where a free-form part would let a model wander (a tool's input schema
     must be an object schema; lists have an upper size)."""
@@ -122,13 +151,17 @@ def draft_schema(domain: Domain) -> dict[str, Any]:
     keys = (*DRAFT_KEYS, "search") if domain == "search" else DRAFT_KEYS
     properties = {key: copy.deepcopy(full["properties"][key]) for key in keys}
     properties["domain"] = {"const": domain}
-    properties["canon"] = {"type": "array", "items": {"type": "string"}, "maxItems": 20}
+    properties["canon"] = {"type": "array", "items": {"type": "string"}, "maxItems": size.canon}
     properties["tools"] = {"type": "array", "items": {"$ref": "#/$defs/ToolSpec"}}
-    properties["tools"].update(minItems=1, maxItems=8)
-    properties["reference_answers"].update(maxItems=10)
+    properties["tools"].update(minItems=1, maxItems=size.tools)
+    properties["reference_answers"].update(maxItems=size.reference_answers)
     # Kinds of entities are the world's own words, but a grammar cannot enumerate them; the
     # usual three cover most worlds, and a designer adds more to the file by hand.
-    entity_list = {"type": "array", "items": {"$ref": "#/$defs/CanonEntity"}, "maxItems": 10}
+    entity_list = {
+        "type": "array",
+        "items": {"$ref": "#/$defs/CanonEntity"},
+        "maxItems": size.entities_per_kind,
+    }
     properties["canon_entities"] = {
         "type": "object",
         "properties": {kind: entity_list for kind in ("people", "places", "organisations")},
@@ -146,7 +179,7 @@ def draft_schema(domain: Domain) -> dict[str, Any]:
         properties["search"] = {"$ref": "#/$defs/SearchSpec"}
         search = defs["SearchSpec"]
         search["properties"] = {"pages": search["properties"]["pages"]}
-        search["properties"]["pages"]["maxItems"] = 8
+        search["properties"]["pages"]["maxItems"] = size.pages
         page = defs["SeedPage"]
         page["properties"].pop("content", None)
         page["required"] = ["url", "title", "date", "snippet"]
@@ -201,19 +234,26 @@ async def draft_world(
     sampling: Sampling | None = None,
     bounds: OutputBounds | None = None,
 ) -> Draft:
-    """A valid world drafted by ``model``. Raises :class:`DraftError` (after one correction)
-    when it cannot produce one; lets :class:`mcp_sim.errors.ModelError` through."""
+    """A valid world drafted by ``model``. Raises :class:`DraftError` (after a second try) when
+    it cannot produce one; lets :class:`mcp_sim.errors.ModelError` through, except an answer cut
+    off at the token limit, which counts as a failed draft."""
     if not description.strip():
         raise DraftError('describe the world to draft, e.g. "a ferry company\'s booking API"')
-    schema = draft_schema(domain)
-    if bounds is not None:
-        schema = bounded_schema(schema, bounds)
+    if bounds is None:
+        schema = draft_schema(domain)
+    else:
+        schema = bounded_schema(draft_schema(domain, COMPACT), bounds)
     sampling = sampling or Sampling(max_tokens=DRAFT_MAX_TOKENS)
     messages = draft_messages(description, domain)
     problems: list[str] = []
     for _ in range(2):
         request = CompletionRequest(messages, sampling, schema, schema_name="world")
-        completion = await model.complete(request)
+        try:
+            completion = await model.complete(request)
+        except ModelOutputInvalid as exc:
+            # A draft that ran past the limit has nothing to correct; a fresh one may be shorter.
+            problems = [str(exc)]
+            continue
         try:
             return _validated(completion.content, description)
         except DraftError as exc:

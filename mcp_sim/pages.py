@@ -485,13 +485,17 @@ class PageStore:
 _NO_RESULTS = re.compile(r"\b(?:0|no|zero)\s+(?:matching\s+)?results?\b", re.IGNORECASE)
 
 
+_WORDY = re.compile(r"[^\W\d_]{3}")
+"""A word of three letters or more: what a snippet worth showing has at least."""
+
+
 def _as_known(result: SearchResult, page: PageRecord | None) -> SearchResult:
     """``result`` as the store knows its page: the known title and date, and the known snippet
-    when the model gave none worth showing (empty, or only an address)."""
+    when the model gave none worth showing (no word in it, or only an address)."""
     if page is None:
         return result
-    snippet = result.snippet
-    if not snippet.strip() or re.fullmatch(r"\S*(https?://|www\.)\S*", snippet.strip()):
+    snippet = result.snippet.strip()
+    if not _WORDY.search(snippet) or re.fullmatch(r"\S*(https?://|www\.)\S*", snippet):
         snippet = page.snippet
     return replace(result, title=page.title, date=page.date, snippet=snippet)
 

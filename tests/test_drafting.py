@@ -13,8 +13,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_sim.drafting import DRAFT_MAX_TOKENS, draft_schema, draft_world
-from mcp_sim.errors import DraftError
+from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.bounds import OutputBounds
+from mcp_sim.drafting import COMPACT, DRAFT_MAX_TOKENS, draft_schema, draft_world
+from mcp_sim.errors import DraftError, ModelOutputInvalid
 from mcp_sim.spec import load_world
 from tests.conftest import ROOT
 from tests.openai_double import OpenAIDouble, Reply
@@ -59,6 +61,15 @@ def test_the_draft_schema_is_a_json_schema_cut_from_the_world_schema(domain: str
     assert ("search" in schema["properties"]) == (domain == "search")
 
 
+async def test_a_small_model_drafts_under_a_compact_bounded_schema() -> None:
+    model = ScriptedModel(json.dumps(DRAFT))
+    await draft_world("a pharmacy", "mcp", model, bounds=OutputBounds())
+    schema = model.requests[0].response_schema
+    assert schema is not None
+    assert schema["properties"]["tools"]["maxItems"] == COMPACT.tools
+    assert schema["properties"]["canon"]["items"]["maxLength"] == OutputBounds().max_string
+
+
 def test_a_valid_draft_satisfies_the_draft_schema() -> None:
     jsonschema.validate(DRAFT, draft_schema("mcp"))
 
@@ -91,6 +102,35 @@ async def test_two_invalid_drafts_are_a_clear_error() -> None:
         await draft_world("a pharmacy", "mcp", model)
     assert "could not draft a valid world spec" in str(info.value)
     assert "not JSON" in str(info.value)
+
+
+class CutOff(ScriptedModel):
+    """Its first ``cut`` answers run past the token limit."""
+
+    def __init__(self, *answers: str, cut: int = 1) -> None:
+        super().__init__(*answers)
+        self.cut = cut
+
+    async def complete(
+        self, request: CompletionRequest, progress: ProgressCallback | None = None
+    ) -> Completion:
+        if len(self.requests) < self.cut:
+            self.requests.append(request)
+            raise ModelOutputInvalid("the answer was truncated at max tokens (1500)")
+        return await super().complete(request, progress)
+
+
+async def test_a_draft_cut_off_at_the_token_limit_is_drafted_afresh() -> None:
+    model = CutOff(json.dumps(DRAFT))
+    draft = await draft_world("a pharmacy", "mcp", model)
+    assert draft.world.world == "harbour-pharmacy"
+    assert model.requests[1].messages == model.requests[0].messages
+
+
+async def test_two_drafts_cut_off_are_a_clear_error() -> None:
+    model = CutOff(cut=2)
+    with pytest.raises(DraftError, match="truncated at max tokens"):
+        await draft_world("a pharmacy", "mcp", model)
 
 
 async def test_an_empty_description_is_refused_before_asking() -> None:

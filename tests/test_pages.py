@@ -100,9 +100,11 @@ async def test_a_known_url_shown_without_a_real_snippet_gets_its_known_one(
     velandre: World,
 ) -> None:
     bare = SearchResult("https://sounder.vl/about", "x", "https://sounder.vl/about", None)
-    sim = Simulator(velandre, ScriptedModel(results(bare, query="sounder")))
+    comma = SearchResult("https://velapedia.vl/wiki/Velandre", "x", ",", None)
+    sim = Simulator(velandre, ScriptedModel(results(bare, comma, query="sounder")))
     text = (await sim.call("s1", "web_search", {"queries": ["sounder"]})).text
     assert "Snippet: Sounder was founded in 2009 by Anneke Vos" in text
+    assert "Snippet: Velandre, officially the Republic of Velandre" in text
 
 
 async def test_each_query_of_a_search_is_answered_and_remembered_on_its_own(
