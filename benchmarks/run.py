@@ -28,6 +28,7 @@ import gc
 import itertools
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -71,10 +72,17 @@ def rss_bytes(pid: int) -> int:
     return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
 
 
+STARTED: list[Process] = []
+"""Every server this run started, stopped on the way out whatever happens."""
+
+
 @dataclass
 class Process:
     popen: subprocess.Popen[bytes]
     name: str
+
+    def __post_init__(self) -> None:
+        STARTED.append(self)
 
     @property
     def pid(self) -> int:
@@ -326,7 +334,8 @@ class Memory:
     fresh_bytes: float
     after_call_bytes: float
     deep_copy_bytes: float
-    http_sim_bytes: float | None = None
+    http_sim_big_bytes: float | None = None
+    http_sim_small_bytes: float | None = None
     http_echo_bytes: float | None = None
 
 
@@ -391,7 +400,7 @@ async def hold_sessions(url: str, sessions: int) -> list[HttpSession]:
 async def memory_per_http_session(url: str, pid: int, sessions: int) -> float:
     """Resident memory the server process grows by per open MCP session (each with one call),
     sessions held open on their connections while it is read."""
-    warm = await hold_sessions(url, 50)
+    warm = await hold_sessions(url, 200)
     await asyncio.sleep(0.5)
     before = rss_bytes(pid)
     opened = await hold_sessions(url, sessions)
@@ -555,22 +564,31 @@ async def main() -> None:
             m = await memory_in_process(world, sessions)
             if not args.quick:
                 backend, model_url = start_backend(0.0)
-                sim, sim_url = start_http(mcp_sim_command(world, model_url), "mcp-sim")
+                big, big_url = start_http(mcp_sim_command(world, model_url), "mcp-sim")
+                small, small_url = start_http(mcp_sim_command(WORLD, model_url), "mcp-sim")
                 echo, echo_url = start_http(echo_command(), "echo")
-                with running(backend, sim, echo):
-                    m.http_sim_bytes = await memory_per_http_session(sim_url, sim.pid, sessions)
+                with running(backend, big, small, echo):
+                    m.http_sim_big_bytes = await memory_per_http_session(big_url, big.pid, sessions)
+                    m.http_sim_small_bytes = await memory_per_http_session(
+                        small_url, small.pid, sessions
+                    )
                     m.http_echo_bytes = await memory_per_http_session(echo_url, echo.pid, sessions)
         results["memory"] = m.__dict__
         rows = [["what", "bytes per session"]]
         rows.append(["mcp-sim session, fresh (state shared)", f"{m.fresh_bytes:,.0f}"])
         rows.append(["mcp-sim session after one 1 KB call", f"{m.after_call_bytes:,.0f}"])
         rows.append(["a private copy of the state (before sharing)", f"{m.deep_copy_bytes:,.0f}"])
-        if m.http_sim_bytes is not None and m.http_echo_bytes is not None:
-            rows.append(["mcp-sim HTTP process RSS, open session", f"{m.http_sim_bytes:,.0f}"])
-            rows.append(["echo server HTTP process RSS, open session", f"{m.http_echo_bytes:,.0f}"])
+        for label, value in (
+            ("mcp-sim over HTTP, RSS growth, 1 MB state", m.http_sim_big_bytes),
+            ("mcp-sim over HTTP, RSS growth, tiny state", m.http_sim_small_bytes),
+            ("echo server over HTTP, RSS growth", m.http_echo_bytes),
+        ):
+            if value is not None:
+                rows.append([label, f"{value:,.0f}"])
         print(
             f"Memory per open session, world state of {m.state_bytes / 1e6:.2f} MB, "
-            f"{m.sessions} sessions (tracemalloc in one process; RSS over HTTP, one call each):"
+            f"{m.sessions} sessions (tracemalloc in one process; over HTTP, the server's RSS "
+            "growth per MCP session held open after one call, SDK session included):"
         )
         print(table(rows) + "\n", flush=True)
 
@@ -601,5 +619,18 @@ async def main() -> None:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 
 
+async def _main_stopping_on_sigterm() -> None:
+    # Cancelled on SIGTERM, so that the servers this run started are stopped on the way out.
+    task = asyncio.current_task()
+    assert task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        await main()
+    finally:
+        for process in STARTED:
+            process.stop()
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    with contextlib.suppress(asyncio.CancelledError, KeyboardInterrupt):
+        asyncio.run(_main_stopping_on_sigterm())
