@@ -227,6 +227,7 @@ def test_embedded_env(tmp_path: Path):
     assert env["DO_NOT_TRACK"] == "1"
     assert env["VLLM_CACHE_ROOT"] == str(paths.vllm_cache)
     assert env["TORCHINDUCTOR_CACHE_DIR"].startswith(str(paths.vllm_cache))
+    assert int(env["VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS"]) > 300  # whole-prompt prefills on CPU
     cpus = env["VLLM_CPU_OMP_THREADS_BIND"]
     expected = sorted(os.sched_getaffinity(0))
     bound: list[int] = []

@@ -546,6 +546,9 @@ def embedded_env(paths: EnginePaths, base: Mapping[str, str] | None = None) -> d
         "VLLM_CACHE_ROOT": str(paths.vllm_cache),
         "TORCHINDUCTOR_CACHE_DIR": str(paths.vllm_cache / "inductor"),
         "PYTHONUNBUFFERED": "1",
+        # A whole-prompt prefill (chunking is off, see embedded_command) on two busy cores can
+        # outlast vLLM's 300 s step timeout, which kills the engine for every later request.
+        "VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS": "1800",
     }
     for key, value in defaults.items():
         env.setdefault(key, value)
