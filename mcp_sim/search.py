@@ -167,10 +167,11 @@ def parse_results(text: str) -> list[SearchResult]:
 # --- the JSON shape a small model answers in ------------------------------------------------
 
 BOUNDED_MIN_RESULTS = 2
-BOUNDED_RESULTS = 4
+BOUNDED_RESULTS = 3
 """Results per query asked of a model with bounded output: ten do not fit the small model's
-token budget, and a grammar-constrained answer cut off at the limit is no answer at all. On
-vLLM CPU the tiny model writes 2-4 tokens a second under load, about 90 tokens a result."""
+token budget (512), and a grammar-constrained answer cut off at the limit is no answer at all:
+four long results ran past it. On vLLM CPU the tiny model writes 2-4 tokens a second under
+load, about 90 tokens a result."""
 
 
 _BOUNDED_URL = r"^https?://[a-z0-9.-]{1,40}(/[A-Za-z0-9._~%/?=&-]{0,80})?$"
