@@ -563,7 +563,13 @@ async def main() -> None:
         )
         with running(backend, sim, json_sim, echo):
             for sessions in levels:
-                duration = 5.0 if args.quick else (6.0 if sessions < 100 else 10.0)
+                # Long enough for a few rounds of every session's calls even when the server
+                # is saturated, so the window sees its steady rate, not the first round's queue.
+                duration = (
+                    (5.0 if sessions < 1000 else 15.0)
+                    if args.quick
+                    else (6.0 if sessions < 100 else 10.0 if sessions < 1000 else 30.0)
+                )
                 for name, url, process, model in servers:
                     t = throughput(url, process, model, name, sessions, duration)
                     figures.append(t.__dict__ | {"fraction": t.fraction})
