@@ -45,7 +45,9 @@ def bounded_schema(schema: Any, bounds: OutputBounds) -> Any:
     out: dict[str, Any] = dict(schema)
     kinds = out.get("type")
     kinds = set(kinds) if isinstance(kinds, list) else {kinds}
-    if "string" in kinds and "maxLength" not in out and "enum" not in out and "const" not in out:
+    # A pattern already bounds its string, and xgrammar (vLLM's default structured-output
+    # backend) refuses a string that has both a pattern and a length.
+    if "string" in kinds and not {"maxLength", "enum", "const", "pattern"} & out.keys():
         out["maxLength"] = max(bounds.max_string, int(out.get("minLength", 0)))
     if "array" in kinds and "maxItems" not in out:
         out["maxItems"] = max(bounds.max_items, int(out.get("minItems", 0)))

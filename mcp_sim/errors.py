@@ -7,6 +7,11 @@
     │   ├── ModelTimeout         no answer within the configured timeout
     │   └── ModelOutputInvalid   truncated, malformed or schema-violating answer
     ├── EngineError          the embedded engine could not be installed or started
+    ├── CacheError           the answer cache file cannot be opened, read or written
+    ├── UpstreamError        a real MCP server (import, record) cannot be started or used
+    ├── ImportFailed         a real server's tools or an OpenAPI document cannot become a world
+    ├── WorldMemoryError     a world memory file cannot be opened or used
+    ├── DraftError           ``world new`` could not draft a valid world spec
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
         ├── SnapshotInvalid      a snapshot is malformed or was taken in another world
@@ -68,6 +73,26 @@ class ModelOutputInvalid(ModelError):
 
 class EngineError(SimError):
     """The embedded engine (vLLM CPU + tiny model) could not be installed or started."""
+
+
+class CacheError(SimError):
+    """The answer cache (``--cache``) cannot be used: not an SQLite file, read-only, locked."""
+
+
+class UpstreamError(SimError):
+    """A real MCP server could not be started, reached or asked (``import``, ``record``)."""
+
+
+class ImportFailed(SimError):
+    """What was imported cannot become a world; the message names the tool or operation."""
+
+
+class WorldMemoryError(SimError):
+    """The world memory file cannot be opened or used (not SQLite, another format, I/O)."""
+
+
+class DraftError(SimError):
+    """The world model's draft of a world spec is not a valid world (the message lists why)."""
 
 
 class StateError(SimError):

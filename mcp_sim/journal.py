@@ -10,7 +10,15 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Source = Literal["model", "fixture", "validation", "model_error"]
+Source = Literal[
+    "model", "fixture", "validation", "model_error", "perturbation", "real", "replay", "memory"
+]
+"""Where an answer came from: the world model, a pinned fixture, input validation, a failed
+model request, a fault the server made (``perturbation``), the real tool (``mcp-sim record``),
+a recorded answer served back (replay), or a world's page store (``memory``: pages and results
+it has already shown, and the errors of addresses that do not exist)."""
+CacheUse = Literal["hit", "miss", "partial"]
+"""How the answer cache served a call's model requests: all from the cache, none, or some."""
 PatchStatus = Literal["none", "unchanged", "committed", "rejected"]
 """What a call did to the state: nothing asked (read calls, fixtures, errors), an empty or no-op
 patch, a committed patch (the version went up), or a patch that could not be committed."""
@@ -55,6 +63,17 @@ class JournalRecord(BaseModel):
     """Contradictions left in the answer given."""
     consistency: dict[str, int] = Field(default_factory=dict)
     """The session's consistency counts after this call (worlds with entities)."""
+    perturbations: list[dict[str, Any]] = Field(default_factory=list)
+    """Perturbations injected into this call, each with its profile, rule and what it did
+    (see :meth:`mcp_sim.perturb.Fired.record`); empty for an unperturbed call, so every error
+    of a call without them is organic."""
+    cache: CacheUse | None = None
+    """How the answer cache (``--cache``) served this call's model requests; ``None`` when
+    no cache is used or the call asked the model nothing."""
+    content: list[dict[str, Any]] | None = None
+    """The MCP content blocks of the result when they are not one text block (real answers
+    with images, resource links or several texts), so a replay returns them as they were;
+    ``observation`` then holds their text form."""
 
     def to_json(self) -> str:
         """The record as one JSON line (without the newline)."""

@@ -3,16 +3,22 @@ observation from its answer.
 
 Layout (Qwen-AgentWorld's training format; see DESIGN.md):
 
-- ``system``: role and conventions for the world's domain, the world (description, canon) in a
-  headed section, then the tool definitions (``### N. name`` / ``#### **Description**:`` /
-  ``#### **Parameters**:``). It depends on the world only, so it is byte-identical for every
+- ``system``: role and conventions for the world's domain (for search, the search world model's
+  input definitions, content priority and output formats), the world's description, its canon
+  as the Simulation Instruction (see :mod:`mcp_sim.canon`), then the tool definitions
+  (``### N. name`` / ``#### **Description**:`` / ``#### **Parameters**:``). It depends on the world only, so it is byte-identical for every
   call of every session of a world, and vLLM's prefix cache reuses it.
 - each earlier call: ``user`` ``### Turn N`` + ``**Action:**`` + fenced JSON, then ``assistant``
   ``**Environment Observation:**`` + the raw observation.
 - the current call: the current world state in a headed section (it changes, so it goes last),
-  the virtual time and fresh ids when the world has them, the action block, and the instruction
+  the virtual time and fresh ids when the world has them, sections about this call (the page
+  store's known pages, a Target Query), the action block, and the instruction
   to answer inside ``<predicted_observation>`` tags (for a write call, followed by the state
   change inside ``<state_patch>`` tags; see :mod:`mcp_sim.state`).
+
+A perturbed call (see :mod:`mcp_sim.inject`) adds a ``# Simulation Instruction for This Call`` section after
+the action: it belongs to this turn only, so it never enters the history, the tool definitions or
+the static system prompt.
 
 Compaction drops the oldest turns from the history, numbering the rest as before; the current
 state already carries their effect. Follow-up requests (a patch, a corrected patch, a regenerated
@@ -28,9 +34,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.backends.base import ChatMessage
+from mcp_sim.canon import render_canon
+from mcp_sim.search import search_conventions
 from mcp_sim.spec import ToolSpec, World
 
 OBSERVATION_MARKER = "**Environment Observation:**"
+SIMULATION_INSTRUCTION_HEADING = "# Simulation Instruction for This Call"
+"""Distinct from the world's standing ``# Simulation Instruction`` (its canon, in the system
+prompt): this one bends one call and never enters the history."""
 
 _ROLES: dict[str, str] = {
     "mcp": (
@@ -41,8 +52,8 @@ _ROLES: dict[str, str] = {
     "search": (
         "You are a **Search World Model**: you simulate a web search engine and the web pages it "
         "finds. Search results are numbered and each gives a URL, a title, a snippet and a date, "
-        "formatted as `[N] url` then `Title:`, `Snippet:` and `Date:` lines, 10 results per query "
-        "unless the tool says otherwise. An opened page is returned as Markdown text."
+        "formatted as `[N] url` then `Title:`, `Snippet:` and `Date:` lines. An opened page is "
+        "returned as Markdown text."
     ),
     "terminal": (
         "You are a **Terminal World Model**: a precise simulator of a Linux shell. For each "
@@ -169,6 +180,9 @@ class TurnContext:
     """Ask for the state change in ``<state_patch>`` tags after the observation."""
     first_turn: int = 1
     """The number of the first history turn shown (greater than 1 after compaction)."""
+    sections: Sequence[str] = ()
+    """Further headed sections about this call (the page store's known pages, a Target Query
+    with its Reference Answer), after the state."""
 
 
 @dataclass(frozen=True)
@@ -237,13 +251,17 @@ def render_tool(number: int, tool: ToolSpec) -> str:
 
 def render_system(world: World) -> str:
     """The static part of every prompt for ``world``: identical for every call and session."""
-    parts = ["# Role and Objective", "", _ROLES[world.domain], "", _CONVENTIONS, "", "# World", ""]
+    conventions = _CONVENTIONS
+    if world.domain == "search":
+        web = world.web()
+        conventions = search_conventions(web.results_per_query if web else 10)
+    parts = ["# Role and Objective", "", _ROLES[world.domain], "", conventions, "", "# World", ""]
     parts.append(f"**{world.title}**")
     if world.description.strip():
         parts += ["", world.description.strip()]
-    if world.canon:
-        parts += ["", "## Canon", "", "Facts that are always true in this world:", ""]
-        parts += [f"- {fact}" for fact in world.canon]
+    instruction = render_canon(world)
+    if instruction is not None:
+        parts += ["", instruction]
     if any(t.effect == "write" for t in world.tools):
         parts += ["", _STATE_CHANGES]
     parts += [
@@ -318,6 +336,13 @@ def render_context(now: str | None, fresh_ids: Mapping[str, Sequence[str]]) -> s
     return "\n".join(lines)
 
 
+def render_instruction(text: str) -> str:
+    return (
+        f"{SIMULATION_INSTRUCTION_HEADING}\n\n"
+        f"This instruction applies to the current call only.\n\n{text.strip()}"
+    )
+
+
 def build_messages(
     world: World,
     history: Sequence[PastCall],
@@ -328,10 +353,12 @@ def build_messages(
     structured: bool = False,
     envelope: bool = False,
     context: TurnContext | None = None,
+    simulation_instruction: str | None = None,
 ) -> list[ChatMessage]:
     """Chat messages for one call. ``structured`` asks for bare JSON (the request then also
     carries a ``response_format`` constraint, which leaves no room for tags); ``envelope`` asks
-    for a free-text observation wrapped in ``{"observation": ...}`` (see :mod:`mcp_sim.bounds`)."""
+    for a free-text observation wrapped in ``{"observation": ...}`` (see :mod:`mcp_sim.bounds`);
+    ``simulation_instruction`` bends this call's answer (see :mod:`mcp_sim.inject`)."""
     context = context or TurnContext()
     messages: list[ChatMessage] = [{"role": "system", "content": render_system(world)}]
     omitted = ""
@@ -350,6 +377,8 @@ def build_messages(
     # The action comes first: next call, this message's first part becomes the history entry of
     # this turn, so the prefix cache keeps it; the state that follows changes every call.
     current = render_action(context.first_turn + len(history), tool.name, arguments)
+    if simulation_instruction:
+        current += f"\n\n{render_instruction(simulation_instruction)}"
     if structured:
         instruction = _STRUCTURED_INSTRUCTION
     elif envelope:
@@ -360,7 +389,7 @@ def build_messages(
         instruction += _PATCH_INSTRUCTION
     state_section = context.state_view if context.state_view is not None else render_state(state)
     extras = render_context(context.now, context.fresh_ids)
-    dynamic = f"{state_section}\n\n{extras}" if extras else state_section
+    dynamic = "\n\n".join(part for part in (state_section, extras, *context.sections) if part)
     messages.append({"role": "user", "content": f"{omitted}{current}\n\n{dynamic}{instruction}"})
     return messages
 

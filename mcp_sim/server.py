@@ -13,6 +13,8 @@ A request that starts a session may name its seed in the ``_meta`` key ``mcp-sim
 Over HTTP the control API (snapshot / fork / reset, see :mod:`mcp_sim.control`) sits next to
 ``/mcp`` under ``/control``, behind the same token; the same operations are MCP tools only when
 ``build_server`` is given a ``Control`` (``--control-tools``).
+A request's ``_meta`` key ``mcp-sim/perturb`` (``"flaky,slow"`` or ``["flaky", "slow"]``; empty
+for none) sets its session's perturbation profiles from that call on.
 """
 
 from __future__ import annotations
@@ -30,21 +32,26 @@ from mcp import MCPDeprecationWarning, MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from pydantic import TypeAdapter
 from starlette.requests import Request
 
 from mcp_sim import __version__
 from mcp_sim.control import CONTROL_TOOLS, Control, call_control_tool, control_routes
 from mcp_sim.errors import SimError
+from mcp_sim.inject import InjectedProtocolError
+from mcp_sim.perturb import UnknownProfile
 from mcp_sim.simulator import CallResult, Simulator, UnknownTool
 
 SESSION_META_KEY = "mcp-sim/session"
 SEED_META_KEY = "mcp-sim/seed"
+PERTURB_META_KEY = "mcp-sim/perturb"
 WORLD_URI = "sim://world"
 STATE_URI = "sim://session/state"
 JOURNAL_URI = "sim://session/journal"
 CONSISTENCY_URI = "sim://session/consistency"
 
 Context = ServerRequestContext[Any, Any]
+_CONTENT_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
 
 
 def session_id_for(ctx: Context, default: str) -> str:
@@ -68,6 +75,21 @@ def seed_for(ctx: Context) -> int | None:
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
+def perturb_for(ctx: Context) -> str | list[str] | None:
+    """The perturbation profiles a request names for its session, if it names any."""
+    named = (ctx.meta or {}).get(PERTURB_META_KEY)
+    if isinstance(named, list) and all(isinstance(n, str) for n in named):
+        return [str(n) for n in named]
+    if isinstance(named, str):
+        return named
+    if named is not None:
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f'_meta "{PERTURB_META_KEY}" must be a string like "flaky,slow" or a list of names',
+        )
+    return None
+
+
 def _tool_result(result: CallResult) -> types.CallToolResult:
     meta: dict[str, Any] = {
         "mcp-sim/source": result.source,
@@ -76,8 +98,12 @@ def _tool_result(result: CallResult) -> types.CallToolResult:
     }
     if result.patch_status != "none":
         meta["mcp-sim/patch"] = result.patch_status
+    if result.content is None:
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+    else:
+        content = [_CONTENT_BLOCK.validate_python(block) for block in result.content]
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=result.text)],
+        content=content,
         structured_content=result.structured if isinstance(result.structured, dict) else None,
         is_error=result.is_error,
         _meta=meta,
@@ -101,9 +127,15 @@ def build_server(
     tools = [
         types.Tool(
             name=t.name,
+            title=t.title,
             description=t.description,
             input_schema=t.input_schema,
             output_schema=t.output_schema,
+            annotations=(
+                None
+                if t.annotations is None
+                else types.ToolAnnotations.model_validate(t.annotations)
+            ),
         )
         for t in world.tools
     ]
@@ -155,10 +187,17 @@ def build_server(
             return _control_result(data)
         try:
             result = await simulator.call(
-                session_id, params.name, params.arguments, progress, seed=seed_for(ctx)
+                session_id,
+                params.name,
+                params.arguments,
+                progress,
+                seed=seed_for(ctx),
+                perturb=perturb_for(ctx),
             )
-        except UnknownTool as exc:
+        except (UnknownTool, UnknownProfile) as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+        except InjectedProtocolError as exc:
+            raise MCPError(exc.code, str(exc)) from None
         for uri in sorted(subscriptions.get(session_id, set()) & {STATE_URI, JOURNAL_URI}):
             await ctx.session.send_notification(
                 types.ResourceUpdatedNotification(

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from mcp_sim.channel import IdAllocator, session_seed
 from mcp_sim.entities import EntityIndex
 from mcp_sim.errors import SnapshotInvalid
+from mcp_sim.perturb import PerturbState
 from mcp_sim.spec import World
 
 _IDENTITY = {"id", "world", "lock", "last_used"}
@@ -101,6 +102,8 @@ class Session:
     history_start: int = 0
     """Turns before this index are folded away by compaction (the state carries their effect)."""
     consistency: Consistency = field(default_factory=Consistency)
+    perturbation: PerturbState | None = None
+    """Seeded perturbation decisions and counts, started by the first call (mcp_sim.perturb)."""
 
     @classmethod
     def start(

@@ -1,9 +1,16 @@
 """The call pipeline: the only place that decides what a tool call returns.
 
-validate arguments → pinned fixture? → prompt in the native format (state view, virtual time,
-fresh ids) → world model → extract the observation → validate against the output schema (one
-repair retry) → for write calls, the proposed state change, checked (one corrected retry) →
-consistency audit (one regeneration) → commit the change (version + 1) → history + journal.
+recorded answer (replay)? → validate arguments → plan perturbations → pinned fixture? → prompt
+in the native format (state view, virtual time, fresh ids, simulation instruction) → world model
+→ extract the observation → validate against the output schema (one repair retry) → for write
+calls, the proposed state change, checked (one corrected retry) → consistency audit (one
+regeneration) → commit the change (version + 1) → history + journal → injected waits (latency,
+timeouts) outside the session's lock. Every model request goes through the answer cache when
+there is one (see :mod:`mcp_sim.cache`).
+
+In a world with a web, the search and open tools go to the page store instead of the model
+steps above (see :mod:`mcp_sim.pages`): it answers from what the world has already shown, and
+asks the model, through the same prompt, only for what it has not.
 """
 
 from __future__ import annotations
@@ -11,11 +18,13 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
 
+from mcp_sim import inject
 from mcp_sim.audit import Auditor, Violation
 from mcp_sim.backends.base import (
     ChatMessage,
@@ -25,12 +34,17 @@ from mcp_sim.backends.base import (
     Sampling,
     WorldModel,
 )
+from mcp_sim.backends.replay import Replay
 from mcp_sim.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
+from mcp_sim.cache import AnswerCache, PendingAnswer
 from mcp_sim.channel import virtual_now
 from mcp_sim.entities import EntityIndex, string_values
-from mcp_sim.errors import ModelError, ModelOutputInvalid, SimError
-from mcp_sim.journal import Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable, SimError
+from mcp_sim.journal import CacheUse, Journal, JournalRecord, PatchStatus, Source
+from mcp_sim.memory import WorldMemory
 from mcp_sim.metrics import Metrics, error_kind
+from mcp_sim.pages import ModelQuestion, ModelReply, PageStore
+from mcp_sim.perturb import NO_PLAN, Perturber, Plan, profiles_for
 from mcp_sim.prompt import (
     PastCall,
     TurnContext,
@@ -44,7 +58,7 @@ from mcp_sim.prompt import (
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
 from mcp_sim.state import split_patch
-from mcp_sim.transition import Change, Transitions
+from mcp_sim.transition import PATCH_MAX_TOKENS, Change, Transitions
 from mcp_sim.view import StateView
 
 
@@ -99,6 +113,10 @@ class SimOptions:
     """A state larger than this is shown as a view (see :mod:`mcp_sim.view`)."""
     reference_turns: int = 3
     """How many recent turns, besides the call itself, pick the records a view shows."""
+    model_seeds: bool = True
+    """Send each model request a sampling seed drawn from the session's RNG, so a seeded
+    session replays exactly on a deterministic backend. vLLM's CPU build crashes on seeded
+    requests longer than one prefill chunk, so the embedded model runs without them."""
     bounds: OutputBounds | None = None
     """Size limits on what the model may write, for small models (see :mod:`mcp_sim.bounds`)."""
 
@@ -123,6 +141,8 @@ class CallResult:
     patch_status: PatchStatus = "none"
     violations: tuple[str, ...] = ()
     """Contradictions with the state left in the answer (the journal has the details)."""
+    content: list[dict[str, Any]] | None = None
+    """MCP content blocks to send instead of one text block (replayed real answers)."""
 
 
 @dataclass
@@ -146,11 +166,25 @@ class _Usage:
     change: Change = field(default_factory=Change)
     regenerated: bool = False
     violations: list[Violation] = field(default_factory=list)
+    cache_hits: int = 0
+    cache_misses: int = 0
+    to_cache: list[PendingAnswer] = field(default_factory=list)
+    """Answers to store in the cache once the call is over."""
+    transient_failure: bool = False
+    """A request of this call failed in a way that may pass (unavailable, timed out)."""
 
     def add(self, completion: Completion) -> None:
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
         self.model = completion.model or self.model
+
+    @property
+    def cache_use(self) -> CacheUse | None:
+        if self.cache_hits and self.cache_misses:
+            return "partial"
+        if self.cache_hits:
+            return "hit"
+        return "miss" if self.cache_misses else None
 
 
 def _format_validation_error(error: jsonschema.ValidationError) -> str:
@@ -171,11 +205,19 @@ class Simulator:
         sampling: SamplingOverrides | None = None,
         options: SimOptions | None = None,
         default_sampling: Sampling | None = None,
+        perturber: Perturber | None = None,
+        cache: AnswerCache | None = None,
+        replay: Replay | None = None,
+        memory: WorldMemory | None = None,
         metrics: Metrics | None = None,
     ) -> None:
+        """``memory`` keeps the pages of a world with a web (its own in-memory one if not
+        given); see :mod:`mcp_sim.pages`."""
         self.world = world
         self.metrics = metrics if metrics is not None else Metrics()
         self.model = model
+        self.cache = cache
+        self.replay = replay
         self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
         self.journal = journal if journal is not None else Journal()
         self.sessions = (
@@ -185,6 +227,9 @@ class Simulator:
             # --seed is the base of every session's seed (see mcp_sim.channel).
             self.sessions.base_seed = self.sampling.seed
         self.options = options or SimOptions()
+        self.perturber = perturber or Perturber(
+            profiles_for(world.perturbations), seed=self.sampling.seed
+        )
         self.transitions = Transitions(world)
         self.auditor = Auditor(world)
         self.view = StateView(world, self.options.state_budget_tokens)
@@ -197,6 +242,11 @@ class Simulator:
             if t.output_schema is not None
         }
         self._world_hash = world.content_hash()
+        self.pages: PageStore | None = None
+        if world.web() is not None:
+            self.pages = PageStore(
+                world, memory or WorldMemory(world.world), bounds=self.options.bounds
+            )
 
     async def call(
         self,
@@ -206,30 +256,38 @@ class Simulator:
         progress: ProgressCallback | None = None,
         *,
         seed: int | None = None,
+        perturb: str | list[str] | None = None,
     ) -> CallResult:
-        """Answer one call. ``seed`` is the session's seed if this call starts the session.
-        Raises :class:`UnknownTool`; every other failure is a result."""
+        """Answer one call. ``seed`` is the session's seed if this call starts the session;
+        ``perturb`` names the session's perturbation profiles from this call on. Raises
+        :class:`UnknownTool`, :class:`mcp_sim.perturb.UnknownProfile` and, when a perturbation
+        says so, :class:`mcp_sim.inject.InjectedProtocolError`; every other failure is a result."""
         tool = self.world.tool(tool_name)
         if tool is None:
             self.metrics.observe_unknown_tool()
             raise UnknownTool(tool_name, self.world)
         args = arguments or {}
         session = self.sessions.get(session_id, seed=seed)
+        if perturb is not None:
+            self.perturber.select(session, perturb)
         async with session.lock:
             started = time.perf_counter()
+            plan = NO_PLAN
             usage = _Usage()
             now = virtual_now(self.world, session.steps + 1)
+            replayed = self._replayed(session, tool, args)
             errors = sorted(self._input_validators[tool.name].iter_errors(args), key=str)
-            if errors:
+            if replayed is not None:
+                result = replayed
+            elif errors:
                 details = "\n".join(f"- {_format_validation_error(e)}" for e in errors)
                 text = f"Input validation error for {tool.name}:\n{details}"
                 result = self._result(session, text, None, True, "validation")
-            elif (fixture := self._fixture(tool, args)) is not None:
-                result = self._result(session, *fixture, "fixture")
             else:
-                result = await self._ask_model(session, tool, args, now, progress, usage)
+                plan = self.perturber.plan(session, tool.name, tool.effect, args)
+                result = await self._respond(session, tool, args, now, progress, usage, plan)
             session.steps += 1
-            if result.source != "model_error":
+            if result.source not in ("model_error", "perturbation"):
                 session.history.append(
                     Turn(
                         tool.name,
@@ -272,21 +330,71 @@ class Simulator:
                     patch=change.patch,
                     patch_error=change.error,
                     regenerated=usage.regenerated,
-                    violations=[str(v) for v in usage.violations],
+                    violations=list(result.violations),
                     consistency=session.consistency.as_dict() if self.world.entities else {},
+                    perturbations=plan.records(),
+                    cache=usage.cache_use,
+                    content=result.content,
                 )
             )
-            return result
+            if self.cache is not None and not usage.transient_failure:
+                await self.cache.put(usage.to_cache)
+        # Outside the lock: a slow or hanging call must not hold up the session's other calls.
+        await inject.settle(plan)
+        return result
 
-    def answers_without_model(self, tool_name: str, arguments: dict[str, Any] | None) -> bool:
-        """Whether a call is settled without the world model (bad arguments or a fixture)."""
+    def answers_without_model(
+        self, tool_name: str, arguments: dict[str, Any] | None, session_id: str = "default"
+    ) -> bool:
+        """Whether a call is settled without the world model (bad arguments, a fixture, or a
+        fault the server makes itself), as the next call of ``session_id``."""
         tool = self.world.tool(tool_name)
         if tool is None:
             return True
         args = arguments or {}
         if next(self._input_validators[tool.name].iter_errors(args), None) is not None:
             return True
+        plan = self.perturber.peek(self.sessions.get(session_id), tool.name, tool.effect, args)
+        if inject.server_answer(plan, tool.name) is not None:
+            return True
+        if inject.instruction(plan) is not None:
+            return False
+        if self.pages is not None and self.pages.handles(tool.name):
+            return self._fixture(tool, args) is not None or self.pages.settled(tool.name, args)
         return self._fixture(tool, args) is not None
+
+    async def _respond(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+        plan: Plan,
+    ) -> CallResult:
+        """The answer to a valid call, perturbed as ``plan`` says: made by the server, or from
+        the fixture or the model (told a simulation instruction), perhaps mangled."""
+        made = inject.server_answer(plan, tool.name)
+        if made is not None:
+            return self._result(session, made.text, None, made.is_error, "perturbation")
+        instruction = inject.instruction(plan)
+        pages = self.pages if self.pages is not None and self.pages.handles(tool.name) else None
+        if instruction is None and (fixture := self._fixture(tool, args)) is not None:
+            result = self._result(session, *fixture, "fixture")
+            if pages is not None:
+                await pages.observe(tool.name, args, result.text)
+        elif instruction is None and pages is not None:
+            # A perturbed call bypasses the page store: its bent answer must not become canon.
+            result = await self._ask_pages(session, tool, args, now, progress, usage)
+        else:
+            result = await self._ask_model(session, tool, args, now, progress, usage, instruction)
+        mangled = inject.mangle(plan, result.text)
+        # A model that failed has no answer to break; its error stays readable.
+        if mangled is not None and result.source != "model_error":
+            # A client cannot parse a broken body, so there is no structured content either.
+            result = replace(result, text=mangled, structured=None)
+        return result
 
     def _result(
         self,
@@ -297,6 +405,7 @@ class Simulator:
         source: Source,
         reasoning: str | None = None,
         usage: _Usage | None = None,
+        content: list[dict[str, Any]] | None = None,
     ) -> CallResult:
         return CallResult(
             text=text,
@@ -309,6 +418,24 @@ class Simulator:
             version=session.version,
             patch_status=usage.change.status if usage else "none",
             violations=tuple(str(v) for v in usage.violations) if usage else (),
+            content=content,
+        )
+
+    def _replayed(
+        self, session: Session, tool: ToolSpec, args: dict[str, Any]
+    ) -> CallResult | None:
+        if self.replay is None:
+            return None
+        answer = self.replay.answer(session.id, session.steps + 1, tool.name, args)
+        if answer is None:
+            return None
+        return self._result(
+            session,
+            answer.text,
+            answer.structured,
+            answer.is_error,
+            "replay",
+            content=answer.content,
         )
 
     def _fixture(self, tool: ToolSpec, args: dict[str, Any]) -> tuple[str, Any, bool] | None:
@@ -359,15 +486,22 @@ class Simulator:
         args: dict[str, Any],
         now: str | None,
         before: EntityIndex | None,
+        simulation_instruction: str | None = None,
+        *,
+        sections: Sequence[str] = (),
+        structured: bool | None = None,
     ) -> list[ChatMessage]:
         shown = self._shown_history(session)
         write = tool.effect == "write"
+        if structured is None:
+            structured = tool.output_schema is not None
         context = TurnContext(
             state_view=self.view.render(session.state, before, self._references(session, args)),
             now=now,
             fresh_ids=session.ids.offer(self.world) if write else {},
             ask_patch=write and tool.output_schema is None and not self._enveloped(tool),
             first_turn=session.history_start + 1,
+            sections=sections,
         )
         history = [PastCall(t.tool, t.arguments, t.observation, t.action) for t in shown]
         return build_messages(
@@ -376,9 +510,10 @@ class Simulator:
             tool,
             args,
             session.state,
-            structured=tool.output_schema is not None,
-            envelope=self._enveloped(tool),
+            structured=structured,
+            envelope=self._enveloped(tool) and not structured,
             context=context,
+            simulation_instruction=simulation_instruction,
         )
 
     def _enveloped(self, tool: ToolSpec) -> bool:
@@ -404,15 +539,33 @@ class Simulator:
     ) -> Completion:
         if self.model is None:
             raise ModelError("no world model is configured")
-        sampling = replace(request.sampling, seed=session.next_request_seed())
+        # The seed is drawn even when the cache answers, so the session's later requests get
+        # the same seeds as in the run that filled the cache.
+        seed = session.next_request_seed() if self.options.model_seeds else None
+        sampling = replace(request.sampling, seed=seed)
+        request = replace(request, sampling=sampling)
+        key = None
+        if self.cache is not None:
+            key = self.cache.key(self._world_hash, request)
+            cached = await self.cache.get(key)
+            self.metrics.observe_cache(cached is not None)
+            if cached is not None:
+                usage.cache_hits += 1
+                usage.add(cached)
+                return cached
+            usage.cache_misses += 1
         started = time.perf_counter()
         try:
-            completion = await self.model.complete(replace(request, sampling=sampling), progress)
-        except ModelError:
+            completion = await self.model.complete(request, progress)
+        except ModelError as exc:
             self.metrics.observe_model_request(time.perf_counter() - started, None)
+            if isinstance(exc, ModelUnavailable | ModelTimeout):
+                usage.transient_failure = True
             raise
         self.metrics.observe_model_request(time.perf_counter() - started, completion)
         usage.add(completion)
+        if key is not None:
+            usage.to_cache.append(PendingAnswer(key, self._world_hash, request, completion))
         return completion
 
     async def _ask_model(
@@ -423,6 +576,7 @@ class Simulator:
         now: str | None,
         progress: ProgressCallback | None,
         usage: _Usage,
+        instruction: inject.Instruction | None = None,
     ) -> CallResult:
         if self.model is None:
             text = (
@@ -432,8 +586,15 @@ class Simulator:
             )
             self.metrics.observe_failure("no_model")
             return self._result(session, text, None, True, "model_error")
+        # An injected error is the tool's error text, not a result that follows its schema, and
+        # it changes nothing: answer it as a read-only text tool.
+        failing = instruction is not None and instruction.error
+        if failing:
+            tool = tool.model_copy(update={"output_schema": None, "effect": "read"})
         before = EntityIndex.build(self.world, session.state) if self.world.entities else None
-        messages = self._messages(session, tool, args, now, before)
+        messages = self._messages(
+            session, tool, args, now, before, instruction.text if instruction else None
+        )
         request = CompletionRequest(
             messages=messages,
             sampling=self.sampling,
@@ -474,10 +635,87 @@ class Simulator:
             session.consistency.checked += 1
             session.consistency.flagged += len(violations)
         result = self._result(
-            session, answer.text, answer.structured, False, "model", answer.reasoning, usage
+            session, answer.text, answer.structured, failing, "model", answer.reasoning, usage
         )
         self.transitions.commit(session, change, before, answer.text)
         return result
+
+    async def _ask_pages(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        progress: ProgressCallback | None,
+        usage: _Usage,
+    ) -> CallResult:
+        """A search or open call of a world with a web: the page store answers, asking the
+        model through ``ask`` for what it has not seen yet."""
+        if self.pages is None:
+            raise SimError("this world has no page store")
+
+        async def ask(question: ModelQuestion) -> ModelReply:
+            if self.model is None:
+                raise ModelError(
+                    f"no world model is configured, and the page store has not seen this "
+                    f"{tool.name} call yet; start the server with --model-url URL (or without "
+                    "it, to use the embedded model)"
+                )
+            structured = question.response_schema is not None
+            messages = self._messages(
+                session,
+                tool,
+                question.arguments,
+                now,
+                None,
+                sections=question.sections,
+                structured=structured,
+            )
+            if question.then is not None:
+                answer, next_ask = question.then
+                messages += [
+                    {"role": "assistant", "content": answer},
+                    {"role": "user", "content": next_ask},
+                ]
+            sampling = self.sampling
+            if question.follow_up:
+                sampling = replace(
+                    sampling, thinking=False, max_tokens=min(sampling.max_tokens, PATCH_MAX_TOKENS)
+                )
+            schema = question.response_schema
+            if schema is None and self._enveloped(tool) and self.options.bounds is not None:
+                schema = envelope_schema(self.options.bounds)
+            request = CompletionRequest(
+                messages, sampling, schema, schema_name=tool.name, routing_key=session.id
+            )
+            completion = await self._complete(session, request, progress, usage)
+            if structured:
+                text = extract_observation(completion.content)
+                text = (
+                    text.strip("`").removeprefix("json").strip() if text.startswith("```") else text
+                )
+            elif schema is not None:
+                opened = open_envelope(completion.content)
+                if opened is None:
+                    raise ModelOutputInvalid(
+                        f"the answer is not an observation envelope: {completion.content[:200]!r}"
+                    )
+                text = opened.strip()
+            else:
+                text = extract_observation(completion.content)
+            if not text:
+                raise ModelOutputInvalid("the world model returned an empty observation")
+            return ModelReply(text, completion.content, completion.reasoning)
+
+        try:
+            answer = await self.pages.answer(tool.name, args, ask)
+        except ModelError as exc:
+            text = f"mcp-sim could not simulate {tool.name}: {exc}"
+            return self._result(session, text, None, True, "model_error")
+        result = self._result(
+            session, answer.text, None, answer.is_error, answer.source, answer.reasoning, usage
+        )
+        return replace(result, violations=answer.violations)
 
     async def _answer(
         self,

@@ -29,6 +29,14 @@ from pydantic import (
 )
 
 from mcp_sim.errors import SpecError, SpecProblem
+from mcp_sim.perturb_rules import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
+from mcp_sim.spec_fiction import (
+    CanonEntity,
+    ReferenceAnswer,
+    SearchSpec,
+    default_search,
+    fiction_problems,
+)
 from mcp_sim.spec_state import (
     ClockSpec,
     EntitySpec,
@@ -82,7 +90,13 @@ class ToolSpec(_Strict):
     """One imaginary tool."""
 
     name: Annotated[str, Field(pattern=TOOL_NAME_PATTERN)]
+    title: str | None = Field(default=None, description="Human-readable name; advertised as is.")
     description: str
+    annotations: dict[str, Any] | None = Field(
+        default=None,
+        description="MCP tool annotations (title, readOnlyHint, destructiveHint, idempotentHint, "
+        "openWorldHint), advertised as given; `mcp-sim import` keeps the real tool's.",
+    )
     input_schema: dict[str, Any] = Field(
         description="JSON Schema of the arguments; advertised verbatim. Root must be type object."
     )
@@ -147,6 +161,14 @@ class World(_Strict):
     )
     tools: Annotated[list[ToolSpec], Field(min_length=1)]
     fixtures: list[Fixture] = Field(default_factory=list)
+    perturbations: dict[
+        Annotated[str, Field(pattern=PROFILE_NAME_PATTERN)],
+        Annotated[list[PerturbationRule], Field(min_length=1)],
+    ] = Field(
+        default_factory=dict,
+        description="Named perturbation profiles (name -> rules), chosen with --perturb; a "
+        "name of a built-in profile replaces it. See `mcp-sim perturbations`.",
+    )
     model: ModelOverrides = Field(default_factory=ModelOverrides)
     state_schema: dict[str, Any] | None = Field(
         default=None,
@@ -168,6 +190,25 @@ class World(_Strict):
     ids: dict[str, Annotated[str, AfterValidator(check_id_pattern)]] = Field(
         default_factory=dict,
         description="Entity name → pattern of fresh ids offered to the model, e.g. ord_{n:05d}.",
+    )
+    # The fiction fields (see mcp_sim.spec_fiction). Canon entities are the people, places and
+    # organisations of the canon; `entities` above is something else: state collections.
+    canon_entities: dict[Annotated[str, Field(pattern=ENTITY_NAME_PATTERN)], list[CanonEntity]] = (
+        Field(
+            default_factory=dict,
+            description="Kind (people, places, organisations...) → the canon's entities of that "
+            "kind, each a name with attributes.",
+        )
+    )
+    reference_answers: list[ReferenceAnswer] = Field(
+        default_factory=list,
+        description="Questions whose answers results and pages must support when a query is "
+        "about them.",
+    )
+    search: SearchSpec | None = Field(
+        default=None,
+        description="The world's web: search and open tools, results per query, unknown URLs, "
+        "starting pages. A search world with web_search and open_page gets the defaults.",
     )
 
     @field_validator("state_schema")
@@ -230,9 +271,31 @@ class World(_Strict):
                             f"{out_error.message}",
                         )
                     )
-        return problems + state_problems(
-            self.state, self.state_schema, self.immutable, self.entities, self.ids
+        parameters = {
+            name: list((tool.input_schema.get("properties") or {}).keys())
+            if isinstance(tool.input_schema.get("properties"), dict)
+            else None
+            for name, tool in by_name.items()
+        }
+        for profile, rules in self.perturbations.items():
+            for i, rule in enumerate(rules):
+                problems += [
+                    (("perturbations", profile, i, *loc), message)
+                    for loc, message in rule_problems(rule, parameters)
+                ]
+        schemas = {t.name: t.input_schema for t in self.tools}
+        return (
+            problems
+            + state_problems(self.state, self.state_schema, self.immutable, self.entities, self.ids)
+            + fiction_problems(self.search, schemas, self.canon_entities)
         )
+
+    def web(self) -> SearchSpec | None:
+        """How this world's web is searched, if it has one: its ``search`` section, or the
+        defaults for a search world with the default tools."""
+        if self.search is not None:
+            return self.search
+        return default_search(self.domain, {t.name: t.input_schema for t in self.tools})
 
     def id_regex(self, entity: str) -> re.Pattern[str] | None:
         """How ids of ``entity`` look in text: its id_pattern, else its ids: pattern."""
@@ -315,16 +378,46 @@ def _problem_at(
     )
 
 
+def _without_union_tags(
+    root: yaml.Node, loc: tuple[int | str, ...], missing: bool
+) -> tuple[int | str, ...]:
+    """``loc`` without the tags pydantic puts in the locations of tagged unions (a
+    perturbation rule's error sits under its ``kind``): keys the file does not have, except a
+    last one that names a ``missing`` key."""
+    kept: list[int | str] = []
+    node = root
+    for i, part in enumerate(loc):
+        if isinstance(node, yaml.MappingNode) and not (missing and i == len(loc) - 1):
+            value = next((v for k, v in node.value if k.value == part), None)
+            if value is None:
+                continue
+            node = value
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            node = node.value[part] if part < len(node.value) else node
+        kept.append(part)
+    return tuple(kept)
+
+
 def _problem_from_error(file: str, root: yaml.Node, error: Any) -> SpecProblem:
     # pydantic inserts union/function tags like "function-after[...]" into locations; drop them.
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and "[" in p))
+    loc = _without_union_tags(root, loc, missing=error["type"] == "missing")
     cause = (error.get("ctx") or {}).get("error")
     if isinstance(cause, _NestedValueError):
         loc += cause.path
     message = str(error["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
-    if error["type"] == "missing":
+    if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        # The tag is the discriminating key (``kind``): point at it, and list the choices.
+        ctx = error.get("ctx") or {}
+        key = str(ctx.get("discriminator", "kind")).strip("'")
+        if error["type"] == "union_tag_not_found":
+            message = f"missing required key {key!r}"
+        else:
+            loc += (key,)
+            message = f"unknown {key} {ctx.get('tag')!r} (one of: {ctx.get('expected_tags')})"
+    elif error["type"] == "missing":
         message = f"missing required key {loc[-1]!r}"
     elif error["type"] == "extra_forbidden":
         message = f"unknown key {loc[-1]!r} (check the spelling; see schemas/world.schema.json)"

@@ -23,7 +23,7 @@ def free_port() -> int:
 
 
 def wait_until_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"mcp-sim serve exited with {process.returncode}:\n{log.read_text()}")
@@ -32,7 +32,7 @@ def wait_until_listening(port: int, process: subprocess.Popen[bytes], log: Path)
             return
         except OSError:
             time.sleep(0.05)
-    pytest.fail(f"mcp-sim serve --http did not listen within 30 s:\n{log.read_text()}")
+    pytest.fail(f"mcp-sim serve --http did not listen within 90 s:\n{log.read_text()}")
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

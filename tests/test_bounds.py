@@ -51,6 +51,15 @@ def test_bounded_schema_keeps_bounds_and_enums_the_world_wrote() -> None:
     assert "maxLength" not in item["kind"]
 
 
+def test_bounded_schema_leaves_patterned_strings_to_their_pattern() -> None:
+    # xgrammar, vLLM's structured-output backend, refuses a pattern together with a length.
+    schema = {"type": "object", "properties": {"day": {"type": "string", "pattern": "^[0-9]{2}$"}}}
+    assert bounded_schema(schema, OutputBounds())["properties"]["day"] == {
+        "type": "string",
+        "pattern": "^[0-9]{2}$",
+    }
+
+
 def test_bounded_schema_leaves_the_original_untouched() -> None:
     before = json.dumps(NESTED, sort_keys=True)
     bounded_schema(NESTED, BOUNDS)

@@ -3,6 +3,7 @@ no tracebacks) run it as a real subprocess; the rest call ``main()`` in-process 
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -12,8 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.cli import main
+from mcp_sim.backends.base import Sampling
+from mcp_sim.cli import (
+    EMBEDDED_MAX_TOKENS,
+    EMBEDDED_OPTIONS,
+    _default_sampling,
+    _options,
+    _parser,
+    main,
+)
 from mcp_sim.journal import read_journal
+from mcp_sim.simulator import SimOptions
 from mcp_sim.spec import World, world_json_schema
 from tests.conftest import BOOKSTORE, ROOT, WorldWriter
 
@@ -241,3 +251,30 @@ def test_call_answered_without_the_model_starts_no_model(
     assert invalid.code == 1
     unknown = cli(capsys, "call", str(BOOKSTORE), "launch_rockets")
     assert unknown.code == 2
+
+
+def _parsed(*argv: str) -> argparse.Namespace:
+    return _parser().parse_args(["call", str(BOOKSTORE), "get_book", *argv])
+
+
+def test_the_embedded_model_gets_small_model_options_by_default() -> None:
+    options = _options(_parsed())
+    assert options.bounds is not None
+    assert not options.model_seeds
+    assert options.history_budget_tokens == EMBEDDED_OPTIONS.history_budget_tokens
+    assert _default_sampling(_parsed()) == Sampling(max_tokens=EMBEDDED_MAX_TOKENS)
+
+
+def test_a_model_url_gets_the_full_model_options_by_default() -> None:
+    options = _options(_parsed(*DEAD_MODEL))
+    assert options.bounds is None
+    assert options.model_seeds
+    assert options.history_budget_tokens == SimOptions().history_budget_tokens
+    assert _default_sampling(_parsed(*DEAD_MODEL)) is None
+
+
+def test_small_model_options_can_be_switched_either_way() -> None:
+    on = _options(_parsed(*DEAD_MODEL, "--bounded-output", "--no-model-seeds"))
+    assert on.bounds is not None and not on.model_seeds
+    off = _options(_parsed("--no-bounded-output", "--model-seeds", "--history-budget", "900"))
+    assert off.bounds is None and off.model_seeds and off.history_budget_tokens == 900

@@ -210,6 +210,9 @@ def test_embedded_command(tmp_path: Path):
     assert value("--port") == "8123"
     assert int(value("--max-model-len")) >= 4096
     assert "--enforce-eager" in command
+    # Seeded requests crash vLLM CPU when their prefill is chunked: prompts go in whole.
+    assert "--no-enable-chunked-prefill" in command
+    assert value("--max-num-batched-tokens") == value("--max-model-len")
     structured = json.loads(value("--structured-outputs-config"))
     assert structured == {"backend": "xgrammar", "disable_any_whitespace": True}
 

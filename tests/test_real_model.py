@@ -39,6 +39,7 @@ def _args(real_model_url: str, *extra: str) -> tuple[str, ...]:
         "--model-url",
         real_model_url,
         "--bounded-output",
+        "--no-model-seeds",
         "--max-tokens",
         "512",
         "--history-budget",

@@ -331,3 +331,28 @@ def test_split_patch_ignores_drafts_in_thinking() -> None:
     rest, patch = split_patch(content)
     assert patch == "[]"
     assert "state_patch" not in rest and "ok" in rest
+
+
+async def test_without_model_seeds_requests_carry_no_seed_and_journals_still_replay(
+    shop: World, script: Any, tmp_path: Path
+) -> None:
+    from mcp_sim.simulator import SimOptions
+
+    async def replay(name: str) -> tuple[bytes, list[int | None]]:
+        calls, model = scenario(script)
+        journal = Journal(tmp_path / name)
+        simulator = Simulator(
+            shop,
+            model,
+            journal=journal,
+            sampling=SamplingOverrides(seed=7),
+            options=SimOptions(model_seeds=False),
+        )
+        await run(simulator, calls)
+        journal.close()
+        return (tmp_path / name).read_bytes(), [r.sampling.seed for r in model.requests]
+
+    first, seeds = await replay("a.jsonl")
+    second, _ = await replay("b.jsonl")
+    assert first == second
+    assert seeds and set(seeds) == {None}

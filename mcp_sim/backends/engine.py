@@ -514,8 +514,21 @@ def embedded_command(
         str(port),
         "--max-model-len",
         str(max_model_len),
+        # A prompt longer than the default 2048-token prefill budget is prefilled in chunks, and
+        # vLLM CPU (0.32) then rewinds a seeded request's generator, which CPU generators cannot
+        # do: the engine dies ("CPU Generator does not use offset"). mcp-sim seeds every
+        # request, so whole prompts are prefilled at once instead.
+        "--max-num-batched-tokens",
+        str(max_model_len),
+        "--no-enable-chunked-prefill",
         # torch.compile makes startup 160-240 s instead of ~50 s on CPU.
         "--enforce-eager",
+        # vLLM CPU 0.32 kills its engine ("CPU Generator does not use offset") when a seeded
+        # request's prefill is split over steps, and every simulator request is seeded; its
+        # CPU default splits prompts over 2048 tokens. Whole prefills avoid that.
+        "--no-enable-chunked-prefill",
+        "--max-num-batched-tokens",
+        str(max_model_len),
         "--structured-outputs-config",
         structured,
     ]
