@@ -217,6 +217,16 @@ async def load(url: str, sessions: int, duration: float, tool: str) -> dict[str,
     window_start = time.perf_counter() + 0.5
     window_end = window_start + duration
 
+    async def mark_window() -> None:
+        # Printed as the window opens and closes, so that whoever runs this can read the CPU
+        # the processes involved use in the window itself.
+        await asyncio.sleep(window_start - time.perf_counter())
+        print("window-start", flush=True)
+        await asyncio.sleep(window_end - time.perf_counter())
+        print("window-end", flush=True)
+
+    marker = asyncio.create_task(mark_window())
+
     async def run(index: int, session: HttpSession) -> None:
         # Spread the first calls over the first ~0.2 s, as independent episodes would start.
         await asyncio.sleep((index % 200) / 1000)
@@ -238,6 +248,7 @@ async def load(url: str, sessions: int, duration: float, tool: str) -> dict[str,
     await asyncio.wait_for(
         asyncio.gather(*(run(i, s) for i, s in enumerate(opened))), duration + 120
     )
+    await marker
     await asyncio.gather(*(s.close() for s in opened))
     return {
         "sessions": sessions,

@@ -255,18 +255,22 @@ class Throughput:
     p50_ms: float
     p99_ms: float
     errors: int
-    server_cpu: float
-    """Share of one core the server used during the run."""
+    server_cores: float
+    """Share of the machine's cores the server used in the measuring window."""
+    server_cpu_ms: float
+    """Server CPU per call answered in the window."""
+    backend_cores: float
+    client_cores: float
 
     @property
     def fraction(self) -> float:
         return self.calls_per_second / self.ideal
 
 
-def throughput(url: str, pid: int, server: str, sessions: int, duration: float) -> Throughput:
-    cpu = cpu_seconds(pid)
-    started = time.monotonic()
-    run = subprocess.run(
+def throughput(
+    url: str, server: Process, backend: Process | None, name: str, sessions: int, duration: float
+) -> Throughput:
+    load = subprocess.Popen(
         [
             PYTHON,
             str(HERE / "mcp_client.py"),
@@ -278,22 +282,39 @@ def throughput(url: str, pid: int, server: str, sessions: int, duration: float) 
             "--duration",
             str(duration),
         ],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
-        timeout=duration + 300,
-        check=True,
     )
-    server_cpu = (cpu_seconds(pid) - cpu) / (time.monotonic() - started)
-    result = json.loads(run.stdout)
+    watched = [server.pid, load.pid] + ([backend.pid] if backend is not None else [])
+    marks: dict[str, tuple[float, list[float]]] = {}
+    result: dict[str, Any] = {}
+    try:
+        assert load.stdout is not None
+        for line in load.stdout:
+            if line.startswith("window-"):
+                marks[line.strip()] = (time.monotonic(), [cpu_seconds(pid) for pid in watched])
+            elif line.startswith("{"):
+                result = json.loads(line)
+        load.wait(timeout=duration + 300)
+    finally:
+        if load.poll() is None:
+            load.kill()
+    (start, before), (end, after) = marks["window-start"], marks["window-end"]
+    used = [(b - a) / (end - start) for a, b in zip(before, after, strict=True)]
+    calls = max(1, result["calls"])
     return Throughput(
-        server,
+        name,
         sessions,
         result["calls_per_second"],
         sessions / 0.2,
         result["p50_ms"],
         result["p99_ms"],
         result["errors"],
-        server_cpu,
+        server_cores=used[0],
+        server_cpu_ms=(after[0] - before[0]) / calls * 1000,
+        backend_cores=used[2] if backend is not None else 0.0,
+        client_cores=used[1],
     )
 
 
@@ -514,26 +535,43 @@ async def main() -> None:
         levels = [int(n) for n in args.sessions.split(",")]
         backend, model_url = start_backend(0.2)
         sim, sim_url = start_http(mcp_sim_command(WORLD, model_url), "mcp-sim")
+        json_sim, json_url = start_http(
+            [*mcp_sim_command(WORLD, model_url), "--json-response"], "mcp-sim --json-response"
+        )
         echo, echo_url = start_http(echo_command(0.2), "echo")
         rows = [
             [
                 "server",
                 "sessions",
-                "ideal calls/s",
+                "ideal/s",
                 "calls/s",
                 "of ideal",
                 "p50 ms",
                 "p99 ms",
-                "server CPU",
+                "server CPU ms/call",
+                "cores: server",
+                "model",
+                "client",
                 "errors",
             ]
         ]
         figures = []
-        with running(backend, sim, echo):
+        servers = (
+            ("mcp-sim", sim_url, sim, backend),
+            ("mcp-sim --json-response", json_url, json_sim, backend),
+            ("echo (SDK alone)", echo_url, echo, None),
+        )
+        with running(backend, sim, json_sim, echo):
             for sessions in levels:
-                duration = 5.0 if args.quick else (6.0 if sessions < 100 else 10.0)
-                for name, url, process in (("mcp-sim", sim_url, sim), ("echo", echo_url, echo)):
-                    t = throughput(url, process.pid, name, sessions, duration)
+                # Long enough for a few rounds of every session's calls even when the server
+                # is saturated, so the window sees its steady rate, not the first round's queue.
+                duration = (
+                    (5.0 if sessions < 1000 else 15.0)
+                    if args.quick
+                    else (6.0 if sessions < 100 else 10.0 if sessions < 1000 else 30.0)
+                )
+                for name, url, process, model in servers:
+                    t = throughput(url, process, model, name, sessions, duration)
                     figures.append(t.__dict__ | {"fraction": t.fraction})
                     rows.append(
                         [
@@ -544,14 +582,19 @@ async def main() -> None:
                             f"{t.fraction:.0%}",
                             f"{t.p50_ms:.0f}",
                             f"{t.p99_ms:.0f}",
-                            f"{t.server_cpu:.0%}",
+                            f"{t.server_cpu_ms:.1f}",
+                            f"{t.server_cores:.2f}",
+                            f"{t.backend_cores:.2f}",
+                            f"{t.client_cores:.2f}",
                             str(t.errors),
                         ]
                     )
         results["throughput"] = figures
         print(
-            "Throughput over HTTP, backend answering after 200 ms (echo: the echo server sleeping "
-            "200 ms per call); ideal = sessions / 0.2 s; server CPU in cores of this machine:"
+            "Throughput over HTTP with a world model answering after 200 ms (the echo server "
+            "sleeps 200 ms per call instead); ideal = sessions / 0.2 s; CPU in the measuring "
+            "window, in cores of this machine, for the server, the model backend and the load "
+            "generator:"
         )
         print(table(rows) + "\n", flush=True)
 

@@ -379,6 +379,7 @@ async def _serve(args: argparse.Namespace) -> None:
                     session_idle_timeout=args.session_idle_timeout,
                     allowed_hosts=args.allow_host,
                     control=control,
+                    json_response=args.json_response,
                 )
                 _say(
                     f"serving {world.world} ({len(world.tools)} tools) on http://{host}:{port}/mcp"
@@ -617,6 +618,12 @@ def _parser() -> argparse.ArgumentParser:
         default=1800.0,
         metavar="SECONDS",
         help="forget HTTP sessions idle this long (default 1800)",
+    )
+    serve.add_argument(
+        "--json-response",
+        action="store_true",
+        help="over HTTP, answer each request with one JSON body instead of an event stream: "
+        "no progress notifications, about half the server CPU per call (for many sessions)",
     )
     serve.add_argument("--journal", metavar="PATH", help="append every call to this JSONL file")
     serve.add_argument(

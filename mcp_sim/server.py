@@ -385,9 +385,13 @@ def http_app(
     session_idle_timeout: float | None = 1800.0,
     allowed_hosts: list[str] | None = None,
     control: Control | None = None,
+    json_response: bool = False,
 ) -> ASGIApp:
     """The streamable HTTP app (path ``/mcp``), DNS-rebinding protection always on; with
-    ``control``, the control API under ``/control`` (same token, same Host checks)."""
+    ``control``, the control API under ``/control`` (same token, same Host checks). With
+    ``json_response`` each POST is answered with one JSON body instead of an event stream:
+    no progress notifications, and about half the server's CPU per call, for harnesses that
+    run many sessions and do not need progress."""
     names = ["127.0.0.1", "localhost", "[::1]"]
     if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
         names.append(f"[{host}]" if ":" in host else host)
@@ -404,6 +408,7 @@ def http_app(
         host=host,
         transport_security=security,
         session_idle_timeout=session_idle_timeout,
+        json_response=json_response,
     )
     if control is not None:
         app = ControlDispatch(app, control_routes(control), TransportSecurityMiddleware(security))

@@ -242,3 +242,24 @@ async def test_metrics_are_a_control_tool_too(shop: World, script: Any) -> None:
         result = await client.call_tool("sim_metrics", {})
     assert result.structured_content is not None
     assert result.structured_content["calls"]["total"] == 5
+
+
+async def test_answer_cache_hits_and_misses_are_counted(
+    bookstore: World, tmp_path: Any, script: Any
+) -> None:
+    from mcp_sim.cache import AnswerCache
+    from mcp_sim.simulator import SamplingOverrides
+
+    cache = AnswerCache(tmp_path / "cache.sqlite", "scripted")
+    answer = script.answer({"id": "b3", "title": "Cartographers of Rain"})
+    reports = []
+    for _ in range(2):  # the second run finds the first run's answer in the cache
+        simulator = Simulator(
+            bookstore, script(answer), cache=cache, sampling=SamplingOverrides(seed=7)
+        )
+        await simulator.call("s1", "get_book", {"book_id": "b3"})
+        reports.append(simulator.metrics.report(simulator.sessions))
+    cache.close()
+    assert reports[0]["cache"] == {"hits": 0, "misses": 1}
+    assert reports[1]["cache"] == {"hits": 1, "misses": 0}
+    assert reports[1]["model"]["requests"] == 0

@@ -392,3 +392,27 @@ def test_http_server_raises_its_open_file_limit_for_many_sessions(tmp_path: Path
         stop(process)
     soft, hard = re.search(r"Max open files\s+(\S+)\s+(\S+)", limits).groups()  # type: ignore[union-attr]
     assert soft == hard and soft != "256"
+
+
+def test_http_with_json_response_answers_calls_as_one_json_body(tmp_path: Path) -> None:
+    with serving_http(BOOKSTORE, *DEAD_MODEL, "--json-response", log=tmp_path / "s.log") as url:
+        opened = raw_initialize(url)
+        session = opened.headers["mcp-session-id"]
+        headers = {
+            "Accept": "application/json, text/event-stream",
+            "Mcp-Session-Id": session,
+            "MCP-Protocol-Version": "2025-11-25",
+        }
+        httpx2.post(
+            url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers
+        )
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "search_books", "arguments": GLASS},
+        }
+        answer = httpx2.post(url, json=call, headers=headers, timeout=10)
+    assert opened.headers["content-type"].startswith("application/json")
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.json()["result"]["structuredContent"]["total"] == 2

@@ -4,8 +4,12 @@ The answer is always streamed, for two reasons: the world model thinks for thous
 so the caller needs progress while it does, and a cancelled MCP call must stop the generation,
 which only closing the streaming HTTP response achieves.
 
-Every httpx and JSON failure is translated here into :mod:`mcp_sim.errors`; nothing foreign
-escapes, except cancellation, which always propagates.
+Requests go through :class:`~mcp_sim.backends.http11.LeanClient` (an httpx client or transport
+when one is injected, or when the environment names a proxy), replicas are chosen by
+:mod:`mcp_sim.backends.routing`, and the event stream is split by :mod:`mcp_sim.backends.sse`.
+Every HTTP and JSON failure is translated here into :mod:`mcp_sim.errors` (both clients raise
+httpx's exception types); nothing foreign escapes, except cancellation, which always
+propagates.
 """
 
 from __future__ import annotations
