@@ -1,8 +1,8 @@
 """How much of each prompt vLLM's prefix cache can reuse, and what compaction and large-world
 views do to prompt size.
 
-A 50-call session on ``worlds/shop.yaml`` (create, get, list, update, delete in a cycle) is
-answered by a rule-based stand-in for the world model that reads the session's real state, so
+A 50-call session on ``worlds/shop.yaml`` (create, get, list, update, delete in a cycle), with
+the default options, is answered by a rule-based stand-in for the world model that reads the session's real state, so
 observations and patches are plausible and every patch commits. For each call after the first
 it measures the characters its prompt shares, as a prefix, with the previous call's prompt
 (the chat rendered as ``<|role|>`` + content, as a chat template would lay it out). Then it
@@ -158,7 +158,7 @@ def sharing(prompts: list[str]) -> tuple[float, float, list[float]]:
 
 async def main() -> None:
     world = load_world(ROOT / "worlds" / "shop.yaml")
-    plain = await run_session(world, SimOptions(history_budget_tokens=10**9))
+    plain = await run_session(world, SimOptions())  # the default history budget is not reached
     weighted, mean, per_call = sharing(plain)
     print(f"prefix sharing over a {CALLS}-call session (calls 2..{CALLS}):")
     print(f"  shared fraction, character-weighted: {weighted:.3f}")
@@ -174,7 +174,11 @@ async def main() -> None:
     compacted = await run_session(world, SimOptions(history_budget_tokens=4000, keep_turns=8))
     c_weighted, c_mean, _ = sharing(compacted)
     print(f"prompt at call {CALLS}:")
-    print(f"  without compaction: {len(plain[-1]):,} chars, ~{estimate_tokens(plain[-1]):,} tokens")
+    print(
+        f"  without compaction (default history budget "
+        f"{SimOptions.history_budget_tokens:,} tokens, not reached): {len(plain[-1]):,} chars, "
+        f"~{estimate_tokens(plain[-1]):,} tokens"
+    )
     print(
         f"  with compaction (history budget 4,000 tokens, keep 8 turns): "
         f"{len(compacted[-1]):,} chars, ~{estimate_tokens(compacted[-1]):,} tokens "

@@ -287,18 +287,24 @@ async def evaluate(
                 result, refused = None, str(exc)
             else:
                 refused = ""
-            # Teacher forcing: from now on the session has seen the real observation.
-            real = Turn(
-                reference.tool,
-                reference.arguments,
-                reference.observation,
-                reference.is_error,
-                live.version,
-            )
+            # Teacher forcing: from now on the session has seen the real observation (in the
+            # turn as the model was shown it, which later prompts repeat).
             if result is not None and result.source != "model_error":
-                live.history[-1] = real
+                live.history[-1] = replace(
+                    live.history[-1],
+                    observation=reference.observation,
+                    is_error=reference.is_error,
+                )
             else:
-                live.history.append(real)
+                live.history.append(
+                    Turn(
+                        reference.tool,
+                        reference.arguments,
+                        reference.observation,
+                        reference.is_error,
+                        live.version,
+                    )
+                )
             score = compare(world, reference, result, refused)
             if judge is not None:
                 judgement = await judge.score(

@@ -9,9 +9,10 @@ Two formats, one line per answered call:
   observation inside ``<predicted_observation>`` tags, for fine-tuning a world model.
 
 The prompts are built by :mod:`mcp_sim.prompt`, the module that builds what the model sees
-when mcp-sim asks it, in its native text format: the same system text, the same turn blocks,
-the state of the session at that call (rebuilt from the world's starting state and the
-committed patches in the journal), its virtual time, and the same instruction. The whole
+when mcp-sim asks it, in its native text format: the same system text, the same turn blocks
+with the same state sections (the state rebuilt from the world's starting state and the
+committed patches in the journal: whole in the first turn, then the changes of each turn),
+the virtual time, and the same instruction. Fresh ids offered to write calls are not shown. The whole
 history is shown (``serve`` may compact long histories), and the structured-output and
 bounded-output variants of the instruction are not used: every target is the raw observation.
 
@@ -24,16 +25,27 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Collection, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
 import jsonpatch
 
 from mcp_sim.backends.base import ChatMessage
+from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import SimError
 from mcp_sim.journal import JournalRecord, Source
-from mcp_sim.prompt import OBSERVATION_MARKER, PastCall, TurnContext, build_messages, render_action
+from mcp_sim.prompt import (
+    OBSERVATION_MARKER,
+    PastCall,
+    TurnContext,
+    build_messages,
+    render_action,
+    render_preamble,
+)
+from mcp_sim.simulator import SimOptions
 from mcp_sim.spec import World
+from mcp_sim.view import StateView
 
 ExportFormat = Literal["agentworld", "sft"]
 
@@ -41,16 +53,24 @@ ExportFormat = Literal["agentworld", "sft"]
 class _Turn:
     """One exported call with what the model would have been shown for it."""
 
-    def __init__(self, record: JournalRecord, number: int, messages: list[ChatMessage]) -> None:
+    def __init__(
+        self, record: JournalRecord, number: int, messages: list[ChatMessage], head: str
+    ) -> None:
         self.record = record
         self.number = number
         self.messages = messages
+        self.head = head
+        """The turn without its closing instruction: sections and action block."""
 
 
 def _turns(world: World, records: list[JournalRecord]) -> Iterator[_Turn]:
-    """The calls of one session, in order, each with its prompt."""
+    """The calls of one session, in order, each with its prompt laid out as ``serve`` lays it
+    out with the default budgets: the state whole in the first turn, then each turn with the
+    changes committed since the turn before and the records its arguments name."""
     state = copy.deepcopy(world.state)
+    view = StateView(world, SimOptions.state_budget_tokens)
     history: list[PastCall] = []
+    unseen: list[dict[str, Any]] | None = None
     for number, record in enumerate(records, 1):
         tool = world.tool(record.tool)
         if tool is None:
@@ -59,13 +79,22 @@ def _turns(world: World, records: list[JournalRecord]) -> Iterator[_Turn]:
                 f"{record.step}), which world {world.world!r} does not have; export it with "
                 "the world it was recorded or simulated in"
             )
-        messages = build_messages(
-            world, history, tool, record.arguments, state, context=TurnContext(now=record.now)
+        index = EntityIndex.build(world, state) if world.entities else None
+        references = [*string_values(record.arguments)]
+        section = view.turn_section(state, index, unseen, record.arguments, references)
+        context = TurnContext(state_view=section, now=record.now)
+        head = render_action(
+            number, record.tool, record.arguments, preamble=render_preamble(state, context)
         )
-        yield _Turn(record, number, messages)
-        history.append(PastCall(record.tool, record.arguments, record.observation))
+        messages = build_messages(
+            world, history, tool, record.arguments, state, context=replace(context, head=head)
+        )
+        yield _Turn(record, number, messages, head)
+        history.append(PastCall(record.tool, record.arguments, record.observation, head=head))
+        unseen = []
         if record.patch_status == "committed" and record.patch:
             state = jsonpatch.apply_patch(state, record.patch)
+            unseen = list(record.patch)
 
 
 def _sessions(records: list[JournalRecord]) -> dict[str, list[JournalRecord]]:
@@ -88,7 +117,7 @@ def agentworld_row(world: World, turn: _Turn, total: int) -> dict[str, Any]:
         "prompt": [m["content"] for m in messages if m["role"] == "user"],
         "response": [m["content"] for m in messages if m["role"] == "assistant"]
         + [f"{OBSERVATION_MARKER}\n{record.observation}"],
-        "current_prompt": render_action(turn.number, record.tool, record.arguments),
+        "current_prompt": turn.head,
         "turn_idx": turn.number,
         "total_turns": total,
     }

@@ -6,23 +6,33 @@ Layout (Qwen-AgentWorld's training format; see DESIGN.md):
 - ``system``: role and conventions for the world's domain (for search, the search world model's
   input definitions, content priority and output formats), the world's description, its canon
   as the Simulation Instruction (see :mod:`mcp_sim.canon`), then the tool definitions
-  (``### N. name`` / ``#### **Description**:`` / ``#### **Parameters**:``). It depends on the world only, so it is byte-identical for every
-  call of every session of a world, and vLLM's prefix cache reuses it.
-- each earlier call: ``user`` ``### Turn N`` + ``**Action:**`` + fenced JSON, then ``assistant``
+  (``### N. name`` / ``#### **Description**:`` / ``#### **Parameters**:``). It depends on the
+  world only, so it is byte-identical for every call of every session of a world, and vLLM's
+  prefix cache reuses it.
+- each call is a ``user`` turn: ``### Turn N``, the turn's sections, then ``**Action:**`` and the
+  call as fenced JSON (the native skeleton; the terminal and GUI domains put a ``**Current
+  State:**`` section there too). Its answer is an ``assistant`` turn,
   ``**Environment Observation:**`` + the raw observation.
-- the current call: the current world state in a headed section (it changes, so it goes last),
-  the virtual time and fresh ids when the world has them, sections about this call (the page
-  store's known pages, a Target Query), the action block, and the instruction
-  to answer inside ``<predicted_observation>`` tags (for a write call, followed by the state
-  change inside ``<state_patch>`` tags; see :mod:`mcp_sim.state`).
+- the turn's sections say what changed since the model last saw the state, so the model always
+  knows the current state while every earlier turn stays byte-identical: the *anchor* turn
+  carries the whole current state (or a view of a large one, see :mod:`mcp_sim.view`), each
+  later turn the state changes committed since the turn before (a JSON Patch) and the records
+  its arguments refer to, with their JSON pointers. Then the virtual time and fresh ids, when
+  the world has them.
+- the current turn ends, after the action, with what belongs to it alone and is not kept when
+  it becomes history: a perturbation's ``# Simulation Instruction for This Call`` (see
+  :mod:`mcp_sim.inject`), sections about this call (the page store's known pages, a Target
+  Query), and the instruction to answer inside ``<predicted_observation>`` tags (for a write
+  call, followed by the state change inside ``<state_patch>`` tags; see :mod:`mcp_sim.state`).
 
-A perturbed call (see :mod:`mcp_sim.inject`) adds a ``# Simulation Instruction for This Call`` section after
-the action: it belongs to this turn only, so it never enters the history, the tool definitions or
-the static system prompt.
+So the prompt of a call is the previous call's prompt without that closing part, plus the
+previous observation and the new turn: vLLM's prefix cache reuses all the rest. Re-rendering the
+whole state into every call instead (tried first) left some 2,400 characters a call unshared on
+the shop world, and a large world's view (up to the state budget) on every call.
 
-Compaction drops the oldest turns from the history, numbering the rest as before; the current
-state already carries their effect. Follow-up requests (a patch, a corrected patch, a regenerated
-answer) append to the messages of the call, so they share its whole prefix.
+Compaction drops the oldest turns from the history, numbering the rest as before; the turn
+after a compaction anchors the state again. Follow-up requests (a patch, a corrected patch, a
+regenerated answer) append to the messages of the call, so they share its whole prefix.
 """
 
 from __future__ import annotations
@@ -91,8 +101,9 @@ session with their observations, and the current tool call as a JSON object with
 
 ## Environment Management
 
-- The world state below is the truth at the start of the current call. Everything you return \
-must agree with it, with the canon, and with every earlier observation in this session.
+- The world state is the truth at the start of the current call: the Current World State shown \
+in a turn, with the State Changes of every later turn applied. Everything you return must agree \
+with it, with the canon, and with every earlier observation in this session.
 - Reuse identifiers, names and values that already appeared; never rename or renumber them.
 - Tools marked as changing state (effect: write) change the world as a real service would; \
 read-only tools never change it.
@@ -148,21 +159,22 @@ _STATE_CHANGES = """\
 
 The world state is kept outside this conversation. When a tool that can change the world \
 (effect: write) is called, first give the observation, then the change the call makes to the \
-Current World State as an RFC 6902 JSON Patch: a JSON array of operations (add, remove, replace, \
+world state as an RFC 6902 JSON Patch: a JSON array of operations (add, remove, replace, \
 move, copy, test) inside <state_patch></state_patch> tags, after the closing \
-</predicted_observation> tag. Paths are JSON pointers into the Current World State; append to an \
-array with `/-`. Give [] when the call changes nothing, e.g. when it fails. A record the call \
+</predicted_observation> tag. Paths are JSON pointers into the world state as it is now; a turn \
+lists the records its call refers to with their current pointers. Append to an array with `/-`. Give [] when the call changes nothing, e.g. when it fails. A record the call \
 creates takes the next fresh identifier offered for its kind."""
 
 _PATCH_INSTRUCTION = """
 
-This tool can change the world state: after the observation, give its change to the Current \
-World State inside <state_patch></state_patch> tags."""
+This tool can change the world state: after the observation, give its change to the world \
+state inside <state_patch></state_patch> tags."""
 
 _PATCH_FOLLOW_UP = """\
-Give the change this call made to the Current World State as an RFC 6902 JSON Patch, as the \
-JSON object {"patch": [operations]}. Paths are JSON pointers into the Current World State shown \
-with the call; append to an array with `/-`. Use {"patch": []} if nothing changed. Answer with \
+Give the change this call made to the world state as an RFC 6902 JSON Patch, as the JSON \
+object {"patch": [operations]}. Paths are JSON pointers into the world state as it was before \
+this call (the records the call refers to are listed with their pointers); append to an array \
+with `/-`. Use {"patch": []} if nothing changed. Answer with \
 the JSON object only."""
 
 
@@ -171,7 +183,8 @@ class TurnContext:
     """The dynamic extras of the current call, all after the static prefix."""
 
     state_view: str | None = None
-    """The rendered state section; ``None`` renders the whole state."""
+    """The turn's state section (the whole state, a view, or the changes since the previous
+    turn); ``None`` renders the whole state, ``""`` shows none."""
     now: str | None = None
     """The virtual time of the call."""
     fresh_ids: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -182,7 +195,10 @@ class TurnContext:
     """The number of the first history turn shown (greater than 1 after compaction)."""
     sections: Sequence[str] = ()
     """Further headed sections about this call (the page store's known pages, a Target Query
-    with its Reference Answer), after the state."""
+    with its Reference Answer), after the action; they do not stay in the history."""
+    head: str | None = None
+    """The turn as it stays in the history (:func:`render_action` with its preamble), when the
+    caller has rendered it already; otherwise it is rendered from the fields above."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +210,9 @@ class PastCall:
     observation: str
     action: str | None = None
     """The action's JSON as :func:`action_json` renders it, when already known."""
+    head: str | None = None
+    """The turn exactly as the model was shown it (without the closing part that belonged to
+    the call alone); ``None`` shows the bare action."""
 
 
 def _json_type(schema: dict[str, Any]) -> str:
@@ -283,11 +302,17 @@ def action_json(tool: str, arguments: dict[str, Any]) -> str:
 
 
 def render_action(
-    turn: int, tool: str, arguments: dict[str, Any], rendered: str | None = None
+    turn: int,
+    tool: str,
+    arguments: dict[str, Any],
+    rendered: str | None = None,
+    preamble: str = "",
 ) -> str:
-    """The action block of turn ``turn``; ``rendered`` is its :func:`action_json`, if known."""
+    """Turn ``turn`` up to the end of its action block: ``preamble`` holds the turn's sections
+    (state, time, fresh ids); ``rendered`` is the action's :func:`action_json`, if known."""
     action = rendered if rendered is not None else action_json(tool, arguments)
-    return f"### Turn {turn}\n**Action:**\n```json\n{action}\n```"
+    sections = f"{preamble}\n\n" if preamble else ""
+    return f"### Turn {turn}\n{sections}**Action:**\n```json\n{action}\n```"
 
 
 def estimate_tokens(text: str) -> int:
@@ -316,6 +341,24 @@ def _layout(value: Any, depth: int = 0) -> str:
         return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
     items = [f"{pad}{_layout(v, depth + 1)}" for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
+
+
+def render_changes(patch: Sequence[dict[str, Any]]) -> str:
+    """The state changes committed since the previous turn, as one JSON Patch."""
+    operations = ",\n".join(
+        " " + json.dumps(op, ensure_ascii=False, sort_keys=True) for op in patch
+    )
+    return (
+        "**State Changes** (committed since the previous turn, as a JSON Patch on the world "
+        f"state):\n```json\n[\n{operations}\n]\n```"
+    )
+
+
+def render_preamble(state: dict[str, Any], context: TurnContext) -> str:
+    """The sections of the current turn before its action."""
+    state_section = context.state_view if context.state_view is not None else render_state(state)
+    extras = render_context(context.now, context.fresh_ids)
+    return "\n\n".join(part for part in (state_section, extras) if part)
 
 
 def render_state(state: dict[str, Any]) -> str:
@@ -368,17 +411,22 @@ def build_messages(
             "reflects their effects.)*\n\n"
         )
     for turn, past in enumerate(history, context.first_turn):
-        action = render_action(turn, past.tool, past.arguments, past.action)
-        messages.append({"role": "user", "content": omitted + action})
+        shown = past.head
+        if shown is None:
+            shown = render_action(turn, past.tool, past.arguments, past.action)
+        messages.append({"role": "user", "content": omitted + shown})
         messages.append(
             {"role": "assistant", "content": f"{OBSERVATION_MARKER}\n{past.observation}"}
         )
         omitted = ""
-    # The action comes first: next call, this message's first part becomes the history entry of
-    # this turn, so the prefix cache keeps it; the state that follows changes every call.
-    current = render_action(context.first_turn + len(history), tool.name, arguments)
-    if simulation_instruction:
-        current += f"\n\n{render_instruction(simulation_instruction)}"
+    head = context.head
+    if head is None:
+        number = context.first_turn + len(history)
+        head = render_action(number, tool.name, arguments, preamble=render_preamble(state, context))
+    # Everything after the head belongs to this call alone: the history keeps only the head,
+    # so the next call's prompt repeats this one up to here.
+    closing = [render_instruction(simulation_instruction)] if simulation_instruction else []
+    closing += [section for section in context.sections if section]
     if structured:
         instruction = _STRUCTURED_INSTRUCTION
     elif envelope:
@@ -387,10 +435,8 @@ def build_messages(
         instruction = _TURN_INSTRUCTION
     if context.ask_patch and not structured and not envelope:
         instruction += _PATCH_INSTRUCTION
-    state_section = context.state_view if context.state_view is not None else render_state(state)
-    extras = render_context(context.now, context.fresh_ids)
-    dynamic = "\n\n".join(part for part in (state_section, extras, *context.sections) if part)
-    messages.append({"role": "user", "content": f"{omitted}{current}\n\n{dynamic}{instruction}"})
+    tail = "".join(f"\n\n{part}" for part in closing)
+    messages.append({"role": "user", "content": f"{omitted}{head}{tail}{instruction}"})
     return messages
 
 

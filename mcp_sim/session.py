@@ -58,6 +58,14 @@ class Turn:
     action: str | None = field(default=None, compare=False, repr=False)
     """The call's action as prompts show it (:func:`mcp_sim.prompt.action_json`), rendered
     once instead of in every later prompt; None until the simulator renders it."""
+    head: str | None = field(default=None, compare=False, repr=False)
+    """The turn exactly as the model was shown it (its sections and action, see
+    :mod:`mcp_sim.prompt`), so later prompts repeat it byte for byte; ``None`` for a call the
+    model did not answer (a fixture, a validation error), shown as its bare action."""
+    anchor: bool = field(default=False, compare=False)
+    """Whether ``head`` carries the whole state (or its view) rather than changes."""
+    change: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    """The JSON Patch the call committed, shown to the model with the next turn."""
 
 
 @dataclass
@@ -149,6 +157,9 @@ class Session:
                     observation=t.observation,
                     is_error=t.is_error,
                     version=t.version,
+                    head=t.head,
+                    anchor=t.anchor,
+                    change=t.change,
                 )
                 for t in self.history
             ],
@@ -187,7 +198,16 @@ class Session:
             world=world,
             state=snapshot.state,
             history=[
-                Turn(t.tool, copy.deepcopy(t.arguments), t.observation, t.is_error, t.version)
+                Turn(
+                    t.tool,
+                    copy.deepcopy(t.arguments),
+                    t.observation,
+                    t.is_error,
+                    t.version,
+                    head=t.head,
+                    anchor=t.anchor,
+                    change=t.change,
+                )
                 for t in snapshot.history
             ],
             steps=snapshot.steps,
@@ -224,6 +244,9 @@ class SnapshotTurn(BaseModel):
     observation: str
     is_error: bool
     version: int = 0
+    head: str | None = None
+    anchor: bool = False
+    change: list[dict[str, Any]] | None = None
 
 
 class Snapshot(BaseModel):

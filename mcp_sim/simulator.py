@@ -54,10 +54,11 @@ from mcp_sim.prompt import (
     extract_observation,
     regeneration_messages,
     render_action,
+    render_preamble,
 )
 from mcp_sim.session import Session, SessionStore, Turn
 from mcp_sim.spec import ToolSpec, World
-from mcp_sim.state import split_patch
+from mcp_sim.state import PatchOp, split_patch
 from mcp_sim.transition import PATCH_MAX_TOKENS, Change, Transitions
 from mcp_sim.view import StateView
 
@@ -172,6 +173,9 @@ class _Usage:
     """Answers to store in the cache once the call is over."""
     transient_failure: bool = False
     """A request of this call failed in a way that may pass (unavailable, timed out)."""
+    turn_head: str | None = None
+    """The call's turn as the model was shown it, kept in the history (see _messages)."""
+    turn_anchor: bool = False
 
     def add(self, completion: Completion) -> None:
         self.prompt_tokens += completion.prompt_tokens
@@ -296,6 +300,9 @@ class Simulator:
                         result.is_error,
                         result.version,
                         action=action_json(tool.name, args),
+                        head=usage.turn_head,
+                        anchor=usage.turn_anchor,
+                        change=usage.change.patch if usage.change.status == "committed" else None,
                     )
                 )
             self.sessions.touch(session)
@@ -462,13 +469,32 @@ class Simulator:
                 history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
         shown = history[session.history_start :]
         size = sum(
-            estimate_tokens(render_action(0, t.tool, t.arguments, t.action) + t.observation)
+            estimate_tokens(
+                (t.head if t.head is not None else render_action(0, t.tool, t.arguments, t.action))
+                + t.observation
+            )
             for t in shown
         )
         if size > self.options.history_budget_tokens and len(shown) > self.options.keep_turns:
             session.history_start = len(session.history) - self.options.keep_turns
             shown = session.history[session.history_start :]
         return shown
+
+    @staticmethod
+    def _unseen_changes(session: Session, shown: Sequence[Turn]) -> list[PatchOp] | None:
+        """The state changes the model has not been shown yet, when the shown turns let it know
+        the current state: an anchor turn (the whole state) is among them, and every change
+        since the last turn shown with its sections is one the history committed. ``None``
+        when the next turn must anchor the state again (none shown, or the state changed
+        outside the calls)."""
+        if not any(t.anchor for t in shown):
+            return None
+        last = max(i for i, t in enumerate(shown) if t.head is not None)
+        since = shown[last:]
+        changes = [t.change for t in since if t.change is not None]
+        if session.version != shown[last].version + len(changes):
+            return None
+        return [op for change in changes for op in change]
 
     def _references(self, session: Session, args: dict[str, Any]) -> list[str]:
         texts = [*string_values(args)]
@@ -490,20 +516,33 @@ class Simulator:
         *,
         sections: Sequence[str] = (),
         structured: bool | None = None,
+        keep: _Usage | None = None,
     ) -> list[ChatMessage]:
+        """The messages of a call; ``keep`` receives the call's turn as shown, for the history."""
         shown = self._shown_history(session)
         write = tool.effect == "write"
         if structured is None:
             structured = tool.output_schema is not None
+        unseen = self._unseen_changes(session, shown)
+        references = self._references(session, args) if unseen is None else ()
+        state_section = self.view.turn_section(session.state, before, unseen, args, references)
         context = TurnContext(
-            state_view=self.view.render(session.state, before, self._references(session, args)),
+            state_view=state_section,
             now=now,
             fresh_ids=session.ids.offer(self.world) if write else {},
             ask_patch=write and tool.output_schema is None and not self._enveloped(tool),
             first_turn=session.history_start + 1,
             sections=sections,
         )
-        history = [PastCall(t.tool, t.arguments, t.observation, t.action) for t in shown]
+        number = context.first_turn + len(shown)
+        head = render_action(
+            number, tool.name, args, preamble=render_preamble(session.state, context)
+        )
+        if keep is not None:
+            keep.turn_head, keep.turn_anchor = head, unseen is None
+        history = [
+            PastCall(t.tool, t.arguments, t.observation, t.action, head=t.head) for t in shown
+        ]
         return build_messages(
             self.world,
             history,
@@ -512,7 +551,7 @@ class Simulator:
             session.state,
             structured=structured,
             envelope=self._enveloped(tool) and not structured,
-            context=context,
+            context=replace(context, head=head),
             simulation_instruction=simulation_instruction,
         )
 
@@ -593,7 +632,7 @@ class Simulator:
             tool = tool.model_copy(update={"output_schema": None, "effect": "read"})
         before = EntityIndex.build(self.world, session.state) if self.world.entities else None
         messages = self._messages(
-            session, tool, args, now, before, instruction.text if instruction else None
+            session, tool, args, now, before, instruction.text if instruction else None, keep=usage
         )
         request = CompletionRequest(
             messages=messages,
@@ -670,6 +709,7 @@ class Simulator:
                 None,
                 sections=question.sections,
                 structured=structured,
+                keep=usage if question.arguments == args else None,
             )
             if question.then is not None:
                 answer, next_ask = question.then

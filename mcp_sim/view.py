@@ -12,19 +12,21 @@ orders) is shown as a view that fits:
   few records of each outlined collection (real examples, and the newest ones). Patches address
   them by pointer.
 
-Changes still apply to the whole document; the view is only what is shown.
+Changes still apply to the whole document; the view is only what is shown. A turn after the
+anchor turn (see :mod:`mcp_sim.prompt`) shows only the records its call refers to
+(:meth:`StateView.referenced`), so the model has their current pointers for its patch.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from jsonpointer import escape, resolve_pointer
 
-from mcp_sim.entities import EntityIndex, EntityRecord
-from mcp_sim.prompt import estimate_tokens, render_state
+from mcp_sim.entities import EntityIndex, EntityRecord, string_values
+from mcp_sim.prompt import estimate_tokens, render_changes, render_state
 from mcp_sim.spec import World
 
 SKELETON_LIMITS = (2000, 400, 80, 0)
@@ -99,6 +101,39 @@ class StateView:
             shown.append((record.pointer, record.record))
             view = candidate
         return view
+
+    def turn_section(
+        self,
+        state: dict[str, Any],
+        index: EntityIndex | None,
+        unseen: Sequence[dict[str, Any]] | None,
+        arguments: dict[str, Any],
+        references: Iterable[str],
+    ) -> str:
+        """The state section of a turn (see :mod:`mcp_sim.prompt`): with ``unseen`` ``None``,
+        the anchor (:meth:`render`, ``references`` picking the records of a view); otherwise
+        the changes ``unseen`` by the model so far and the records ``arguments`` name."""
+        if unseen is None:
+            return self.render(state, index, references)
+        parts = [render_changes(unseen)] if unseen else []
+        if self.world.entities:
+            index = index if index is not None else EntityIndex.build(self.world, state)
+            parts.append(self.referenced(index, string_values(arguments)))
+        return "\n\n".join(part for part in parts if part)
+
+    def referenced(self, index: EntityIndex, texts: Iterable[str]) -> str:
+        """The records that ``texts`` (a call's arguments) name, as they are now, with their
+        JSON pointers, within the token budget; ``""`` when they name none."""
+        heading = "**Records this call refers to** (as they are now; JSON pointer: record):"
+        lines: list[str] = []
+        size = estimate_tokens(heading)
+        for record in index.referenced(texts):
+            line = f"- {record.pointer}: {_dumps(record.record)}"
+            size += estimate_tokens(line)
+            if size > self.budget_tokens:
+                break
+            lines.append(line)
+        return "\n".join([heading, *lines]) if lines else ""
 
     def _candidates(
         self, index: EntityIndex, references: Iterable[str], outlined: list[str]

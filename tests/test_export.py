@@ -83,12 +83,19 @@ async def test_agentworld_records_have_the_benchmark_fields(
         assert row["id"] == "s1"
         assert row["system_str"] == render_system(bookstore)
         assert len(row["prompt"]) == len(row["response"]) == n
-        assert row["current_prompt"] == render_action(n, record.tool, record.arguments)
+        # The turn block as in the benchmark: its sections, then the action.
+        assert row["current_prompt"].startswith(f"### Turn {n}\n")
+        action = render_action(n, record.tool, record.arguments).split("\n", 1)[1]
+        assert row["current_prompt"].endswith("\n" + action)
         assert row["prompt"][-1].startswith(row["current_prompt"])
         assert "<predicted_observation></predicted_observation>" in row["prompt"][-1]
         assert row["response"][-1] == f"{OBSERVATION_MARKER}\n{record.observation}"
-    # Earlier turns are the bare action blocks and their observations.
-    assert rows[2]["prompt"][0] == render_action(1, "get_book", {"book_id": "b1"})
+    # Earlier turns are the turn blocks as shown then (the first one with the state), and their
+    # observations.
+    assert rows[2]["prompt"][0] == rows[0]["current_prompt"]
+    assert rows[2]["prompt"][1] == rows[1]["current_prompt"]
+    assert "**Current World State:**" in rows[0]["current_prompt"]
+    assert "**Current World State:**" not in rows[1]["current_prompt"]
     assert rows[2]["response"][:2] == [rows[0]["response"][0], rows[1]["response"][1]]
 
 

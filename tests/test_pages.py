@@ -117,7 +117,7 @@ async def test_each_query_of_a_search_is_answered_and_remembered_on_its_own(
         render_results("a", [REVIEW], "Sounder") + "\n\n" + render_results("b", [], "Sounder")
     )
     shown = [
-        json.loads(m.messages[-1]["content"].split("```json\n")[1].split("\n```")[0])
+        json.loads(m.messages[-1]["content"].split("**Action:**\n```json\n")[1].split("\n```")[0])
         for m in model.requests
     ]
     assert [s["arguments"]["queries"] for s in shown] == [["a"], ["b"]]

@@ -11,6 +11,7 @@ from mcp_sim.backends.base import ChatMessage
 from mcp_sim.prompt import (
     OBSERVATION_MARKER,
     PastCall,
+    TurnContext,
     build_messages,
     extract_observation,
     render_system,
@@ -118,16 +119,45 @@ def test_current_turn_carries_state_action_and_tag_instruction(bookstore: World)
     current = messages_for(bookstore)[-1]
     assert current["role"] == "user"
     content = current["content"]
-    # The action opens the message (next call it is the history entry of this turn, so the
-    # prefix cache keeps it); the state, which changes, follows it.
-    assert content.startswith(f"### Turn {len(HISTORY) + 1}\n**Action:**")
+    # The native skeleton: the turn's sections, then the action, then what belongs to this
+    # call alone (the instruction), which the history will not keep.
+    assert content.startswith(f"### Turn {len(HISTORY) + 1}\n**Current World State:**")
     assert action_of(content) == {"name": "get_book", "arguments": {"book_id": "b3"}}
     state_match = re.search(
         r"\*\*Current World State:\*\*\n```json\n(.*?)\n```", content, re.DOTALL
     )
     assert state_match is not None
     assert json.loads(state_match.group(1)) == {"orders": ["ord_9"]}
-    assert "<predicted_observation></predicted_observation>" in content[state_match.end() :]
+    assert content.index("**Action:**") > state_match.end()
+    closing = content.rsplit("```", 1)[1]
+    assert "<predicted_observation></predicted_observation>" in closing
+
+
+def test_history_turn_shown_with_its_head_repeats_it_exactly(bookstore: World) -> None:
+    head = "### Turn 1\n**Current Time:** 2026-01-01T00:00:00Z\n\n**Action:**\n```json\n{}\n```"
+    history = [PastCall("get_book", {"book_id": "b1"}, "{}", head=head), HISTORY[1]]
+    messages = messages_for(bookstore, history=history)
+    assert messages[1]["content"] == head
+    assert messages[3]["content"].startswith("### Turn 2\n**Action:**")
+
+
+def test_a_given_head_is_the_current_turn_up_to_its_closing_part(bookstore: World) -> None:
+    tool = bookstore.tool("get_book")
+    assert tool is not None
+    head = "### Turn 3\n**Action:**\n```json\n{}\n```"
+    messages = build_messages(
+        bookstore,
+        HISTORY,
+        tool,
+        {"book_id": "b3"},
+        {"orders": []},
+        context=TurnContext(head=head, sections=["**Known Pages:** none"]),
+        simulation_instruction="Answer slowly.",
+    )
+    content = messages[-1]["content"]
+    assert content.startswith(head + "\n\n# Simulation Instruction for This Call")
+    assert content.index("Answer slowly.") < content.index("**Known Pages:** none")
+    assert "Current World State" not in content
 
 
 def test_structured_turn_asks_for_json_instead_of_tags(bookstore: World) -> None:
@@ -140,7 +170,7 @@ def test_structured_turn_asks_for_json_instead_of_tags(bookstore: World) -> None
 def test_first_call_has_only_system_and_current_turn(bookstore: World) -> None:
     messages = messages_for(bookstore, history=[])
     assert [m["role"] for m in messages] == ["system", "user"]
-    assert "### Turn 1\n**Action:**" in messages[1]["content"]
+    assert messages[1]["content"].startswith("### Turn 1\n**Current World State:**")
 
 
 @pytest.mark.parametrize(

@@ -115,3 +115,50 @@ async def test_a_call_with_thinking_off_answers(real_model_url: str, tmp_path: P
                 result = await client.call_tool("get_book", {"book_id": "b1"})
     assert not result.is_error, text_of(result)
     assert text_of(result).strip()
+
+
+SHOP = ROOT / "worlds" / "shop.yaml"
+
+
+async def test_the_tiny_models_violations_per_100_calls_are_counted_and_reported(
+    real_model_url: str, tmp_path: Path
+) -> None:
+    """World state on the real model: a create → get → update → delete → get cycle on the shop.
+    The tiny model's answers are not expected to be right; the test checks that every answer
+    was audited, that the counts the session reports match the journal, that the state moved
+    only by committed patches, and it prints the violation rate (the figure for the note)."""
+    journal = tmp_path / "journal.jsonl"
+    cycle: list[tuple[str, dict[str, object]]] = [
+        ("create_order", {"customer": "ola@example.no", "sku": "p-bag10", "quantity": 1}),
+        ("get_order", {"order_id": "ord_00002"}),
+        ("update_order", {"order_id": "ord_00002", "status": "packed"}),
+        ("delete_order", {"order_id": "ord_00002"}),
+        ("get_order", {"order_id": "ord_00002"}),
+    ]
+    args = _args(real_model_url, "--journal", str(journal))
+    with serving_http(SHOP, *args, log=tmp_path / "serve.log") as url:
+        async with Client(url) as client:
+            for tool, arguments in cycle:
+                with anyio.fail_after(900):
+                    await client.call_tool(tool, arguments)
+            resource = await client.read_resource("sim://session/consistency")
+            state = json.loads(
+                (await client.read_resource("sim://session/state")).contents[0].text  # type: ignore[union-attr]
+            )
+    counts = json.loads(resource.contents[0].text)  # type: ignore[union-attr]
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    audited = [r for r in records if r["source"] == "model"]
+    assert counts["checked"] == len(audited) > 0
+    assert counts["flagged"] == sum(len(r["violations"]) for r in audited)
+    assert counts["regenerated"] == sum(1 for r in audited if r["regenerated"])
+    committed = sum(1 for r in records if r["patch_status"] == "committed")
+    assert counts["version"] == committed
+    assert [r["version"] for r in records] == sorted(r["version"] for r in records)
+    assert {o["id"] for o in state["orders"]} >= {"ord_00001"}
+    per_100 = 100 * counts["flagged"] / counts["checked"]
+    print(
+        f"\nviolations left per 100 audited calls on the tiny model: {per_100:.0f} "
+        f"({counts['flagged']} in {counts['checked']}; {counts['regenerated']} regenerated, "
+        f"{committed} patches committed, {counts['patches_rejected']} rejected)",
+        file=sys.stderr,
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -93,7 +94,97 @@ async def test_static_prefix_is_identical_across_calls_and_sessions(
     await simulator.call("b", "list_orders", {})
     systems = {r.messages[0]["content"] for r in model.requests}
     assert len(systems) == 1 and "<state_patch>" in systems.pop()
-    # The action opens the current message: next call it is the history entry, unchanged.
+    # The first turn anchors the state; next call it is the history entry, unchanged, and the
+    # new turn carries no state of its own (nothing changed).
     first, second = model.requests[0].messages, model.requests[1].messages
     assert first[-1]["content"].startswith(second[1]["content"])
-    assert "**Current World State:**" not in second[1]["content"]
+    assert "**Current World State:**" in second[1]["content"]
+    assert "**Current World State:**" not in second[-1]["content"]
+
+
+def _text(messages: list[Any]) -> str:
+    return "".join(f"<|{m['role']}|>\n{m['content']}\n" for m in messages)
+
+
+async def test_each_prompt_repeats_the_previous_one_up_to_its_closing_part(
+    shop: World, script: Any
+) -> None:
+    """The layout that keeps vLLM's prefix cache warm: a call's prompt is the previous call's
+    prompt without its closing instruction, then the observation and the new turn. The state
+    is shown whole once; later turns carry the committed changes and the records they name."""
+    order = {
+        "id": "ord_00002",
+        "customer": "ola@example.no",
+        "sku": "p-tent2",
+        "quantity": 1,
+        "status": "placed",
+        "created_at": "2026-03-02T09:00:00Z",
+    }
+    packed = {"op": "replace", "path": "/orders/1/status", "value": "packed"}
+    model = script(
+        script.answer(order, [{"op": "add", "path": "/orders/-", "value": order}]),
+        script.answer(order),
+        script.answer({**order, "status": "packed"}, [packed]),
+        script.answer({"orders": [order], "total": 2}),
+        script.answer({"deleted": "ord_00002"}, [{"op": "remove", "path": "/orders/1"}]),
+        script.answer("not_found: no order with this id"),
+    )
+    simulator = Simulator(shop, model)
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("create_order", {"customer": "ola@example.no", "sku": "p-tent2", "quantity": 1}),
+        ("get_order", {"order_id": "ord_00002"}),
+        ("update_order", {"order_id": "ord_00002", "status": "packed"}),
+        ("list_orders", {}),
+        ("delete_order", {"order_id": "ord_00002"}),
+        ("get_order", {"order_id": "ord_00002"}),
+    ]
+    for tool, args in calls:
+        await simulator.call("s", tool, args)
+    prompts = [r.messages for r in model.requests]
+    assert len(prompts) == len(calls)
+    for earlier, later in itertools.pairwise(prompts):
+        turn = len(earlier) - 1
+        assert later[:turn] == earlier[:turn]
+        closing = earlier[-1]["content"][len(later[turn]["content"]) :]
+        assert earlier[-1]["content"].startswith(later[turn]["content"])
+        assert closing.startswith("\n\nPlease analyze the input above")
+    turns = [p[-1]["content"].split("**Action:**")[0] for p in prompts]
+    assert "**Current World State:**" in turns[0]
+    assert all("**Current World State:**" not in t for t in turns[1:])
+    # The second turn hears of the created order, with its pointer for a later patch.
+    assert '"path": "/orders/-"' in turns[1] and '- /orders/1: {"created_at"' in turns[1]
+    assert '"value": "packed"' in turns[3] and "**State Changes**" not in turns[4]
+    assert '{"op": "remove", "path": "/orders/1"}' in turns[5]
+    # A deleted order is no record any more: nothing to point to.
+    assert "Records this call refers to" not in turns[5]
+    assert len(_text(prompts[-1])) > len(_text(prompts[0]))
+
+
+async def test_a_state_changed_outside_the_calls_is_shown_whole_again(
+    shop: World, script: Any
+) -> None:
+    model = script(*[script.answer("ok") for _ in range(3)])
+    simulator = Simulator(shop, model)
+    await simulator.call("s", "get_order", {"order_id": "ord_00001"})
+    await simulator.call("s", "get_order", {"order_id": "ord_00001"})
+    session = simulator.sessions.get("s")
+    session.state = {**session.state, "orders": []}
+    session.version += 1
+    await simulator.call("s", "list_orders", {})
+    turns = [r.messages[-1]["content"].split("**Action:**")[0] for r in model.requests]
+    assert ["**Current World State:**" in t for t in turns] == [True, False, True]
+    assert '"orders": []' in turns[2]
+
+
+async def test_a_fork_continues_the_parents_prompt(shop: World, script: Any) -> None:
+    model = script(*[script.answer("ok") for _ in range(3)])
+    simulator = Simulator(shop, model)
+    await simulator.call("parent", "get_order", {"order_id": "ord_00001"})
+    snapshot = simulator.sessions.get("parent").snapshot()
+    await simulator.call("parent", "list_orders", {})
+    from mcp_sim.session import Session
+
+    simulator.sessions.put(Session.restore("child", shop, snapshot))
+    await simulator.call("child", "list_orders", {})
+    parent, child = model.requests[1].messages, model.requests[2].messages
+    assert parent[:-1] == child[:-1] and "**Current World State:**" in child[1]["content"]
