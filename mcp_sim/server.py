@@ -160,6 +160,11 @@ def build_server(
     # response stream carries notifications/resources/updated for the ones its session watches.
     subscriptions: dict[str, set[str]] = {}
 
+    def forget_subscriptions(expired: str) -> None:
+        subscriptions.pop(expired, None)
+
+    simulator.sessions.on_expire(forget_subscriptions)
+
     async def list_tools(
         ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:

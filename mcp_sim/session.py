@@ -312,7 +312,9 @@ class SessionStore:
         self.idle_timeout = idle_timeout
         self.base_seed = base_seed
         self._clock = clock
-        self._on_expire = on_expire
+        self._expiry_listeners: list[Callable[[str], None]] = []
+        if on_expire is not None:
+            self._expiry_listeners.append(on_expire)
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self.started = 0
         """Sessions added so far (new ids, restored and forked ones), for the metrics."""
@@ -369,9 +371,14 @@ class SessionStore:
         for sid in expired:
             del self._sessions[sid]
             self.expired += 1
-            if self._on_expire is not None:
-                self._on_expire(sid)
+            for listener in self._expiry_listeners:
+                listener(sid)
         return expired
+
+    def on_expire(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with the id of every session that expires from now on, so what is
+        kept per session elsewhere (a journal's records, resource subscriptions) goes too."""
+        self._expiry_listeners.append(listener)
 
     def __iter__(self) -> Iterator[Session]:
         return iter(list(self._sessions.values()))

@@ -22,7 +22,8 @@ request per call because:
   observation describe the same change (a second request sees only the finished text);
 - the observation keeps its native shape: extraction still takes the last
   ``<predicted_observation>`` block, the patch block is cut out before that, earlier turns in the
-  history never carry patches, and only the last user message changes, after the static prefix.
+  history never carry patches (the next turn shows the committed change instead), and the
+  request asking for it is the call's own prompt, whose prefix the cache already holds.
 
 A second, short request is still used where the tag cannot work: when the answer has no usable
 ``<state_patch>`` block, when the tool has an output schema (its answer is constrained to bare

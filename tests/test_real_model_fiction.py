@@ -41,6 +41,7 @@ def embedded_like(real_model_url: str, *extra: str) -> tuple[str, ...]:
         "--model-url",
         real_model_url,
         "--bounded-output",
+        "--no-model-seeds",
         "--max-tokens",
         "512",
         "--history-budget",

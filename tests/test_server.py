@@ -123,6 +123,33 @@ async def test_tools_list_advertises_the_spec_tools_verbatim(bookstore: World, m
         assert advertised.output_schema == spec.output_schema
 
 
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+async def test_subscriptions_of_an_expired_session_are_dropped(bookstore: World) -> None:
+    from mcp_sim.session import SessionStore
+
+    now = [0.0]
+    store = SessionStore(bookstore, idle_timeout=10, clock=lambda: now[0])
+    updates: list[str] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ResourceUpdatedNotification):
+            updates.append(str(message.params.uri))
+
+    glass = {"query": "glass"}  # a fixture: answered without a model
+    simulator = Simulator(bookstore, None, sessions=store)
+    with anyio.fail_after(30):
+        async with Client(
+            build_server(simulator), mode="legacy", message_handler=on_message
+        ) as client:
+            await client.subscribe_resource(STATE_URI, meta=session_meta("a"))
+            await client.call_tool("search_books", glass, meta=session_meta("a"))
+            heard = len(updates)
+            now[0] += 11  # "a" expires; a new session "a" has not subscribed
+            await client.call_tool("search_books", glass, meta=session_meta("b"))
+            await client.call_tool("search_books", glass, meta=session_meta("a"))
+    assert heard == 1 and updates == [STATE_URI]
+
+
 async def test_protocol_version_follows_the_mode(bookstore: World, mode: str) -> None:
     async with connected(build_server(Simulator(bookstore, None)), mode) as client:
         assert (client.protocol_version == "2026-07-28") == (mode == "auto")

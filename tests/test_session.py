@@ -183,3 +183,14 @@ async def test_ten_thousand_sessions_expire_exactly_the_idle_ones(bookstore: Wor
     assert sorted(expired) == sorted(ids[2::2])
     assert len(store) == len(kept) + 1 and ids[0] in store
     assert store.started == 10_000 and store.expired == len(ids[2::2])
+
+
+def test_every_expiry_listener_hears_of_an_expired_session(bookstore: World) -> None:
+    clock = FakeClock()
+    heard: list[str] = []
+    store = SessionStore(bookstore, idle_timeout=10, clock=clock, on_expire=heard.append)
+    store.on_expire(lambda sid: heard.append(f"second:{sid}"))
+    store.get("a")
+    clock.now += 11
+    store.get("b")
+    assert heard == ["a", "second:a"]
