@@ -766,6 +766,21 @@ class Simulator:
         usage: _Usage,
     ) -> _Answer:
         completion = await self._complete(session, request, progress, usage)
+        try:
+            return self._unwrapped(tool, completion)
+        except ModelOutputInvalid as first_error:
+            # Asked once more, with what was wrong: small models especially sometimes answer
+            # with nothing, or with JSON that misses the schema.
+            retry = replace(
+                request,
+                messages=self._repair_messages(tool, request.messages, completion, first_error),
+            )
+            completion = await self._complete(session, retry, progress, usage)
+            return self._unwrapped(tool, completion)
+
+    def _unwrapped(self, tool: ToolSpec, completion: Completion) -> _Answer:
+        """The observation in an answer, as the request asked for it (an envelope, tags, or the
+        tool's structured output); raises :class:`ModelOutputInvalid` when it has none."""
         if self._enveloped(tool):
             text = open_envelope(completion.content)
             if text is None:
@@ -781,15 +796,7 @@ class Simulator:
             if not text:
                 raise ModelOutputInvalid("the world model returned an empty observation")
             return _Answer(completion.content, text, None, completion.reasoning, tagged)
-        try:
-            data = self._structured(tool, completion.content)
-        except ModelOutputInvalid as first_error:
-            retry = replace(
-                request,
-                messages=self._repair_messages(request.messages, completion, first_error),
-            )
-            completion = await self._complete(session, retry, progress, usage)
-            data = self._structured(tool, completion.content)
+        data = self._structured(tool, completion.content)
         text = json.dumps(data, ensure_ascii=False)
         return _Answer(completion.content, text, data, completion.reasoning, None)
 
@@ -848,18 +855,27 @@ class Simulator:
             )
         return data
 
-    @staticmethod
     def _repair_messages(
-        messages: list[ChatMessage], completion: Completion, error: ModelOutputInvalid
+        self,
+        tool: ToolSpec,
+        messages: list[ChatMessage],
+        completion: Completion,
+        error: ModelOutputInvalid,
     ) -> list[ChatMessage]:
+        if self._enveloped(tool):
+            again = (
+                'Answer again with only a JSON object whose "observation" field holds the '
+                "tool's raw output, not empty."
+            )
+        elif tool.output_schema is None:
+            again = (
+                "Predict the observation again, wrapped in "
+                "<predicted_observation></predicted_observation> tags, not empty."
+            )
+        else:
+            again = "Answer again with only a JSON object that follows the tool's output schema."
         return [
             *messages,
             {"role": "assistant", "content": completion.content},
-            {
-                "role": "user",
-                "content": (
-                    f"That response is not valid: {error}. Answer again with only a JSON object "
-                    "that follows the tool's output schema."
-                ),
-            },
+            {"role": "user", "content": f"That response is not valid: {error}. {again}"},
         ]

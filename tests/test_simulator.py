@@ -167,12 +167,36 @@ async def test_reasoning_from_the_endpoint_is_passed_through(bookstore: World) -
     assert (result.text, result.reasoning) == ("x", "thoughts")
 
 
-async def test_empty_observation_is_a_model_error(bookstore: World) -> None:
-    model = ScriptedModel(
-        "<think>only thinking</think><predicted_observation> </predicted_observation>"
-    )
+async def test_empty_observation_twice_is_a_model_error(bookstore: World) -> None:
+    empty = "<think>only thinking</think><predicted_observation> </predicted_observation>"
+    model = ScriptedModel(empty, empty)
     result = await Simulator(bookstore, model).call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.source) == (True, "model_error")
+    assert "empty observation" in result.text and len(model.requests) == 2
+
+
+async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> None:
+    empty = "<predicted_observation>\n</predicted_observation>"
+    model = ScriptedModel(empty, observation("b1 record"))
+    result = await Simulator(bookstore, model).call("s", "get_book", {"book_id": "b1"})
+    assert (result.is_error, result.text) == (False, "b1 record")
+    first, retry = model.requests
+    assert retry.messages[:-2] == first.messages
+    assert retry.messages[-2] == {"role": "assistant", "content": empty}
+    assert "<predicted_observation>" in retry.messages[-1]["content"]
+
+
+async def test_blank_envelope_of_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
+    from mcp_sim.bounds import OutputBounds
+    from mcp_sim.simulator import SimOptions
+
+    model = ScriptedModel('{"observation": "  "}', '{"observation": "b1: The Glass River"}')
+    simulator = Simulator(bookstore, model, options=SimOptions(bounds=OutputBounds()))
+    result = await simulator.call("s", "get_book", {"book_id": "b1"})
+    assert (result.is_error, result.text) == (False, "b1: The Glass River")
+    retry = model.requests[1]
+    assert retry.response_schema == model.requests[0].response_schema
+    assert '"observation"' in retry.messages[-1]["content"]
 
 
 async def test_structured_tool_asks_for_its_output_schema_and_parses_json(bookstore: World) -> None:
