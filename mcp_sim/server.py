@@ -38,6 +38,7 @@ from starlette.requests import Request
 from mcp_sim import __version__
 from mcp_sim.control import CONTROL_TOOLS, Control, call_control_tool, control_routes
 from mcp_sim.errors import SimError
+from mcp_sim.event_store import RETRY_MILLISECONDS, BoundedEventStore
 from mcp_sim.inject import InjectedProtocolError
 from mcp_sim.perturb import UnknownProfile
 from mcp_sim.simulator import CallResult, Simulator, UnknownTool
@@ -414,6 +415,9 @@ def http_app(
         transport_security=security,
         session_idle_timeout=session_idle_timeout,
         json_response=json_response,
+        # Event streams can be resumed after a dropped connection (not JSON bodies).
+        event_store=None if json_response else BoundedEventStore(),
+        retry_interval=None if json_response else RETRY_MILLISECONDS,
     )
     if control is not None:
         app = ControlDispatch(app, control_routes(control), TransportSecurityMiddleware(security))
