@@ -177,7 +177,8 @@ class HttpSession:
         if fields.get("content-type", "").startswith("text/event-stream"):
             for event in payload.split(b"\n\n"):
                 for line in event.split(b"\n"):
-                    if line.startswith(b"data:"):
+                    # A stream opens with a priming event whose data is empty (resumability).
+                    if line.startswith(b"data:") and line[5:].strip():
                         message = json.loads(line[5:])
                         if message.get("id") == request_id:
                             return _check(message)
