@@ -31,7 +31,7 @@ from typing import Any
 
 import jsonschema
 
-from mcp_sim.journal import JournalRecord
+from mcp_sim.journal import JournalRecord, answered_by_session
 from mcp_sim.judge import DIMENSIONS, Judge, call_score, to_percent
 from mcp_sim.prompt import PastCall
 from mcp_sim.session import Turn
@@ -249,17 +249,6 @@ class Report:
 # --- the teacher-forced run ------------------------------------------------------------------
 
 
-def recorded_sessions(records: Iterable[JournalRecord]) -> dict[str, list[JournalRecord]]:
-    """The recorded calls that have an observation, by session, in call order."""
-    sessions: dict[str, list[JournalRecord]] = {}
-    for record in records:
-        if record.source != "model_error":
-            sessions.setdefault(record.session, []).append(record)
-    for calls in sessions.values():
-        calls.sort(key=lambda r: r.step)
-    return sessions
-
-
 async def evaluate(
     simulator: Simulator,
     records: Iterable[JournalRecord],
@@ -271,7 +260,7 @@ async def evaluate(
 ) -> Report:
     """Predict every recorded call teacher-forced and compare (see the module docstring)."""
     world = simulator.world
-    sessions = recorded_sessions(records)
+    sessions = answered_by_session(records)
     total = sum(len(calls) for calls in sessions.values())
     scores: list[CallScore] = []
     models: set[str] = set()

@@ -34,7 +34,7 @@ import jsonpatch
 from mcp_sim.backends.base import ChatMessage
 from mcp_sim.entities import EntityIndex, string_values
 from mcp_sim.errors import SimError
-from mcp_sim.journal import JournalRecord, Source
+from mcp_sim.journal import JournalRecord, Source, answered_by_session
 from mcp_sim.prompt import (
     OBSERVATION_MARKER,
     PastCall,
@@ -97,16 +97,6 @@ def _turns(world: World, records: list[JournalRecord]) -> Iterator[_Turn]:
             unseen = list(record.patch)
 
 
-def _sessions(records: list[JournalRecord]) -> dict[str, list[JournalRecord]]:
-    sessions: dict[str, list[JournalRecord]] = {}
-    for record in records:
-        if record.source != "model_error":
-            sessions.setdefault(record.session, []).append(record)
-    for calls in sessions.values():
-        calls.sort(key=lambda r: r.step)
-    return sessions
-
-
 def agentworld_row(world: World, turn: _Turn, total: int) -> dict[str, Any]:
     messages = turn.messages
     record = turn.record
@@ -136,7 +126,7 @@ def export_rows(
 ) -> Iterator[dict[str, Any]]:
     """One row per call whose source is in ``sources`` (all answered calls by default); the
     history of every row holds all earlier answered calls of its session."""
-    for calls in _sessions(records).values():
+    for calls in answered_by_session(records).values():
         for turn in _turns(world, calls):
             if sources and turn.record.source not in sources:
                 continue

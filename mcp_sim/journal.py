@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -128,3 +129,15 @@ def read_journal(path: str | Path) -> list[JournalRecord]:
                 break
             raise
     return records
+
+
+def answered_by_session(records: Iterable[JournalRecord]) -> dict[str, list[JournalRecord]]:
+    """The calls that have an observation (not ``model_error``), by session, in call order:
+    the history each session's model saw."""
+    sessions: dict[str, list[JournalRecord]] = {}
+    for record in records:
+        if record.source != "model_error":
+            sessions.setdefault(record.session, []).append(record)
+    for calls in sessions.values():
+        calls.sort(key=lambda r: r.step)
+    return sessions

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 
 import httpx
+import mcp.types as types
 import pytest
 
 from mcp_sim.backends.engine import VLLMServer
@@ -46,3 +47,30 @@ def real_model_name(real_model_url: str) -> str:
     response = httpx.get(f"{real_model_url}/models", timeout=30.0, trust_env=False)
     response.raise_for_status()
     return str(response.json()["data"][0]["id"])
+
+
+def embedded_like_args(real_model_url: str, *extra: str) -> tuple[str, ...]:
+    """``serve``/``call`` options for the server at ``real_model_url`` with the settings the
+    embedded default uses (bounded output, no seeds, small budgets), given explicitly because
+    ``--model-url`` names the server."""
+    return (
+        "--model-url",
+        real_model_url,
+        "--bounded-output",
+        "--no-model-seeds",
+        "--max-tokens",
+        "512",
+        "--history-budget",
+        "3000",
+        "--state-budget",
+        "2000",
+        "--timeout",
+        "300",
+        *extra,
+    )
+
+
+def text_of(result: types.CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import anyio
 import jsonschema
-import mcp.types as types
 import pytest
 from mcp import Client
 
 from mcp_sim.spec import load_world
 from tests.processes import ROOT, serving_http
+from tests.real_model import embedded_like_args, text_of
 
 pytestmark = pytest.mark.real_model
 
@@ -26,37 +26,11 @@ BOOKSTORE = ROOT / "worlds" / "bookstore.yaml"
 STRUCTURED_CALLS = 20
 
 
-def text_of(result: types.CallToolResult) -> str:
-    block = result.content[0]
-    assert isinstance(block, types.TextContent)
-    return block.text
-
-
-def _args(real_model_url: str, *extra: str) -> tuple[str, ...]:
-    # The same settings the embedded default uses (bounded output, small budgets), given
-    # explicitly because --model-url names the server.
-    return (
-        "--model-url",
-        real_model_url,
-        "--bounded-output",
-        "--no-model-seeds",
-        "--max-tokens",
-        "512",
-        "--history-budget",
-        "3000",
-        "--state-budget",
-        "2000",
-        "--timeout",
-        "300",
-        *extra,
-    )
-
-
 async def test_several_calls_get_text_observations_from_the_real_model(
     real_model_url: str, tmp_path: Path
 ) -> None:
     journal = tmp_path / "journal.jsonl"
-    args = _args(real_model_url, "--journal", str(journal))
+    args = embedded_like_args(real_model_url, "--journal", str(journal))
     with serving_http(BOOKSTORE, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
             with anyio.fail_after(900):
@@ -98,7 +72,9 @@ async def test_calls_to_a_tool_with_an_output_schema_return_valid_structured_con
     validator = jsonschema.Draft202012Validator(schema.output_schema)
     queries = ["rain", "tiles", "history", "fantasy", "poetry", "ortega", "maps", "lisbon"]
     valid = 0
-    with serving_http(BOOKSTORE, *_args(real_model_url), log=tmp_path / "serve.log") as url:
+    with serving_http(
+        BOOKSTORE, *embedded_like_args(real_model_url), log=tmp_path / "serve.log"
+    ) as url:
         async with Client(url) as client:
             for i in range(STRUCTURED_CALLS):
                 # A session per call keeps every prompt the same short length.
@@ -116,7 +92,7 @@ async def test_calls_to_a_tool_with_an_output_schema_return_valid_structured_con
 
 
 async def test_a_call_with_thinking_off_answers(real_model_url: str, tmp_path: Path) -> None:
-    args = _args(real_model_url, "--no-thinking")
+    args = embedded_like_args(real_model_url, "--no-thinking")
     with serving_http(BOOKSTORE, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
             with anyio.fail_after(400):
@@ -143,7 +119,7 @@ async def test_the_tiny_models_violations_per_100_calls_are_counted_and_reported
         ("delete_order", {"order_id": "ord_00002"}),
         ("get_order", {"order_id": "ord_00002"}),
     ]
-    args = _args(real_model_url, "--journal", str(journal))
+    args = embedded_like_args(real_model_url, "--journal", str(journal))
     with serving_http(SHOP, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
             for tool, arguments in cycle:

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import anyio
-import mcp.types as types
 import pytest
 from mcp import Client
 
@@ -20,6 +19,7 @@ from mcp_sim.canon import supports
 from mcp_sim.search import parse_results
 from mcp_sim.spec import load_world
 from tests.processes import ROOT, serving_http
+from tests.real_model import embedded_like_args, text_of
 
 pytestmark = pytest.mark.real_model
 
@@ -28,36 +28,10 @@ SAMPLE_EVERY = 3
 """Every third reference question: four searches of about a minute and a half each on vLLM CPU."""
 
 
-def text_of(result: types.CallToolResult) -> str:
-    block = result.content[0]
-    assert isinstance(block, types.TextContent)
-    return block.text
-
-
-def embedded_like(real_model_url: str, *extra: str) -> tuple[str, ...]:
-    # What the embedded default sets (bounded output, small budgets), explicit because
-    # --model-url names the server.
-    return (
-        "--model-url",
-        real_model_url,
-        "--bounded-output",
-        "--no-model-seeds",
-        "--max-tokens",
-        "512",
-        "--history-budget",
-        "3000",
-        "--state-budget",
-        "2000",
-        "--timeout",
-        "300",
-        *extra,
-    )
-
-
 async def test_a_page_of_a_tiny_model_result_repeats_its_title_twice_and_after_a_restart(
     real_model_url: str, tmp_path: Path
 ) -> None:
-    args = embedded_like(real_model_url, "--world-memory", str(tmp_path / "m.db"))
+    args = embedded_like_args(real_model_url, "--world-memory", str(tmp_path / "m.db"))
     with serving_http(VELANDRE, *args, log=tmp_path / "first.log") as url:
         async with Client(url) as client:
             with anyio.fail_after(900):
@@ -82,7 +56,7 @@ async def test_the_tiny_models_rate_of_supporting_reference_answers_is_reported(
 ) -> None:
     sample = load_world(VELANDRE).reference_answers[::SAMPLE_EVERY]
     supported = answered = 0
-    with serving_http(VELANDRE, *embedded_like(real_model_url), log=tmp_path / "s.log") as url:
+    with serving_http(VELANDRE, *embedded_like_args(real_model_url), log=tmp_path / "s.log") as url:
         async with Client(url) as client:
             for i, ref in enumerate(sample):
                 with anyio.fail_after(900):
@@ -121,7 +95,8 @@ def test_world_new_on_the_tiny_model_gives_a_valid_spec_or_a_clear_error(
             "mcp",
             "-o",
             str(out),
-            *embedded_like(real_model_url)[:2],
+            "--model-url",
+            real_model_url,
             "--bounded-output",
             "--timeout",
             "600",
