@@ -57,7 +57,8 @@ class Turn:
     """The state version the observation was produced against."""
     action: str | None = field(default=None, compare=False, repr=False)
     """The call's action as prompts show it (:func:`mcp_sim.prompt.action_json`), rendered
-    once instead of in every later prompt; None until the simulator renders it."""
+    once instead of in every later prompt, for a turn without ``head``; None until the
+    simulator renders it."""
     head: str | None = field(default=None, compare=False, repr=False)
     """The turn exactly as the model was shown it (its sections and action, see
     :mod:`mcp_sim.prompt`), so later prompts repeat it byte for byte; ``None`` for a call the

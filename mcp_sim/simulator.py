@@ -299,7 +299,9 @@ class Simulator:
                         result.text,
                         result.is_error,
                         result.version,
-                        action=action_json(tool.name, args),
+                        # A turn the model was shown keeps it whole; only the others are
+                        # shown as their bare action.
+                        action=action_json(tool.name, args) if usage.turn_head is None else None,
                         head=usage.turn_head,
                         anchor=usage.turn_anchor,
                         change=usage.change.patch if usage.change.status == "committed" else None,
@@ -464,7 +466,7 @@ class Simulator:
         prefix stays the same between jumps and the prefix cache keeps working."""
         history = session.history
         for i in range(session.history_start, len(history)):
-            if history[i].action is None:  # turns restored from a snapshot
+            if history[i].action is None and history[i].head is None:  # restored from a snapshot
                 turn = history[i]
                 history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
         shown = history[session.history_start :]
