@@ -15,6 +15,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m mcp_sim ARGS`` as a subprocess from the repository root, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_sim", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

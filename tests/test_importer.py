@@ -4,7 +4,6 @@ byte-identical schemas."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from mcp_sim.errors import ImportFailed, UpstreamError
 from mcp_sim.importer import Upstream, connect, import_server
 from mcp_sim.spec import World, load_world, parse_world
 from tests.conftest import BOOKSTORE, ROOT
-from tests.processes import serving_http
+from tests.processes import run_cli, serving_http
 from tests.reference_servers import (
     everything_command,
     memory_command,
@@ -27,16 +26,6 @@ from tests.reference_servers import (
 )
 
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0"]
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcp_sim", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
 
 
 def wire(tool: types.Tool) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from mcp_sim.spec import World, load_world, parse_world
 from mcp_sim.world_export import export_world
 from tests.conftest import ROOT, WORLDS
 from tests.openai_double import OpenAIDouble, Reply
-from tests.processes import serving_http
+from tests.processes import run_cli, serving_http
 from tests.scripted_model import ScriptedModel
 
 VELANDRE = WORLDS / "search.yaml"
@@ -202,16 +202,6 @@ async def test_export_writes_the_learnt_pages_facts_and_searches_into_the_world(
     assert (await sim.call("s", "open_page", {"url": URL})).text == page
     assert "|-" in text or "|\n" in text  # pages are written as readable blocks
     assert yaml.safe_load(text)["world"] == velandre.world
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcp_sim", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
 
 
 async def test_the_export_command_writes_a_valid_world_file(
