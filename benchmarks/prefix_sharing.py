@@ -23,10 +23,10 @@ from typing import Any
 
 import anyio
 
-from mcp_sim.backends.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
-from mcp_sim.prompt import estimate_tokens
-from mcp_sim.simulator import SimOptions, Simulator
-from mcp_sim.spec import World, load_world
+from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
+from mcp_sim.prompting.native import estimate_tokens
+from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.spec.world import World, load_world
 
 ROOT = Path(__file__).resolve().parent.parent
 CALLS = 50

@@ -367,7 +367,7 @@ class InstantModel:
         self.text = f"<predicted_observation>\n{observation(1024)}\n</predicted_observation>"
 
     async def complete(self, request: Any, progress: Any = None) -> Any:
-        from mcp_sim.backends.base import Completion
+        from mcp_sim.models.base import Completion
 
         return Completion(content=self.text, model="instant")
 
@@ -376,8 +376,8 @@ class InstantModel:
 
 
 async def memory_in_process(world_path: Path, sessions: int) -> Memory:
-    from mcp_sim.simulator import Simulator
-    from mcp_sim.spec import load_world
+    from mcp_sim.simulator.core import Simulator
+    from mcp_sim.spec.world import load_world
 
     world = load_world(world_path)
     state_bytes = len(json.dumps(world.state))
@@ -437,9 +437,9 @@ async def memory_per_http_session(url: str, pid: int, sessions: int) -> float:
 async def prefix() -> dict[str, float]:
     import prefix_sharing
 
-    from mcp_sim.prompt import estimate_tokens
-    from mcp_sim.simulator import SimOptions
-    from mcp_sim.spec import load_world
+    from mcp_sim.prompting.native import estimate_tokens
+    from mcp_sim.simulator.core import SimOptions
+    from mcp_sim.spec.world import load_world
 
     world = load_world(ROOT / "worlds" / "shop.yaml")
     prompts = await prefix_sharing.run_session(world, SimOptions(history_budget_tokens=10**9))

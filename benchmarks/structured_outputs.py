@@ -16,12 +16,12 @@ from pathlib import Path
 
 import anyio
 
-from mcp_sim.backends.base import Sampling
-from mcp_sim.backends.engine import VLLMServer
-from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
-from mcp_sim.bounds import OutputBounds
-from mcp_sim.simulator import SimOptions, Simulator
-from mcp_sim.spec import load_world
+from mcp_sim.engine.vllm import VLLMServer
+from mcp_sim.models.base import Sampling
+from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.prompting.bounds import OutputBounds
+from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.spec.world import load_world
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = ["rain", "tiles", "history", "fantasy", "poetry", "ortega", "maps", "lisbon"]

@@ -1,4 +1,4 @@
-from mcp_sim.cli import main
+from mcp_sim.cli.main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

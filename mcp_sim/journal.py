@@ -66,7 +66,7 @@ class JournalRecord(BaseModel):
     """The session's consistency counts after this call (worlds with entities)."""
     perturbations: list[dict[str, Any]] = Field(default_factory=list)
     """Perturbations injected into this call, each with its profile, rule and what it did
-    (see :meth:`mcp_sim.perturb.Fired.record`); empty for an unperturbed call, so every error
+    (see :meth:`mcp_sim.perturb.planner.Fired.record`); empty for an unperturbed call, so every error
     of a call without them is organic."""
     cache: CacheUse | None = None
     """How the answer cache (``--cache``) served this call's model requests; ``None`` when

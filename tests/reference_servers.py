@@ -21,9 +21,9 @@ import pytest
 from mcp import Client
 from mcp.server import Server
 
-from mcp_sim.importer import Upstream, connect, read_listing
+from mcp_sim.authoring.mcp_import import Upstream, connect, read_listing
+from mcp_sim.fidelity.recorder import Recorder, build_recorder, world_hash
 from mcp_sim.journal import Journal
-from mcp_sim.recorder import Recorder, build_recorder, world_hash
 
 NODE22_BIN = os.environ.get("MCP_SIM_NODE22_BIN", "")
 NPM_PEERS = os.environ.get("MCP_SIM_NPM_PEERS", "")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.errors import ModelUnavailable
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 
 
 class ScriptedModel:

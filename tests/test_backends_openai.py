@@ -13,9 +13,9 @@ import anyio
 import httpx
 import pytest
 
-from mcp_sim.backends.base import CompletionRequest, Sampling
-from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable
+from mcp_sim.models.base import CompletionRequest, Sampling
+from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 from tests.openai_double import DEFAULT_MODEL, OpenAIDouble, Reply, unused_base_url
 
 MESSAGES = [

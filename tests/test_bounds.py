@@ -9,9 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_sim.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
-from mcp_sim.simulator import SimOptions, Simulator
-from mcp_sim.spec import World
+from mcp_sim.prompting.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
+from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
 
 BOUNDS = OutputBounds(max_string=10, max_items=2)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.backends.base import CompletionRequest, Sampling
-from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
-from mcp_sim.cache import AnswerCache, PendingAnswer
-from mcp_sim.cli import main
+from mcp_sim.cli.main import main
 from mcp_sim.errors import CacheError
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.simulator import CallResult, SamplingOverrides, Simulator
-from mcp_sim.spec import World
+from mcp_sim.models.base import CompletionRequest, Sampling
+from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.simulator.answer_cache import AnswerCache, PendingAnswer
+from mcp_sim.simulator.core import CallResult, SamplingOverrides, Simulator
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
 from tests.openai_double import OpenAIDouble, Reply
 from tests.scripted_model import ScriptedModel

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_sim.canon import evidence, render_canon, supports, targets
 from mcp_sim.errors import SpecError
-from mcp_sim.prompt import render_system
-from mcp_sim.relevance import contains_evidence, key_evidence, terms
-from mcp_sim.spec import World, load_world, parse_world
-from mcp_sim.spec_fiction import ReferenceAnswer, normalize_url
+from mcp_sim.prompting.canon import evidence, render_canon, supports, targets
+from mcp_sim.prompting.native import render_system
+from mcp_sim.prompting.relevance import contains_evidence, key_evidence, terms
+from mcp_sim.spec.fiction import ReferenceAnswer, normalize_url
+from mcp_sim.spec.world import World, load_world, parse_world
 from tests.conftest import WORLDS
 
 VELANDRE = WORLDS / "search.yaml"

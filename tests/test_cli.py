@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.backends.base import Sampling
-from mcp_sim.cli import (
+from mcp_sim.cli.main import (
     EMBEDDED_MAX_TOKENS,
     EMBEDDED_OPTIONS,
     _default_sampling,
@@ -23,8 +22,9 @@ from mcp_sim.cli import (
     main,
 )
 from mcp_sim.journal import read_journal
-from mcp_sim.simulator import SimOptions
-from mcp_sim.spec import World, world_json_schema
+from mcp_sim.models.base import Sampling
+from mcp_sim.simulator.core import SimOptions
+from mcp_sim.spec.world import World, world_json_schema
 from tests.conftest import BOOKSTORE, ROOT, WorldWriter
 
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0"]
@@ -244,7 +244,7 @@ def test_call_answered_without_the_model_starts_no_model(
     def no_model(*args: object) -> None:
         raise AssertionError("mcp-sim call started a world model it did not need")
 
-    monkeypatch.setattr("mcp_sim.cli._launched_model", no_model)
+    monkeypatch.setattr("mcp_sim.cli.main._launched_model", no_model)
     pinned = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", '{"query": "glass"}')
     assert (pinned.code, json.loads(pinned.out)) == (0, bookstore.fixtures[1].result)
     invalid = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", "{}")

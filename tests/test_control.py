@@ -11,12 +11,12 @@ import httpx
 import pytest
 from mcp import Client
 
-from mcp_sim.control import Control
 from mcp_sim.errors import SnapshotInvalid
-from mcp_sim.server import build_server, http_app
-from mcp_sim.session import Session, Snapshot
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World, parse_world
+from mcp_sim.runtime.session import Session, Snapshot
+from mcp_sim.server.control import Control
+from mcp_sim.server.mcp_front import build_server, http_app
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World, parse_world
 
 TOKEN = "s3cret"
 

@@ -13,11 +13,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.bounds import OutputBounds
-from mcp_sim.drafting import COMPACT, DRAFT_MAX_TOKENS, draft_schema, draft_world
+from mcp_sim.authoring.drafting import COMPACT, DRAFT_MAX_TOKENS, draft_schema, draft_world
 from mcp_sim.errors import DraftError, ModelOutputInvalid
-from mcp_sim.spec import load_world
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.prompting.bounds import OutputBounds
+from mcp_sim.spec.world import load_world
 from tests.conftest import ROOT
 from tests.openai_double import OpenAIDouble, Reply
 from tests.scripted_model import ScriptedModel

@@ -22,8 +22,9 @@ import jsonschema
 import platformdirs
 import pytest
 
-from mcp_sim.backends import convert_gguf, engine
-from mcp_sim.backends.engine import (
+from mcp_sim.engine import convert_gguf
+from mcp_sim.engine import vllm as engine
+from mcp_sim.engine.vllm import (
     EMBEDDED_MODEL_NAME,
     EnginePaths,
     VLLMServer,

@@ -16,17 +16,17 @@ import anyio
 import jsonschema
 import pytest
 
-from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
-from mcp_sim.cli import main
-from mcp_sim.eval_report import render_html, table
-from mcp_sim.evaluate import CallScore, Report, compare, evaluate, json_value, kv_f1
-from mcp_sim.importer import import_server, write_text
+from mcp_sim.authoring.mcp_import import import_server, write_text
+from mcp_sim.cli.main import main
+from mcp_sim.fidelity.eval_report import render_html, table
+from mcp_sim.fidelity.evaluate import CallScore, Report, compare, evaluate, json_value, kv_f1
+from mcp_sim.fidelity.judge import DIMENSIONS, Judge, judge_messages, parse_scores
 from mcp_sim.journal import Journal, JournalRecord, read_journal
-from mcp_sim.judge import DIMENSIONS, Judge, judge_messages, parse_scores
-from mcp_sim.prompt import PastCall
-from mcp_sim.session import SessionStore
-from mcp_sim.simulator import CallResult, Simulator
-from mcp_sim.spec import World, load_world
+from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.prompting.native import PastCall
+from mcp_sim.runtime.session import SessionStore
+from mcp_sim.simulator.core import CallResult, Simulator
+from mcp_sim.spec.world import World, load_world
 from tests.conftest import BOOKSTORE, ROOT
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.reference_servers import (
@@ -325,7 +325,7 @@ def test_the_table_has_a_row_per_tool_and_one_for_all(bookstore: World) -> None:
 
 
 def leaves(value: Any, path: str = "$") -> Counter[tuple[str, str]]:
-    """The test's own flattening, to recompute the F1 independently of mcp_sim.evaluate."""
+    """The test's own flattening, to recompute the F1 independently of mcp_sim.fidelity.evaluate."""
     out: Counter[tuple[str, str]] = Counter()
     if isinstance(value, dict) and value:
         for key in value:

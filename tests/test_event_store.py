@@ -11,7 +11,7 @@ import httpx
 import mcp.types as types
 import pytest
 
-from mcp_sim.event_store import RETRY_MILLISECONDS, BoundedEventStore
+from mcp_sim.server.event_store import RETRY_MILLISECONDS, BoundedEventStore
 from tests.conftest import BOOKSTORE
 from tests.openai_double import OpenAIDouble, Reply
 from tests.processes import serving_http

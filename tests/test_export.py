@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.cli import main
+from mcp_sim.cli.main import main
 from mcp_sim.errors import SimError
-from mcp_sim.export import export_rows
+from mcp_sim.fidelity.trajectory_export import export_rows
 from mcp_sim.journal import Journal, JournalRecord, read_journal
-from mcp_sim.prompt import OBSERVATION_MARKER, render_action, render_system
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World
+from mcp_sim.prompting.native import OBSERVATION_MARKER, render_action, render_system
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
 from tests.scripted_model import ScriptedModel
 

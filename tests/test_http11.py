@@ -15,8 +15,8 @@ import anyio.abc
 import httpx
 import pytest
 
-from mcp_sim.backends import http11
-from mcp_sim.backends.http11 import LeanClient
+from mcp_sim.models import http11
+from mcp_sim.models.http11 import LeanClient
 
 Handler = Callable[[anyio.abc.SocketStream, int], Awaitable[None]]
 
@@ -253,9 +253,9 @@ async def test_a_header_with_a_line_break_is_refused() -> None:
 async def test_a_proxy_named_in_the_environment_is_used_for_the_model_endpoint(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mcp_sim.backends.base import CompletionRequest
-    from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
     from mcp_sim.errors import ModelUnavailable
+    from mcp_sim.models.base import CompletionRequest
+    from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 
     seen: list[bytes] = []
 

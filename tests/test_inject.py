@@ -16,15 +16,15 @@ import mcp.types as types
 import pytest
 from mcp import Client, MCPError
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.inject import BAD_GATEWAY_PAGE, InjectedProtocolError
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.perturb import Perturber, Profile, profiles_for
-from mcp_sim.perturb_rules import parse_rules
-from mcp_sim.prompt import SIMULATION_INSTRUCTION_HEADING
-from mcp_sim.server import PERTURB_META_KEY, SESSION_META_KEY, build_server
-from mcp_sim.simulator import CallResult, Simulator
-from mcp_sim.spec import World
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.perturb.injection import BAD_GATEWAY_PAGE, InjectedProtocolError
+from mcp_sim.perturb.planner import Perturber, Profile, profiles_for
+from mcp_sim.prompting.native import SIMULATION_INSTRUCTION_HEADING
+from mcp_sim.server.mcp_front import PERTURB_META_KEY, SESSION_META_KEY, build_server
+from mcp_sim.simulator.core import CallResult, Simulator
+from mcp_sim.spec.perturbations import parse_rules
+from mcp_sim.spec.world import World
 
 BOOK = '{"id": "b1", "title": "The Glass River", "stock": 3}'
 SEARCH_ANSWER = {"results": [], "total": 0}

@@ -14,12 +14,12 @@ import pytest
 import yaml
 from mcp import Client
 
+from mcp_sim.authoring.world_export import export_world
 from mcp_sim.errors import WorldMemoryError
-from mcp_sim.memory import WorldMemory
-from mcp_sim.search import SearchResult, render_results
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World, load_world, parse_world
-from mcp_sim.world_export import export_world
+from mcp_sim.prompting.search_formats import SearchResult, render_results
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.web.world_memory import WorldMemory
 from tests.conftest import ROOT, WORLDS
 from tests.openai_double import OpenAIDouble, Reply
 from tests.processes import run_cli, serving_http
@@ -138,7 +138,7 @@ def test_two_writers_on_one_file_lose_nothing(tmp_path: Path) -> None:
 def test_two_server_processes_writing_one_file_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "shared.db"
     script = (
-        "import sys\nfrom mcp_sim.memory import WorldMemory\n"
+        "import sys\nfrom mcp_sim.web.world_memory import WorldMemory\n"
         "m = WorldMemory('w', sys.argv[1])\n"
         "for i in range(int(sys.argv[3])):\n"
         "    url = f'https://{sys.argv[2]}.vl/{i}'\n"

@@ -10,13 +10,13 @@ import anyio
 import httpx
 import pytest
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.control import Control
 from mcp_sim.errors import ModelTimeout
-from mcp_sim.metrics import Latencies, Metrics, error_kind
-from mcp_sim.server import build_server, http_app
-from mcp_sim.simulator import Simulator, UnknownTool
-from mcp_sim.spec import World
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.server.control import Control
+from mcp_sim.server.mcp_front import build_server, http_app
+from mcp_sim.simulator.core import Simulator, UnknownTool
+from mcp_sim.simulator.metrics import Latencies, Metrics, error_kind
+from mcp_sim.spec.world import World
 
 TOKEN = "metrics-token"
 ORDER_1 = {
@@ -247,8 +247,8 @@ async def test_metrics_are_a_control_tool_too(shop: World, script: Any) -> None:
 async def test_answer_cache_hits_and_misses_are_counted(
     bookstore: World, tmp_path: Any, script: Any
 ) -> None:
-    from mcp_sim.cache import AnswerCache
-    from mcp_sim.simulator import SamplingOverrides
+    from mcp_sim.simulator.answer_cache import AnswerCache
+    from mcp_sim.simulator.core import SamplingOverrides
 
     cache = AnswerCache(tmp_path / "cache.sqlite", "scripted")
     answer = script.answer({"id": "b3", "title": "Cartographers of Rain"})

@@ -12,12 +12,12 @@ import pytest
 import yaml
 from mcp import Client
 
-from mcp_sim.cli import main
+from mcp_sim.authoring.openapi_import import world_from_openapi
+from mcp_sim.cli.main import main
 from mcp_sim.errors import ImportFailed
-from mcp_sim.openapi import world_from_openapi
-from mcp_sim.server import build_server
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World, load_world
+from mcp_sim.server.mcp_front import build_server
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World, load_world
 from tests.conftest import ROOT
 from tests.scripted_model import ScriptedModel
 

@@ -8,10 +8,10 @@ import json
 import anyio
 import pytest
 
-from mcp_sim.bounds import OutputBounds
-from mcp_sim.search import SearchResult, render_results
-from mcp_sim.simulator import SimOptions, Simulator
-from mcp_sim.spec import World, load_world, parse_world
+from mcp_sim.prompting.bounds import OutputBounds
+from mcp_sim.prompting.search_formats import SearchResult, render_results
+from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.spec.world import World, load_world, parse_world
 from tests.conftest import WORLDS
 from tests.scripted_model import ScriptedModel
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from mcp_sim.spec import World, load_world
+from mcp_sim.spec.world import World, load_world
 from tests.conftest import BOOKSTORE, ROOT
 
 NODE22_BIN = os.environ.get("MCP_SIM_NODE22_BIN", "")

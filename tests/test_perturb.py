@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mcp_sim.errors import SpecError
-from mcp_sim.perturb import (
+from mcp_sim.perturb.planner import (
     BUILTIN_PROFILES,
     Perturber,
     Plan,
@@ -17,9 +17,9 @@ from mcp_sim.perturb import (
     UnknownProfile,
     profiles_for,
 )
-from mcp_sim.perturb_rules import parse_rules
-from mcp_sim.session import Session
-from mcp_sim.spec import World, parse_world, world_json_schema
+from mcp_sim.runtime.session import Session
+from mcp_sim.spec.perturbations import parse_rules
+from mcp_sim.spec.world import World, parse_world, world_json_schema
 from tests.conftest import BOOKSTORE
 
 WORLD = parse_world(BOOKSTORE.read_text())

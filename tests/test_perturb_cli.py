@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcp_sim.journal import read_journal
-from mcp_sim.perturb import BUILTIN_PROFILES
+from mcp_sim.perturb.planner import BUILTIN_PROFILES
 from tests.conftest import BOOKSTORE, ROOT, WorldWriter
 from tests.test_cli import DEAD_MODEL, cli, run_cli
 
@@ -115,7 +115,7 @@ def test_call_answered_by_an_injected_error_starts_no_model(
     def no_model(*args: object) -> None:
         raise AssertionError("mcp-sim call started a world model it did not need")
 
-    monkeypatch.setattr("mcp_sim.cli._launched_model", no_model)
+    monkeypatch.setattr("mcp_sim.cli.main._launched_model", no_model)
     run = cli(
         capsys, "call", str(world), "get_book", "--args", '{"book_id": "b1"}', "--perturb", "down"
     )

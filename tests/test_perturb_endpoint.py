@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from mcp_sim.journal import read_journal
-from mcp_sim.prompt import SIMULATION_INSTRUCTION_HEADING
+from mcp_sim.prompting.native import SIMULATION_INSTRUCTION_HEADING
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import ROOT, serving_http
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from mcp_sim.backends.base import ChatMessage
-from mcp_sim.prompt import (
+from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.native import (
     OBSERVATION_MARKER,
     PastCall,
     TurnContext,
@@ -16,7 +16,7 @@ from mcp_sim.prompt import (
     extract_observation,
     render_system,
 )
-from mcp_sim.spec import World, load_world, parse_world
+from mcp_sim.spec.world import World, load_world, parse_world
 from tests.conftest import BOOKSTORE
 
 HISTORY = [

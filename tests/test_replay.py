@@ -11,12 +11,12 @@ import anyio
 import mcp.types as types
 from mcp import Client, StdioServerParameters
 
-from mcp_sim.backends.replay import Replay
-from mcp_sim.importer import import_server, write_text
+from mcp_sim.authoring.mcp_import import import_server, write_text
 from mcp_sim.journal import Journal, JournalRecord, read_journal
-from mcp_sim.server import build_server
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World, parse_world
+from mcp_sim.models.replay import Replay
+from mcp_sim.server.mcp_front import build_server
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World, parse_world
 from tests.conftest import ROOT
 from tests.reference_servers import (
     EVERYTHING_SESSION,

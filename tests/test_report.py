@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from mcp_sim.cli import main
+from mcp_sim.cli.main import main
+from mcp_sim.fidelity.journal_report import build_report, render_table
 from mcp_sim.journal import Journal, JournalRecord
-from mcp_sim.report import build_report, render_table
 
 
 def perturbation(kind: str, rule: int = 0) -> dict[str, Any]:

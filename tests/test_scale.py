@@ -18,11 +18,11 @@ import mcp.types as types
 import uvicorn
 from mcp import Client
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.control import Control
-from mcp_sim.server import SESSION_META_KEY, build_server, http_app
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.server.control import Control
+from mcp_sim.server.mcp_front import SESSION_META_KEY, build_server, http_app
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World
 
 
 class Gate:

@@ -6,8 +6,8 @@ import json
 
 import jsonschema
 
-from mcp_sim.bounds import OutputBounds
-from mcp_sim.search import (
+from mcp_sim.prompting.bounds import OutputBounds
+from mcp_sim.prompting.search_formats import (
     SearchResult,
     lead_of,
     not_found_page,

@@ -19,9 +19,9 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.errors import ModelUnavailable
-from mcp_sim.server import (
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.server.mcp_front import (
     CONSISTENCY_URI,
     JOURNAL_URI,
     SESSION_META_KEY,
@@ -29,8 +29,8 @@ from mcp_sim.server import (
     WORLD_URI,
     build_server,
 )
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE, ROOT
 from tests.processes import serving_http
 
@@ -125,7 +125,7 @@ async def test_tools_list_advertises_the_spec_tools_verbatim(bookstore: World, m
 
 @pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 async def test_subscriptions_of_an_expired_session_are_dropped(bookstore: World) -> None:
-    from mcp_sim.session import SessionStore
+    from mcp_sim.runtime.session import SessionStore
 
     now = [0.0]
     store = SessionStore(bookstore, idle_timeout=10, clock=lambda: now[0])

@@ -6,10 +6,10 @@ import copy
 import json
 from typing import Any
 
-from mcp_sim.control import Control
-from mcp_sim.session import Session, SessionStore
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import World
+from mcp_sim.runtime.session import Session, SessionStore
+from mcp_sim.server.control import Control
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World
 
 
 class FakeClock:

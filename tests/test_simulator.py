@@ -9,12 +9,12 @@ from collections.abc import Callable
 import anyio
 import pytest
 
-from mcp_sim.backends.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
-from mcp_sim.session import Session, SessionStore
-from mcp_sim.simulator import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
-from mcp_sim.spec import World, parse_world
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, Sampling
+from mcp_sim.runtime.session import Session, SessionStore
+from mcp_sim.simulator.core import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
+from mcp_sim.spec.world import World, parse_world
 from tests.conftest import BOOKSTORE
 
 GOOD_SEARCH = {
@@ -187,8 +187,8 @@ async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> Non
 
 
 async def test_blank_envelope_of_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
-    from mcp_sim.bounds import OutputBounds
-    from mcp_sim.simulator import SimOptions
+    from mcp_sim.prompting.bounds import OutputBounds
+    from mcp_sim.simulator.core import SimOptions
 
     model = ScriptedModel('{"observation": "  "}', '{"observation": "b1: The Glass River"}')
     simulator = Simulator(bookstore, model, options=SimOptions(bounds=OutputBounds()))
@@ -460,7 +460,7 @@ async def test_expired_sessions_leave_the_journal(bookstore: World) -> None:
 
 
 async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: World) -> None:
-    from mcp_sim.control import Control
+    from mcp_sim.server.control import Control
     from tests.scripted_model import ScriptedModel
 
     answer = ScriptedModel.answer({"id": "b1", "title": "The Glass River"})

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.channel import IdAllocator, virtual_now
-from mcp_sim.entities import EntityIndex
 from mcp_sim.errors import SpecError
-from mcp_sim.spec import World, parse_world, world_json_schema
-from mcp_sim.spec_state import id_format_regex
+from mcp_sim.runtime.entities import EntityIndex
+from mcp_sim.runtime.side_channel import IdAllocator, virtual_now
+from mcp_sim.spec.state import id_format_regex
+from mcp_sim.spec.world import World, parse_world, world_json_schema
 
 HEAD = """\
 world: w

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_sim.backends.sse import EventParser
+from mcp_sim.models.sse import EventParser
 
 STREAM = (
     b": keep-alive comment\n\n"

@@ -11,10 +11,10 @@ import pytest
 
 from mcp_sim.errors import PatchRejected
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.session import SessionStore
-from mcp_sim.simulator import CallResult, SamplingOverrides, Simulator
-from mcp_sim.spec import World, parse_world
-from mcp_sim.state import StateRules, parse_patch, split_patch
+from mcp_sim.runtime.session import SessionStore
+from mcp_sim.runtime.state import StateRules, parse_patch, split_patch
+from mcp_sim.simulator.core import CallResult, SamplingOverrides, Simulator
+from mcp_sim.spec.world import World, parse_world
 
 ORDER_2 = {
     "id": "ord_00002",
@@ -256,7 +256,7 @@ async def test_same_seed_and_answers_give_a_byte_identical_journal(
 
 
 async def test_journal_timing_records_latency(shop: World, script: Any) -> None:
-    from mcp_sim.simulator import SimOptions
+    from mcp_sim.simulator.core import SimOptions
 
     simulator = Simulator(shop, script(script.answer("x")), options=SimOptions(journal_timing=True))
     await simulator.call("s1", "get_order", {"order_id": "ord_00001"})
@@ -336,7 +336,7 @@ def test_split_patch_ignores_drafts_in_thinking() -> None:
 async def test_without_model_seeds_requests_carry_no_seed_and_journals_still_replay(
     shop: World, script: Any, tmp_path: Path
 ) -> None:
-    from mcp_sim.simulator import SimOptions
+    from mcp_sim.simulator.core import SimOptions
 
     async def replay(name: str) -> tuple[bytes, list[int | None]]:
         calls, model = scenario(script)

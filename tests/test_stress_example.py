@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from mcp_sim.fidelity.journal_report import build_report
 from mcp_sim.journal import read_journal
-from mcp_sim.perturb import Perturber
-from mcp_sim.report import build_report
-from mcp_sim.session import Session
-from mcp_sim.spec import World
+from mcp_sim.perturb.planner import Perturber
+from mcp_sim.runtime.session import Session
+from mcp_sim.spec.world import World
 from tests.conftest import ROOT
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 

@@ -6,9 +6,9 @@ import itertools
 import json
 from typing import Any
 
-from mcp_sim.prompt import estimate_tokens
-from mcp_sim.simulator import SimOptions, Simulator
-from mcp_sim.spec import World
+from mcp_sim.prompting.native import estimate_tokens
+from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.spec.world import World
 
 BUDGET = 8000
 
@@ -182,7 +182,7 @@ async def test_a_fork_continues_the_parents_prompt(shop: World, script: Any) -> 
     await simulator.call("parent", "get_order", {"order_id": "ord_00001"})
     snapshot = simulator.sessions.get("parent").snapshot()
     await simulator.call("parent", "list_orders", {})
-    from mcp_sim.session import Session
+    from mcp_sim.runtime.session import Session
 
     simulator.sessions.put(Session.restore("child", shop, snapshot))
     await simulator.call("child", "list_orders", {})

@@ -12,10 +12,10 @@ import mcp.types as types
 import pytest
 from mcp import Client
 
-from mcp_sim.search import parse_results
-from mcp_sim.server import build_server
-from mcp_sim.simulator import Simulator
-from mcp_sim.spec import Domain, World, load_world
+from mcp_sim.prompting.search_formats import parse_results
+from mcp_sim.server.mcp_front import build_server
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import Domain, World, load_world
 from tests.conftest import ROOT, WORLDS
 
 PATHS = sorted(WORLDS.glob("*.yaml"))

@@ -29,11 +29,11 @@ import mcp.types as types
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_sim.backends.base import ChatMessage, CompletionRequest, Sampling
-from mcp_sim.backends.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.errors import ModelError
+from mcp_sim.fidelity.journal_report import build_report, render_table
 from mcp_sim.journal import read_journal
-from mcp_sim.report import build_report, render_table
+from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling
+from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -165,7 +165,7 @@ async def model_urls(args: argparse.Namespace) -> AsyncIterator[tuple[str, str]]
     if args.model_url:
         yield args.model_url, args.world_model_url or args.model_url
         return
-    from mcp_sim.backends.engine import VLLMServer
+    from mcp_sim.engine.vllm import VLLMServer
 
     def progress(message: str) -> None:
         print(f"engine: {message}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""Writing worlds: drafting from a sentence, import from MCP servers and OpenAPI, export."""

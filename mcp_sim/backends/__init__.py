@@ -1,1 +1,0 @@
-"""World model backends: how a rendered prompt becomes a predicted observation."""

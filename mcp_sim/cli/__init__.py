@@ -1,0 +1,1 @@
+"""The mcp-sim command line."""

@@ -1,0 +1,1 @@
+"""Measuring fidelity: record real servers, evaluate, judge, report, export."""

@@ -1,0 +1,1 @@
+"""World-model clients: the WorldModel protocol, the OpenAI-compatible client, replay."""

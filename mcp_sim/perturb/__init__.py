@@ -1,0 +1,1 @@
+"""Seeded perturbations: planning them per call and injecting them into answers."""

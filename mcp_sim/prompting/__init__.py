@@ -1,0 +1,1 @@
+"""What the world model is shown: native-format rendering, canon, bounds, state view."""

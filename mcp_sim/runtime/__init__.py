@@ -1,0 +1,1 @@
+"""One episode at run time: session, state, entities, clock and ids, audit."""

@@ -1,0 +1,1 @@
+"""The MCP front over stdio and streamable HTTP, and the control API."""

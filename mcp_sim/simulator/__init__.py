@@ -1,0 +1,1 @@
+"""The call pipeline: from a tool call to a committed, journaled observation."""

@@ -1,0 +1,294 @@
+"""What one server has done so far: sessions, calls, latency, model requests and tokens, cache
+hits and errors. Served as JSON at ``/control/metrics`` and as Prometheus text at ``/metrics``.
+
+Counting costs a few additions per call. Percentiles are worked out only when the metrics are
+read, from the last ``window`` latencies (a sliding window, so they describe the present load,
+not the whole uptime); counts and sums cover the whole uptime, as Prometheus expects of a
+summary. Session figures are read from the :class:`SessionStore` at that moment.
+
+Which errors are counted (``errors`` by kind, once per failed call): ``invalid_arguments``,
+``unknown_tool``, ``no_model`` and the :class:`~mcp_sim.errors.ModelError` that ended the call
+(``model_unavailable``, ``model_timeout``, ``model_output_invalid``, ``model_error``). Answers
+in which the simulated tool itself fails are results, not errors, and are not counted here.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_sim.errors import ModelError
+from mcp_sim.models.base import Completion
+from mcp_sim.runtime.session import SessionStore
+
+QUANTILES = (0.5, 0.9, 0.99)
+PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def error_kind(error: ModelError) -> str:
+    """``ModelUnavailable`` → ``model_unavailable``: the label a failed call is counted under."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(error).__name__).lower()
+
+
+@dataclass
+class Latencies:
+    """Durations in seconds: count and sum since the start, quantiles over the last few."""
+
+    window: int
+    recent: deque[float] = field(init=False)
+    count: int = 0
+    total: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.recent = deque(maxlen=self.window)
+
+    def observe(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        self.recent.append(seconds)
+
+    def quantiles(self) -> dict[float, float | None]:
+        """Nearest-rank quantiles of the recent durations (None before the first one)."""
+        ordered = sorted(self.recent)
+        if not ordered:
+            return dict.fromkeys(QUANTILES)
+        return {q: ordered[max(0, math.ceil(q * len(ordered)) - 1)] for q in QUANTILES}
+
+    def as_dict(self) -> dict[str, Any]:
+        def ms(seconds: float | None) -> float | None:
+            return None if seconds is None else round(seconds * 1000, 3)
+
+        quantiles = self.quantiles()
+        return {
+            "count": self.count,
+            "mean_ms": ms(self.total / self.count) if self.count else None,
+            **{f"p{round(q * 100)}_ms": ms(v) for q, v in quantiles.items()},
+            "window": len(self.recent),
+        }
+
+
+class Metrics:
+    """The counters of one simulator (see the module docstring for what each one means)."""
+
+    def __init__(self, window: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
+        if window < 1:
+            raise ValueError(f"the latency window must hold at least 1 call, got {window}")
+        self._clock = clock
+        self.started_at = clock()
+        self.calls: Counter[str] = Counter()
+        """Answered calls by where the answer came from (the journal's ``source``)."""
+        self.calls_by_tool: Counter[str] = Counter()
+        self.call_latency = Latencies(window)
+        """From the moment a call has its session to itself until its answer is ready."""
+        self.errors: Counter[str] = Counter()
+        self.model_requests = 0
+        self.model_failures = 0
+        self.model_latency = Latencies(window)
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.cached_prompt_tokens = 0
+        """Prompt tokens the endpoint served from its prefix cache, when it says (vLLM does with
+        ``--enable-prompt-tokens-details``)."""
+        self.cache_hits = 0
+        self.cache_misses = 0
+        """Lookups in mcp-sim's own answer cache: counted through :meth:`observe_cache`."""
+        self.patches_rejected = 0
+        self.violations = 0
+
+    # --- counting ----------------------------------------------------------------------------
+
+    def observe_call(
+        self, tool: str, source: str, seconds: float, *, patch_status: str, violations: int
+    ) -> None:
+        self.calls[source] += 1
+        self.calls_by_tool[tool] += 1
+        self.call_latency.observe(seconds)
+        if source == "validation":
+            self.errors["invalid_arguments"] += 1
+        if patch_status == "rejected":
+            self.patches_rejected += 1
+        self.violations += violations
+
+    def observe_unknown_tool(self) -> None:
+        self.errors["unknown_tool"] += 1
+
+    def observe_failure(self, kind: str) -> None:
+        """A call that could not be simulated, by :func:`error_kind` (or ``no_model``)."""
+        self.errors[kind] += 1
+
+    def observe_model_request(self, seconds: float, completion: Completion | None) -> None:
+        """One request to the world model; ``completion`` is None when it failed."""
+        self.model_requests += 1
+        self.model_latency.observe(seconds)
+        if completion is None:
+            self.model_failures += 1
+            return
+        self.prompt_tokens += completion.prompt_tokens
+        self.completion_tokens += completion.completion_tokens
+        self.cached_prompt_tokens += completion.cached_tokens
+
+    def observe_cache(self, hit: bool) -> None:
+        """One lookup in an answer cache: the hook for a cache in front of the world model."""
+        if hit:
+            self.cache_hits += 1
+        else:
+            self.cache_misses += 1
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def report(self, sessions: SessionStore) -> dict[str, Any]:
+        """Everything, as the JSON of ``/control/metrics``."""
+        return {
+            "uptime_seconds": round(self._clock() - self.started_at, 3),
+            "sessions": _session_figures(sessions),
+            "calls": {
+                "total": sum(self.calls.values()),
+                "by_source": dict(sorted(self.calls.items())),
+                "by_tool": dict(sorted(self.calls_by_tool.items())),
+                "latency": self.call_latency.as_dict(),
+            },
+            "model": {
+                "requests": self.model_requests,
+                "failed": self.model_failures,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+                "cached_prompt_tokens": self.cached_prompt_tokens,
+                "latency": self.model_latency.as_dict(),
+            },
+            "cache": {"hits": self.cache_hits, "misses": self.cache_misses},
+            "errors": {
+                "total": sum(self.errors.values()),
+                "by_kind": dict(sorted(self.errors.items())),
+            },
+            "state": {"patches_rejected": self.patches_rejected, "violations": self.violations},
+        }
+
+    def prometheus(self, sessions: SessionStore) -> str:
+        """Everything, in the Prometheus text exposition format (version 0.0.4)."""
+        out = _Exposition()
+        figures = _session_figures(sessions)
+        out.gauge("sessions", "Live sessions.", figures["live"])
+        out.counter("sessions_started_total", "Sessions started so far.", figures["started"])
+        out.counter(
+            "sessions_expired_total", "Sessions dropped for being idle.", figures["expired"]
+        )
+        out.gauge("calls_in_flight", "Calls being answered now.", figures["busy"])
+        out.gauge("calls_queued", "Calls waiting for their session's call.", figures["queued"])
+        out.counter_by(
+            "calls_total", "Answered calls, by where the answer came from.", "source", self.calls
+        )
+        out.counter_by("tool_calls_total", "Answered calls, by tool.", "tool", self.calls_by_tool)
+        out.summary("call_latency_seconds", "Time to answer a call.", self.call_latency)
+        out.counter(
+            "model_requests_total", "Requests sent to the world model.", self.model_requests
+        )
+        out.counter(
+            "model_request_failures_total", "World model requests that failed.", self.model_failures
+        )
+        out.summary("model_latency_seconds", "Time of one world model request.", self.model_latency)
+        out.counter_by(
+            "model_tokens_total",
+            "Tokens of the world model's requests.",
+            "kind",
+            {
+                "prompt": self.prompt_tokens,
+                "completion": self.completion_tokens,
+                "cached_prompt": self.cached_prompt_tokens,
+            },
+        )
+        out.counter("cache_hits_total", "Answers served from the answer cache.", self.cache_hits)
+        out.counter("cache_misses_total", "Answer cache lookups that missed.", self.cache_misses)
+        out.counter_by("errors_total", "Calls that failed, by kind.", "kind", self.errors)
+        out.counter(
+            "patches_rejected_total",
+            "Write calls whose state change was refused.",
+            self.patches_rejected,
+        )
+        out.counter(
+            "consistency_violations_total",
+            "Contradictions with the state left in answers.",
+            self.violations,
+        )
+        rss = _resident_bytes()
+        if rss is not None:
+            out.gauge(
+                "process_resident_memory_bytes", "Resident memory of this process.", rss, prefix=""
+            )
+        return out.text()
+
+
+def _session_figures(sessions: SessionStore) -> dict[str, int]:
+    busy = queued = 0
+    for session in sessions:
+        if session.lock.locked():
+            busy += 1
+            queued += session.lock.statistics().tasks_waiting
+    return {
+        "live": len(sessions),
+        "started": sessions.started,
+        "expired": sessions.expired,
+        "busy": busy,
+        "queued": queued,
+    }
+
+
+def _resident_bytes() -> int | None:
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _number(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+class _Exposition:
+    """Writes metric families in the Prometheus text format, each with HELP and TYPE lines."""
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+
+    def _family(self, name: str, kind: str, help_text: str) -> None:
+        self._lines += [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"]
+
+    def gauge(self, name: str, help_text: str, value: float, *, prefix: str = "mcp_sim_") -> None:
+        self._family(prefix + name, "gauge", help_text)
+        self._lines.append(f"{prefix}{name} {_number(value)}")
+
+    def counter(self, name: str, help_text: str, value: float) -> None:
+        self._family(f"mcp_sim_{name}", "counter", help_text)
+        self._lines.append(f"mcp_sim_{name} {_number(value)}")
+
+    def counter_by(
+        self, name: str, help_text: str, label: str, values: dict[str, int] | Counter[str]
+    ) -> None:
+        self._family(f"mcp_sim_{name}", "counter", help_text)
+        items: Iterable[tuple[str, int]] = sorted(values.items())
+        for key, value in items:
+            self._lines.append(f'mcp_sim_{name}{{{label}="{_label(key)}"}} {value}')
+
+    def summary(self, name: str, help_text: str, latencies: Latencies) -> None:
+        full = f"mcp_sim_{name}"
+        self._family(full, "summary", help_text)
+        for q, value in latencies.quantiles().items():
+            shown = math.nan if value is None else value
+            self._lines.append(f'{full}{{quantile="{q}"}} {_number(shown)}')
+        self._lines.append(f"{full}_sum {_number(latencies.total)}")
+        self._lines.append(f"{full}_count {latencies.count}")
+
+    def text(self) -> str:
+        return "\n".join(self._lines) + "\n"

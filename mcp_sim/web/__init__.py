@@ -1,0 +1,1 @@
+"""The search domain's page store and its world memory."""
