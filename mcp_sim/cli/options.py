@@ -1,8 +1,9 @@
-"""The option groups several commands share (the world model, the state and prompt, the
-perturbations), and the typed configuration each is read into.
+"""The flags several commands share (the world model, the state and prompt, the
+perturbations), as parent parsers; :mod:`mcp_sim.cli.config` reads them into
+``SimulationConfig`` and ``PerturbConfig``.
 
 Help texts may name the simulator's defaults as ``{sim.FIELD}`` or ``{embedded.FIELD}``;
-:class:`mcp_sim.cli.parser.HelpFormatter` fills them in only when help is shown, so that
+:class:`mcp_sim.cli.command.HelpFormatter` fills them in only when help is shown, so that
 parsing does not import the simulator.
 """
 
@@ -20,6 +21,7 @@ def model_options() -> CliParser:
     parent = CliParser(add_help=False)
     model = parent.add_argument_group("world model")
     _add_model_flags(model)
+    _add_launch_flags(model)
     _add_sampling_flags(model)
     _add_prompt_flags(parent.add_argument_group("state and prompt"))
     return parent
@@ -50,6 +52,9 @@ def _add_model_flags(g: argparse._ArgumentGroup) -> None:
         default=os.environ.get("MCP_SIM_API_KEY") or None,
         help="bearer key for the model endpoint (env MCP_SIM_API_KEY)",
     )
+
+
+def _add_launch_flags(g: argparse._ArgumentGroup) -> None:
     g.add_argument(
         "--vllm",
         type=values.text,

@@ -38,6 +38,36 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
         parents=parents,
     )
     p.add_argument("world", help="world spec (YAML)")
+    _add_http_flags(p)
+    p.add_argument(
+        "--journal",
+        type=values.output_file,
+        metavar="PATH",
+        help="append every call to this JSONL file",
+    )
+    p.add_argument(
+        "--replay",
+        type=values.existing_file("journal"),
+        metavar="JOURNAL",
+        help="answer calls from this journal (e.g. one written by `mcp-sim record`), matched "
+        "by session, position, tool and arguments; other calls go to the model",
+    )
+    p.add_argument(
+        "--world-memory",
+        type=values.output_file,
+        metavar="PATH",
+        help="keep the pages, results and facts the world's web has shown in this SQLite file, "
+        "across sessions, restarts and servers sharing it",
+    )
+    p.add_argument(
+        "--control-tools",
+        action="store_true",
+        help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
+        "agent under test never sees them (over HTTP the /control API is always there)",
+    )
+
+
+def _add_http_flags(p: CliParser) -> None:
     p.add_argument(
         "--http",
         type=values.host_port,
@@ -70,32 +100,6 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
         action="store_true",
         help="over HTTP, answer each request with one JSON body instead of an event stream: "
         "no progress notifications, about half the server CPU per call (for many sessions)",
-    )
-    p.add_argument(
-        "--journal",
-        type=values.output_file,
-        metavar="PATH",
-        help="append every call to this JSONL file",
-    )
-    p.add_argument(
-        "--replay",
-        type=values.existing_file("journal"),
-        metavar="JOURNAL",
-        help="answer calls from this journal (e.g. one written by `mcp-sim record`), matched "
-        "by session, position, tool and arguments; other calls go to the model",
-    )
-    p.add_argument(
-        "--world-memory",
-        type=values.output_file,
-        metavar="PATH",
-        help="keep the pages, results and facts the world's web has shown in this SQLite file, "
-        "across sessions, restarts and servers sharing it",
-    )
-    p.add_argument(
-        "--control-tools",
-        action="store_true",
-        help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
-        "agent under test never sees them (over HTTP the /control API is always there)",
     )
 
 
