@@ -3,29 +3,23 @@ no tracebacks) run it as a real subprocess; the rest call ``main()`` in-process 
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from mcp_sim.cli.main import (
-    EMBEDDED_MAX_TOKENS,
-    EMBEDDED_OPTIONS,
-    _default_sampling,
-    _options,
-    _parser,
-    main,
-)
+from mcp_sim.cli.config import SimulationConfig
+from mcp_sim.cli.main import main
+from mcp_sim.cli.parser import build_parser
+from mcp_sim.cli.wiring import EMBEDDED_MAX_TOKENS, EMBEDDED_OPTIONS, default_sampling, sim_options
 from mcp_sim.journal import read_journal
 from mcp_sim.models.base import Sampling
 from mcp_sim.simulator.core import SimOptions
 from mcp_sim.spec.world import World, world_json_schema
 from tests.conftest import BOOKSTORE, ROOT, WorldWriter
+from tests.processes import run_cli
 
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0"]
 PROBLEM_LINE = re.compile(
@@ -64,18 +58,6 @@ class Run:
     err: str
 
 
-def run_cli(*args: str) -> Run:
-    """``python -m mcp_sim ARGS`` as a subprocess, from the repository root."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mcp_sim", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    return Run(done.returncode, done.stdout, done.stderr)
-
-
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> Run:
     """``main(ARGS)`` in-process."""
     try:
@@ -101,8 +83,8 @@ def problems(text: str) -> list[tuple[str, int, int, str]]:
 def test_validate_accepts_good_files(write_world: WorldWriter) -> None:
     tiny = write_world(VALID)
     run = run_cli("validate", str(BOOKSTORE.relative_to(ROOT)), str(tiny))
-    assert run.code == 0, run.err
-    lines = run.out.splitlines()
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
     assert len(lines) == 2
     assert lines[0].startswith("worlds/bookstore.yaml: ok")
     assert lines[1].startswith(f"{tiny}: ok")
@@ -113,9 +95,9 @@ def test_validate_reports_each_problem_as_file_line_col_path_message(
 ) -> None:
     broken = write_world(BROKEN, "broken.yaml")
     run = run_cli("validate", str(broken))
-    assert run.code == 1
-    assert problems(run.out) == [(str(broken), *where) for where in BROKEN_PROBLEMS]
-    assert "Traceback" not in run.err
+    assert run.returncode == 1
+    assert problems(run.stdout) == [(str(broken), *where) for where in BROKEN_PROBLEMS]
+    assert "Traceback" not in run.stderr
 
 
 def test_validate_checks_every_file_and_fails_if_any_is_broken(
@@ -154,8 +136,8 @@ def test_validate_reports_a_missing_file(
 
 def test_schema_prints_the_world_json_schema() -> None:
     run = run_cli("schema")
-    assert run.code == 0
-    assert json.loads(run.out) == world_json_schema()
+    assert run.returncode == 0
+    assert json.loads(run.stdout) == world_json_schema()
 
 
 def test_schema_writes_the_file_it_is_given(
@@ -177,18 +159,18 @@ def test_call_with_a_fixture_prints_the_observation(bookstore: World) -> None:
     run = run_cli(
         "call", "worlds/bookstore.yaml", "search_books", "--args", '{"query": "glass"}', *DEAD_MODEL
     )
-    assert run.code == 0, run.err
-    assert json.loads(run.out) == bookstore.fixtures[1].result
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == bookstore.fixtures[1].result
 
 
 def test_call_with_bad_args_json_exits_2_with_a_clear_message() -> None:
     run = run_cli(
         "call", "worlds/bookstore.yaml", "search_books", "--args", "{query: glass", *DEAD_MODEL
     )
-    assert run.code == 2
-    assert run.out == ""
-    assert "--args" in run.err and "JSON" in run.err
-    assert "Traceback" not in run.err
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert "--args" in run.stderr and "JSON" in run.stderr
+    assert "Traceback" not in run.stderr
 
 
 def test_call_with_args_that_are_not_an_object_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -244,7 +226,7 @@ def test_call_answered_without_the_model_starts_no_model(
     def no_model(*args: object) -> None:
         raise AssertionError("mcp-sim call started a world model it did not need")
 
-    monkeypatch.setattr("mcp_sim.cli.main._launched_model", no_model)
+    monkeypatch.setattr("mcp_sim.cli.wiring.launched_model", no_model)
     pinned = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", '{"query": "glass"}')
     assert (pinned.code, json.loads(pinned.out)) == (0, bookstore.fixtures[1].result)
     invalid = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", "{}")
@@ -253,28 +235,30 @@ def test_call_answered_without_the_model_starts_no_model(
     assert unknown.code == 2
 
 
-def _parsed(*argv: str) -> argparse.Namespace:
-    return _parser().parse_args(["call", str(BOOKSTORE), "get_book", *argv])
+def _parsed(*argv: str) -> SimulationConfig:
+    return SimulationConfig.from_args(
+        build_parser().parse_args(["call", str(BOOKSTORE), "get_book", *argv])
+    )
 
 
 def test_the_embedded_model_gets_small_model_options_by_default() -> None:
-    options = _options(_parsed())
+    options = sim_options(_parsed())
     assert options.bounds is not None
     assert not options.model_seeds
     assert options.history_budget_tokens == EMBEDDED_OPTIONS.history_budget_tokens
-    assert _default_sampling(_parsed()) == Sampling(max_tokens=EMBEDDED_MAX_TOKENS)
+    assert default_sampling(_parsed().model) == Sampling(max_tokens=EMBEDDED_MAX_TOKENS)
 
 
 def test_a_model_url_gets_the_full_model_options_by_default() -> None:
-    options = _options(_parsed(*DEAD_MODEL))
+    options = sim_options(_parsed(*DEAD_MODEL))
     assert options.bounds is None
     assert options.model_seeds
     assert options.history_budget_tokens == SimOptions().history_budget_tokens
-    assert _default_sampling(_parsed(*DEAD_MODEL)) is None
+    assert default_sampling(_parsed(*DEAD_MODEL).model) is None
 
 
 def test_small_model_options_can_be_switched_either_way() -> None:
-    on = _options(_parsed(*DEAD_MODEL, "--bounded-output", "--no-model-seeds"))
+    on = sim_options(_parsed(*DEAD_MODEL, "--bounded-output", "--no-model-seeds"))
     assert on.bounds is not None and not on.model_seeds
-    off = _options(_parsed("--no-bounded-output", "--model-seeds", "--history-budget", "900"))
+    off = sim_options(_parsed("--no-bounded-output", "--model-seeds", "--history-budget", "900"))
     assert off.bounds is None and off.model_seeds and off.history_budget_tokens == 900

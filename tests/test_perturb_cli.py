@@ -11,7 +11,8 @@ import pytest
 from mcp_sim.journal import read_journal
 from mcp_sim.perturb.planner import BUILTIN_PROFILES
 from tests.conftest import BOOKSTORE, ROOT, WorldWriter
-from tests.test_cli import DEAD_MODEL, cli, run_cli
+from tests.processes import run_cli
+from tests.test_cli import DEAD_MODEL, cli
 
 PROFILES = """
 perturbations:
@@ -55,15 +56,15 @@ def test_perturbations_of_a_world_lists_its_own_profiles_as_json(
 
 def test_call_with_an_unknown_profile_exits_2_naming_the_known_ones(world: Path) -> None:
     run = run_cli("call", str(world), "get_book", "--perturb", "coin,cion", *DEAD_MODEL)
-    assert run.code == 2
-    assert "'cion'" in run.err and "slow-search" in run.err
-    assert "Traceback" not in run.err
+    assert run.returncode == 2
+    assert "'cion'" in run.stderr and "slow-search" in run.stderr
+    assert "Traceback" not in run.stderr
 
 
 def test_serve_with_an_unknown_profile_exits_2(world: Path) -> None:
     run = run_cli("serve", str(world), "--perturb", "nope", *DEAD_MODEL)
-    assert run.code == 2
-    assert "'nope'" in run.err
+    assert run.returncode == 2
+    assert "'nope'" in run.stderr
 
 
 def test_call_with_the_same_seed_makes_the_same_decision(
@@ -115,7 +116,7 @@ def test_call_answered_by_an_injected_error_starts_no_model(
     def no_model(*args: object) -> None:
         raise AssertionError("mcp-sim call started a world model it did not need")
 
-    monkeypatch.setattr("mcp_sim.cli.main._launched_model", no_model)
+    monkeypatch.setattr("mcp_sim.cli.wiring.launched_model", no_model)
     run = cli(
         capsys, "call", str(world), "get_book", "--args", '{"book_id": "b1"}', "--perturb", "down"
     )

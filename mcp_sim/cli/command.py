@@ -1,0 +1,84 @@
+"""How a subcommand is declared: the parser class every command uses, and the record that ties
+a command's parsed flags to its typed configuration and its handler."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Generic, NoReturn, TypeAlias, TypeVar
+
+Config = TypeVar("Config")
+
+
+@dataclass(frozen=True)
+class Command(Generic[Config]):
+    """A subcommand's two halves: ``read`` turns the parsed flags into the command's typed,
+    frozen configuration, and ``run`` does the work and returns the exit status."""
+
+    read: Callable[[argparse.Namespace], Config]
+    run: Callable[[Config], int]
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        return self.run(self.read(args))
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit status 2: a bad value
+    names its flag and says what was expected, without the usage block argparse prints."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[CliParser]"
+"""What ``add_subparsers`` returns: argparse has no public name for it."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Fills ``{sim.FIELD}`` and ``{embedded.FIELD}`` in help texts with the simulator's
+    default options."""
+
+    _DEFAULT = re.compile(r"\{(sim|embedded)\.(\w+)\}")
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text is None or self._DEFAULT.search(text) is None:
+            return text
+        # Imported only when help is shown: parsing never needs the simulator.
+        from mcp_sim.cli.wiring import EMBEDDED_OPTIONS
+        from mcp_sim.simulator.core import SimOptions
+
+        defaults = {"sim": SimOptions(), "embedded": EMBEDDED_OPTIONS}
+        known = {f.name for f in fields(SimOptions)}
+
+        def fill(match: re.Match[str]) -> str:
+            name = match[2]
+            return str(getattr(defaults[match[1]], name)) if name in known else match[0]
+
+        return self._DEFAULT.sub(fill, text)
+
+
+def add_command(
+    subcommands: Subcommands,
+    name: str,
+    command: Command[Any],
+    *,
+    help: str,
+    parents: Sequence[CliParser] = (),
+) -> CliParser:
+    """A subcommand's parser, dispatching to ``command``."""
+    parser: CliParser = subcommands.add_parser(
+        name, help=help, parents=list(parents), formatter_class=HelpFormatter
+    )
+    # The parser goes along so that a UsageError found later is reported as its error.
+    parser.set_defaults(handler=command, command_parser=parser)
+    return parser
+
+
+def add_group(subcommands: Subcommands, name: str, *, help: str, metavar: str) -> Subcommands:
+    """A command made of subcommands (``world new``, ``engine install``)."""
+    parser = subcommands.add_parser(name, help=help, formatter_class=HelpFormatter)
+    actions: Subcommands = parser.add_subparsers(required=True, metavar=metavar)
+    return actions

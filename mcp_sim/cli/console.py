@@ -1,0 +1,24 @@
+"""What the command line tells its user, and how it refuses a command it cannot run.
+
+stdout is the MCP wire when serving over stdio, and a command's product (an observation, a
+report) otherwise: everything meant for a human goes to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def say(message: str) -> None:
+    """One line for the human at the terminal."""
+    print(f"mcp-sim: {message}", file=sys.stderr, flush=True)
+
+
+class UsageError(Exception):
+    """Flags that parse one by one but cannot be used together (or a value that can only be
+    checked once the others are known): ``main`` prints it as one line and exits with 2, the
+    way argparse reports a bad value."""
+
+    def __init__(self, flag: str, problem: str) -> None:
+        super().__init__(f"argument {flag}: {problem}")
+        self.flag = flag

@@ -1,0 +1,27 @@
+"""The ``mcp-sim`` argument parser: every command and its flags, each command family declared
+in its own module. Building it imports none of the machinery the commands run, so that
+``mcp-sim --version`` and ``--help`` answer at once."""
+
+from __future__ import annotations
+
+from mcp_sim import __version__
+from mcp_sim.cli import engine_commands, fidelity_commands, serve_commands, world_commands
+from mcp_sim.cli.command import CliParser, HelpFormatter
+from mcp_sim.cli.options import model_options, perturb_options
+
+
+def build_parser() -> CliParser:
+    parser = CliParser(
+        prog="mcp-sim",
+        description="An MCP server whose tools are imaginary: every call is answered by a "
+        "language world model.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-sim {__version__}")
+    subcommands = parser.add_subparsers(required=True, metavar="COMMAND")
+    model = model_options()
+    serve_commands.register(subcommands, [model, perturb_options()])
+    world_commands.register(subcommands, model)
+    fidelity_commands.register(subcommands, model)
+    engine_commands.register(subcommands)
+    return parser

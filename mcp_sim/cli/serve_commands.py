@@ -1,0 +1,134 @@
+"""``mcp-sim serve`` and ``mcp-sim call``: the commands that answer tool calls with a simulated
+world. Their flags and typed configuration live here; the work is in
+:mod:`mcp_sim.cli.serving` and :mod:`mcp_sim.cli.calling`, imported when the command runs."""
+
+from __future__ import annotations
+
+import os
+
+from mcp_sim.cli import values
+from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
+from mcp_sim.cli.config import CallConfig, ServeConfig
+
+
+def serve(config: ServeConfig) -> int:
+    from mcp_sim.cli import serving  # the server stack, loaded for this command only
+
+    return serving.run(config)
+
+
+def call(config: CallConfig) -> int:
+    from mcp_sim.cli import calling  # the simulator, loaded for this command only
+
+    return calling.run(config)
+
+
+def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
+    """Add ``serve`` and ``call``; ``parents`` carry the model and perturbation flags."""
+    _add_serve(subcommands, parents)
+    _add_call(subcommands, parents)
+
+
+def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
+    p = add_command(
+        subcommands,
+        "serve",
+        Command(ServeConfig.from_args, serve),
+        help="serve a world over MCP (stdio by default)",
+        parents=parents,
+    )
+    p.add_argument("world", help="world spec (YAML)")
+    _add_http_flags(p)
+    p.add_argument(
+        "--journal",
+        type=values.output_file,
+        metavar="PATH",
+        help="append every call to this JSONL file",
+    )
+    p.add_argument(
+        "--replay",
+        type=values.existing_file("journal"),
+        metavar="JOURNAL",
+        help="answer calls from this journal (e.g. one written by `mcp-sim record`), matched "
+        "by session, position, tool and arguments; other calls go to the model",
+    )
+    p.add_argument(
+        "--world-memory",
+        type=values.output_file,
+        metavar="PATH",
+        help="keep the pages, results and facts the world's web has shown in this SQLite file, "
+        "across sessions, restarts and servers sharing it",
+    )
+    p.add_argument(
+        "--control-tools",
+        action="store_true",
+        help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
+        "agent under test never sees them (over HTTP the /control API is always there)",
+    )
+
+
+def _add_http_flags(p: CliParser) -> None:
+    p.add_argument(
+        "--http",
+        type=values.host_port,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    )
+    p.add_argument(
+        "--auth-token",
+        type=values.text,
+        default=os.environ.get("MCP_SIM_AUTH_TOKEN") or None,
+        help="require 'Authorization: Bearer TOKEN' over HTTP (env MCP_SIM_AUTH_TOKEN)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        type=values.text,
+        default=[],
+        metavar="HOST",
+        help="extra Host header to accept over HTTP (DNS-rebinding protection stays on)",
+    )
+    p.add_argument(
+        "--session-idle-timeout",
+        type=values.number(above=0),
+        default=1800.0,
+        metavar="SECONDS",
+        help="forget HTTP sessions idle this long (default 1800)",
+    )
+    p.add_argument(
+        "--json-response",
+        action="store_true",
+        help="over HTTP, answer each request with one JSON body instead of an event stream: "
+        "no progress notifications, about half the server CPU per call (for many sessions)",
+    )
+
+
+def _add_call(subcommands: Subcommands, parents: list[CliParser]) -> None:
+    p = add_command(
+        subcommands,
+        "call",
+        Command(CallConfig.from_args, call),
+        help="make one tool call and print the observation",
+        parents=parents,
+    )
+    p.add_argument("world", help="world spec (YAML)")
+    p.add_argument("tool", help="tool name")
+    p.add_argument(
+        "--args",
+        type=values.json_object,
+        metavar="JSON",
+        help="arguments as a JSON object (default {})",
+    )
+    p.add_argument("--show-reasoning", action="store_true", help="print the model's reasoning")
+    p.add_argument(
+        "--journal",
+        type=values.output_file,
+        metavar="PATH",
+        help="append the call to this JSONL file",
+    )
+    p.add_argument(
+        "--world-memory",
+        type=values.output_file,
+        metavar="PATH",
+        help="the world's memory file (see serve)",
+    )

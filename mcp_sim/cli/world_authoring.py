@@ -1,0 +1,89 @@
+"""The work of ``perturbations``, ``world new`` and ``world export``: what a world offers, and
+world files written from the world model's draft or from what a world's memory learnt."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, replace
+
+import anyio
+
+from mcp_sim.authoring.drafting import COMPACT_MAX_TOKENS, DRAFT_MAX_TOKENS, draft_world
+from mcp_sim.authoring.world_export import export_world
+from mcp_sim.cli import wiring
+from mcp_sim.cli.config import ExportWorldConfig, NewWorldConfig
+from mcp_sim.cli.console import say
+from mcp_sim.models.base import Sampling
+from mcp_sim.perturb.planner import profiles_for
+from mcp_sim.spec.perturbations import describe
+
+
+def list_profiles(world_path: str | None, *, as_json: bool) -> int:
+    """The built-in perturbation profiles and the world's own, as JSON or one line a rule."""
+    world = wiring.load(world_path) if world_path else None
+    profiles = profiles_for(world.perturbations if world else {})
+    if as_json:
+        listing = {
+            name: {
+                "source": p.source,
+                "description": p.description,
+                "rules": [r.model_dump(mode="json", exclude_defaults=True) for r in p.rules],
+            }
+            for name, p in profiles.items()
+        }
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return 0
+    for name, profile in profiles.items():
+        print(
+            f"{name} ({profile.source})"
+            + (f": {profile.description}" if profile.description else "")
+        )
+        for i, rule in enumerate(profile.rules):
+            print(f"  {i}. {describe(rule)}")
+    return 0
+
+
+def draft(config: NewWorldConfig) -> int:
+    if config.output.exists() and not config.force:
+        say(f"{config.output} exists; choose another file or pass --force")
+        return 2
+    code: int = anyio.run(_draft, config)
+    return code
+
+
+async def _draft(config: NewWorldConfig) -> int:
+    bounds = wiring.sim_options(config.simulation).bounds
+    given = {
+        k: v
+        for k, v in asdict(wiring.sampling_overrides(config.simulation.sampling)).items()
+        if v is not None
+    }
+    limit = COMPACT_MAX_TOKENS if bounds is not None else DRAFT_MAX_TOKENS
+    sampling = replace(Sampling(max_tokens=limit), **given)
+    async with wiring.launched_model(config.simulation.model, say) as model:
+        say(f"drafting a {config.domain} world")
+        drafted = await draft_world(
+            config.description, config.domain, model, sampling=sampling, bounds=bounds
+        )
+    config.output.parent.mkdir(parents=True, exist_ok=True)
+    config.output.write_text(drafted.text, encoding="utf-8")
+    world = drafted.world
+    say(f"wrote {config.output} ({world.world}, {len(world.tools)} tools, domain {world.domain})")
+    return 0
+
+
+def export(config: ExportWorldConfig) -> int:
+    world = wiring.load(config.world)
+    memory = wiring.world_memory(world, config.world_memory)
+    if memory is None:
+        return 2
+    with memory:
+        text = export_world(world, memory)
+    if config.output:
+        config.output.parent.mkdir(parents=True, exist_ok=True)
+        config.output.write_text(text, encoding="utf-8")
+        say(f"wrote {config.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
