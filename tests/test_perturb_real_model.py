@@ -33,7 +33,14 @@ async def test_semantic_perturbations_shape_real_model_answers(
     world = tmp_path / "lab.yaml"
     world.write_text(BOOKSTORE.read_text() + PROFILE, encoding="utf-8")
     journal = tmp_path / "journal.jsonl"
-    args: tuple[str, ...] = ("--model-url", real_model_url, "--max-tokens", "256", "--timeout", "120")
+    args: tuple[str, ...] = (
+        "--model-url",
+        real_model_url,
+        "--max-tokens",
+        "256",
+        "--timeout",
+        "120",
+    )
     args += ("--perturb", "lab", "--journal", str(journal))
     with serving_http(world, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:

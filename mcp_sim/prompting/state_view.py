@@ -1,20 +1,25 @@
-"""What of a large world state the model sees in the prompt.
+"""What of the world state the model sees in the prompt, within a hard budget.
 
-A state that fits the token budget is shown whole. A larger one (a shop with thousands of
-orders) is shown as a view that fits:
+A state that fits the budget is shown whole, once, in the anchor turn (see
+:mod:`mcp_sim.prompting.native`); each later turn shows the changes committed since, and the
+records of declared entities its arguments name.
 
-- a **skeleton** of the document: small values verbatim, large arrays and objects replaced by a
-  placeholder naming their pointer;
-- an **outline** of each placeholder: its pointer, size, the entity it holds (with id field and
-  id range) and the shape of one sample record, so the model knows what exists and where to add;
-- the **records the call refers to**, verbatim with their JSON pointers: those whose ids occur in
-  the call's arguments first, then in the most recent turns; then, while room is left, the last
-  few records of each outlined collection (real examples, and the newest ones). Patches address
-  them by pointer.
+A larger state (a shop with thousands of orders, a database export of megabytes) is shown as a
+view that never exceeds the budget:
 
-Changes still apply to the whole document; the view is only what is shown. A turn after the
-anchor turn (see :mod:`mcp_sim.prompting.native`) shows only the records its call refers to
-(:meth:`StateView.referenced`), so the model has their current pointers for its patch.
+- a **skeleton** of the document: small values verbatim, each collection replaced by a
+  placeholder, other large values by a note of what they hold;
+- an **outline** of the collections (see :mod:`mcp_sim.runtime.state_shape`, found by shape
+  when no ``entities`` are declared): pointer, size, ids, the shape of one record;
+- the **records the call needs** (see :mod:`mcp_sim.prompting.grounding`: named by the
+  arguments, matching them, linked from those, named by recent turns), in full with their JSON
+  pointers, best first, while they fit; a record too large for the room left is shown with the
+  parts the call is about in full and its other large parts outlined.
+
+Each later turn of a large state shows the changes since the turn before and the records its
+call needs, within :attr:`StateView.turn_budget_tokens`. When things do not fit, the view gives
+up detail (outlines more), never the budget. Changes always apply to the whole document; the
+view is only what is shown.
 """
 
 from __future__ import annotations
@@ -23,84 +28,84 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from jsonpointer import escape, resolve_pointer
+from jsonpointer import escape
 
-from mcp_sim.prompting.native import estimate_tokens, render_changes, render_state
-from mcp_sim.runtime.entities import EntityIndex, EntityRecord, string_values
-from mcp_sim.spec.world import World
+from mcp_sim.prompting.grounding import Pick, ground
+from mcp_sim.prompting.native import render_changes, render_state
+from mcp_sim.prompting.record_render import collection_line, dumps, note, record_line, size
+from mcp_sim.runtime.entities import EntityIndex, string_values
+from mcp_sim.runtime.state_index import StateIndex, StateOverlay
+from mcp_sim.runtime.state_shape import resolve
+from mcp_sim.spec.world import ToolSpec, World
 
 SKELETON_LIMITS = (2000, 400, 80, 0)
 """Largest value (in JSON characters) kept verbatim in the skeleton, tried in order until the
-view fits: the view gives up detail before it gives up the records the call needs."""
+skeleton and outline take at most half the budget: the view gives up detail before it gives
+up the records the call needs."""
 _MAX_DEPTH = 4
-LATEST_RECORDS = 5
-"""Records shown from the end of each outlined entity collection, when the budget allows."""
+VIEW_HEADING = (
+    "**Current World State** (too large to show whole: its collections are outlined, and the "
+    "records this call needs are shown in full as they are now):"
+)
+RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
+REFERENCED_HEADING = "**Records this call refers to** (as they are now; JSON pointer: record):"
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def _size(value: Any) -> int:
-    """The length of ``value``'s compact JSON: that of :func:`_dumps`, without sorting keys,
-    which is most of its cost on a large state."""
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
-
-
-def _shape(value: Any, depth: int = 0) -> Any:
-    if isinstance(value, dict):
-        if depth >= 2:
-            return "object"
-        return {k: _shape(v, depth + 1) for k, v in sorted(value.items())}
-    if isinstance(value, list):
-        return [_shape(value[0], depth + 1)] if value and depth < 2 else "array"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if value is None:
-        return "null"
-    return "string"
+def _chars(budget_tokens: int) -> int:
+    """The characters that :func:`~mcp_sim.prompting.native.estimate_tokens` counts as at
+    most ``budget_tokens``."""
+    return max(0, budget_tokens * 3 - 1)
 
 
 class StateView:
     """Renders a world's state within a token budget."""
 
-    def __init__(self, world: World, budget_tokens: int) -> None:
+    def __init__(
+        self, world: World, budget_tokens: int, turn_budget_tokens: int | None = None
+    ) -> None:
         self.world = world
         self.budget_tokens = budget_tokens
-        self._entity_at = {spec.collection: name for name, spec in world.entities.items()}
+        self.turn_budget_tokens = turn_budget_tokens or max(1, budget_tokens // 2)
+        self._index: StateIndex | None = None
+
+    @property
+    def index(self) -> StateIndex:
+        """The world's index, built on first use (once per world and view)."""
+        if self._index is None:
+            self._index = StateIndex(self.world, self.world.state)
+        return self._index
+
+    def overlay_for(self, state: Any, overlay: StateOverlay | None) -> StateOverlay:
+        """``overlay`` if it describes ``state``, else one rebuilt for it (a state replaced
+        outside the calls: restore, reset, a fork's copy)."""
+        if overlay is not None and overlay.state is state:
+            return overlay
+        return self.index.overlay_of(state)
+
+    def fits(self, overlay: StateOverlay) -> bool:
+        """Whether the whole state fits the budget (then it is shown whole)."""
+        if overlay.size // 3 + 1 > self.budget_tokens * 1.2:
+            return False
+        full = render_state(overlay.state)
+        return len(full) <= _chars(self.budget_tokens)
 
     def render(
-        self, state: dict[str, Any], index: EntityIndex | None, references: Iterable[str]
+        self,
+        state: dict[str, Any],
+        index: EntityIndex | None,
+        references: Iterable[str],
+        *,
+        tool: ToolSpec | None = None,
+        arguments: dict[str, Any] | None = None,
+        overlay: StateOverlay | None = None,
     ) -> str:
-        """The state section for a prompt: ``references`` are texts (the call's arguments first,
-        then recent turns) whose entity ids pick the records shown in full."""
-        # Compact JSON is never longer than the laid-out state and costs a small part of it, so
-        # a state far over the budget (a megabyte, on every call) is not laid out for nothing.
-        sizes: dict[int, int] = {id(state): _size(state)}
-        if sizes[id(state)] // 3 + 1 <= self.budget_tokens:
-            full = render_state(state)
-            if estimate_tokens(full) <= self.budget_tokens:
-                return full
-        index = index if index is not None else EntityIndex.build(self.world, state)
-        view = ""
-        for limit in SKELETON_LIMITS:
-            outlined: list[str] = []
-            skeleton = self._skeleton(state, "", limit, outlined, 0, sizes)
-            view = self._compose(skeleton, outlined, state, index, [])
-            if estimate_tokens(view) <= self.budget_tokens:
-                break
-        shown: list[tuple[str, Any]] = []
-        for record in self._candidates(index, references, outlined):
-            candidate = self._compose(
-                skeleton, outlined, state, index, [*shown, (record.pointer, record.record)]
-            )
-            if estimate_tokens(candidate) > self.budget_tokens:
-                break
-            shown.append((record.pointer, record.record))
-            view = candidate
-        return view
+        """The anchor's state section: the whole state if it fits, else a view holding the
+        records the call needs (``references``: texts of recent turns naming records)."""
+        overlay = self.overlay_for(state, overlay)
+        if self.fits(overlay):
+            return render_state(state)
+        picks = ground(overlay, state, tool, arguments or {}, references)
+        return self._view(state, overlay, picks)
 
     def turn_section(
         self,
@@ -109,115 +114,106 @@ class StateView:
         unseen: Sequence[dict[str, Any]] | None,
         arguments: dict[str, Any],
         references: Iterable[str],
+        *,
+        tool: ToolSpec | None = None,
+        overlay: StateOverlay | None = None,
     ) -> str:
-        """The state section of a turn (see :mod:`mcp_sim.prompting.native`): with ``unseen`` ``None``,
-        the anchor (:meth:`render`, ``references`` picking the records of a view); otherwise
-        the changes ``unseen`` by the model so far and the records ``arguments`` name."""
+        """The state section of a turn: with ``unseen`` ``None``, the anchor (:meth:`render`);
+        otherwise the changes ``unseen`` by the model so far and the records the call needs."""
         if unseen is None:
-            return self.render(state, index, references)
+            return self.render(
+                state, index, references, tool=tool, arguments=arguments, overlay=overlay
+            )
         parts = [render_changes(unseen)] if unseen else []
-        if self.world.entities:
+        overlay = self.overlay_for(state, overlay)
+        if not self.fits(overlay):
+            picks = ground(overlay, state, tool, arguments)
+            parts.append(self._records(state, picks, _chars(self.turn_budget_tokens)))
+        elif self.world.entities:
             index = index if index is not None else EntityIndex.build(self.world, state)
             parts.append(self.referenced(index, string_values(arguments)))
         return "\n\n".join(part for part in parts if part)
 
     def referenced(self, index: EntityIndex, texts: Iterable[str]) -> str:
-        """The records that ``texts`` (a call's arguments) name, as they are now, with their
-        JSON pointers, within the token budget; ``""`` when they name none."""
-        heading = "**Records this call refers to** (as they are now; JSON pointer: record):"
+        """The declared entities' records that ``texts`` (a call's arguments) name, as they
+        are now, with their JSON pointers, within the turn budget; ``""`` when none."""
+        room = _chars(self.turn_budget_tokens) - len(REFERENCED_HEADING)
         lines: list[str] = []
-        size = estimate_tokens(heading)
         for record in index.referenced(texts):
-            line = f"- {record.pointer}: {_dumps(record.record)}"
-            size += estimate_tokens(line)
-            if size > self.budget_tokens:
+            line = f"- {record.pointer}: {dumps(record.record)}"
+            room -= len(line) + 1
+            if room < 0:
                 break
             lines.append(line)
-        return "\n".join([heading, *lines]) if lines else ""
+        return "\n".join([REFERENCED_HEADING, *lines]) if lines else ""
 
-    def _candidates(
-        self, index: EntityIndex, references: Iterable[str], outlined: list[str]
-    ) -> list[EntityRecord]:
-        """Records worth showing in full, best first: referenced ones, then the latest of each
-        outlined collection. Records already verbatim in the skeleton are left out."""
+    def _view(self, state: dict[str, Any], overlay: StateOverlay, picks: list[Pick]) -> str:
+        budget = _chars(self.budget_tokens)
+        outline = self._outline(state, overlay, budget // 4)
+        head = ""
+        for limit in SKELETON_LIMITS:
+            skeleton = self._skeleton(state, "", limit, overlay, 0)
+            text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
+            head = f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
+            if len(head) <= budget // 2:
+                break
+        if len(head) > budget // 2:
+            head = f"{VIEW_HEADING}\n{outline}"
+        records = self._records(state, picks, budget - len(head) - 1)
+        return f"{head}\n{records}" if records else head
 
-        def hidden(record: EntityRecord) -> bool:
-            return any(record.pointer.startswith(p + "/") for p in outlined)
-
-        chosen = [r for r in index.referenced(references) if hidden(r)]
-        seen = {(r.entity, r.id) for r in chosen}
-        for name in index.entities():
-            latest = list(index.records(name))[-LATEST_RECORDS:]
-            for record in reversed(latest):
-                if hidden(record) and (name, record.id) not in seen:
-                    seen.add((name, record.id))
-                    chosen.append(record)
-        return chosen
+    def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
+        lines = ["**Collections** (JSON pointer: what it holds):"]
+        collections = overlay.base.collections
+        for i, collection in enumerate(collections):
+            value = resolve(state, collection.pointer)
+            if not isinstance(value, dict | list):
+                continue
+            line = collection_line(collection.pointer, value, collection.keyed, collection.id_field)
+            rest = f"- … and {len(collections) - i} more collections"
+            if sum(len(x) + 1 for x in lines) + len(line) + len(rest) + 2 > room:
+                lines.append(rest)
+                break
+            lines.append(line)
+        return "\n".join(lines)
 
     def _skeleton(
-        self,
-        value: Any,
-        pointer: str,
-        limit: int,
-        outlined: list[str],
-        depth: int,
-        sizes: dict[int, int],
+        self, value: Any, pointer: str, limit: int, overlay: StateOverlay, depth: int
     ) -> Any:
-        """``sizes`` remembers the JSON size of values by id for one render: each limit tried
-        walks the same values, and the largest are the costliest to measure again."""
-        if not isinstance(value, dict | list):
+        if pointer and any(c.pointer == pointer for c in overlay.base.collections):
+            return f"<collection: {pointer}, see Collections>"
+        if not isinstance(value, dict | list) or size(value) <= limit:
             return value
-        size = sizes.get(id(value))
-        if size is None:
-            size = sizes[id(value)] = _size(value)
-        if size <= limit:
-            return value
-        if isinstance(value, dict) and depth < _MAX_DEPTH and pointer not in self._entity_at:
+        if isinstance(value, dict) and depth < _MAX_DEPTH:
             return {
-                key: self._skeleton(
-                    item, f"{pointer}/{escape(key)}", limit, outlined, depth + 1, sizes
-                )
+                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
                 for key, item in value.items()
             }
-        outlined.append(pointer)
-        return f"<outlined: {pointer}>"
+        return note(value)
 
-    def _outline(self, pointer: str, value: Any, index: EntityIndex) -> str:
-        if isinstance(value, list):
-            kind, sample = f"array of {len(value)} items", value[0] if value else None
-        else:
-            kind = f"object with {len(value)} keys"
-            sample = next(iter(value.values())) if value else None
-        line = f"- {pointer}: {kind}"
-        entity = self._entity_at.get(pointer)
-        if entity is not None:
-            spec = self.world.entities[entity]
-            ids = sorted(index.ids(entity))
-            span = f", ids {ids[0]} … {ids[-1]}" if ids else ""
-            line += f"; records of entity {entity} (id field {spec.id!r}{span})"
-        if sample is not None:
-            line += f"; one item looks like {_dumps(_shape(sample))}"
-        return line
-
-    def _compose(
-        self,
-        skeleton: Any,
-        outlined: list[str],
-        state: dict[str, Any],
-        index: EntityIndex,
-        shown: list[tuple[str, Any]],
-    ) -> str:
-        parts = [
-            "**Current World State** (too large to show whole: large parts are outlined, and the "
-            "records this call refers to are shown in full):",
-            f"```json\n{json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)}\n```",
-        ]
-        if outlined:
-            parts.append("**Outlined parts:**")
-            parts += [self._outline(p, resolve_pointer(state, p), index) for p in outlined]
-        if shown:
-            parts.append(
-                "**Records this call refers to, then the latest ones** (JSON pointer: record):"
-            )
-            parts += [f"- {pointer}: {_dumps(record)}" for pointer, record in shown]
-        return "\n".join(parts)
+    def _records(self, state: dict[str, Any], picks: list[Pick], room: int) -> str:
+        """The picked records that fit in ``room`` characters, best first, and a line naming
+        those left out while that fits."""
+        lines: list[str] = []
+        left = room - len(RECORDS_HEADING) - 1
+        missed: list[str] = []
+        for pick in picks:
+            record = resolve(state, pick.pointer)
+            if record is None:
+                continue
+            line = record_line(pick.pointer, record, pick.focus, left - 1) if left > 0 else None
+            if line is None:
+                missed.append(pick.pointer)
+                continue
+            lines.append(line)
+            left -= len(line) + 1
+        if missed:
+            shown: list[str] = []
+            for pointer in missed:
+                candidate = f"- not shown for room: {', '.join([*shown, pointer])}"
+                if len(candidate) + 1 > left:
+                    break
+                shown.append(pointer)
+            if shown:
+                lines.append(f"- not shown for room: {', '.join(shown)}")
+        return "\n".join([RECORDS_HEADING, *lines]) if lines else ""

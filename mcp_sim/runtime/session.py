@@ -39,6 +39,7 @@ from mcp_sim.errors import SnapshotInvalid
 from mcp_sim.perturb.planner import PerturbState
 from mcp_sim.runtime.entities import EntityIndex
 from mcp_sim.runtime.side_channel import IdAllocator, session_seed
+from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.spec.world import World
 
 _IDENTITY = {"id", "world", "lock", "last_used"}
@@ -113,6 +114,10 @@ class Session:
     consistency: Consistency = field(default_factory=Consistency)
     perturbation: PerturbState | None = None
     """Seeded perturbation decisions and counts, started by the first call (mcp_sim.perturb.planner)."""
+    grounding: StateOverlay | None = field(default=None, compare=False, repr=False)
+    """Where this session's state differs from the world's index (see
+    :mod:`mcp_sim.runtime.state_index`); moved on by each committed patch, rebuilt when the
+    state is replaced otherwise."""
 
     @classmethod
     def start(

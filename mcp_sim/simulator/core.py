@@ -527,7 +527,10 @@ class Simulator:
             structured = tool.output_schema is not None
         unseen = self._unseen_changes(session, shown)
         references = self._references(session, args) if unseen is None else ()
-        state_section = self.view.turn_section(session.state, before, unseen, args, references)
+        session.grounding = self.view.overlay_for(session.state, session.grounding)
+        state_section = self.view.turn_section(
+            session.state, before, unseen, args, references, tool=tool, overlay=session.grounding
+        )
         context = TurnContext(
             state_view=state_section,
             now=now,

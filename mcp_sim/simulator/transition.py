@@ -104,6 +104,10 @@ class Transitions:
         if change.status == "rejected":
             session.consistency.patches_rejected += 1
         if change.status == "committed" and change.after is not None:
+            if session.grounding is not None and session.grounding.state is session.state:
+                session.grounding = session.grounding.advance(
+                    session.state, change.after, change.patch or []
+                )
             session.state = change.after
             session.version += 1
         if before is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import string
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -101,6 +102,60 @@ class EntitySpec(_StrictPart):
             except re.error as exc:
                 raise ValueError(f"id_pattern is not a regular expression: {exc}") from None
         return value
+
+
+class GroundingHints(_StrictPart):
+    """Which records a tool's answer rests on, for when finding them by shape is not enough
+    (see README, "World state"). Both parts are optional."""
+
+    reads: list[str] = Field(
+        default_factory=list,
+        description="JSON pointers of the collections the tool reads, e.g. [/flights]: its "
+        "arguments are matched against their records only.",
+    )
+    match: dict[str, str] = Field(
+        default_factory=dict,
+        description="Argument name → the place in a record whose value it equals, as a path "
+        "inside the record: 'email', 'address/zip', or 'dates/*' for the key of a map of "
+        "per-date records. Arguments not named here match any place.",
+    )
+
+    @field_validator("reads")
+    @classmethod
+    def _reads_are_pointers(cls, value: list[str]) -> list[str]:
+        return [_check_pointer(pointer) for pointer in value]
+
+
+def grounding_problems(
+    tools: Sequence[tuple[str, dict[str, Any], GroundingHints | None]], state: Any
+) -> list[tuple[tuple[int | str, ...], str]]:
+    """Hints that cannot work: a collection that is not in the state, an argument the tool
+    does not have. ``tools`` holds each tool's name, input schema and hints."""
+    problems: list[tuple[tuple[int | str, ...], str]] = []
+    for i, (name, schema, hints) in enumerate(tools):
+        if hints is None:
+            continue
+        for j, pointer in enumerate(hints.reads):
+            target = JsonPointer(pointer).resolve(state, None)
+            if not isinstance(target, dict | list):
+                problems.append(
+                    (
+                        ("tools", i, "grounding", "reads", j),
+                        f"{pointer} is not a collection (an array or object) in the state",
+                    )
+                )
+        properties = schema.get("properties")
+        known = set(properties) if isinstance(properties, dict) else set()
+        for argument in hints.match:
+            if argument not in known:
+                problems.append(
+                    (
+                        ("tools", i, "grounding", "match", argument),
+                        f"{name} has no argument {argument!r} "
+                        f"(its arguments are: {', '.join(sorted(known)) or 'none'})",
+                    )
+                )
+    return problems
 
 
 class ClockSpec(_StrictPart):

@@ -40,9 +40,11 @@ from mcp_sim.spec.perturbations import PROFILE_NAME_PATTERN, PerturbationRule, r
 from mcp_sim.spec.state import (
     ClockSpec,
     EntitySpec,
+    GroundingHints,
     check_id_pattern,
     check_state_pointer,
     check_state_schema,
+    grounding_problems,
     id_format_regex,
     state_problems,
 )
@@ -110,6 +112,11 @@ class ToolSpec(_Strict):
     errors: list[str] = Field(
         default_factory=list,
         description="Declared failure modes, e.g. 'out_of_stock: the book has no stock left'.",
+    )
+    grounding: GroundingHints | None = Field(
+        default=None,
+        description="Optional: which collections the tool reads and which arguments match "
+        "which fields, where finding the records a call needs by shape is not enough.",
     )
 
     @field_validator("input_schema")
@@ -288,6 +295,9 @@ class World(_Strict):
             problems
             + state_problems(self.state, self.state_schema, self.immutable, self.entities, self.ids)
             + fiction_problems(self.search, schemas, self.canon_entities)
+            + grounding_problems(
+                [(t.name, t.input_schema, t.grounding) for t in self.tools], self.state
+            )
         )
 
     def web(self) -> SearchSpec | None:

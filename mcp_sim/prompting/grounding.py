@@ -1,0 +1,182 @@
+"""Which records of a large state a call needs to see, best first, with no hints required.
+
+For each call, in this order (a record is picked once, at its first reason):
+
+1. **named**: records whose key or id equals an argument value (``get_order(order_id)``), or
+   one of whose nested maps has it as a key (an item id finds its product, with the variant);
+2. **matched**: records that hold the most argument values, rare values weighing more than
+   common ones (an attribute search such as origin + destination + date, or email, or name +
+   zip), with the sub-records where the values sit (the date) marked as the focus;
+3. **linked**: records whose key is a value inside a record already picked (an order's user,
+   its items' products), in the order they appear there;
+4. **recent**: records the recent turns named (their arguments and observations).
+
+A tool's ``grounding`` hints in the world spec narrow step 2 to the collections the tool reads
+and to the fields each argument matches. :mod:`mcp_sim.prompting.state_view` shows the picks
+within the budget.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.spec.world import ToolSpec
+
+MAX_MATCHED = 40
+"""Matched records considered per call; the view shows as many of them as fit."""
+MAX_LINKED = 40
+_TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
+
+
+@dataclass
+class Pick:
+    pointer: str
+    reason: str
+    """``named``, ``matched``, ``linked`` or ``recent``."""
+    focus: set[str] = field(default_factory=set)
+    """Places inside the record (relative pointers) that the call is about: shown in full
+    even when the rest of a large record is outlined."""
+    matched: int = 0
+    """How many of the call's argument values the record holds."""
+
+
+def argument_values(arguments: Any) -> Iterator[str]:
+    """The normalized scalar values of a call's arguments, each once."""
+    seen: set[str] = set()
+
+    def walk(value: Any) -> Iterator[str]:
+        if isinstance(value, dict):
+            for item in value.values():
+                yield from walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from walk(item)
+        else:
+            label = normalize(value)
+            if label is not None and label not in seen:
+                seen.add(label)
+                yield label
+
+    yield from walk(arguments)
+
+
+def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
+    """Normalized top-level scalar argument values → the argument's name."""
+    named: dict[str, str] = {}
+    for name, value in arguments.items():
+        for label in argument_values(value):
+            named.setdefault(label, name)
+    return named
+
+
+class Grounding:
+    """Picks the records a call needs from a session's :class:`StateOverlay`."""
+
+    def __init__(self, overlay: StateOverlay, state: Any) -> None:
+        self.overlay = overlay
+        self.state = state
+        self.picks: dict[str, Pick] = {}
+
+    def _pick(self, pointer: str, reason: str, inner: str = "", matched: int = 0) -> None:
+        pick = self.picks.get(pointer)
+        if pick is None:
+            pick = self.picks[pointer] = Pick(pointer, reason, matched=matched)
+        if inner:
+            pick.focus.add(inner)
+
+    def for_call(
+        self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
+    ) -> list[Pick]:
+        labels = list(argument_values(arguments))
+        for label in labels:
+            for hit in self.overlay.key_hits(label):
+                self._pick(hit.pointer, "named", hit.inner)
+        self._match(tool, arguments, labels)
+        self._link()
+        for text in recent:
+            for token in _TOKEN.findall(text):
+                named = normalize(token)
+                if named is None:
+                    continue
+                for hit in self.overlay.key_hits(named):
+                    self._pick(hit.pointer, "recent", hit.inner)
+        return list(self.picks.values())
+
+    def _match(self, tool: ToolSpec | None, arguments: dict[str, Any], labels: list[str]) -> None:
+        hints = tool.grounding if tool is not None else None
+        reads = tuple(hints.reads) if hints is not None else ()
+        fields = hints.match if hints is not None else {}
+        by_argument = _argument_fields(arguments)
+        total = max(1, len(self.overlay.base.records))
+        scores: dict[str, tuple[int, float]] = {}
+        where: dict[str, set[str]] = {}
+        # Rare values first: they pick the candidates; common ones only add to their score.
+        ordered = sorted(labels, key=self.overlay.holders)
+        for label in ordered:
+            holders = self.overlay.holders(label)
+            if holders == 0:
+                continue
+            weight = math.log(1 + total / holders)
+            pattern = fields.get(by_argument.get(label, ""))
+            open_to_new = len(scores) < MAX_MATCHED * 4
+            for pointer, inner in self.overlay.value_hits(label).items():
+                if reads and not any(pointer.startswith(r + "/") for r in reads):
+                    continue
+                if pattern is not None and not fnmatchcase(inner.lstrip("/"), pattern):
+                    continue
+                if pointer not in scores and not open_to_new:
+                    continue
+                count, score = scores.get(pointer, (0, 0.0))
+                scores[pointer] = (count + 1, score + weight)
+                where.setdefault(pointer, set()).add(inner)
+        best = sorted(scores.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
+        for pointer, (count, _) in best[:MAX_MATCHED]:
+            for inner in where[pointer]:
+                self._pick(pointer, "matched", _focus_of(inner), matched=count)
+
+    def _link(self) -> None:
+        """Records named by a value inside a record picked so far (one step)."""
+        linked = 0
+        for pick in list(self.picks.values()):
+            facts = self._facts(pick.pointer)
+            if facts is None:
+                continue
+            for label in facts:
+                for hit in self.overlay.key_hits(label):
+                    if hit.pointer == pick.pointer or hit.pointer in self.picks:
+                        continue
+                    self._pick(hit.pointer, "linked", hit.inner)
+                    linked += 1
+                    if linked >= MAX_LINKED:
+                        return
+
+    def _facts(self, pointer: str) -> list[str] | None:
+        facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
+        if facts is None:
+            return None
+        return [label for label in facts.values if label != normalize(facts.key)]
+
+
+def _focus_of(inner: str) -> str:
+    """The sub-record a value sits in: ``/dates/2024-05-01/status`` → ``/dates/2024-05-01``,
+    and a value on the record itself (``/email``) focuses nothing."""
+    parts = inner.split("/")
+    return "/".join(parts[:3]) if len(parts) > 3 else (inner if len(parts) == 3 else "")
+
+
+def ground(
+    overlay: StateOverlay,
+    state: Any,
+    tool: ToolSpec | None,
+    arguments: dict[str, Any],
+    recent: Iterable[str] = (),
+) -> list[Pick]:
+    """The records ``tool`` called with ``arguments`` needs, best first."""
+    return Grounding(overlay, state).for_call(tool, arguments, recent)

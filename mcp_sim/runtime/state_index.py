@@ -1,0 +1,232 @@
+"""Which records of a large state hold a value, or answer to a key: indexed once per world.
+
+:class:`StateIndex` walks the world's starting state once (see
+:mod:`mcp_sim.runtime.state_shape`) and keeps
+
+- a *key index*: a record's key → the record, and the keys of a record's nested maps → the
+  record and where inside it (a call naming a variant's item id finds its product);
+- a *value index*: each scalar value → the records holding it, and where inside them;
+- how many records hold each value, so a value most records share (a status) weighs less
+  than one few share (an email) when a call's arguments are matched against records.
+
+A session's state moves on with every committed patch. The world's index is shared by every
+session and never changes; a :class:`StateOverlay` per session re-indexes only the records its
+patches touched (a few per write), so nothing walks the whole document per call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonpointer import unescape
+
+from mcp_sim.runtime.state_shape import (
+    Collection,
+    RecordFacts,
+    find_collections,
+    normalize,
+    record_facts,
+    record_items,
+    record_size,
+    resolve,
+)
+from mcp_sim.spec.world import World
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A record that holds a value: the record's pointer and where inside it (relative)."""
+
+    pointer: str
+    inner: str
+
+
+class StateIndex:
+    """The collections, keys and values of a world's starting state."""
+
+    def __init__(self, world: World, state: Mapping[str, Any]) -> None:
+        self.state = state
+        self.size = record_size(state)
+        self.collections = find_collections(world, state)
+        self.records: dict[str, RecordFacts] = {}
+        self.keys: dict[str, list[Hit]] = {}
+        self.values: dict[str, dict[str, str]] = {}
+        for collection in self.collections:
+            value = resolve(state, collection.pointer)
+            for key, pointer, record in record_items(collection, value):
+                self._add(pointer, record_facts(key, collection.pointer, record))
+        self.sizes = {
+            c.pointer: sum(1 for p in self.records if p.startswith(c.pointer + "/"))
+            for c in self.collections
+        }
+
+    def _add(self, pointer: str, facts: RecordFacts) -> None:
+        self.records[pointer] = facts
+        _add_facts(self.keys, self.values, pointer, facts)
+
+    def collection_of(self, pointer: str) -> Collection | None:
+        """The collection whose record ``pointer`` is, or is inside."""
+        for collection in self.collections:
+            if pointer.startswith(collection.pointer + "/"):
+                return collection
+        return None
+
+    def owner(self, pointer: str, state: Any) -> str | None:
+        """The pointer of the record that ``pointer`` is, or is inside (``-`` resolved
+        against ``state``, the state after the change)."""
+        collection = self.collection_of(pointer)
+        if collection is None:
+            return None
+        rest = pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+        if rest == "-":
+            items = resolve(state, collection.pointer)
+            rest = str(len(items) - 1) if isinstance(items, list) and items else "0"
+        return f"{collection.pointer}/{rest}"
+
+    def overlay_of(self, state: Any) -> StateOverlay:
+        """A session's view of this index for ``state``: at the world's starting state, no
+        record differs; any other state is compared with it record by record (once, after a
+        restore or a reset: committed patches move an overlay on by :meth:`StateOverlay.advance`)."""
+        if state is self.state:
+            return StateOverlay(self, state=state, size=self.size)
+        changed: dict[str, RecordFacts | None] = {}
+        for collection in self.collections:
+            was = resolve(self.state, collection.pointer)
+            now = resolve(state, collection.pointer)
+            if isinstance(was, list) and isinstance(now, list) and len(was) != len(now):
+                changed.update(
+                    {p: None for p in self.records if p.startswith(collection.pointer + "/")}
+                )
+            for key, pointer, record in record_items(collection, now):
+                if pointer in changed or resolve(self.state, pointer) != record:
+                    changed[pointer] = record_facts(key, collection.pointer, record)
+            for pointer in self.records:
+                if pointer.startswith(collection.pointer + "/") and resolve(state, pointer) is None:
+                    changed[pointer] = None
+        return StateOverlay(self, state=state, size=record_size(state))._rebuilt(changed, state)
+
+
+def _add_facts(
+    keys: dict[str, list[Hit]],
+    values: dict[str, dict[str, str]],
+    pointer: str,
+    facts: RecordFacts,
+) -> None:
+    from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
+    from_key.append(Hit(pointer, ""))
+    for label, inner in facts.inner_keys.items():
+        keys.setdefault(label, []).append(Hit(pointer, inner))
+    for label, inner in facts.values.items():
+        values.setdefault(label, {})[pointer] = inner
+
+
+@dataclass
+class StateOverlay:
+    """One session's state as the index knows it: the world's index, plus the records its
+    committed patches touched, re-indexed from the state they left."""
+
+    base: StateIndex
+    changed: dict[str, RecordFacts | None] = field(default_factory=dict)
+    """Touched records by pointer; ``None`` for a record that no longer exists."""
+    keys: dict[str, list[Hit]] = field(default_factory=dict)
+    values: dict[str, dict[str, str]] = field(default_factory=dict)
+    state: Any = None
+    """The state this overlay describes: a different state object means the session's state
+    was replaced outside the calls (restore, reset), and the overlay is rebuilt."""
+    size: int = 0
+    """The length of the state's compact JSON, kept up to date record by record."""
+    shifted: set[str] = field(default_factory=set)
+    """Array collections whose items moved (an insert or removal before the end): their
+    records are all re-indexed."""
+
+    def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
+        """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
+        touched: set[str] = set()
+        for op in patch:
+            for path in (op.get("path"), op.get("from")):
+                if isinstance(path, str):
+                    self._touch(path, state, op, touched)
+        changed = dict(self.changed)
+        grown = 0
+        for pointer in touched:
+            changed[pointer] = self._facts(pointer, state)
+            grown += record_size(resolve(state, pointer)) - record_size(resolve(before, pointer))
+        advanced = self._rebuilt(changed, state)
+        advanced.size = self.size + grown
+        return advanced
+
+    def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
+        collection = self.base.collection_of(path)
+        if collection is None:
+            return
+        depth = path[len(collection.pointer) + 1 :].count("/")
+        if not collection.keyed and depth == 0 and op.get("op") in ("add", "remove", "move"):
+            last = path.rsplit("/", 1)[1]
+            items = resolve(state, collection.pointer)
+            appended = last == "-" or (
+                isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
+            )
+            if not appended:
+                self.shifted.add(collection.pointer)
+        owner = self.base.owner(path, state)
+        if owner is not None:
+            touched.add(owner)
+
+    def _facts(self, pointer: str, state: Any) -> RecordFacts | None:
+        record = resolve(state, pointer)
+        collection = self.base.collection_of(pointer)
+        if record is None or collection is None:
+            return None
+        key = unescape(pointer.rsplit("/", 1)[1])
+        if collection.id_field and isinstance(record, dict):
+            key = str(record.get(collection.id_field, key))
+        return record_facts(key, collection.pointer, record)
+
+    def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
+        for pointer in self.shifted:
+            collection = next(c for c in self.base.collections if c.pointer == pointer)
+            items = resolve(state, pointer)
+            old = [p for p in {*self.base.records, *changed} if p.startswith(pointer + "/")]
+            for stale in old:
+                changed[stale] = None
+            for key, where, record in record_items(collection, items):
+                changed[where] = record_facts(key, pointer, record)
+        keys: dict[str, list[Hit]] = {}
+        values: dict[str, dict[str, str]] = {}
+        for pointer, facts in changed.items():
+            if facts is not None:
+                _add_facts(keys, values, pointer, facts)
+        return StateOverlay(self.base, changed, keys, values, state, self.size, set(self.shifted))
+
+    def key_hits(self, label: str) -> list[Hit]:
+        """The records answering to the key ``label`` (normalized), and where inside them."""
+        hits = [h for h in self.base.keys.get(label, ()) if h.pointer not in self.changed]
+        return hits + self.keys.get(label, [])
+
+    def value_hits(self, label: str) -> dict[str, str]:
+        """The records holding the value ``label`` (normalized): pointer → where inside."""
+        base = self.base.values.get(label, {})
+        mine = self.values.get(label, {})
+        if not self.changed:
+            return base
+        hits = {p: w for p, w in base.items() if p not in self.changed}
+        hits.update(mine)
+        return hits
+
+    def holders(self, label: str) -> int:
+        """How many records hold ``label``: the rarer, the more a match on it says."""
+        return len(self.base.values.get(label, ())) + len(self.values.get(label, ()))
+
+    def exists(self, pointer: str) -> bool:
+        if pointer in self.changed:
+            return self.changed[pointer] is not None
+        return pointer in self.base.records
+
+    def record_count(self, collection: str) -> int:
+        count = self.base.sizes.get(collection, 0)
+        for pointer, facts in self.changed.items():
+            if pointer.startswith(collection + "/"):
+                count += (facts is not None) - (pointer in self.base.records)
+        return count
