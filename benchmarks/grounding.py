@@ -41,7 +41,7 @@ from typing import Any
 import anyio
 
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.prompting.native import estimate_tokens
+from mcp_sim.prompting.native import estimate_tokens, render_system
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.simulator.core import SimOptions, Simulator
 from mcp_sim.spec.world import World, load_world
@@ -233,6 +233,14 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     rows = anyio.run(run, world, calls, options)
+    budget = Simulator(world, TeacherModel(), options=options).budget
+    system = estimate_tokens(render_system(world))
+    print(
+        f"prompt budget: system {system} + state {budget.state_tokens} (later turns "
+        f"{budget.turn_tokens}) + history {budget.history_tokens} + closing = "
+        f"{system + budget.bound} tokens; largest prompt {rows['overall']['tokens_max']}",
+        file=sys.stderr,
+    )
     columns = list(next(iter(rows.values())))
     print("\t".join(["group", *columns]))
     for name, row in rows.items():

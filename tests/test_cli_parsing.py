@@ -45,6 +45,8 @@ BAD_VALUES = {
     "--history-budget": "0",
     "--keep-turns": "0",
     "--state-budget": "many",
+    "--turn-budget": "0",
+    "--context-window": "-5",
     "--perturb": "",
     "--perturb-seed": "1.5",
     "--http": "nohost:99999",

@@ -91,6 +91,8 @@ class PromptConfig:
     history_budget: int | None = None
     keep_turns: int | None = None
     state_budget: int | None = None
+    turn_budget: int | None = None
+    context_window: int | None = None
     model_seeds: bool | None = None
     bounded_output: bool | None = None
 
@@ -101,6 +103,8 @@ class PromptConfig:
             history_budget=args.history_budget,
             keep_turns=args.keep_turns,
             state_budget=args.state_budget,
+            turn_budget=args.turn_budget,
+            context_window=args.context_window,
             model_seeds=args.model_seeds,
             bounded_output=args.bounded_output,
         )

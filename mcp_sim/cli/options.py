@@ -144,6 +144,21 @@ def _add_prompt_flags(s: argparse._ArgumentGroup) -> None:
         "{sim.state_budget_tokens}; {embedded.state_budget_tokens} for the embedded model)",
     )
     s.add_argument(
+        "--turn-budget",
+        type=values.integer(minimum=1),
+        metavar="TOKENS",
+        help="a later turn's share of a large state: its changes and the records it needs "
+        "(default {sim.turn_budget_tokens}; {embedded.turn_budget_tokens} for the embedded model)",
+    )
+    s.add_argument(
+        "--context-window",
+        type=values.integer(minimum=1),
+        metavar="TOKENS",
+        help="the model's context window: prompts leave room in it for --max-tokens (default: "
+        "what the server reports as max_model_len in /v1/models, else no limit beyond the "
+        "budgets; {embedded.context_tokens} for the embedded model)",
+    )
+    s.add_argument(
         "--model-seeds",
         action=argparse.BooleanOptionalAction,
         help="send each model request a sampling seed derived from its session's seed (default: "

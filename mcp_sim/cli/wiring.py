@@ -33,7 +33,12 @@ from mcp_sim.web.world_memory import WorldMemory
 
 EMBEDDED_MAX_TOKENS = 512
 EMBEDDED_OPTIONS = SimOptions(
-    history_budget_tokens=3000, state_budget_tokens=2000, bounds=OutputBounds(), model_seeds=False
+    history_budget_tokens=3000,
+    state_budget_tokens=2000,
+    turn_budget_tokens=1000,
+    context_tokens=8192,
+    bounds=OutputBounds(),
+    model_seeds=False,
 )
 """The tiny embedded model has a small context window (8192 tokens) and does not think: smaller
 budgets keep its prompts inside the window, and output bounds keep it from rambling."""
@@ -62,6 +67,8 @@ def sim_options(config: SimulationConfig) -> SimOptions:
         history_budget_tokens=prompt.history_budget or defaults.history_budget_tokens,
         keep_turns=prompt.keep_turns or defaults.keep_turns,
         state_budget_tokens=prompt.state_budget or defaults.state_budget_tokens,
+        turn_budget_tokens=prompt.turn_budget or defaults.turn_budget_tokens,
+        context_tokens=prompt.context_window or defaults.context_tokens,
         bounds=(defaults.bounds or OutputBounds()) if bounded else None,
         model_seeds=defaults.model_seeds if prompt.model_seeds is None else prompt.model_seeds,
     )

@@ -48,6 +48,7 @@ from mcp_sim.prompting.native import (
     regeneration_messages,
     render_action,
     render_preamble,
+    render_system,
 )
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.audit import Auditor, Violation
@@ -57,6 +58,7 @@ from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.runtime.state import PatchOp, split_patch
 from mcp_sim.simulator.answer_cache import AnswerCache, PendingAnswer
 from mcp_sim.simulator.metrics import Metrics, error_kind
+from mcp_sim.simulator.prompt_budget import fit_budget
 from mcp_sim.simulator.transition import PATCH_MAX_TOKENS, Change, Transitions
 from mcp_sim.spec.world import ToolSpec, World
 from mcp_sim.web.pages import ModelQuestion, ModelReply, PageStore
@@ -101,6 +103,16 @@ def resolve_sampling(
     return replace(defaults or Sampling(), **values)
 
 
+def _turn_tokens(turn: Turn) -> int:
+    """A past turn's share of the prompt: its user message (as shown) and observation."""
+    head = (
+        turn.head
+        if turn.head is not None
+        else render_action(0, turn.tool, turn.arguments, turn.action)
+    )
+    return estimate_tokens(head + turn.observation)
+
+
 @dataclass(frozen=True)
 class SimOptions:
     """How the simulator keeps state and prompts (command-line flags)."""
@@ -112,6 +124,11 @@ class SimOptions:
     keep_turns: int = 8
     state_budget_tokens: int = 8_000
     """A state larger than this is shown as a view (see :mod:`mcp_sim.prompting.state_view`)."""
+    turn_budget_tokens: int = 4_000
+    """A later turn's state section of a large state: the changes and the records it needs."""
+    context_tokens: int | None = None
+    """The model's context window, when known: the prompt leaves room in it for the answer's
+    max tokens (see :mod:`mcp_sim.simulator.prompt_budget`)."""
     reference_turns: int = 3
     """How many recent turns, besides the call itself, pick the records a view shows."""
     model_seeds: bool = True
@@ -122,7 +139,8 @@ class SimOptions:
     """Size limits on what the model may write, for small models (see :mod:`mcp_sim.prompting.bounds`)."""
 
     def __post_init__(self) -> None:
-        if self.keep_turns < 1 or self.history_budget_tokens < 1 or self.state_budget_tokens < 1:
+        budgets = (self.history_budget_tokens, self.state_budget_tokens, self.turn_budget_tokens)
+        if self.keep_turns < 1 or min(budgets) < 1:
             raise ValueError("keep_turns and the token budgets must be at least 1")
 
 
@@ -236,7 +254,15 @@ class Simulator:
         )
         self.transitions = Transitions(world)
         self.auditor = Auditor(world)
-        self.view = StateView(world, self.options.state_budget_tokens)
+        self.budget = fit_budget(
+            self.options.state_budget_tokens,
+            self.options.turn_budget_tokens,
+            self.options.history_budget_tokens,
+            system_tokens=estimate_tokens(render_system(world)),
+            context_tokens=self.options.context_tokens,
+            max_tokens=self.sampling.max_tokens,
+        )
+        self.view = StateView(world, self.budget.state_tokens, self.budget.turn_tokens)
         self._input_validators = {
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in world.tools
         }
@@ -470,15 +496,17 @@ class Simulator:
                 turn = history[i]
                 history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
         shown = history[session.history_start :]
-        size = sum(
-            estimate_tokens(
-                (t.head if t.head is not None else render_action(0, t.tool, t.arguments, t.action))
-                + t.observation
-            )
-            for t in shown
-        )
-        if size > self.options.history_budget_tokens and len(shown) > self.options.keep_turns:
+        size = sum(_turn_tokens(t) for t in shown)
+        budget = self.budget.history_tokens
+        if size > budget and len(shown) > self.options.keep_turns:
             session.history_start = len(session.history) - self.options.keep_turns
+            shown = session.history[session.history_start :]
+            size = sum(_turn_tokens(t) for t in shown)
+        # The kept turns may still be over the budget (large observations, a view's anchor):
+        # drop the oldest until they fit, so the budget is a bound and not a wish.
+        while shown and size > budget:
+            size -= _turn_tokens(shown[0])
+            session.history_start += 1
             shown = session.history[session.history_start :]
         return shown
 

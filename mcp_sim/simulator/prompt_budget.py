@@ -1,0 +1,70 @@
+"""How many tokens each part of a prompt may take, so that no prompt exceeds the model's window.
+
+A prompt is the system part (the world and its tools: fixed per world), the history, the
+current turn (its state section and action) and a closing instruction. Each dynamic part has
+a budget (``SimOptions``: state, turn, history). When the model's context window is known
+(vLLM reports ``max_model_len`` in ``/v1/models``; ``--context-window`` sets it otherwise), the
+prompt must also leave room for the answer's ``max_tokens``: then the parts' budgets shrink
+in proportion until system + parts + closing fit. The view and the compaction keep to the
+budgets they are given (see :mod:`mcp_sim.prompting.state_view`), so the sum is a hard bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CLOSING_TOKENS = 1_200
+"""Room for what closes a call and is not kept in the history: the answer instruction, a
+perturbation's instruction, a repair request and a page store's sections."""
+MIN_PART_TOKENS = 200
+
+
+@dataclass(frozen=True)
+class PromptBudget:
+    state_tokens: int
+    """The anchor turn's state section."""
+    turn_tokens: int
+    """A later turn's state section (changes and the records the call needs)."""
+    history_tokens: int
+    """The earlier turns shown, together (compaction keeps to it)."""
+    total_tokens: int | None = None
+    """The whole prompt, when the model's window is known."""
+
+    @property
+    def bound(self) -> int:
+        """Tokens no prompt's dynamic parts exceed: the anchor or a later turn, plus the
+        history and the closing part."""
+        return max(self.state_tokens, self.turn_tokens) + self.history_tokens + CLOSING_TOKENS
+
+
+def fit_budget(
+    state_tokens: int,
+    turn_tokens: int,
+    history_tokens: int,
+    *,
+    system_tokens: int,
+    context_tokens: int | None,
+    max_tokens: int,
+) -> PromptBudget:
+    """The budgets to use: as given, or shrunk in proportion so that the system part, the
+    parts and the answer's ``max_tokens`` fit ``context_tokens``. Raises ``ValueError`` when
+    not even the smallest parts fit (a window too small for this world's tools)."""
+    if context_tokens is None:
+        return PromptBudget(state_tokens, turn_tokens, history_tokens)
+    room = context_tokens - max_tokens - system_tokens - CLOSING_TOKENS
+    wanted = max(state_tokens, turn_tokens) + history_tokens
+    if room >= wanted:
+        return PromptBudget(state_tokens, turn_tokens, history_tokens, context_tokens - max_tokens)
+    if room < 2 * MIN_PART_TOKENS:
+        raise ValueError(
+            f"a context window of {context_tokens} tokens leaves no room for the world: its "
+            f"tools and description take about {system_tokens} tokens and the answer "
+            f"{max_tokens}; lower --max-tokens or serve the model with a longer context"
+        )
+    scale = room / wanted
+    return PromptBudget(
+        max(MIN_PART_TOKENS, int(state_tokens * scale)),
+        max(MIN_PART_TOKENS, int(turn_tokens * scale)),
+        max(MIN_PART_TOKENS, int(history_tokens * scale)),
+        context_tokens - max_tokens,
+    )
