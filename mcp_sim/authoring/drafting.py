@@ -20,7 +20,8 @@ from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema
 from mcp_sim.prompting.native import extract_observation
-from mcp_sim.spec.world import Domain, World, parse_world, world_json_schema
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import Domain, World, world_json_schema
 
 DRAFT_KEYS = (
     "world",

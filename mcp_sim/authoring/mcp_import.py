@@ -29,7 +29,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 
 from mcp_sim.errors import ImportFailed, SpecError, UpstreamError
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 
 MAX_PAGES = 1000
 """A server whose tools/list cursor never ends is broken; stop rather than loop forever."""

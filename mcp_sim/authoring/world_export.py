@@ -18,7 +18,8 @@ import yaml
 
 from mcp_sim.prompting.search_formats import SearchResult, render_results
 from mcp_sim.spec.fiction import normalize_url, query_parameter
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 from mcp_sim.web.world_memory import WorldMemory
 
 

@@ -24,8 +24,9 @@ from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.simulator.answer_cache import AnswerCache
 from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator, UnknownTool
+from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.perturbations import describe
-from mcp_sim.spec.world import Domain, World, load_world, world_json_schema
+from mcp_sim.spec.world import Domain, World, world_json_schema
 from mcp_sim.web.world_memory import WorldMemory
 
 EMBEDDED_MAX_TOKENS = 512
