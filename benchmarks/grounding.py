@@ -44,7 +44,8 @@ from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens, render_system
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.simulator.core import SimOptions, Simulator
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 
 
 class TeacherModel:

@@ -26,7 +26,8 @@ import anyio
 from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.simulator.core import SimOptions, Simulator
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
 CALLS = 50

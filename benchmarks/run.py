@@ -377,7 +377,7 @@ class InstantModel:
 
 async def memory_in_process(world_path: Path, sessions: int) -> Memory:
     from mcp_sim.simulator.core import Simulator
-    from mcp_sim.spec.world import load_world
+    from mcp_sim.spec.loading import load_world
 
     world = load_world(world_path)
     state_bytes = len(json.dumps(world.state))
@@ -439,7 +439,7 @@ async def prefix() -> dict[str, float]:
 
     from mcp_sim.prompting.native import estimate_tokens
     from mcp_sim.simulator.core import SimOptions
-    from mcp_sim.spec.world import load_world
+    from mcp_sim.spec.loading import load_world
 
     world = load_world(ROOT / "worlds" / "shop.yaml")
     prompts = await prefix_sharing.run_session(world, SimOptions(history_budget_tokens=10**9))

@@ -21,7 +21,7 @@ from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.simulator.core import SimOptions, Simulator
-from mcp_sim.spec.world import load_world
+from mcp_sim.spec.loading import load_world
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = ["rain", "tiles", "history", "fantasy", "poetry", "ortega", "maps", "lisbon"]

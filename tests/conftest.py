@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 
 # The real-model fixtures (one embedded vLLM CPU server with the tiny model per test run).
 from tests.real_model import real_model_name, real_model_url  # noqa: F401

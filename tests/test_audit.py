@@ -105,7 +105,7 @@ async def test_a_contradiction_is_regenerated_once_and_the_rest_counted(
 
 
 async def test_worlds_without_entities_are_not_audited(script: Any) -> None:
-    from mcp_sim.spec.world import parse_world
+    from mcp_sim.spec.loading import parse_world
 
     world = parse_world(
         "world: w\ntitle: W\ntools:\n  - {name: t, description: d, input_schema: {type: object}}\n"

@@ -10,7 +10,8 @@ from mcp_sim.prompting.canon import evidence, render_canon, supports, targets
 from mcp_sim.prompting.native import render_system
 from mcp_sim.prompting.relevance import contains_evidence, key_evidence, terms
 from mcp_sim.spec.fiction import ReferenceAnswer, normalize_url
-from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import WORLDS
 
 VELANDRE = WORLDS / "search.yaml"

@@ -16,7 +16,8 @@ from mcp_sim.runtime.session import Session, Snapshot
 from mcp_sim.server.control import Control
 from mcp_sim.server.mcp_front import build_server, http_app
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 
 TOKEN = "s3cret"
 

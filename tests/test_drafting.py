@@ -17,7 +17,7 @@ from mcp_sim.authoring.drafting import COMPACT, DRAFT_MAX_TOKENS, draft_schema, 
 from mcp_sim.errors import DraftError, ModelOutputInvalid
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.bounds import OutputBounds
-from mcp_sim.spec.world import load_world
+from mcp_sim.spec.loading import load_world
 from tests.conftest import ROOT
 from tests.openai_double import OpenAIDouble, Reply
 from tests.scripted_model import ScriptedModel

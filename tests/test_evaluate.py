@@ -26,7 +26,8 @@ from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.prompting.native import PastCall
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.simulator.core import CallResult, Simulator
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE, ROOT
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.reference_servers import (

@@ -16,7 +16,8 @@ from mcp.server import Server
 
 from mcp_sim.authoring.mcp_import import Upstream, connect, import_server
 from mcp_sim.errors import ImportFailed, UpstreamError
-from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE, ROOT
 from tests.processes import run_cli, serving_http
 from tests.reference_servers import (

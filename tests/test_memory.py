@@ -18,7 +18,8 @@ from mcp_sim.authoring.world_export import export_world
 from mcp_sim.errors import WorldMemoryError
 from mcp_sim.prompting.search_formats import SearchResult, render_results
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import World
 from mcp_sim.web.world_memory import WorldMemory
 from tests.conftest import ROOT, WORLDS
 from tests.openai_double import OpenAIDouble, Reply

@@ -17,7 +17,8 @@ from mcp_sim.cli.main import main
 from mcp_sim.errors import ImportFailed
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 from tests.conftest import ROOT
 from tests.scripted_model import ScriptedModel
 

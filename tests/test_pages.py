@@ -11,7 +11,8 @@ import pytest
 from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.prompting.search_formats import SearchResult, render_results
 from mcp_sim.simulator.core import SimOptions, Simulator
-from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import WORLDS
 from tests.scripted_model import ScriptedModel
 

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 import yaml
 
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE, ROOT
 
 NODE22_BIN = os.environ.get("MCP_SIM_NODE22_BIN", "")

@@ -18,8 +18,9 @@ from mcp_sim.perturb.planner import (
     profiles_for,
 )
 from mcp_sim.runtime.session import Session
+from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.perturbations import parse_rules
-from mcp_sim.spec.world import World, parse_world, world_json_schema
+from mcp_sim.spec.world import World, world_json_schema
 from tests.conftest import BOOKSTORE
 
 WORLD = parse_world(BOOKSTORE.read_text())

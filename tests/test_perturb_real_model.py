@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from mcp_sim.journal import read_journal
-from mcp_sim.spec.world import load_world
+from mcp_sim.spec.loading import load_world
 from tests.processes import ROOT, serving_http
 
 pytestmark = pytest.mark.real_model

@@ -16,7 +16,8 @@ from mcp_sim.prompting.native import (
     extract_observation,
     render_system,
 )
-from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
 
 HISTORY = [

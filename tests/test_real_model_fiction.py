@@ -17,7 +17,7 @@ from mcp import Client
 
 from mcp_sim.prompting.canon import supports
 from mcp_sim.prompting.search_formats import parse_results
-from mcp_sim.spec.world import load_world
+from mcp_sim.spec.loading import load_world
 from tests.processes import ROOT, serving_http
 from tests.real_model import embedded_like_args, text_of
 

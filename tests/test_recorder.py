@@ -18,7 +18,7 @@ from mcp.server import Server
 from mcp_sim.authoring.mcp_import import connect
 from mcp_sim.fidelity.recorder import observation_of
 from mcp_sim.journal import Journal, read_journal
-from mcp_sim.spec.world import load_world
+from mcp_sim.spec.loading import load_world
 from tests.conftest import ROOT
 from tests.processes import free_port, stop, wait_until_listening
 from tests.reference_servers import (

@@ -16,7 +16,8 @@ from mcp_sim.journal import Journal, JournalRecord, read_journal
 from mcp_sim.models.replay import Replay
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import ROOT
 from tests.reference_servers import (
     EVERYTHING_SESSION,

@@ -14,7 +14,8 @@ from mcp_sim.journal import Journal
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.runtime.session import Session, SessionStore
 from mcp_sim.simulator.core import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
 
 GOOD_SEARCH = {

@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from mcp_sim.errors import SpecError, SpecProblem
-from mcp_sim.spec.world import load_world, parse_world, world_json_schema
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import world_json_schema
 from tests.conftest import ROOT, WORLDS, WorldWriter
 
 TINY = """\

@@ -11,8 +11,9 @@ import pytest
 from mcp_sim.errors import SpecError
 from mcp_sim.runtime.entities import EntityIndex
 from mcp_sim.runtime.side_channel import IdAllocator, virtual_now
+from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.state import id_format_regex
-from mcp_sim.spec.world import World, parse_world, world_json_schema
+from mcp_sim.spec.world import World, world_json_schema
 
 HEAD = """\
 world: w

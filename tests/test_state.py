@@ -14,7 +14,8 @@ from mcp_sim.journal import Journal, read_journal
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.runtime.state import StateRules, parse_patch, split_patch
 from mcp_sim.simulator.core import CallResult, SamplingOverrides, Simulator
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 
 ORDER_2 = {
     "id": "ord_00002",

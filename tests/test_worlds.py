@@ -15,7 +15,8 @@ from mcp import Client
 from mcp_sim.prompting.search_formats import parse_results
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.world import Domain, World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import Domain, World
 from tests.conftest import ROOT, WORLDS
 
 PATHS = sorted(WORLDS.glob("*.yaml"))

@@ -15,12 +15,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_sim.authoring.world_export import dump_world
+from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema
 from mcp_sim.prompting.native import extract_observation
-from mcp_sim.spec.world import Domain, World, parse_world, world_json_schema
+from mcp_sim.spec.world import Domain, World, world_json_schema
 
 DRAFT_KEYS = (
     "world",
@@ -288,9 +288,8 @@ def _validated(content: str, description: str) -> Draft:
     if not isinstance(data, dict):
         raise DraftError("the draft is not a JSON object")
     header = "# Drafted by `mcp-sim world new` from: " + " ".join(description.split()) + "\n"
-    text = header + dump_world(data)
     try:
-        world = parse_world(text, "draft.yaml")
+        text, world = checked_world_yaml(data, file="draft.yaml", header=header)
     except SpecError as exc:
         raise DraftError("\n".join(str(p) for p in exc.problems)) from None
     return Draft(text, world)

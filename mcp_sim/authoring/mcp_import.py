@@ -7,8 +7,9 @@ names, titles, descriptions, annotations and input and output schemas exactly as
 world's description. A tool is ``effect: read`` when the server marks it ``readOnlyHint``,
 ``write`` otherwise, which is what MCP assumes of a tool without annotations.
 
-The YAML is written with keys in the server's order and checked by loading it back, so an
-imported world that ``mcp-sim validate`` would reject is never written.
+The YAML (written by :mod:`mcp_sim.authoring.world_yaml`) keeps the server's key order and is
+checked by loading it back, so an imported world that ``mcp-sim validate`` would reject is never
+written.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from typing import Any
 
 import httpx2
 import mcp.types as types
-import yaml
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 
+from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.errors import ImportFailed, SpecError, UpstreamError
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.world import World
 
 MAX_PAGES = 1000
 """A server whose tools/list cursor never ends is broken; stop rather than loop forever."""
@@ -171,32 +172,12 @@ def world_data(listing: Listing, *, world: str | None = None) -> dict[str, Any]:
     }
 
 
-class _BlockDumper(yaml.SafeDumper):
-    """Writes multi-line strings as ``|`` blocks (descriptions, instructions) for people to read;
-    PyYAML falls back to quoting where a block cannot hold the string exactly. Never writes
-    anchors and aliases: a schema shared by two tools is written out twice, as people expect."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_BlockDumper.add_representer(str, _represent_str)
-
-
-def dump_world(data: dict[str, Any], source: str) -> str:
+def imported_world_yaml(data: dict[str, Any], source: str) -> str:
     """YAML text of an imported world, checked by loading it back: the loaded world must be the
     same data (schemas included) or :class:`ImportFailed` says which part would not survive."""
     header = f"# Imported by `mcp-sim import` from {source}.\n"
-    text = header + yaml.dump(
-        data, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100
-    )
     try:
-        loaded = parse_world(text, "<imported world>")
+        text, loaded = checked_world_yaml(data, file="<imported world>", header=header)
     except SpecError as exc:
         raise ImportFailed(f"the imported tools do not make a valid world:\n{exc}") from None
     expected = World.model_validate(data).model_dump(mode="json")
@@ -213,7 +194,7 @@ async def import_server(upstream: Upstream | Server[Any], *, world: str | None =
         raise ImportFailed("the MCP server lists no tools; a world needs at least one")
     where = "an in-process server" if isinstance(upstream, Server) else upstream.describe()
     source = f"{listing.name} {listing.version} ({where})".replace("  ", " ")
-    return dump_world(world_data(listing, world=world), source)
+    return imported_world_yaml(world_data(listing, world=world), source)
 
 
 def write_text(path: str | Path, text: str) -> None:

@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 import yaml
 
-from mcp_sim.authoring.mcp_import import dump_world, world_id
+from mcp_sim.authoring.mcp_import import imported_world_yaml, world_id
 from mcp_sim.errors import ImportFailed
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -375,4 +375,4 @@ def world_from_openapi(data: dict[str, Any], *, world: str | None = None) -> dic
 def import_openapi(path: str | Path, *, world: str | None = None) -> str:
     """The YAML text of a world made from the OpenAPI document at ``path``."""
     data = world_from_openapi(load_document(path), world=world)
-    return dump_world(data, f"the OpenAPI document {Path(path).name}")
+    return imported_world_yaml(data, f"the OpenAPI document {Path(path).name}")

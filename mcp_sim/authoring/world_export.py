@@ -14,24 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema
-import yaml
 
+from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.prompting.search_formats import SearchResult, render_results
 from mcp_sim.spec.fiction import normalize_url, query_parameter
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.world import World
 from mcp_sim.web.world_memory import WorldMemory
-
-
-class _Dumper(yaml.SafeDumper):
-    """Writes multi-line strings (pages, fixture results) as literal blocks, readable as text."""
-
-
-def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _text)
 
 
 def export_world(world: World, memory: WorldMemory) -> str:
@@ -45,14 +33,8 @@ def export_world(world: World, memory: WorldMemory) -> str:
     facts = [f.fact for f in memory.facts() if f.fact not in world.canon]
     if facts:
         data["canon"] = [*world.canon, *facts]
-    text = dump_world(data)
-    parse_world(text, f"<export of {world.world}>")
+    text, _ = checked_world_yaml(data, file=f"<export of {world.world}>")
     return text
-
-
-def dump_world(data: dict[str, Any]) -> str:
-    """World data as the YAML of a world file: keys in the order given, text as blocks."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def _export_pages(data: dict[str, Any], memory: WorldMemory) -> None:

@@ -28,7 +28,8 @@ from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.simulator.answer_cache import AnswerCache
 from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator
-from mcp_sim.spec.world import World, load_world
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import World
 from mcp_sim.web.world_memory import WorldMemory
 
 EMBEDDED_MAX_TOKENS = 512

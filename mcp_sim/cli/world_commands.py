@@ -33,7 +33,7 @@ so that parsing does not import the spec models."""
 
 def validate(config: ValidateConfig) -> int:
     from mcp_sim.errors import SpecError
-    from mcp_sim.spec.world import load_world
+    from mcp_sim.spec.loading import load_world
 
     failed = 0
     for path in config.files:

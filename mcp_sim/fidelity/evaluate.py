@@ -34,7 +34,7 @@ import jsonschema
 from mcp_sim.fidelity.judge import DIMENSIONS, Judge, call_score, to_percent
 from mcp_sim.journal import JournalRecord, answered_by_session
 from mcp_sim.prompting.native import PastCall
-from mcp_sim.runtime.session import Turn
+from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.simulator.core import CallResult, Simulator, UnknownTool
 from mcp_sim.spec.world import World
 
@@ -268,42 +268,11 @@ async def evaluate(
         live = simulator.sessions.get(f"{EVAL_SESSION_PREFIX}{recorded}")
         history: list[PastCall] = []
         for reference in calls:
-            try:
-                result: CallResult | None = await simulator.call(
-                    live.id, reference.tool, reference.arguments
-                )
-            except UnknownTool as exc:
-                result, refused = None, str(exc)
-            else:
-                refused = ""
-            # Teacher forcing: from now on the session has seen the real observation (in the
-            # turn as the model was shown it, which later prompts repeat).
-            if result is not None and result.source != "model_error":
-                live.history[-1] = replace(
-                    live.history[-1],
-                    observation=reference.observation,
-                    is_error=reference.is_error,
-                )
-            else:
-                live.history.append(
-                    Turn(
-                        reference.tool,
-                        reference.arguments,
-                        reference.observation,
-                        reference.is_error,
-                        live.version,
-                    )
-                )
+            result, refused = await _predict(simulator, live, reference)
+            _teacher_force(live, reference, result)
             score = compare(world, reference, result, refused)
             if judge is not None:
-                judgement = await judge.score(
-                    history,
-                    reference.tool,
-                    reference.arguments,
-                    score.prediction,
-                    reference.observation,
-                )
-                score = replace(score, judge=judgement)
+                score = await _judged(judge, history, reference, score)
             scores.append(score)
             history.append(PastCall(reference.tool, reference.arguments, reference.observation))
             progress(
@@ -311,3 +280,44 @@ async def evaluate(
             )
         models.update(r.model for r in simulator.journal.records(live.id) if r.model)
     return Report.build(world, journal, ", ".join(sorted(models)), scores, judge_model)
+
+
+async def _predict(
+    simulator: Simulator, live: Session, reference: JournalRecord
+) -> tuple[CallResult | None, str]:
+    """The simulator's answer to the recorded call, or ``None`` and why it refused the call."""
+    try:
+        return await simulator.call(live.id, reference.tool, reference.arguments), ""
+    except UnknownTool as exc:
+        return None, str(exc)
+
+
+def _teacher_force(live: Session, reference: JournalRecord, result: CallResult | None) -> None:
+    """From now on the session has seen the real observation (in the turn as the model was
+    shown it, which later prompts repeat)."""
+    if result is not None and result.source != "model_error":
+        live.history[-1] = replace(
+            live.history[-1],
+            observation=reference.observation,
+            is_error=reference.is_error,
+        )
+    else:
+        live.history.append(
+            Turn(
+                reference.tool,
+                reference.arguments,
+                reference.observation,
+                reference.is_error,
+                live.version,
+            )
+        )
+
+
+async def _judged(
+    judge: Judge, history: Sequence[PastCall], reference: JournalRecord, score: CallScore
+) -> CallScore:
+    """``score`` with the judge's scores of the prediction against the recorded observation."""
+    judgement = await judge.score(
+        history, reference.tool, reference.arguments, score.prediction, reference.observation
+    )
+    return replace(score, judge=judgement)

@@ -34,7 +34,7 @@ from mcp_sim.authoring.mcp_import import (
     Listing,
     Upstream,
     connect,
-    dump_world,
+    imported_world_yaml,
     read_listing,
     world_data,
 )
@@ -172,7 +172,9 @@ async def record(
         if world_out is not None:
             if hashed is None:
                 raise ImportFailed(f"cannot write {world_out}: the tools do not make a world")
-            text = dump_world(world_data(listing), f"{listing.name} ({upstream.describe()})")
+            text = imported_world_yaml(
+                world_data(listing), f"{listing.name} ({upstream.describe()})"
+            )
             world_out.parent.mkdir(parents=True, exist_ok=True)
             world_out.write_text(text, encoding="utf-8")
             say(f"wrote the world to {world_out}")

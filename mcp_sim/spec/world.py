@@ -1,10 +1,7 @@
-"""World spec v1: pydantic models (the single source of truth), loading with file:line errors,
-and JSON Schema export.
+"""World spec v1: pydantic models (the single source of truth) and JSON Schema export.
 
-A world file is YAML. It is loaded twice over the same text: once into plain data that pydantic
-validates, and once into PyYAML's node graph, which remembers where every key and value sits in
-the file. When validation fails, each pydantic error location is walked down the node graph to
-report ``FILE:LINE:COL: path.to.field: message``.
+World files are read by :mod:`mcp_sim.spec.loading`, which reports every problem, including the
+cross-field ones of :meth:`World.cross_problems`, as ``FILE:LINE:COL: path.to.field: message``.
 """
 
 from __future__ import annotations
@@ -12,23 +9,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import jsonschema
-import yaml
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from mcp_sim.errors import SpecError, SpecProblem
 from mcp_sim.spec.fiction import (
     CanonEntity,
     ReferenceAnswer,
@@ -36,6 +29,7 @@ from mcp_sim.spec.fiction import (
     default_search,
     fiction_problems,
 )
+from mcp_sim.spec.locations import Location, NestedValueError, format_location
 from mcp_sim.spec.perturbations import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
 from mcp_sim.spec.state import (
     ClockSpec,
@@ -61,15 +55,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class _NestedValueError(ValueError):
-    """A field validator's error that sits deeper inside the field's value (``path``), so the
-    loader can point at the exact line instead of at the field's key."""
-
-    def __init__(self, message: str, path: tuple[int | str, ...]) -> None:
-        super().__init__(message)
-        self.path = path
-
-
 def _check_json_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
     validator_cls = jsonschema.validators.validator_for(
         schema, default=jsonschema.Draft202012Validator
@@ -77,11 +62,11 @@ def _check_json_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
     try:
         validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        raise _NestedValueError(
+        raise NestedValueError(
             f"{what} is not a valid JSON Schema: {exc.message}", tuple(exc.absolute_path)
         ) from None
     if schema.get("type") != "object":
-        raise _NestedValueError(
+        raise NestedValueError(
             f'{what} must have "type": "object" at its root (MCP requires it)',
             ("type",) if "type" in schema else (),
         )
@@ -229,11 +214,14 @@ class World(_Strict):
         if not (info.context or {}).get("defer_cross_checks"):
             problems = self.cross_problems()
             if problems:
-                raise ValueError("; ".join(f"{_format_loc(loc)}: {msg}" for loc, msg in problems))
+                raise ValueError(
+                    "; ".join(f"{format_location(loc)}: {msg}" for loc, msg in problems)
+                )
         return self
 
     def cross_problems(self) -> list[tuple[tuple[int | str, ...], str]]:
-        """Problems that span fields: duplicate tool names, fixtures that do not fit their tool."""
+        """Problems that span fields: duplicate tool names, fixtures that do not fit their tool,
+        perturbation rules, state and fiction that do not fit the tools."""
         problems: list[tuple[tuple[int | str, ...], str]] = []
         by_name: dict[str, ToolSpec] = {}
         for i, tool in enumerate(self.tools):
@@ -243,53 +231,11 @@ class World(_Strict):
                 # The first one wins, as in World.tool(), which is what answers calls.
                 by_name[tool.name] = tool
         for i, fixture in enumerate(self.fixtures):
-            fixture_tool = by_name.get(fixture.when.tool)
-            if fixture_tool is None:
-                problems.append(
-                    (
-                        ("fixtures", i, "when", "tool"),
-                        f"no tool named {fixture.when.tool!r} (tools are: {', '.join(sorted(by_name))})",
-                    )
-                )
-                continue
-            arg_error = jsonschema.exceptions.best_match(
-                jsonschema.Draft202012Validator(fixture_tool.input_schema).iter_errors(
-                    fixture.when.arguments
-                )
-            )
-            if arg_error is not None:
-                problems.append(
-                    (
-                        ("fixtures", i, "when", "arguments", *arg_error.absolute_path),
-                        f"arguments do not satisfy the input_schema of {fixture_tool.name}: {arg_error.message}",
-                    )
-                )
-            if fixture_tool.output_schema is not None and not fixture.is_error:
-                out_error = jsonschema.exceptions.best_match(
-                    jsonschema.Draft202012Validator(fixture_tool.output_schema).iter_errors(
-                        fixture.result
-                    )
-                )
-                if out_error is not None:
-                    problems.append(
-                        (
-                            ("fixtures", i, "result", *out_error.absolute_path),
-                            f"result does not satisfy the output_schema of {fixture_tool.name}: "
-                            f"{out_error.message}",
-                        )
-                    )
-        parameters = {
-            name: list((tool.input_schema.get("properties") or {}).keys())
-            if isinstance(tool.input_schema.get("properties"), dict)
-            else None
-            for name, tool in by_name.items()
-        }
-        for profile, rules in self.perturbations.items():
-            for i, rule in enumerate(rules):
-                problems += [
-                    (("perturbations", profile, i, *loc), message)
-                    for loc, message in rule_problems(rule, parameters)
-                ]
+            problems += [
+                (("fixtures", i, *loc), message)
+                for loc, message in _fixture_problems(fixture, by_name)
+            ]
+        problems += _perturbation_problems(self.perturbations, by_name)
         schemas = {t.name: t.input_schema for t in self.tools}
         return (
             problems
@@ -328,6 +274,56 @@ class World(_Strict):
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
+def _fixture_problems(fixture: Fixture, tools: dict[str, ToolSpec]) -> list[tuple[Location, str]]:
+    """What is wrong with a fixture for the tool it names (locations within the fixture)."""
+    tool = tools.get(fixture.when.tool)
+    if tool is None:
+        known = ", ".join(sorted(tools))
+        return [(("when", "tool"), f"no tool named {fixture.when.tool!r} (tools are: {known})")]
+    problems: list[tuple[Location, str]] = []
+    arg_error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(tool.input_schema).iter_errors(fixture.when.arguments)
+    )
+    if arg_error is not None:
+        problems.append(
+            (
+                ("when", "arguments", *arg_error.absolute_path),
+                f"arguments do not satisfy the input_schema of {tool.name}: {arg_error.message}",
+            )
+        )
+    if tool.output_schema is not None and not fixture.is_error:
+        out_error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(tool.output_schema).iter_errors(fixture.result)
+        )
+        if out_error is not None:
+            problems.append(
+                (
+                    ("result", *out_error.absolute_path),
+                    f"result does not satisfy the output_schema of {tool.name}: "
+                    f"{out_error.message}",
+                )
+            )
+    return problems
+
+
+def _perturbation_problems(
+    profiles: dict[str, list[PerturbationRule]], tools: dict[str, ToolSpec]
+) -> list[tuple[Location, str]]:
+    """Rules of the world's perturbation profiles that do not fit its tools."""
+    parameters = {
+        name: list((tool.input_schema.get("properties") or {}).keys())
+        if isinstance(tool.input_schema.get("properties"), dict)
+        else None
+        for name, tool in tools.items()
+    }
+    return [
+        (("perturbations", profile, i, *loc), message)
+        for profile, rules in profiles.items()
+        for i, rule in enumerate(rules)
+        for loc, message in rule_problems(rule, parameters)
+    ]
+
+
 def world_json_schema() -> dict[str, Any]:
     """The JSON Schema of world files, generated from the pydantic models."""
     schema = World.model_json_schema()
@@ -335,180 +331,3 @@ def world_json_schema() -> dict[str, Any]:
     schema["$id"] = "https://github.com/mcp-sim/mcp-sim/schemas/world.schema.json"
     schema["title"] = "mcp-sim world spec v1"
     return schema
-
-
-# --- loading -------------------------------------------------------------------------------
-
-
-class _WorldLoader(yaml.SafeLoader):
-    """SafeLoader that keeps dates and times as strings: world state must stay plain JSON."""
-
-
-_WorldLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _node_at(root: yaml.Node, loc: tuple[int | str, ...]) -> yaml.Node:
-    """Walk ``loc`` down the node graph and return the deepest node reached (for a missing key,
-    the mapping that lacks it; for the last key of ``loc``, the key node itself)."""
-    node = root
-    for i, part in enumerate(loc):
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if key_node.value == part:
-                    last = i == len(loc) - 1
-                    node = key_node if last else value_node
-                    break
-            else:
-                return node
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            if part >= len(node.value):
-                return node
-            node = node.value[part]
-        else:
-            return node
-    return node
-
-
-def _format_loc(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _problem_at(
-    file: str, root: yaml.Node, loc: tuple[int | str, ...], message: str
-) -> SpecProblem:
-    node = _node_at(root, loc)
-    return SpecProblem(
-        file, node.start_mark.line + 1, node.start_mark.column + 1, _format_loc(loc), message
-    )
-
-
-def _without_union_tags(
-    root: yaml.Node, loc: tuple[int | str, ...], missing: bool
-) -> tuple[int | str, ...]:
-    """``loc`` without the tags pydantic puts in the locations of tagged unions (a
-    perturbation rule's error sits under its ``kind``): keys the file does not have, except a
-    last one that names a ``missing`` key."""
-    kept: list[int | str] = []
-    node = root
-    for i, part in enumerate(loc):
-        if isinstance(node, yaml.MappingNode) and not (missing and i == len(loc) - 1):
-            value = next((v for k, v in node.value if k.value == part), None)
-            if value is None:
-                continue
-            node = value
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            node = node.value[part] if part < len(node.value) else node
-        kept.append(part)
-    return tuple(kept)
-
-
-def _problem_from_error(file: str, root: yaml.Node, error: Any) -> SpecProblem:
-    # pydantic inserts union/function tags like "function-after[...]" into locations; drop them.
-    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and "[" in p))
-    loc = _without_union_tags(root, loc, missing=error["type"] == "missing")
-    cause = (error.get("ctx") or {}).get("error")
-    if isinstance(cause, _NestedValueError):
-        loc += cause.path
-    message = str(error["msg"])
-    if message.startswith("Value error, "):
-        message = message[len("Value error, ") :]
-    if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        # The tag is the discriminating key (``kind``): point at it, and list the choices.
-        ctx = error.get("ctx") or {}
-        key = str(ctx.get("discriminator", "kind")).strip("'")
-        if error["type"] == "union_tag_not_found":
-            message = f"missing required key {key!r}"
-        else:
-            loc += (key,)
-            message = f"unknown {key} {ctx.get('tag')!r} (one of: {ctx.get('expected_tags')})"
-    elif error["type"] == "missing":
-        message = f"missing required key {loc[-1]!r}"
-    elif error["type"] == "extra_forbidden":
-        message = f"unknown key {loc[-1]!r} (check the spelling; see schemas/world.schema.json)"
-    return _problem_at(file, root, loc, message)
-
-
-def _duplicate_keys(
-    file: str, node: yaml.Node, path: tuple[int | str, ...] = ()
-) -> list[SpecProblem]:
-    problems: list[SpecProblem] = []
-    if isinstance(node, yaml.MappingNode):
-        seen: set[Any] = set()
-        for key_node, value_node in node.value:
-            if key_node.value in seen:
-                problems.append(
-                    SpecProblem(
-                        file,
-                        key_node.start_mark.line + 1,
-                        key_node.start_mark.column + 1,
-                        _format_loc((*path, key_node.value)),
-                        f"duplicate key {key_node.value!r} (the earlier value would be lost)",
-                    )
-                )
-            seen.add(key_node.value)
-            problems += _duplicate_keys(file, value_node, (*path, key_node.value))
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            problems += _duplicate_keys(file, item, (*path, i))
-    return problems
-
-
-def parse_world(text: str, file: str = "<world>") -> World:
-    """Parse and validate a world from YAML text. Raises :class:`SpecError` listing every problem."""
-    try:
-        root = yaml.compose(text, Loader=_WorldLoader)
-        data = yaml.load(text, Loader=_WorldLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        reason = " ".join(x for x in (exc.context, exc.problem) if x)
-        raise SpecError(
-            [SpecProblem(file, line, column, "", f"YAML syntax error: {reason}")]
-        ) from None
-    except yaml.YAMLError as exc:
-        raise SpecError([SpecProblem(file, 1, 1, "", f"YAML error: {exc}")]) from None
-    if root is None or not isinstance(data, dict):
-        raise SpecError(
-            [
-                SpecProblem(
-                    file,
-                    1,
-                    1,
-                    "",
-                    "a world file must be a YAML mapping with world, title and tools",
-                )
-            ]
-        )
-    problems = _duplicate_keys(file, root)
-    try:
-        world = World.model_validate(data, context={"defer_cross_checks": True})
-    except ValidationError as exc:
-        problems += [_problem_from_error(file, root, err) for err in exc.errors()]
-    else:
-        problems += [_problem_at(file, root, loc, msg) for loc, msg in world.cross_problems()]
-    if problems:
-        problems.sort(key=lambda p: (p.line, p.column))
-        raise SpecError(problems)
-    return world
-
-
-def load_world(path: str | Path) -> World:
-    """Load a world file. Raises :class:`SpecError` (with file, line and field) when it is broken."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(
-            [SpecProblem(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            [SpecProblem(str(path), 1, 1, "", f"not UTF-8 text: {exc.reason}")]
-        ) from None
-    return parse_world(text, str(path))
