@@ -1172,14 +1172,19 @@ def make_world(shape: str, size_mb: float, seed: int) -> dict[str, Any]:
     }
 
 
-def record_calls(shape: str, state: State, seed: int, episodes: int) -> list[RecordedCall]:
-    """Run ``episodes`` episodes of ``shape``'s tools, each from a fresh copy of ``state``."""
+def record_calls(
+    shape: str, state: State, seed: int, episodes: int, *, carry_state: bool = False
+) -> list[RecordedCall]:
+    """Run ``episodes`` episodes of ``shape``'s tools, each from a fresh copy of ``state``, or
+    with ``carry_state`` all on one copy, one after the other (one long session)."""
     kind = SHAPES[shape]()
     writes = {t["name"] for t in kind.tool_specs() if t["effect"] == "write"}
     calls: list[RecordedCall] = []
+    live = json.loads(json.dumps(state))
     for episode in range(episodes):
         rng = random.Random(f"{shape}/{seed}/episode/{episode}")
-        live = json.loads(json.dumps(state))
+        if episode and not carry_state:
+            live = json.loads(json.dumps(state))
         for step, (tool, arguments) in enumerate(kind.episode(rng, live)):
             # Reads leave the state as it is (the tests check it): only a write needs the copy.
             before = json.loads(json.dumps(live)) if tool in writes else live
