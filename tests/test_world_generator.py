@@ -14,6 +14,7 @@ import pytest
 from mcp_sim.authoring.world_export import dump_world
 from mcp_sim.spec.world import World, load_world, parse_world
 from tests.world_generator import (
+    DETAIL,
     SHAPES,
     ToolError,
     main,
@@ -73,7 +74,7 @@ def test_calls_validate_and_their_patches_reproduce_the_tools_state(
     small: tuple[str, dict[str, Any]],
 ) -> None:
     shape, spec = small
-    kind = SHAPES[shape]()
+    kind = SHAPES[shape](DETAIL[shape])
     schemas = {tool["name"]: tool["input_schema"] for tool in spec["tools"]}
     calls = record_calls(shape, spec["state"], seed=3, episodes=12)
     replayed: dict[str, Any] = {}
@@ -153,3 +154,10 @@ def test_command_line_writes_a_loadable_world_and_calls(tmp_path: Path) -> None:
         "patch",
     }
     assert all(world.tool(line["tool"]) is not None for line in lines)
+
+
+def test_detail_sets_the_sub_records_per_record() -> None:
+    ferry = make_world("ferry", SMALL_MB, seed=1, detail=5)["state"]
+    assert {len(s["dates"]) for s in ferry["sailings"].values()} == {5}
+    calls = record_calls("ferry", ferry, seed=1, episodes=3, detail=5)
+    assert any(c.tool == "search_departures" and c.response != "[]" for c in calls)
