@@ -1016,10 +1016,13 @@ class WarehouseShape:
             ),
             _tool(
                 "search_items",
-                "Items of a category with at least one variant in stock at or under a price.",
+                "Items of a category (and supplier, if given) with at least one variant in "
+                "stock at or under a price, by SKU; the first `limit` (default 20).",
                 {
                     "category": _str("Category.", enum=list(self.categories)),
                     "max_price": {"type": "number", "exclusiveMinimum": 0},
+                    "supplier_id": _str("Only this supplier's items, such as 'sup_004'."),
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 50},
                 },
                 ["category", "max_price"],
             ),
@@ -1061,19 +1064,7 @@ class WarehouseShape:
             item = _keyed(items, arguments["sku"], "item")
             return json.dumps(_keyed(item["variants"], arguments["variant"], "variant"))
         if tool == "search_items":
-            found = {
-                sku: {
-                    "title": item["title"],
-                    "variants": sorted(
-                        v
-                        for v, r in item["variants"].items()
-                        if r["price"] <= arguments["max_price"] and r["stock"] > 0
-                    ),
-                }
-                for sku, item in items.items()
-                if item["category"] == arguments["category"]
-            }
-            return json.dumps({sku: hit for sku, hit in found.items() if hit["variants"]})
+            return json.dumps(self._search(items, **arguments))
         if tool == "get_supplier":
             return json.dumps(
                 _listed(
@@ -1113,6 +1104,27 @@ class WarehouseShape:
             return json.dumps(shipment)
         raise ToolError(f"unknown tool {tool}")
 
+    @staticmethod
+    def _search(
+        items: dict[str, Any],
+        category: str,
+        max_price: float,
+        supplier_id: str | None = None,
+        limit: int = 20,
+    ) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for sku, item in items.items():
+            if item["category"] != category or supplier_id not in (None, item["supplier_id"]):
+                continue
+            variants = [
+                v for v, r in item["variants"].items() if r["price"] <= max_price and r["stock"]
+            ]
+            if variants:
+                found[sku] = {"title": item["title"], "variants": sorted(variants)}
+            if len(found) == limit:
+                break
+        return found
+
     def episode(self, rng: random.Random, state: State) -> Iterator[tuple[str, dict[str, Any]]]:
         items, shipments = state["catalog"]["items"], state["operations"]["shipments"]
         sku = rng.choice(sorted(items))
@@ -1122,10 +1134,12 @@ class WarehouseShape:
         variant = rng.choice(sorted(items[sku]["variants"]))
         yield "get_stock", {"sku": sku, "variant": variant}
         yield "get_supplier", {"supplier_id": items[sku]["supplier_id"]}
-        yield (
-            "search_items",
-            {"category": items[sku]["category"], "max_price": round(rng.uniform(5, 120), 2)},
-        )
+        search = {"category": items[sku]["category"], "max_price": round(rng.uniform(5, 120), 2)}
+        if rng.random() < 0.7:
+            search["supplier_id"] = items[sku]["supplier_id"]
+        if rng.random() < 0.3:
+            search["limit"] = rng.randint(3, 10)
+        yield "search_items", search
         if rng.random() < 0.2:
             yield "list_carriers", {}
         quantity = rng.randint(1, 30)
