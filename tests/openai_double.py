@@ -27,11 +27,12 @@ import re
 import socket
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 import anyio
 import uvicorn
@@ -110,12 +111,21 @@ class OpenAIDouble:
         *,
         model: str = DEFAULT_MODEL,
         api_key: str | None = None,
-        max_model_len: int = 262144,
+        max_model_len: int | None = 262144,
         port: int = 0,
+        listing: Literal["vllm", "llama.cpp"] = "vllm",
+        lora_adapters: tuple[str, ...] = (),
     ) -> None:
         self.model = model
         self.api_key = api_key
         self.max_model_len = max_model_len
+        """``null`` in the model card when None, as vLLM sends for a card without one."""
+        self.listing = listing
+        """Which server's ``GET /v1/models`` to mirror: vLLM's model cards, or llama-server's
+        (no ``max_model_len``; ``meta.n_ctx_train`` is the training length)."""
+        self.lora_adapters = lora_adapters
+        """Names of LoRA adapters listed after the base model, as ``vllm serve --lora-modules``
+        lists them (``parent`` = the base model, no ``max_model_len``)."""
         self._lock = threading.Lock()
         self._queue: deque[Reply] = deque()
         self._responder: Callable[[RecordedRequest], Reply] | None = None
@@ -297,23 +307,44 @@ class OpenAIDouble:
         refused = self._unauthorized(recorded)
         if refused is not None:
             return refused
-        return JSONResponse(
-            {
-                "object": "list",
-                "data": [
-                    {
-                        "id": self.model,
-                        "object": "model",
-                        "created": int(time.time()),
-                        "owned_by": "vllm",
-                        "root": self.model,
-                        "parent": None,
-                        "max_model_len": self.max_model_len,
-                        "permission": [],
-                    }
-                ],
-            }
-        )
+        if self.listing == "llama.cpp":
+            return JSONResponse(self._llama_cpp_models())
+        return JSONResponse(self._vllm_models())
+
+    def _vllm_models(self) -> dict[str, Any]:
+        """vLLM's ``ModelList``: a card for the served model (``root`` = the weights it was
+        loaded from, ``max_model_len`` = the serving window), then one per LoRA adapter."""
+        now = int(time.time())
+        cards = [_vllm_card(self.model, self.model, None, self.max_model_len, now)]
+        cards += [
+            _vllm_card(name, f"/adapters/{name}", self.model, None, now)
+            for name in self.lora_adapters
+        ]
+        return {"object": "list", "data": cards}
+
+    def _llama_cpp_models(self) -> dict[str, Any]:
+        """llama-server's listing: an OpenAI-style card with llama.cpp's ``meta`` (no serving
+        window), after its own ``models`` entry."""
+        return {
+            "models": [{"name": self.model, "model": self.model, "type": "model"}],
+            "object": "list",
+            "data": [
+                {
+                    "id": self.model,
+                    "object": "model",
+                    "created": int(time.time()),
+                    "owned_by": "llamacpp",
+                    "meta": {
+                        "vocab_type": 2,
+                        "n_vocab": 151936,
+                        "n_ctx_train": 40960,
+                        "n_embd": 2048,
+                        "n_params": 1_720_574_976,
+                        "size": 1_105_879_040,
+                    },
+                }
+            ],
+        }
 
     async def _chat(self, request: Request) -> Response:
         recorded = await self._record(request)
@@ -490,6 +521,37 @@ class _ChatResponse(Response):
         if reply.cached_tokens is not None:
             usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
         return usage
+
+
+def _vllm_card(
+    model_id: str, root: str, parent: str | None, max_model_len: int | None, now: int
+) -> dict[str, Any]:
+    """One vLLM ``ModelCard`` with its single default ``ModelPermission``, as vLLM sends it."""
+    return {
+        "id": model_id,
+        "object": "model",
+        "created": now,
+        "owned_by": "vllm",
+        "root": root,
+        "parent": parent,
+        "max_model_len": max_model_len,
+        "permission": [
+            {
+                "id": f"modelperm-{uuid.uuid4().hex}",
+                "object": "model_permission",
+                "created": now,
+                "allow_create_engine": False,
+                "allow_sampling": True,
+                "allow_logprobs": True,
+                "allow_search_indices": False,
+                "allow_view": True,
+                "allow_fine_tuning": False,
+                "organization": "*",
+                "group": None,
+                "is_blocking": False,
+            }
+        ],
+    }
 
 
 def _pieces(text: str) -> list[str]:

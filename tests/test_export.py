@@ -10,7 +10,7 @@ import pytest
 
 from mcp_sim.cli.main import main
 from mcp_sim.errors import SimError
-from mcp_sim.fidelity.trajectory_export import export_rows
+from mcp_sim.fidelity.trajectory_export import export_rows, exported_rows
 from mcp_sim.journal import Journal, JournalRecord, read_journal
 from mcp_sim.prompting.native import OBSERVATION_MARKER, render_action, render_system
 from mcp_sim.simulator.core import Simulator
@@ -45,12 +45,11 @@ async def test_exported_chat_prompts_are_the_prompts_the_model_was_sent(
 ) -> None:
     path = tmp_path / "journal.jsonl"
     model = await simulated_journal(bookstore, path)
-    rows = list(export_rows(bookstore, read_journal(path), "sft"))
+    rows = await exported_rows(bookstore, read_journal(path), "sft")
     assert len(rows) == 3
-    # The read calls: the same system text, history, state (after the committed order) and
-    # instruction as the simulator sent.
-    assert rows[0]["messages"][:-1] == model.requests[0].messages
-    assert rows[2]["messages"][:-1] == model.requests[2].messages
+    # Every call, the write too (its fresh ids and patch instruction): the same system text,
+    # history, state (after the committed order) and instruction as the simulator sent.
+    assert [row["messages"][:-1] for row in rows] == [r.messages for r in model.requests]
     assert NEW_ORDER["id"] in rows[2]["messages"][-2]["content"]
     assert rows[2]["messages"][-1] == {
         "role": "assistant",
@@ -65,7 +64,7 @@ async def test_agentworld_records_have_the_benchmark_fields(
     path = tmp_path / "journal.jsonl"
     await simulated_journal(bookstore, path)
     records = read_journal(path)
-    rows = list(export_rows(bookstore, records, "agentworld"))
+    rows = await exported_rows(bookstore, records, "agentworld")
     assert [(r["turn_idx"], r["total_turns"]) for r in rows] == [(1, 3), (2, 3), (3, 3)]
     for row, record in zip(rows, records, strict=True):
         n = row["turn_idx"]

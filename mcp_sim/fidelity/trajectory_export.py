@@ -1,6 +1,6 @@
 """Journals as training and benchmark data (``mcp-sim export``).
 
-Two formats, one line per answered call:
+Two formats, one line per call the world model was asked:
 
 - ``agentworld``: AgentWorldBench records (``task``, ``id``, ``system_str``, ``prompt[]``,
   ``response[]``, ``current_prompt``, ``turn_idx``, ``total_turns``), the evaluated turn being
@@ -8,93 +8,121 @@ Two formats, one line per answered call:
 - ``sft``: chat-format records (``{"messages": [...]}``) whose last assistant message is the
   observation inside ``<predicted_observation>`` tags, for fine-tuning a world model.
 
-The prompts are built by :mod:`mcp_sim.prompting.native`, the module that builds what the model sees
-when mcp-sim asks it, in its native text format: the same system text, the same turn blocks
-with the same state sections (the state rebuilt from the world's starting state and the
-committed patches in the journal: whole in the first turn, then the changes of each turn),
-the virtual time, and the same instruction. Fresh ids offered to write calls are not shown. The whole
-history is shown (``serve`` may compact long histories), and the structured-output and
-bounded-output variants of the instruction are not used: every target is the raw observation.
+The prompts are the ones ``serve`` sends, byte for byte, because they are made by the same
+code: each session of the journal is played again through a :class:`Simulator` whose world
+model is the journal itself (:class:`_JournalModel`). It answers every request of a call with
+the journaled observation and committed patch, so the session's state, history, compaction,
+re-anchoring, state views, fresh ids and instructions evolve exactly as they did when the
+journal was written, and it keeps the first request of each call: the prompt to export. The
+simulator's options (budgets, output bounds) must be the ones the journal was served with;
+the defaults are ``serve``'s.
 
-Calls whose model request failed (``model_error``) have no observation and are never exported;
-they are not in the session's history either, as in the simulator.
+A row is written for each call the simulator asks the model about: answers of the model, and
+answers recorded from a real server (``real``) or replayed, which take the model's place.
+Calls settled without the model (fixtures, bad arguments, pages a world's memory already
+holds) have no prompt and no row, but stay in the history as they did. Calls whose model
+request failed (``model_error``) and faults the server made itself (``perturbation``) are in
+neither, as in the simulator; they still count as steps (the virtual clock moves on).
+Perturbation instructions are not injected again: a perturbed call is exported with the prompt
+of the unperturbed call.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Collection, Iterator
-from dataclasses import replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import jsonpatch
+import anyio
 
-from mcp_sim.errors import SimError
-from mcp_sim.journal import JournalRecord, Source, answered_by_session
-from mcp_sim.models.base import ChatMessage
-from mcp_sim.prompting.native import (
-    OBSERVATION_MARKER,
-    PastCall,
-    TurnContext,
-    build_messages,
-    render_action,
-    render_preamble,
-)
-from mcp_sim.prompting.state_view import StateView
-from mcp_sim.runtime.entities import EntityIndex, string_values
-from mcp_sim.simulator.core import SimOptions
+from mcp_sim.errors import ModelUnavailable, SimError
+from mcp_sim.journal import JournalRecord, Source
+from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
+from mcp_sim.prompting.bounds import ENVELOPE_KEY
+from mcp_sim.prompting.native import OBSERVATION_MARKER
+from mcp_sim.simulator.core import SimOptions, Simulator
 from mcp_sim.spec.world import World
 
 ExportFormat = Literal["agentworld", "sft"]
 
+_OUTSIDE_HISTORY: frozenset[Source] = frozenset({"model_error", "perturbation"})
+"""Sources of calls that ``serve`` keeps out of the session's history."""
 
+
+@dataclass(frozen=True)
 class _Turn:
-    """One exported call with what the model would have been shown for it."""
+    """One exported call with what the model was shown for it."""
 
-    def __init__(
-        self, record: JournalRecord, number: int, messages: list[ChatMessage], head: str
-    ) -> None:
-        self.record = record
-        self.number = number
-        self.messages = messages
-        self.head = head
-        """The turn without its closing instruction: sections and action block."""
+    record: JournalRecord
+    number: int
+    """The call's turn number in its session's history (1-based)."""
+    messages: list[ChatMessage]
+    head: str
+    """The turn without its closing instruction: sections and action block."""
 
 
-def _turns(world: World, records: list[JournalRecord]) -> Iterator[_Turn]:
-    """The calls of one session, in order, each with its prompt laid out as ``serve`` lays it
-    out with the default budgets: the state whole in the first turn, then each turn with the
-    changes committed since the turn before and the records its arguments name."""
-    state = copy.deepcopy(world.state)
-    view = StateView(world, SimOptions.state_budget_tokens)
-    history: list[PastCall] = []
-    unseen: list[dict[str, Any]] | None = None
-    for number, record in enumerate(records, 1):
-        tool = world.tool(record.tool)
-        if tool is None:
+class _JournalModel:
+    """A world model that answers with the journal: every request of the call being played
+    gets the journaled answer in the form the request asks for, and the first request's
+    messages are kept as the call's prompt."""
+
+    def __init__(self) -> None:
+        self.record: JournalRecord | None = None
+        self.prompt: list[ChatMessage] | None = None
+
+    def expect(self, record: JournalRecord) -> None:
+        self.record, self.prompt = record, None
+
+    async def complete(
+        self, request: CompletionRequest, progress: ProgressCallback | None = None
+    ) -> Completion:
+        record = self.record
+        if record is None:
+            raise ModelUnavailable("the export asked the model outside a journaled call")
+        patch = record.patch if record.patch_status == "committed" and record.patch else []
+        if request.schema_name == "state_patch":
+            return Completion(content=json.dumps({"patch": patch}), model=record.model)
+        if self.prompt is None:
+            self.prompt = list(request.messages)
+        schema = request.response_schema or {}
+        if ENVELOPE_KEY in schema.get("properties", {}) and len(schema["properties"]) == 1:
+            return Completion(content=json.dumps({ENVELOPE_KEY: record.observation}))
+        content = f"<predicted_observation>\n{record.observation}\n</predicted_observation>"
+        return Completion(content=f"{content}\n<state_patch>{json.dumps(patch)}</state_patch>")
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def _turns(world: World, records: list[JournalRecord], options: SimOptions) -> list[_Turn]:
+    """The calls of the journal that were put to the model, each with its prompt as ``serve``
+    built it, in journal order."""
+    model = _JournalModel()
+    simulator = Simulator(world, model, options=options)
+    turns: list[_Turn] = []
+    for record in records:
+        if world.tool(record.tool) is None:
             raise SimError(
                 f"the journal calls {record.tool!r} (session {record.session}, step "
                 f"{record.step}), which world {world.world!r} does not have; export it with "
                 "the world it was recorded or simulated in"
             )
-        index = EntityIndex.build(world, state) if world.entities else None
-        references = [*string_values(record.arguments)]
-        section = view.turn_section(state, index, unseen, record.arguments, references)
-        context = TurnContext(state_view=section, now=record.now)
-        head = render_action(
-            number, record.tool, record.arguments, preamble=render_preamble(state, context)
-        )
-        messages = build_messages(
-            world, history, tool, record.arguments, state, context=replace(context, head=head)
-        )
-        yield _Turn(record, number, messages, head)
-        history.append(PastCall(record.tool, record.arguments, record.observation, head=head))
-        unseen = []
-        if record.patch_status == "committed" and record.patch:
-            state = jsonpatch.apply_patch(state, record.patch)
-            unseen = list(record.patch)
+        session = simulator.sessions.get(record.session)
+        # The journal's steps count every call, those left out of the history too.
+        session.steps = record.step - 1
+        if record.source in _OUTSIDE_HISTORY:
+            continue
+        model.expect(record)
+        result = await simulator.call(record.session, record.tool, record.arguments)
+        if model.prompt is None or result.source == "model_error":
+            continue
+        head = session.history[-1].head
+        if head is None:
+            raise SimError(f"the prompt of step {record.step} kept no turn head")
+        turns.append(_Turn(record, len(session.history), model.prompt, head))
+    return turns
 
 
 def agentworld_row(world: World, turn: _Turn, total: int) -> dict[str, Any]:
@@ -118,19 +146,45 @@ def sft_row(turn: _Turn) -> dict[str, Any]:
     return {"messages": [*turn.messages, {"role": "assistant", "content": target}]}
 
 
+async def exported_rows(
+    world: World,
+    records: list[JournalRecord],
+    fmt: ExportFormat,
+    sources: Collection[Source] | None = None,
+    options: SimOptions | None = None,
+) -> list[dict[str, Any]]:
+    """One row per call put to the model whose source is in ``sources`` (all by default),
+    grouped by session; ``options`` are the simulator options the journal was served with."""
+    turns = await _turns(world, records, options or SimOptions())
+    by_session: dict[str, list[_Turn]] = {}
+    for turn in turns:
+        by_session.setdefault(turn.record.session, []).append(turn)
+    history_lengths: dict[str, int] = {}
+    for record in records:
+        if record.source not in _OUTSIDE_HISTORY:
+            history_lengths[record.session] = history_lengths.get(record.session, 0) + 1
+    rows: list[dict[str, Any]] = []
+    for session, session_turns in by_session.items():
+        for turn in session_turns:
+            if sources and turn.record.source not in sources:
+                continue
+            if fmt == "agentworld":
+                rows.append(agentworld_row(world, turn, history_lengths[session]))
+            else:
+                rows.append(sft_row(turn))
+    return rows
+
+
 def export_rows(
     world: World,
     records: list[JournalRecord],
     fmt: ExportFormat,
     sources: Collection[Source] | None = None,
+    options: SimOptions | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """One row per call whose source is in ``sources`` (all answered calls by default); the
-    history of every row holds all earlier answered calls of its session."""
-    for calls in answered_by_session(records).values():
-        for turn in _turns(world, calls):
-            if sources and turn.record.source not in sources:
-                continue
-            yield agentworld_row(world, turn, len(calls)) if fmt == "agentworld" else sft_row(turn)
+    """:func:`exported_rows` for synchronous callers (outside an event loop)."""
+    rows = anyio.run(exported_rows, world, records, fmt, sources, options)
+    return iter(rows)
 
 
 def write_rows(rows: Iterator[dict[str, Any]], path: str | Path) -> int:
