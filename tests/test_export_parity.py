@@ -13,13 +13,14 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_sim.authoring.world_export import dump_world
+from mcp_sim.authoring.world_yaml import world_yaml
 from mcp_sim.errors import ModelUnavailable
 from mcp_sim.fidelity.trajectory_export import exported_rows
 from mcp_sim.journal import Journal, read_journal
 from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
 from mcp_sim.simulator.core import SimOptions, Simulator
-from mcp_sim.spec.world import World, parse_world
+from mcp_sim.spec.loading import parse_world
+from mcp_sim.spec.world import World
 from tests.conftest import ROOT
 from tests.openai_double import OpenAIDouble, Reply
 from tests.world_generator import RecordedCall, make_world, record_calls
@@ -108,7 +109,7 @@ async def test_export_of_a_served_journal_gives_the_prompts_serve_sent(tmp_path:
     # budget, and about forty calls outgrow the history budget.
     spec, calls = long_session(0.2, episodes=4)
     world_path = tmp_path / "world.yaml"
-    world_path.write_text(dump_world(spec), encoding="utf-8")
+    world_path.write_text(world_yaml(spec), encoding="utf-8")
     journal_path = tmp_path / "journal.jsonl"
     with OpenAIDouble() as double:
         double.script(*(Reply(content=model_answer(c)) for c in calls))

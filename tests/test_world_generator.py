@@ -11,8 +11,9 @@ import jsonpatch
 import jsonschema
 import pytest
 
-from mcp_sim.authoring.world_export import dump_world
-from mcp_sim.spec.world import World, load_world, parse_world
+from mcp_sim.authoring.world_yaml import world_yaml
+from mcp_sim.spec.loading import load_world, parse_world
+from mcp_sim.spec.world import World
 from tests.world_generator import (
     DETAIL,
     SHAPES,
@@ -35,7 +36,7 @@ def test_generated_world_loads_as_yaml_without_grounding_hints(
     small: tuple[str, dict[str, Any]],
 ) -> None:
     shape, spec = small
-    world = parse_world(dump_world(spec), f"<{shape}>")
+    world = parse_world(world_yaml(spec), f"<{shape}>")
     assert world.state == spec["state"]
     assert world.entities == {} and world.ids == {} and world.canon == []
     effects = {tool.effect for tool in world.tools}
