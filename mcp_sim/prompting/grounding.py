@@ -32,6 +32,8 @@ from mcp_sim.spec.world import ToolSpec
 MAX_MATCHED = 40
 """Matched records considered per call; the view shows as many of them as fit."""
 MAX_LINKED = 40
+MAX_LISTED = 60
+"""Records of a listed collection considered per call (the view shows those that fit)."""
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 
 
@@ -39,7 +41,7 @@ _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 class Pick:
     pointer: str
     reason: str
-    """``named``, ``matched``, ``linked`` or ``recent``."""
+    """``named``, ``matched``, ``listed``, ``linked`` or ``recent``."""
     focus: set[str] = field(default_factory=set)
     """Places inside the record (relative pointers) that the call is about: shown in full
     even when the rest of a large record is outlined."""
@@ -96,9 +98,15 @@ class Grounding:
     ) -> list[Pick]:
         labels = list(argument_values(arguments))
         for label in labels:
-            for hit in self.overlay.key_hits(label):
+            hits = self.overlay.key_hits(label)
+            # A nested map's key names a record only when few records have it (an item id
+            # names its product; a date names no sailing: the match below weighs it).
+            inner = [h for h in hits if h.inner]
+            for hit in [h for h in hits if not h.inner] + (inner if len(inner) <= 3 else []):
                 self._pick(hit.pointer, "named", hit.inner)
         self._match(tool, arguments, labels)
+        if not self.picks:
+            self._listed(tool)
         self._link()
         for text in recent:
             for token in _TOKEN.findall(text):
@@ -140,6 +148,23 @@ class Grounding:
         for pointer, (count, _) in best[:MAX_MATCHED]:
             for inner in where[pointer]:
                 self._pick(pointer, "matched", _focus_of(inner), matched=count)
+
+    def _listed(self, tool: ToolSpec | None) -> None:
+        """The records of the collections a tool reads (its hint's ``reads``), or that its
+        name names (``list_carriers`` reads ``/partners/carriers``), for listings and searches
+        whose arguments match no value (ranges, limits): shown as far as room allows."""
+        if tool is None:
+            return
+        hints = tool.grounding
+        reads = set(hints.reads) if hints is not None else set()
+        words = {w for w in re.split(r"[^a-z0-9]+", tool.name.lower()) if len(w) > 2}
+        for collection in self.overlay.base.collections:
+            last = collection.pointer.rsplit("/", 1)[-1].lower()
+            named = last in words or last.rstrip("s") in words or f"{last}s" in words
+            if collection.pointer not in reads and not named:
+                continue
+            for pointer in self.overlay.pointers(collection.pointer)[:MAX_LISTED]:
+                self._pick(pointer, "listed")
 
     def _link(self) -> None:
         """Records named by a value inside a record picked so far (one step)."""

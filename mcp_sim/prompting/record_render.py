@@ -66,19 +66,57 @@ def trimmed(value: Any, focus: set[str], limit: int, pointer: str = "") -> Any:
         return value
     if not pointer or _on_focus(pointer, focus):
         if isinstance(value, dict):
-            return {k: trimmed(v, focus, limit, f"{pointer}/{escape(k)}") for k, v in value.items()}
+            return _trimmed_object(value, focus, limit, pointer)
         return [trimmed(v, focus, limit, f"{pointer}/{i}") for i, v in enumerate(value)]
     return note(value)
 
 
-def record_line(pointer: str, record: Any, focus: set[str], room: int) -> str | None:
-    """The line showing ``record`` in at most ``room`` characters: whole if it fits, else
-    trimmed ever harder around its focus; ``None`` if not even that fits."""
-    line = f"- {pointer}: {dumps(record)}"
-    if len(line) <= room:
-        return line
-    for limit in (2000, 600, 200, 60, 0):
-        line = f"- {pointer} (large parts outlined): {dumps(trimmed(record, focus, limit))}"
+def _trimmed_object(value: dict[str, Any], focus: set[str], limit: int, pointer: str) -> Any:
+    """An object on the way to a focus: the focus path in full, small siblings while they
+    add up to ``limit``, and the rest named in one ``"…"`` entry (a sailing's other days)."""
+    kept: dict[str, Any] = {}
+    left_out: list[str] = []
+    spent = 0
+    for key, item in value.items():
+        inner = f"{pointer}/{escape(key)}"
+        small = trimmed(item, focus, limit, inner)
+        if _on_focus(inner, focus) or any(inner.startswith(f + "/") for f in focus):
+            kept[key] = small
+            continue
+        cost = size(small)
+        if pointer and focus and spent + cost > limit:
+            left_out.append(key)
+            continue
+        spent += cost
+        kept[key] = small
+    if left_out:
+        shown = left_out if len(left_out) <= OUTLINE_KEYS else [*left_out[:3], "…", *left_out[-3:]]
+        kept["…"] = f"<outlined: {len(left_out)} more entries: {', '.join(shown)}>"
+    return kept
+
+
+FOCUSED_LIMIT = 400
+"""Parts larger than this beside a record's focus are outlined even when the record would fit
+whole: a sailing matched on one date is shown with that date, not its whole timetable."""
+
+
+def record_line(
+    pointer: str, record: Any, focus: set[str], room: int, *, focused: bool = False
+) -> str | None:
+    """The line showing ``record`` in at most ``room`` characters: whole if it fits (unless
+    ``focused``: then its parts beside the focus are outlined first), else trimmed ever harder
+    around its focus; ``None`` if not even that fits."""
+    limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
+    if focused:
+        limits = (FOCUSED_LIMIT, 200, 60, 0)
+    else:
+        line = f"- {pointer}: {dumps(record)}"
+        if len(line) <= room:
+            return line
+    for limit in limits:
+        shown = trimmed(record, focus, limit)
+        label = "" if shown == record else " (large parts outlined)"
+        line = f"- {pointer}{label}: {dumps(shown)}"
         if len(line) <= room:
             return line
     return None

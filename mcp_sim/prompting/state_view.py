@@ -201,7 +201,12 @@ class StateView:
             record = resolve(state, pick.pointer)
             if record is None:
                 continue
-            line = record_line(pick.pointer, record, pick.focus, left - 1) if left > 0 else None
+            focused = pick.reason in ("matched", "listed")
+            line = (
+                record_line(pick.pointer, record, pick.focus, left - 1, focused=focused)
+                if left > 0
+                else None
+            )
             if line is None:
                 missed.append(pick.pointer)
                 continue

@@ -1,7 +1,8 @@
 """Where the records of the declared ``entities`` live in a state document.
 
 An entity collection is a JSON pointer to either an array of records or an object mapping ids to
-records; each record carries its id in the entity's id field. ``EntityIndex`` finds every record
+records; each record of an array carries its id in the entity's id field, and a record of an
+object is known by its key when it does not. ``EntityIndex`` finds every record
 of every entity once per state version, so the state checks, the consistency auditor, the id
 allocator and the large-world view all agree on what exists and where.
 """
@@ -43,17 +44,21 @@ class EntityIndex:
             found: dict[str, EntityRecord] = {}
             collection = JsonPointer(spec.collection).resolve(state, _MISSING)
             if isinstance(collection, list):
-                places: Iterable[tuple[str, Any]] = (
-                    (f"{spec.collection}/{i}", r) for i, r in enumerate(collection)
+                places: Iterable[tuple[str, Any, Any]] = (
+                    (f"{spec.collection}/{i}", None, r) for i, r in enumerate(collection)
                 )
             elif isinstance(collection, dict):
-                places = ((f"{spec.collection}/{escape(k)}", r) for k, r in collection.items())
+                places = ((f"{spec.collection}/{escape(k)}", k, r) for k, r in collection.items())
             else:
                 places = ()
-            for pointer, record in places:
-                if isinstance(record, dict) and record.get(spec.id) is not None:
-                    record_id = str(record[spec.id])
-                    found[record_id] = EntityRecord(name, record_id, pointer, record)
+            for pointer, key, record in places:
+                if not isinstance(record, dict):
+                    continue
+                # A record keyed by its id need not repeat it (a database exported as JSON
+                # objects rarely does): its key is then its id.
+                record_id = record.get(spec.id, key)
+                if record_id is not None:
+                    found[str(record_id)] = EntityRecord(name, str(record_id), pointer, record)
             records[name] = found
         return cls(records)
 

@@ -57,6 +57,9 @@ class StateIndex:
             value = resolve(state, collection.pointer)
             for key, pointer, record in record_items(collection, value):
                 self._add(pointer, record_facts(key, collection.pointer, record))
+        self.order: dict[str, list[str]] = {c.pointer: [] for c in self.collections}
+        for pointer, facts in self.records.items():
+            self.order[facts.collection].append(pointer)
         self.sizes = {
             c.pointer: sum(1 for p in self.records if p.startswith(c.pointer + "/"))
             for c in self.collections
@@ -122,6 +125,17 @@ def _add_facts(
         values.setdefault(label, {})[pointer] = inner
 
 
+def _grown(pointer: str, was: Any, now: Any) -> int:
+    """How much longer the state's compact JSON got where ``pointer``'s record changed from
+    ``was`` to ``now`` (``None``: absent), its key and separator included."""
+    grown = record_size(now) - record_size(was)
+    if (was is None) != (now is None):
+        key = unescape(pointer.rsplit("/", 1)[1])
+        framing = 1 if key.isdigit() else record_size(key) + 2
+        grown += framing if was is None else -framing
+    return grown
+
+
 @dataclass
 class StateOverlay:
     """One session's state as the index knows it: the world's index, plus the records its
@@ -152,7 +166,7 @@ class StateOverlay:
         grown = 0
         for pointer in touched:
             changed[pointer] = self._facts(pointer, state)
-            grown += record_size(resolve(state, pointer)) - record_size(resolve(before, pointer))
+            grown += _grown(pointer, resolve(before, pointer), resolve(state, pointer))
         advanced = self._rebuilt(changed, state)
         advanced.size = self.size + grown
         return advanced
@@ -218,6 +232,17 @@ class StateOverlay:
     def holders(self, label: str) -> int:
         """How many records hold ``label``: the rarer, the more a match on it says."""
         return len(self.base.values.get(label, ())) + len(self.values.get(label, ()))
+
+    def pointers(self, collection: str) -> list[str]:
+        """The records of ``collection`` now, in document order (new ones last)."""
+        prefix = collection + "/"
+        found = [p for p in self.base.order.get(collection, ()) if self.exists(p)]
+        found += [
+            p
+            for p, f in self.changed.items()
+            if f and p.startswith(prefix) and p not in self.base.records
+        ]
+        return found
 
     def exists(self, pointer: str) -> bool:
         if pointer in self.changed:

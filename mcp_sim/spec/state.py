@@ -77,7 +77,11 @@ class EntitySpec(_StrictPart):
         description="JSON pointer to the collection in the state: an array of records or an "
         "object mapping ids to records, e.g. /orders."
     )
-    id: str = Field(default="id", description="The field of each record that holds its id.")
+    id: str = Field(
+        default="id",
+        description="The field of each record that holds its id; records of an object keyed "
+        "by id may leave it out (the key is the id).",
+    )
     immutable_fields: list[str] = Field(
         default_factory=list,
         description="Fields that never change once a record exists, e.g. [id, created_at].",

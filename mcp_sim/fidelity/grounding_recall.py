@@ -1,0 +1,199 @@
+"""Grounding recall: does each prompt hold the facts the real answer needs?
+
+Teacher-forced over recorded calls (an episode id, the tool, its arguments, the real response,
+and optionally the real state patch): every call goes through the simulator's real path (the
+code ``serve`` runs) against :class:`TeacherModel`, which records the prompt it is sent and
+answers with the real response and patch, so each prompt is built on the real earlier calls,
+answers and state. No model runs. ``benchmarks/grounding.py`` prints the figures.
+
+Recall of a call: of the real answer's ``"key": value`` pairs (strings of 3+ characters and all
+numbers, numbers compared by value, values the call's own arguments hold left out; an array's
+items count where they stand in the array after its key; a non-JSON answer is one value), the
+share that appear in the prompt outside the system message, next to their key.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
+from mcp_sim.prompting.native import estimate_tokens
+from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.spec.world import World
+
+
+class TeacherModel:
+    """Answers each request with the recorded response (and patch), and keeps the prompt.
+    A benchmark double of the model seam: no model runs here."""
+
+    def __init__(self) -> None:
+        self.answer = ""
+        self.prompts: list[list[dict[str, Any]]] = []
+        self.reached: float | None = None
+
+    async def complete(
+        self, request: CompletionRequest, progress: ProgressCallback | None = None
+    ) -> Completion:
+        if self.reached is None:
+            self.reached = time.perf_counter()
+        self.prompts.append([dict(m) for m in request.messages])
+        return Completion(content=self.answer, model="teacher", prompt_tokens=0)
+
+    async def aclose(self) -> None:
+        pass
+
+
+def _pairs(value: Any, key: str | None = None) -> list[tuple[str | None, Any]]:
+    """``(key, value)`` for each checkable scalar; an array's scalar items take the array's
+    key marked with a ``[]`` suffix (``"orders": ["#W1", "#W2"]`` gives ``orders[]``)."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _pairs(v, str(k))]
+    if isinstance(value, list):
+        inner = f"{key}[]" if key is not None and not key.endswith("[]") else key
+        return [p for v in value for p in _pairs(v, key if isinstance(v, dict) else inner)]
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, str) and len(value) < 3:
+        return []
+    return [(key, value)]
+
+
+def facts(response: str, arguments: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """The answer's checkable ``(key, value)`` pairs, less those the arguments hold."""
+    try:
+        parsed = json.loads(response)
+    except json.JSONDecodeError:
+        parsed = None
+    given = {normalize(v) for _, v in _pairs(arguments)} | {
+        normalize(v) for v in _scalars(arguments)
+    }
+    if isinstance(parsed, dict | list):
+        pairs = _pairs(parsed)
+    else:
+        pairs = [(None, response.strip())] if len(response.strip()) >= 3 else []
+    return [(k, v) for k, v in pairs if normalize(v) not in given]
+
+
+def _scalars(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _scalars(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _scalars(v)]
+    return [value]
+
+
+def present(key: str | None, value: Any, text: str) -> bool:
+    if key is None:
+        return str(value) in text
+    in_array = key.endswith("[]")
+    quoted = re.escape(json.dumps(key.removesuffix("[]"), ensure_ascii=False))
+    # An array item counts where it stands inside the array that follows its key.
+    before = r"\s*:\s*\[[^\]]*?" if in_array else r"\s*:\s*"
+    if isinstance(value, int | float):
+        for match in re.finditer(quoted + before + r"(?<![0-9.])(-?[0-9][0-9.eE+-]*)", text):
+            try:
+                if math.isclose(float(match.group(1)), float(value), abs_tol=1e-9):
+                    return True
+            except ValueError:
+                continue
+        return False
+    forms = {json.dumps(value, ensure_ascii=False), json.dumps(value)}
+    if any(re.search(quoted + before + re.escape(form), text) for form in forms):
+        return True
+    # An answer may list the keys of a map the state holds under the same name (a product's
+    # variants by name): the value then stands as a key inside that map.
+    return in_array and any(
+        any(f"{form}:" in text[m.end() : m.end() + 4000] for form in forms)
+        for m in re.finditer(quoted + r"\s*:\s*\{", text)
+    )
+
+
+@dataclass
+class Figures:
+    recalls: list[float] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)
+    chars: list[int] = field(default_factory=list)
+    build_ms: list[float] = field(default_factory=list)
+    calls: int = 0
+
+    def row(self) -> dict[str, Any]:
+        tokens = sorted(self.tokens) or [0]
+        return {
+            "calls": self.calls,
+            "scored": len(self.recalls),
+            "recall": statistics.fmean(self.recalls) if self.recalls else None,
+            "all_facts": (
+                sum(r == 1.0 for r in self.recalls) / len(self.recalls) if self.recalls else None
+            ),
+            "tokens_mean": statistics.fmean(tokens),
+            "tokens_p95": tokens[min(len(tokens) - 1, int(0.95 * len(tokens)))],
+            "tokens_max": tokens[-1],
+            "chars_max": max(self.chars or [0]),
+            "build_ms_mean": statistics.fmean(self.build_ms) if self.build_ms else 0.0,
+            "build_ms_max": max(self.build_ms or [0.0]),
+        }
+
+
+def read_calls(path: Path) -> list[dict[str, Any]]:
+    calls = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            call = json.loads(line)
+            if "episode" not in call:
+                call["episode"] = f"{call.get('split', '')}-{call.get('task_index', '')}"
+            call["episode"] = str(call["episode"])
+            calls.append(call)
+    return calls
+
+
+def kind_of(world: World, simulator: Simulator, call: dict[str, Any]) -> str:
+    tool = world.tool(call["tool"])
+    if tool is not None and tool.effect == "write":
+        return "write"
+    index = simulator.view.index
+    labels = {normalize(v) for v in _scalars(call["arguments"])}
+    named = any(
+        not hit.inner for label in labels if label is not None for hit in index.keys.get(label, ())
+    )
+    return "lookup" if named else "search"
+
+
+async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions) -> dict[str, Any]:
+    model = TeacherModel()
+    simulator = Simulator(world, model, options=options)
+    groups: dict[str, Figures] = defaultdict(Figures)
+    for call in calls:
+        patch = call.get("patch") or []
+        tool = world.tool(call["tool"])
+        answer = f"<predicted_observation>\n{call['response']}\n</predicted_observation>"
+        if tool is not None and tool.effect == "write":
+            answer += f"\n<state_patch>{json.dumps(patch)}</state_patch>"
+        model.answer, model.reached, model.prompts = answer, None, []
+        started = time.perf_counter()
+        await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
+        if not model.prompts:
+            continue
+        messages = model.prompts[0]
+        text = "\n".join(m["content"] for m in messages[1:])
+        whole = sum(len(m["content"]) for m in messages)
+        figures = [groups["overall"], groups[f"tool {call['tool']}"]]
+        figures.append(groups[f"kind {kind_of(world, simulator, call)}"])
+        checked = facts(call["response"], call["arguments"])
+        for group in figures:
+            group.calls += 1
+            group.tokens.append(estimate_tokens("".join(m["content"] for m in messages)))
+            group.chars.append(whole)
+            group.build_ms.append(((model.reached or started) - started) * 1000)
+            if checked and not call.get("is_error"):
+                hits = sum(present(k, v, text) for k, v in checked)
+                group.recalls.append(hits / len(checked))
+    return {name: figures.row() for name, figures in sorted(groups.items())}
