@@ -199,3 +199,23 @@ def test_an_empty_model_url_file_stops_the_command_with_a_clear_message(
     )
     assert run.returncode != 0
     assert "lists no URL" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_servers_context_window_bounds_the_prompt_and_a_window_too_small_is_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    from tests.processes import run_cli
+
+    book = '{"id": "b1", "title": "The Glass River"}'
+    with OpenAIDouble(max_model_len=6000) as double:
+        double.script(Reply(content=f"<predicted_observation>{book}</predicted_observation>"))
+        args = ("call", str(BOOKSTORE), "get_book", "--args", '{"book_id": "b1"}')
+        fits = run_cli(*args, "--model-url", double.base_url, "--max-tokens", "1000")
+        assert fits.returncode == 0, fits.stderr
+        assert "context window is 6000 tokens" in fits.stderr
+        prompt = "".join(m["content"] for m in double.completion_requests[0].body["messages"])
+        assert len(prompt) // 3 + 1 <= 6000 - 1000
+        too_small = run_cli(*args, "--model-url", double.base_url, "--max-tokens", "5500")
+    assert too_small.returncode == 1
+    assert "context window of 6000 tokens leaves no room" in too_small.stderr
+    assert "Traceback" not in too_small.stderr

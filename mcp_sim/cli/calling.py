@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import AsyncExitStack
+from dataclasses import replace
 
 import anyio
 
@@ -24,6 +25,7 @@ def run(config: CallConfig) -> int:
 
 async def _call(config: CallConfig) -> int:
     world = wiring.load(config.world)
+    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
     async with AsyncExitStack() as stack:
         simulator = wiring.open_simulator(
             stack,

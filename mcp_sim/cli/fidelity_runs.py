@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -96,6 +97,7 @@ def evaluate_journal(config: EvalConfig) -> int:
 
 async def _evaluate(config: EvalConfig) -> int:
     world = wiring.load(config.world)
+    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
     records = _selected(config)
     if not records:
         say("the journal has no calls to evaluate")

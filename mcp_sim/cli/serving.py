@@ -4,6 +4,7 @@ starts beside it (calls that need the model wait for it; pinned ones are answere
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+from dataclasses import replace
 
 import anyio
 import anyio.abc
@@ -24,6 +25,7 @@ def run(config: ServeConfig) -> int:
 
 async def _serve(config: ServeConfig) -> None:
     world = wiring.load(config.world)
+    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
     model = config.simulation.model
     starting = StartingModel(
         "the embedded world model" if not model.vllm else f"vLLM ({model.vllm})"

@@ -21,6 +21,7 @@ from mcp_sim.engine.vllm import EMBEDDED_MODEL_NAME, VLLMServer
 from mcp_sim.errors import SpecError
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Sampling, WorldModel
+from mcp_sim.models.context_window import served_context_window
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.models.replay import Replay
 from mcp_sim.perturb.planner import Perturber, UnknownProfile, profiles_for
@@ -163,6 +164,20 @@ async def launched_model(
         yield model
 
 
+async def with_served_window(config: SimulationConfig) -> SimulationConfig:
+    """``config`` with the context window the model server reports (vLLM's ``max_model_len``),
+    when ``--context-window`` was not given and the model is a server at ``--model-url``."""
+    if config.prompt.context_window is not None or not config.model.urls:
+        return config
+    window = await served_context_window(
+        config.model.urls[0], model=config.model.model, api_key=config.model.api_key
+    )
+    if window is None:
+        return config
+    say(f"the model's context window is {window} tokens (its server's max_model_len)")
+    return replace(config, prompt=replace(config.prompt, context_window=window))
+
+
 def open_simulator(
     stack: AsyncExitStack,
     world: World,
@@ -186,16 +201,19 @@ def open_simulator(
     kept = world_memory(world, memory)
     if kept is not None:
         stack.callback(kept.close)
-    return Simulator(
-        world,
-        model,
-        sessions=SessionStore(world, idle_timeout=idle_timeout, on_expire=written.forget),
-        journal=written,
-        sampling=sampling_overrides(config.sampling),
-        default_sampling=default_sampling(config.model),
-        options=sim_options(config),
-        perturber=perturbations,
-        cache=cache,
-        replay=Replay.load(replay) if replay is not None else None,
-        memory=kept,
-    )
+    try:
+        return Simulator(
+            world,
+            model,
+            sessions=SessionStore(world, idle_timeout=idle_timeout, on_expire=written.forget),
+            journal=written,
+            sampling=sampling_overrides(config.sampling),
+            default_sampling=default_sampling(config.model),
+            options=sim_options(config),
+            perturber=perturbations,
+            cache=cache,
+            replay=Replay.load(replay) if replay is not None else None,
+            memory=kept,
+        )
+    except ValueError as exc:  # budgets that cannot fit the model's context window
+        raise SystemExit(f"mcp-sim: {exc}") from None
