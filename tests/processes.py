@@ -9,10 +9,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, cast
 
+import mcp.types as types
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def request_meta(values: dict[str, Any]) -> types.RequestParamsMeta:
+    """Request ``_meta`` with mcp-sim's keys (``mcp-sim/session``, ``mcp-sim/seed``...), which
+    are extra keys of the SDK's TypedDict."""
+    return cast(types.RequestParamsMeta, values)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -381,12 +381,10 @@ async def test_retry_after_beyond_the_deadline_gives_up_at_once(double: OpenAIDo
 async def test_dead_endpoint_is_model_unavailable_quickly() -> None:
     dead = unused_base_url()
     async with OpenAICompatibleModel(settings(dead, model=DEFAULT_MODEL)) as client:
-        started = time.monotonic()
-        with anyio.fail_after(3):
+        with anyio.fail_after(2):
             with pytest.raises(ModelUnavailable) as caught:
                 await client.complete(request())
 
-    assert time.monotonic() - started < 2
     assert dead in str(caught.value)
     assert "cannot connect" in str(caught.value)
 
@@ -426,12 +424,11 @@ async def test_no_first_byte_within_the_request_timeout_is_model_timeout(
     async with OpenAICompatibleModel(
         settings(double.base_url, model=DEFAULT_MODEL, request_timeout=0.5)
     ) as client:
-        started = time.monotonic()
-        with anyio.fail_after(3):
+        # The reply would come after 5 s: the client gives up at its 0.5 s timeout.
+        with anyio.fail_after(1.5):
             with pytest.raises(ModelTimeout) as caught:
                 await client.complete(request())
 
-    assert time.monotonic() - started < 1.5
     assert double.base_url in str(caught.value)
     assert "0.5 s" in str(caught.value)
     await double.wait_for(lambda: double.disconnects == 1)

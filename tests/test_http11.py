@@ -29,7 +29,7 @@ class RawServer:
         self.connections = 0
         self.port = 0
 
-    async def serve(self, listener: anyio.abc.SocketListener) -> None:
+    async def serve(self, listener: anyio.abc.Listener[anyio.abc.SocketStream]) -> None:
         async def accept(stream: anyio.abc.SocketStream) -> None:
             number = self.connections
             self.connections += 1

@@ -8,7 +8,6 @@ demand. The same path against real vLLM (CPU, tiny model) is in ``test_real_mode
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 from mcp import Client
 
 from tests.openai_double import OpenAIDouble, Reply
-from tests.processes import ROOT, free_port, serving_http
+from tests.processes import ROOT, free_port, request_meta, run_cli, serving_http
 
 BOOKSTORE = ROOT / "worlds" / "bookstore.yaml"
 BOOK = '{"id": "b1", "title": "The Glass River", "author": "M. Ortega", "price": 12.5, "stock": 3}'
@@ -44,12 +43,10 @@ async def test_dead_endpoint_gives_an_error_in_time_and_the_next_call_succeeds_o
     args = ("--model-url", model_url, "--timeout", "5", "--retries", "1")
     with serving_http(BOOKSTORE, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
-            started = time.monotonic()
-            with anyio.fail_after(20):
+            with anyio.fail_after(10):
                 down = await client.call_tool("get_book", {"book_id": "b1"})
             assert down.is_error
             assert "127.0.0.1" in text_of(down)
-            assert time.monotonic() - started < 10
 
             with OpenAIDouble(port=port) as back:
                 back.script(Reply(content=f"<predicted_observation>{BOOK}</predicted_observation>"))
@@ -154,7 +151,7 @@ async def test_sessions_stick_to_one_replica_from_a_url_file_and_fail_over_when_
         for session in sessions:
             with anyio.fail_after(20):
                 result = await client.call_tool(
-                    "get_book", {"book_id": "b1"}, meta={"mcp-sim/session": session}
+                    "get_book", {"book_id": "b1"}, meta=request_meta({"mcp-sim/session": session})
                 )
             assert not result.is_error, text_of(result)
 
@@ -185,18 +182,9 @@ async def test_sessions_stick_to_one_replica_from_a_url_file_and_fail_over_when_
 def test_an_empty_model_url_file_stops_the_command_with_a_clear_message(
     tmp_path: Path,
 ) -> None:
-    import subprocess
-    import sys
-
     urls = tmp_path / "replicas.txt"
     urls.write_text("\n", encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "mcp_sim", "serve", str(BOOKSTORE), "--model-urls-file", str(urls)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=ROOT,
-    )
+    run = run_cli("serve", str(BOOKSTORE), "--model-urls-file", str(urls))
     assert run.returncode != 0
     assert "lists no URL" in run.stderr and "Traceback" not in run.stderr
 
@@ -204,8 +192,6 @@ def test_an_empty_model_url_file_stops_the_command_with_a_clear_message(
 def test_the_servers_context_window_bounds_the_prompt_and_a_window_too_small_is_a_clear_error(
     tmp_path: Path,
 ) -> None:
-    from tests.processes import run_cli
-
     book = '{"id": "b1", "title": "The Glass River"}'
     with OpenAIDouble(max_model_len=6000) as double:
         double.script(Reply(content=f"<predicted_observation>{book}</predicted_observation>"))

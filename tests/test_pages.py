@@ -167,6 +167,7 @@ async def test_pages_shown_by_a_pinned_search_are_remembered(velandre: World) ->
 
 
 async def test_an_allowed_unknown_url_is_invented_once_and_kept(velandre: World) -> None:
+    assert velandre.search is not None
     invent = velandre.model_copy(
         update={"search": velandre.search.model_copy(update={"unknown_urls": "invent"})}
     )

@@ -17,7 +17,7 @@ import pytest
 from mcp import Client
 
 from mcp_sim.spec.loading import load_world
-from tests.processes import ROOT, serving_http
+from tests.processes import ROOT, request_meta, serving_http
 from tests.real_model import embedded_like_args, text_of
 
 pytestmark = pytest.mark.real_model
@@ -82,7 +82,7 @@ async def test_calls_to_a_tool_with_an_output_schema_return_valid_structured_con
                     result = await client.call_tool(
                         "search_books",
                         {"query": queries[i % len(queries)], "max_results": 1 + i % 3},
-                        meta={"mcp-sim/session": f"structured-{i}"},
+                        meta=request_meta({"mcp-sim/session": f"structured-{i}"}),
                     )
                 if not result.is_error and result.structured_content is not None:
                     validator.validate(result.structured_content)

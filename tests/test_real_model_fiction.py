@@ -18,7 +18,7 @@ from mcp import Client
 from mcp_sim.prompting.canon import supports
 from mcp_sim.prompting.search_formats import parse_results
 from mcp_sim.spec.loading import load_world
-from tests.processes import ROOT, serving_http
+from tests.processes import ROOT, request_meta, serving_http
 from tests.real_model import embedded_like_args, text_of
 
 pytestmark = pytest.mark.real_model
@@ -63,7 +63,7 @@ async def test_the_tiny_models_rate_of_supporting_reference_answers_is_reported(
                     result = await client.call_tool(
                         "web_search",
                         {"queries": [ref.question]},
-                        meta={"mcp-sim/session": f"reference-{i}"},
+                        meta=request_meta({"mcp-sim/session": f"reference-{i}"}),
                     )
                 if result.is_error:
                     continue

@@ -8,7 +8,6 @@ call queued behind another session's call would keep the gate shut until the tim
 from __future__ import annotations
 
 import json
-import socket
 import tracemalloc
 from typing import Any, cast
 
@@ -23,6 +22,7 @@ from mcp_sim.server.control import Control
 from mcp_sim.server.mcp_front import SESSION_META_KEY, build_server, http_app
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
+from tests.processes import free_port
 
 
 class Gate:
@@ -77,9 +77,7 @@ async def test_http_sessions_have_calls_in_flight_at_once(bookstore: World) -> N
     gate = Gate(sessions)
     simulator = Simulator(bookstore, gate)
     app = http_app(build_server(simulator), control=Control(simulator))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     answers: list[dict[str, Any]] = []
     # A connection per request: a kept-alive connection can be closed by the server just as it

@@ -43,7 +43,7 @@ def scenario(script: Any) -> tuple[list[tuple[str, dict[str, Any]]], Any]:
     """Ten calls create → get → list → update → (rejected update) → update → get → delete →
     get → list, with the model's answers pinned, mistakes included."""
     a = script.answer
-    calls = [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("create_order", {"customer": "ola@example.no", "sku": "p-tent2", "quantity": 2}),
         ("get_order", {"order_id": "ord_00002"}),
         ("list_orders", {}),

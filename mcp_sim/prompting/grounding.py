@@ -98,11 +98,9 @@ class Grounding:
     ) -> list[Pick]:
         labels = list(argument_values(arguments))
         for label in labels:
-            hits = self.overlay.key_hits(label)
             # A nested map's key names a record only when few records have it (an item id
             # names its product; a date names no sailing: the match below weighs it).
-            inner = [h for h in hits if h.inner]
-            for hit in [h for h in hits if not h.inner] + (inner if len(inner) <= 3 else []):
+            for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
         self._match(tool, arguments, labels)
         if not self.picks:

@@ -35,6 +35,11 @@ from mcp_sim.runtime.state_shape import (
 from mcp_sim.spec.world import World
 
 
+FEW_HOLDERS = 3
+"""A nested map's key held by at most this many records names them (an item id names its
+product); one held by more is a value to match, not a name."""
+
+
 @dataclass(frozen=True)
 class Hit:
     """A record that holds a value: the record's pointer and where inside it (relative)."""
@@ -52,6 +57,7 @@ class StateIndex:
         self.collections = find_collections(world, state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
+        self.inner_keys: dict[str, list[Hit]] = {}
         self.values: dict[str, dict[str, str]] = {}
         for collection in self.collections:
             value = resolve(state, collection.pointer)
@@ -67,7 +73,7 @@ class StateIndex:
 
     def _add(self, pointer: str, facts: RecordFacts) -> None:
         self.records[pointer] = facts
-        _add_facts(self.keys, self.values, pointer, facts)
+        _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
     def collection_of(self, pointer: str) -> Collection | None:
         """The collection whose record ``pointer`` is, or is inside."""
@@ -113,6 +119,7 @@ class StateIndex:
 
 def _add_facts(
     keys: dict[str, list[Hit]],
+    inner_keys: dict[str, list[Hit]],
     values: dict[str, dict[str, str]],
     pointer: str,
     facts: RecordFacts,
@@ -120,7 +127,7 @@ def _add_facts(
     from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
     from_key.append(Hit(pointer, ""))
     for label, inner in facts.inner_keys.items():
-        keys.setdefault(label, []).append(Hit(pointer, inner))
+        inner_keys.setdefault(label, []).append(Hit(pointer, inner))
     for label, inner in facts.values.items():
         values.setdefault(label, {})[pointer] = inner
 
@@ -145,6 +152,7 @@ class StateOverlay:
     changed: dict[str, RecordFacts | None] = field(default_factory=dict)
     """Touched records by pointer; ``None`` for a record that no longer exists."""
     keys: dict[str, list[Hit]] = field(default_factory=dict)
+    inner_keys: dict[str, list[Hit]] = field(default_factory=dict)
     values: dict[str, dict[str, str]] = field(default_factory=dict)
     state: Any = None
     """The state this overlay describes: a different state object means the session's state
@@ -208,16 +216,32 @@ class StateOverlay:
             for key, where, record in record_items(collection, items):
                 changed[where] = record_facts(key, pointer, record)
         keys: dict[str, list[Hit]] = {}
+        inner_keys: dict[str, list[Hit]] = {}
         values: dict[str, dict[str, str]] = {}
         for pointer, facts in changed.items():
             if facts is not None:
-                _add_facts(keys, values, pointer, facts)
-        return StateOverlay(self.base, changed, keys, values, state, self.size, set(self.shifted))
+                _add_facts(keys, inner_keys, values, pointer, facts)
+        return StateOverlay(
+            self.base, changed, keys, inner_keys, values, state, self.size, set(self.shifted)
+        )
 
     def key_hits(self, label: str) -> list[Hit]:
-        """The records answering to the key ``label`` (normalized), and where inside them."""
+        """The records answering to the key ``label`` (normalized): their own key, or a
+        nested map's key that few records have; and where inside them."""
         hits = [h for h in self.base.keys.get(label, ()) if h.pointer not in self.changed]
-        return hits + self.keys.get(label, [])
+        hits += self.keys.get(label, [])
+        return hits + self.inner_hits(label, FEW_HOLDERS)
+
+    def inner_hits(self, label: str, most: int) -> list[Hit]:
+        """The records one of whose nested maps has the key ``label`` (normalized), with
+        where; none when more than ``most`` records do (a date most sailings have names
+        none of them)."""
+        base = self.base.inner_keys.get(label, ())
+        mine = self.inner_keys.get(label, [])
+        if len(base) + len(mine) > most + len(self.changed):
+            return []
+        hits = [h for h in base if h.pointer not in self.changed] + mine
+        return hits if len(hits) <= most else []
 
     def value_hits(self, label: str) -> dict[str, str]:
         """The records holding the value ``label`` (normalized): pointer → where inside."""
