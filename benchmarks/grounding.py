@@ -77,6 +77,7 @@ def main(argv: list[str]) -> int:
         f"{system + budget.bound} tokens; largest prompt {rows['overall']['tokens_max']}",
         file=sys.stderr,
     )
+    print(f"world index built in {rows['overall'].pop('index_ms'):.0f} ms", file=sys.stderr)
     columns = list(next(iter(rows.values())))
     print("\t".join(["group", *columns]))
     for name, row in rows.items():

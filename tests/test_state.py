@@ -357,3 +357,25 @@ async def test_without_model_seeds_requests_carry_no_seed_and_journals_still_rep
     second, _ = await replay("b.jsonl")
     assert first == second
     assert seeds and set(seeds) == {None}
+
+
+def test_a_committed_patch_copies_only_the_path_it_touches() -> None:
+    from mcp_sim.runtime.state import copied_along
+
+    state: dict[str, Any] = {
+        "orders": {"a": {"status": "new", "items": [1, 2]}, "b": {"status": "new"}},
+        "users": [{"id": "u1"}, {"id": "u2"}],
+    }
+    patch: list[Any] = [
+        {"op": "replace", "path": "/orders/a/status", "value": "paid"},
+        {"op": "add", "path": "/orders/a/items/-", "value": 3},
+        {"op": "move", "from": "/users/1", "path": "/users/0"},
+    ]
+    import jsonpatch
+
+    after = jsonpatch.apply_patch(copied_along(state, patch), patch, in_place=True)
+    assert after == jsonpatch.apply_patch(state, patch, in_place=False)
+    assert state["orders"]["a"] == {"status": "new", "items": [1, 2]}
+    assert [u["id"] for u in state["users"]] == ["u1", "u2"]
+    assert after["orders"]["b"] is state["orders"]["b"]
+    assert after["orders"]["a"] is not state["orders"]["a"]

@@ -57,42 +57,66 @@ def _on_focus(pointer: str, focus: set[str]) -> bool:
     return any(f == pointer or f.startswith(pointer + "/") for f in focus)
 
 
-def trimmed(value: Any, focus: set[str], limit: int, pointer: str = "") -> Any:
+def trimmed(
+    value: Any, focus: set[str], limit: int, pointer: str = "", sizes: dict[int, int] | None = None
+) -> Any:
     """``value`` with every part larger than ``limit`` characters, and not on the way to a
-    focus, replaced by its :func:`note`; focus parts are kept whole."""
-    if pointer and any(pointer == f or pointer.startswith(f + "/") for f in focus):
-        return value
-    if not isinstance(value, dict | list) or size(value) <= limit:
-        return value
-    if not pointer or _on_focus(pointer, focus):
-        if isinstance(value, dict):
-            return _trimmed_object(value, focus, limit, pointer)
-        return [trimmed(v, focus, limit, f"{pointer}/{i}") for i, v in enumerate(value)]
-    return note(value)
+    focus, replaced by its :func:`note`; focus parts are kept whole. ``sizes`` remembers the
+    JSON size of the parts by id, for trying several limits on one record."""
+    return _Trimmer(focus, limit, sizes if sizes is not None else {}).trim(value, pointer)
 
 
-def _trimmed_object(value: dict[str, Any], focus: set[str], limit: int, pointer: str) -> Any:
-    """An object on the way to a focus: the focus path in full, small siblings while they
-    add up to ``limit``, and the rest named in one ``"…"`` entry (a sailing's other days)."""
-    kept: dict[str, Any] = {}
-    left_out: list[str] = []
-    spent = 0
-    for key, item in value.items():
-        inner = f"{pointer}/{escape(key)}"
-        small = trimmed(item, focus, limit, inner)
-        if _on_focus(inner, focus) or any(inner.startswith(f + "/") for f in focus):
+class _Trimmer:
+    def __init__(self, focus: set[str], limit: int, sizes: dict[int, int]) -> None:
+        self.focus, self.limit, self.sizes = focus, limit, sizes
+
+    def size(self, value: Any) -> int:
+        known = self.sizes.get(id(value))
+        if known is None:
+            known = self.sizes[id(value)] = size(value)
+        return known
+
+    def inside_focus(self, pointer: str) -> bool:
+        return any(pointer == f or pointer.startswith(f + "/") for f in self.focus)
+
+    def trim(self, value: Any, pointer: str) -> Any:
+        if pointer and self.inside_focus(pointer):
+            return value
+        if not isinstance(value, dict | list) or self.size(value) <= self.limit:
+            return value
+        if not pointer or _on_focus(pointer, self.focus):
+            if isinstance(value, dict):
+                return self.trim_object(value, pointer)
+            return [self.trim(v, f"{pointer}/{i}") for i, v in enumerate(value)]
+        return note(value)
+
+    def trim_object(self, value: dict[str, Any], pointer: str) -> Any:
+        """An object on the way to a focus: the focus path in full, small siblings while they
+        add up to the limit, and the rest named in one ``"…"`` entry (a sailing's other days)."""
+        kept: dict[str, Any] = {}
+        left_out: list[str] = []
+        spent = 0
+        for key, item in value.items():
+            inner = f"{pointer}/{escape(key)}"
+            if _on_focus(inner, self.focus) or self.inside_focus(inner):
+                kept[key] = self.trim(item, inner)
+                continue
+            if pointer and self.focus and spent >= self.limit:
+                left_out.append(key)
+                continue
+            small = self.trim(item, inner)
+            cost = self.size(item) if small is item else size(small)
+            if pointer and self.focus and spent + cost > self.limit:
+                left_out.append(key)
+                continue
+            spent += cost
             kept[key] = small
-            continue
-        cost = size(small)
-        if pointer and focus and spent + cost > limit:
-            left_out.append(key)
-            continue
-        spent += cost
-        kept[key] = small
-    if left_out:
-        shown = left_out if len(left_out) <= OUTLINE_KEYS else [*left_out[:3], "…", *left_out[-3:]]
-        kept["…"] = f"<outlined: {len(left_out)} more entries: {', '.join(shown)}>"
-    return kept
+        if left_out:
+            shown = (
+                left_out if len(left_out) <= OUTLINE_KEYS else [*left_out[:3], "…", *left_out[-3:]]
+            )
+            kept["…"] = f"<outlined: {len(left_out)} more entries: {', '.join(shown)}>"
+        return kept
 
 
 FOCUSED_LIMIT = 400
@@ -113,8 +137,9 @@ def record_line(
         line = f"- {pointer}: {dumps(record)}"
         if len(line) <= room:
             return line
+    sizes: dict[int, int] = {}
     for limit in limits:
-        shown = trimmed(record, focus, limit)
+        shown = trimmed(record, focus, limit, sizes=sizes)
         label = "" if shown == record else " (large parts outlined)"
         line = f"- {pointer}{label}: {dumps(shown)}"
         if len(line) <= room:

@@ -182,8 +182,16 @@ class StateView:
     ) -> Any:
         if pointer and any(c.pointer == pointer for c in overlay.base.collections):
             return f"<collection: {pointer}, see Collections>"
-        if not isinstance(value, dict | list) or size(value) <= limit:
+        # A part holding a collection is walked, never measured: measuring the whole state
+        # (megabytes) on every anchor is what a view is for avoiding.
+        holds = any(c.pointer.startswith(pointer + "/") for c in overlay.base.collections)
+        if not isinstance(value, dict | list) or (not holds and size(value) <= limit):
             return value
+        if holds and isinstance(value, dict):
+            return {
+                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
+                for key, item in value.items()
+            }
         if isinstance(value, dict) and depth < _MAX_DEPTH:
             return {
                 key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)

@@ -34,6 +34,7 @@ reuses it), turns thinking off and constrains the answer to ``{"patch": [...]}``
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -122,6 +123,51 @@ def parse_patch(text: str) -> list[PatchOp]:
     return data
 
 
+def copied_along(state: dict[str, Any], patch: list[PatchOp]) -> Any:
+    """A copy of ``state`` that ``patch`` may change in place: the containers on the way to
+    each place the patch touches are copied, everything else is shared. States are never
+    changed once committed, so sharing is safe, and a write on a multi-MB state costs the
+    depth of its paths instead of a deep copy of the document (0.8 s on a 4 MB world)."""
+    if any(op.get("path") == "" or op.get("from") == "" for op in patch):
+        return copy.deepcopy(state)
+    root: Any = dict(state)
+    copied = {id(root)}
+    for op in patch:
+        for path in (op.get("path"), op.get("from")):
+            if not isinstance(path, str):
+                continue
+            try:
+                parts = JsonPointer(path).parts
+            except JsonPointerException:
+                continue  # jsonpatch reports it when the patch is applied
+            parent = root
+            for part in parts[:-1]:
+                child = _child(parent, part)
+                if not isinstance(child, dict | list):
+                    break
+                if id(child) not in copied:
+                    child = dict(child) if isinstance(child, dict) else list(child)
+                    copied.add(id(child))
+                    _set_child(parent, part, child)
+                parent = child
+    return root
+
+
+def _child(container: Any, part: str) -> Any:
+    if isinstance(container, dict):
+        return container.get(part)
+    if isinstance(container, list) and part.isdigit() and int(part) < len(container):
+        return container[int(part)]
+    return None
+
+
+def _set_child(container: Any, part: str, child: Any) -> None:
+    if isinstance(container, dict):
+        container[part] = child
+    else:
+        container[int(part)] = child
+
+
 def _describe(i: int, op: PatchOp) -> str:
     return f"operation {i} ({op['op']} {op['path']})"
 
@@ -143,7 +189,7 @@ class StateRules:
         :class:`PatchRejected` naming the first rule the patch breaks."""
         self._check_paths(patch)
         try:
-            after = jsonpatch.apply_patch(state, patch, in_place=False)
+            after = jsonpatch.apply_patch(copied_along(state, patch), patch, in_place=True)
         except (jsonpatch.JsonPatchException, JsonPointerException) as exc:
             raise PatchRejected(f"the patch does not apply to the current state: {exc}") from None
         if not isinstance(after, dict):

@@ -34,7 +34,6 @@ from mcp_sim.runtime.state_shape import (
 )
 from mcp_sim.spec.world import World
 
-
 FEW_HOLDERS = 3
 """A nested map's key held by at most this many records names them (an item id names its
 product); one held by more is a value to match, not a name."""
