@@ -104,6 +104,9 @@ async def test_export_gives_the_prompts_sent_under_small_budgets(tmp_path: Path)
     ] == list(range(1, len(calls) + 1))
 
 
+BUDGETS = ("--state-budget", "6000", "--history-budget", "12000", "--turn-budget", "3000")
+
+
 async def test_export_of_a_served_journal_gives_the_prompts_serve_sent(tmp_path: Path) -> None:
     # Served over stdio with the default budgets: a 0.2 MB state is larger than the state
     # budget, and about forty calls outgrow the history budget.
@@ -122,6 +125,7 @@ async def test_export_of_a_served_journal_gives_the_prompts_serve_sent(tmp_path:
                 str(world_path),
                 "--model-url",
                 double.base_url,
+                *BUDGETS,
                 "--journal",
                 str(journal_path),
                 "--retries",
@@ -143,6 +147,9 @@ async def test_export_of_a_served_journal_gives_the_prompts_serve_sent(tmp_path:
     out = tmp_path / "sft.jsonl"
     export = [sys.executable, "-m", "mcp_sim", "export", "--journal", str(journal_path)]
     export += ["--world", str(world_path), "--format", "sft", "-o", str(out)]
+    # The model options serve ran with: the prompts are rebuilt with its budgets (the model
+    # server is not asked anything).
+    export += ["--model-url", double.base_url, *BUDGETS]
     with anyio.fail_after(120):
         await anyio.run_process(export, cwd=ROOT)
     exported = [json.loads(line)["messages"][:-1] for line in out.read_text().splitlines()]

@@ -374,10 +374,19 @@ class ExportConfig:
     format: ExportFormat
     output: Path
     sources: tuple[Source, ...] = ()
+    simulation: SimulationConfig = SimulationConfig()
+    """The options ``serve`` ran with: the prompts are rebuilt as it built them."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ExportConfig:
-        return cls(args.journal, args.world, args.format, args.output, tuple(args.source))
+        return cls(
+            args.journal,
+            args.world,
+            args.format,
+            args.output,
+            tuple(args.source),
+            SimulationConfig.from_args(args),
+        )
 
 
 # --- engine ----------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ def register(subcommands: Subcommands, model_options: CliParser) -> None:
     _add_import(subcommands)
     _add_record(subcommands)
     _add_eval(subcommands, model_options)
-    _add_export(subcommands)
+    _add_export(subcommands, model_options)
 
 
 def _add_upstream_options(parser: argparse.ArgumentParser) -> None:
@@ -228,12 +228,15 @@ def _add_judge_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_export(subcommands: Subcommands) -> None:
+def _add_export(subcommands: Subcommands, model_options: CliParser) -> None:
+    # The model options are the ones the journal was served with: the prompts are rebuilt
+    # with the same budgets and defaults (the embedded model's without --model-url).
     p = add_command(
         subcommands,
         "export",
         Command(ExportConfig.from_args, export),
         help="turn a journal into AgentWorldBench-style or chat-format SFT JSONL",
+        parents=[model_options],
     )
     p.add_argument("--journal", type=values.existing_file("journal"), required=True, metavar="PATH")
     p.add_argument(

@@ -144,6 +144,16 @@ def _judge(stack: AsyncExitStack, config: JudgeConfig) -> Judge | None:
 def export_journal(config: ExportConfig) -> int:
     world = wiring.load(config.world)
     records = _read(config.journal)
-    count = write_rows(export_rows(world, records, config.format, config.sources), config.output)
+    simulation = config.simulation
+    rows = export_rows(
+        world,
+        records,
+        config.format,
+        config.sources,
+        wiring.sim_options(simulation),
+        sampling=wiring.sampling_overrides(simulation.sampling),
+        default_sampling=wiring.default_sampling(simulation.model),
+    )
+    count = write_rows(rows, config.output)
     print(f"wrote {count} rows to {config.output}", file=sys.stderr)
     return 0

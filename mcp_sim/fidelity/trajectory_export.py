@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,10 +40,16 @@ import anyio
 
 from mcp_sim.errors import ModelUnavailable, SimError
 from mcp_sim.journal import JournalRecord, Source
-from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
+from mcp_sim.models.base import (
+    ChatMessage,
+    Completion,
+    CompletionRequest,
+    ProgressCallback,
+    Sampling,
+)
 from mcp_sim.prompting.bounds import ENVELOPE_KEY
 from mcp_sim.prompting.native import OBSERVATION_MARKER
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator
 from mcp_sim.spec.world import World
 
 ExportFormat = Literal["agentworld", "sft"]
@@ -96,11 +103,11 @@ class _JournalModel:
         pass
 
 
-async def _turns(world: World, records: list[JournalRecord], options: SimOptions) -> list[_Turn]:
+async def _turns(
+    world: World, records: list[JournalRecord], simulator: Simulator, model: _JournalModel
+) -> list[_Turn]:
     """The calls of the journal that were put to the model, each with its prompt as ``serve``
-    built it, in journal order."""
-    model = _JournalModel()
-    simulator = Simulator(world, model, options=options)
+    built it (``simulator`` asks ``model``, which answers from the journal), in journal order."""
     turns: list[_Turn] = []
     for record in records:
         if world.tool(record.tool) is None:
@@ -152,10 +159,21 @@ async def exported_rows(
     fmt: ExportFormat,
     sources: Collection[Source] | None = None,
     options: SimOptions | None = None,
+    *,
+    sampling: SamplingOverrides | None = None,
+    default_sampling: Sampling | None = None,
 ) -> list[dict[str, Any]]:
     """One row per call put to the model whose source is in ``sources`` (all by default),
     grouped by session; ``options`` are the simulator options the journal was served with."""
-    turns = await _turns(world, records, options or SimOptions())
+    model = _JournalModel()
+    simulator = Simulator(
+        world,
+        model,
+        options=options or SimOptions(),
+        sampling=sampling,
+        default_sampling=default_sampling,
+    )
+    turns = await _turns(world, records, simulator, model)
     by_session: dict[str, list[_Turn]] = {}
     for turn in turns:
         by_session.setdefault(turn.record.session, []).append(turn)
@@ -181,9 +199,19 @@ def export_rows(
     fmt: ExportFormat,
     sources: Collection[Source] | None = None,
     options: SimOptions | None = None,
+    *,
+    sampling: SamplingOverrides | None = None,
+    default_sampling: Sampling | None = None,
 ) -> Iterator[dict[str, Any]]:
     """:func:`exported_rows` for synchronous callers (outside an event loop)."""
-    rows = anyio.run(exported_rows, world, records, fmt, sources, options)
+    rows = anyio.run(
+        partial(exported_rows, sampling=sampling, default_sampling=default_sampling),
+        world,
+        records,
+        fmt,
+        sources,
+        options,
+    )
     return iter(rows)
 
 
