@@ -8,12 +8,12 @@ import re
 import pytest
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answers import extract_observation
 from mcp_sim.prompting.native import (
     OBSERVATION_MARKER,
     PastCall,
     TurnContext,
     build_messages,
-    extract_observation,
     render_system,
 )
 from mcp_sim.spec.loading import load_world, parse_world

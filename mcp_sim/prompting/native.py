@@ -38,7 +38,6 @@ regenerated answer) append to the messages of the call, so they share its whole 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,136 +45,21 @@ from typing import Any
 from mcp_sim.models.base import ChatMessage
 from mcp_sim.prompting.canon import render_canon
 from mcp_sim.prompting.search_formats import search_conventions
+from mcp_sim.prompting.wording import (
+    CONVENTIONS,
+    ENVELOPE_INSTRUCTION,
+    PATCH_INSTRUCTION,
+    ROLES,
+    STATE_CHANGES,
+    STRUCTURED_INSTRUCTION,
+    TURN_INSTRUCTION,
+)
 from mcp_sim.spec.world import ToolSpec, World
 
 OBSERVATION_MARKER = "**Environment Observation:**"
 SIMULATION_INSTRUCTION_HEADING = "# Simulation Instruction for This Call"
 """Distinct from the world's standing ``# Simulation Instruction`` (its canon, in the system
 prompt): this one bends one call and never enters the history."""
-
-_ROLES: dict[str, str] = {
-    "mcp": (
-        "You are a **Tool World Model**: a virtual environment that simulates the execution of "
-        "tool calls faithfully, as the real service behind each tool would answer them, following "
-        "the conventions of the Model Context Protocol (MCP)."
-    ),
-    "search": (
-        "You are a **Search World Model**: you simulate a web search engine and the web pages it "
-        "finds. Search results are numbered and each gives a URL, a title, a snippet and a date, "
-        "formatted as `[N] url` then `Title:`, `Snippet:` and `Date:` lines. An opened page is "
-        "returned as Markdown text."
-    ),
-    "terminal": (
-        "You are a **Terminal World Model**: a precise simulator of a Linux shell. For each "
-        "command you print exactly what the terminal would show: the command's output and errors, "
-        "as a real shell and real programs would write them, without commentary."
-    ),
-    "swe": (
-        "You are a **Tool World Model** for a software repository: you simulate a realistic "
-        "command-line and file-system environment used by a coding agent (reading and editing "
-        "files, running commands and tests) and answer each tool call as the real tool would."
-    ),
-    "web": (
-        "You are a **Web World Model**: a precise browser state simulator. After each browser "
-        "action you return the page that results, as an accessibility tree: one node per line "
-        "with its bracketed id, role and name, indented by depth."
-    ),
-    "os": (
-        "You are a **Desktop World Model**: you simulate a desktop operating system. After each "
-        "action you return the resulting desktop state as an accessibility tree of the windows "
-        "and controls on screen."
-    ),
-    "android": (
-        "You are an **Android World Model**: you simulate an Android phone. After each action you "
-        "return the resulting screen as a list of UI elements, one per line: index, class, text "
-        "or content description, and bounds."
-    ),
-}
-
-_CONVENTIONS = """\
-## Task Definition
-
-You are given the world this environment belongs to, the history of earlier tool calls in this \
-session with their observations, and the current tool call as a JSON object with `name` and \
-`arguments`. Predict the **exact response** the tool would return.
-
-## Environment Management
-
-- The world state is the truth at the start of the current call: the Current World State shown \
-in a turn, with the State Changes of every later turn applied. Everything you return must agree \
-with it, with the canon, and with every earlier observation in this session.
-- Reuse identifiers, names and values that already appeared; never rename or renumber them.
-- Tools marked as changing state (effect: write) change the world as a real service would; \
-read-only tools never change it.
-
-## Environment Execution
-
-- Output priority: if the tool defines an output schema, the response is a JSON object that \
-follows it exactly; otherwise use the format a real implementation of the tool would use.
-- Do not wrap raw responses in extra JSON if the tool does not specify it.
-- When a call cannot succeed (unknown id, violated precondition, a declared failure mode), \
-return the error exactly as the real tool would report it, e.g. `status: error` with a message, \
-or the tool's declared error code and message."""
-
-_TURN_INSTRUCTION = """
-
-Please analyze the input above and predict the realistic output/response that the environment \
-would produce.
-
-Requirements:
-- Be precise and accurate in your prediction
-- Consider edge cases and error conditions
-- Maintain state consistency with previous interactions in this session
-- Match the expected output format
-
-First, think step by step to explain your reasoning. Then, provide the simulated environment \
-observation wrapped strictly within the <predicted_observation></predicted_observation> tags."""
-
-_STRUCTURED_INSTRUCTION = """
-
-Please analyze the input above and predict the realistic response of this tool.
-
-Requirements:
-- Be precise and accurate in your prediction
-- Maintain state consistency with the world state and previous interactions in this session
-- The response is a JSON object that follows the tool's output schema exactly
-
-Answer with the JSON object only."""
-
-_ENVELOPE_INSTRUCTION = """
-
-Please analyze the input above and predict the realistic output of this tool.
-
-Requirements:
-- Be precise and accurate in your prediction
-- Maintain state consistency with the world state and previous interactions in this session
-- Match the output format a real implementation of the tool would use
-
-Answer with a JSON object whose only field, "observation", holds the tool's raw output exactly as the tool would print it."""
-
-
-_STATE_CHANGES = """\
-## State Changes
-
-The world state is kept outside this conversation. When a tool that can change the world \
-(effect: write) is called, first give the observation, then the change the call makes to the \
-world state as an RFC 6902 JSON Patch: a JSON array of operations (add, remove, replace, \
-move, copy, test) inside <state_patch></state_patch> tags, after the closing \
-</predicted_observation> tag. Paths are JSON pointers into the world state as it is now; a turn \
-lists the records its call refers to with their current pointers. Append to an array with `/-`. Give [] when the call changes nothing, e.g. when it fails. A record the call \
-creates takes the next fresh identifier offered for its kind."""
-
-_PATCH_INSTRUCTION = """
-
-This tool can change the world state: after the observation, give its change to the world \
-state inside <state_patch></state_patch> tags."""
-
-_PATCH_FOLLOW_UP = """\
-Give the change this call made to the world state as an RFC 6902 JSON Patch, as the JSON \
-object {"patch": [operations]}. Paths are JSON pointers into the world state as it was before \
-this call (the records the call refers to are listed with their pointers); append to an array \
-with `/-`. Use {"patch": []} if nothing changed. Answer with \
-the JSON object only."""
 
 
 @dataclass(frozen=True)
@@ -270,11 +154,11 @@ def render_tool(number: int, tool: ToolSpec) -> str:
 
 def render_system(world: World) -> str:
     """The static part of every prompt for ``world``: identical for every call and session."""
-    conventions = _CONVENTIONS
+    conventions = CONVENTIONS
     if world.domain == "search":
         web = world.web()
         conventions = search_conventions(web.results_per_query if web else 10)
-    parts = ["# Role and Objective", "", _ROLES[world.domain], "", conventions, "", "# World", ""]
+    parts = ["# Role and Objective", "", ROLES[world.domain], "", conventions, "", "# World", ""]
     parts.append(f"**{world.title}**")
     if world.description.strip():
         parts += ["", world.description.strip()]
@@ -282,7 +166,7 @@ def render_system(world: World) -> str:
     if instruction is not None:
         parts += ["", instruction]
     if any(t.effect == "write" for t in world.tools):
-        parts += ["", _STATE_CHANGES]
+        parts += ["", STATE_CHANGES]
     parts += [
         "",
         "# Input Definitions & Action Space",
@@ -428,86 +312,13 @@ def build_messages(
     closing = [render_instruction(simulation_instruction)] if simulation_instruction else []
     closing += [section for section in context.sections if section]
     if structured:
-        instruction = _STRUCTURED_INSTRUCTION
+        instruction = STRUCTURED_INSTRUCTION
     elif envelope:
-        instruction = _ENVELOPE_INSTRUCTION
+        instruction = ENVELOPE_INSTRUCTION
     else:
-        instruction = _TURN_INSTRUCTION
+        instruction = TURN_INSTRUCTION
     if context.ask_patch and not structured and not envelope:
-        instruction += _PATCH_INSTRUCTION
+        instruction += PATCH_INSTRUCTION
     tail = "".join(f"\n\n{part}" for part in closing)
     messages.append({"role": "user", "content": f"{omitted}{head}{tail}{instruction}"})
     return messages
-
-
-def patch_request_messages(
-    messages: Sequence[ChatMessage], answer: str, rejection: str | None = None
-) -> list[ChatMessage]:
-    """The follow-up request for a call's state change: after the answer given, or, with
-    ``rejection``, after a patch that could not be committed (the reason tells the model what
-    to fix)."""
-    ask = _PATCH_FOLLOW_UP
-    if rejection is not None:
-        ask = f"That state change was rejected: {rejection}. Correct it.\n\n{ask}"
-    return [*messages, {"role": "assistant", "content": answer}, {"role": "user", "content": ask}]
-
-
-def regeneration_messages(
-    messages: Sequence[ChatMessage],
-    answer: str,
-    violations: Sequence[str],
-    *,
-    structured: bool,
-    ask_patch: bool,
-    envelope: bool = False,
-) -> list[ChatMessage]:
-    """The request to answer a call again because the answer contradicts the world state."""
-    listed = "\n".join(f"- {v}" for v in violations)
-    if structured:
-        again = "Answer again with only a JSON object that follows the tool's output schema."
-    elif envelope:
-        again = (
-            'Answer again with only a JSON object whose "observation" field holds the raw output.'
-        )
-    else:
-        again = (
-            "Predict the observation again, consistent with the world state, wrapped in "
-            "<predicted_observation></predicted_observation> tags"
-        )
-        again += (
-            ", then the state change in <state_patch></state_patch> tags." if ask_patch else "."
-        )
-    return [
-        *messages,
-        {"role": "assistant", "content": answer},
-        {
-            "role": "user",
-            "content": "That observation contradicts the world state of this session:\n"
-            f"{listed}\n\n{again}",
-        },
-    ]
-
-
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL)
-_OBSERVATION_BLOCK = re.compile(
-    r"<predicted_observation>(.*?)(?:</predicted_observation>|\Z)", re.DOTALL
-)
-
-
-def extract_observation(text: str) -> str:
-    """The observation inside a model answer, following the official extraction rules: drop
-    thinking, take the last ``<predicted_observation>`` block (or the whole text), strip the
-    history marker."""
-    text = _THINK_BLOCK.sub("", text)
-    if "</think>" in text:
-        text = text.rsplit("</think>", 1)[1]
-    if "<think>" in text:
-        head, tail = text.split("<think>", 1)
-        tag = tail.find("<predicted_observation>")
-        text = head + (tail[tag:] if tag >= 0 else "")
-    blocks = _OBSERVATION_BLOCK.findall(text)
-    observation = blocks[-1] if blocks else text
-    observation = observation.strip()
-    if observation.startswith(OBSERVATION_MARKER):
-        observation = observation[len(OBSERVATION_MARKER) :]
-    return observation.replace(OBSERVATION_MARKER, "").strip()

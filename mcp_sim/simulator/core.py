@@ -37,6 +37,7 @@ from mcp_sim.models.base import (
 from mcp_sim.models.replay import Replay
 from mcp_sim.perturb import injection as inject
 from mcp_sim.perturb.planner import NO_PLAN, Perturber, Plan, profiles_for
+from mcp_sim.prompting.answers import extract_observation, regeneration_messages
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
 from mcp_sim.prompting.native import (
     PastCall,
@@ -44,8 +45,6 @@ from mcp_sim.prompting.native import (
     action_json,
     build_messages,
     estimate_tokens,
-    extract_observation,
-    regeneration_messages,
     render_action,
     render_preamble,
     render_system,
