@@ -379,14 +379,8 @@ class ExportConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ExportConfig:
-        return cls(
-            args.journal,
-            args.world,
-            args.format,
-            args.output,
-            tuple(args.source),
-            SimulationConfig.from_args(args),
-        )
+        simulation = SimulationConfig.from_args(args)
+        return cls(args.journal, args.world, args.format, args.output, (*args.source,), simulation)
 
 
 # --- engine ----------------------------------------------------------------------------------
