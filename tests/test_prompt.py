@@ -8,7 +8,7 @@ import re
 import pytest
 
 from mcp_sim.models.base import ChatMessage
-from mcp_sim.prompting.answers import extract_observation
+from mcp_sim.prompting.answer_format import extract_observation
 from mcp_sim.prompting.native import (
     OBSERVATION_MARKER,
     PastCall,

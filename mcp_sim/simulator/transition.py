@@ -16,7 +16,7 @@ from typing import Any
 from mcp_sim.errors import ModelError, PatchRejected
 from mcp_sim.journal import PatchStatus
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling
-from mcp_sim.prompting.answers import patch_request_messages
+from mcp_sim.prompting.answer_format import patch_request_messages
 from mcp_sim.runtime.audit import record_deletions
 from mcp_sim.runtime.entities import EntityIndex
 from mcp_sim.runtime.session import Session

@@ -1,0 +1,188 @@
+"""What the model is shown for one call: the history kept within its budget, the state section
+(the whole state, or a view of it; see :mod:`mcp_sim.prompting.state_view`) and the call's
+turn, in the native format (see :mod:`mcp_sim.prompting.native`).
+
+Building a prompt reads the session only. What a prompt needs the session to hold first is one
+explicit step, :meth:`PromptShaper.prepare`: it fills in the actions of turns restored from a
+snapshot, compacts the history when it outgrows its budget, and keeps the session's grounding
+overlay in step with its state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.bounds import OutputBounds
+from mcp_sim.prompting.native import (
+    PastCall,
+    TurnContext,
+    action_json,
+    build_messages,
+    estimate_tokens,
+    render_action,
+    render_preamble,
+    render_system,
+)
+from mcp_sim.prompting.state_view import StateView
+from mcp_sim.runtime.entities import EntityIndex, string_values
+from mcp_sim.runtime.session import Session, Turn
+from mcp_sim.runtime.state import PatchOp
+from mcp_sim.simulator.answers import enveloped
+from mcp_sim.simulator.options import SimOptions
+from mcp_sim.simulator.prompt_budget import fit_budget
+from mcp_sim.spec.world import ToolSpec, World
+
+
+def turn_tokens(turn: Turn) -> int:
+    """A past turn's share of the prompt: its user message (as shown) and observation."""
+    head = (
+        turn.head
+        if turn.head is not None
+        else render_action(0, turn.tool, turn.arguments, turn.action)
+    )
+    return estimate_tokens(head + turn.observation)
+
+
+def unseen_changes(session: Session, shown: Sequence[Turn]) -> list[PatchOp] | None:
+    """The state changes the model has not been shown yet, when the shown turns let it know
+    the current state: an anchor turn (the whole state) is among them, and every change
+    since the last turn shown with its sections is one the history committed. ``None``
+    when the next turn must anchor the state again (none shown, or the state changed
+    outside the calls)."""
+    if not any(t.anchor for t in shown):
+        return None
+    last = max(i for i, t in enumerate(shown) if t.head is not None)
+    since = shown[last:]
+    changes = [t.change for t in since if t.change is not None]
+    if session.version != shown[last].version + len(changes):
+        return None
+    return [op for change in changes for op in change]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The messages of one request, and the call's turn as they show it."""
+
+    messages: list[ChatMessage]
+    head: str
+    """The call's turn as shown, kept in the history so later prompts repeat it unchanged."""
+    anchor: bool
+    """Whether the turn shows the whole state (or its view) rather than changes since."""
+
+
+class PromptShaper:
+    """Builds the prompts of one world's calls within the budgets of its options."""
+
+    def __init__(self, world: World, options: SimOptions, max_tokens: int) -> None:
+        """``max_tokens`` is the answer's limit, which the prompt leaves room for in the
+        model's context window when that is known."""
+        self.world = world
+        self.options = options
+        self.budget = fit_budget(
+            options.state_budget_tokens,
+            options.turn_budget_tokens,
+            options.history_budget_tokens,
+            system_tokens=estimate_tokens(render_system(world)),
+            context_tokens=options.context_tokens,
+            max_tokens=max_tokens,
+        )
+        self.view = StateView(world, self.budget.state_tokens, self.budget.turn_tokens)
+
+    @property
+    def bounds(self) -> OutputBounds | None:
+        return self.options.bounds
+
+    def prepare(self, session: Session) -> None:
+        """Make ``session`` ready to be shown: the one step that changes it. Compaction jumps
+        (to the last ``keep_turns``) rather than sliding one turn per call, so the prompt
+        prefix stays the same between jumps and the prefix cache keeps working."""
+        history = session.history
+        for i in range(session.history_start, len(history)):
+            if history[i].action is None and history[i].head is None:  # restored from a snapshot
+                turn = history[i]
+                history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
+        shown = history[session.history_start :]
+        size = sum(turn_tokens(t) for t in shown)
+        budget = self.budget.history_tokens
+        if size > budget and len(shown) > self.options.keep_turns:
+            session.history_start = len(session.history) - self.options.keep_turns
+            shown = session.history[session.history_start :]
+            size = sum(turn_tokens(t) for t in shown)
+        # The kept turns may still be over the budget (large observations, a view's anchor):
+        # drop the oldest until they fit, so the budget is a bound and not a wish.
+        while shown and size > budget:
+            size -= turn_tokens(shown[0])
+            session.history_start += 1
+            shown = session.history[session.history_start :]
+        session.grounding = self.view.overlay_for(session.state, session.grounding)
+
+    @staticmethod
+    def shown_history(session: Session) -> list[Turn]:
+        """The turns the prompt shows (those :meth:`prepare` kept)."""
+        return session.history[session.history_start :]
+
+    def references(self, session: Session, args: dict[str, Any]) -> list[str]:
+        """The texts that pick the records a view shows: the call's arguments, then the
+        arguments and observations of the last ``reference_turns`` turns, newest first."""
+        texts = [*string_values(args)]
+        turns = self.options.reference_turns
+        recent = session.history[-turns:] if turns else []
+        for turn in reversed(recent):
+            texts += [*string_values(turn.arguments), turn.observation]
+        return texts
+
+    def messages(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        now: str | None,
+        before: EntityIndex | None,
+        simulation_instruction: str | None = None,
+        *,
+        sections: Sequence[str] = (),
+        structured: bool | None = None,
+    ) -> Prompt:
+        """The prompt of a call of ``tool`` with ``args`` at virtual time ``now`` (``before``
+        indexes the state for worlds with entities); reads ``session`` only."""
+        shown = self.shown_history(session)
+        write = tool.effect == "write"
+        if structured is None:
+            structured = tool.output_schema is not None
+        envelope = enveloped(tool, self.bounds)
+        unseen = unseen_changes(session, shown)
+        references = self.references(session, args) if unseen is None else ()
+        overlay = self.view.overlay_for(session.state, session.grounding)
+        state_section = self.view.turn_section(
+            session.state, before, unseen, args, references, tool=tool, overlay=overlay
+        )
+        context = TurnContext(
+            state_view=state_section,
+            now=now,
+            fresh_ids=session.ids.offer(self.world) if write else {},
+            ask_patch=write and tool.output_schema is None and not envelope,
+            first_turn=session.history_start + 1,
+            sections=sections,
+        )
+        number = context.first_turn + len(shown)
+        head = render_action(
+            number, tool.name, args, preamble=render_preamble(session.state, context)
+        )
+        history = [
+            PastCall(t.tool, t.arguments, t.observation, t.action, head=t.head) for t in shown
+        ]
+        messages = build_messages(
+            self.world,
+            history,
+            tool,
+            args,
+            session.state,
+            structured=structured,
+            envelope=envelope and not structured,
+            context=replace(context, head=head),
+            simulation_instruction=simulation_instruction,
+        )
+        return Prompt(messages, head, anchor=unseen is None)

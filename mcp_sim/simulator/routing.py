@@ -1,0 +1,160 @@
+"""Where the answer to a call comes from: the one routing decision of the pipeline.
+
+In order: a recorded answer (replay), the server's input validation, a fault the server makes
+itself (a perturbation), then — unless a perturbation tells the model how to bend the answer,
+which only the model can do — a pinned fixture, the page store of a world with a web, and
+finally the world model. :meth:`Router.route` makes the decision both for a call
+(:meth:`mcp_sim.simulator.core.Simulator.call`) and for the question whether a call needs the
+model (:meth:`~mcp_sim.simulator.core.Simulator.answers_without_model`), so the two cannot
+disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import jsonschema
+
+from mcp_sim.models.replay import Replay, ReplayAnswer
+from mcp_sim.perturb import injection as inject
+from mcp_sim.perturb.planner import NO_PLAN, Plan
+from mcp_sim.runtime.session import Session
+from mcp_sim.simulator.answers import format_validation_error
+from mcp_sim.spec.world import ToolSpec, World
+from mcp_sim.web.pages import PageStore
+
+
+class Route(Enum):
+    """Who answers a call."""
+
+    REPLAY = "replay"
+    INVALID = "invalid"
+    FAULT = "fault"
+    FIXTURE = "fixture"
+    PAGES = "pages"
+    MODEL = "model"
+
+
+def decide(
+    *, replayed: bool, invalid: bool, fault: bool, instructed: bool, pinned: bool, paged: bool
+) -> Route:
+    """The route of a call from what is known of it: a recorded answer, invalid arguments, a
+    fault the server makes, a simulation instruction for the model, a fixture, a page store
+    that handles the tool."""
+    if replayed:
+        return Route.REPLAY
+    if invalid:
+        return Route.INVALID
+    if fault:
+        return Route.FAULT
+    if instructed:
+        # A perturbed call bypasses fixtures and the page store: its bent answer must not
+        # become canon.
+        return Route.MODEL
+    if pinned:
+        return Route.FIXTURE
+    return Route.PAGES if paged else Route.MODEL
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A pinned answer of the world spec, as the call returns it."""
+
+    text: str
+    structured: Any
+    is_error: bool
+
+
+@dataclass(frozen=True)
+class Routing:
+    """The route of one call, with what was found on the way to it."""
+
+    route: Route
+    plan: Plan = NO_PLAN
+    replayed: ReplayAnswer | None = None
+    invalid: str | None = None
+    """The validation error message, for invalid arguments."""
+    fault: inject.ServerAnswer | None = None
+    instruction: inject.Instruction | None = None
+    fixture: Fixture | None = None
+
+
+def validation_message(tool: str, errors: list[jsonschema.ValidationError]) -> str:
+    details = "\n".join(f"- {format_validation_error(e)}" for e in errors)
+    return f"Input validation error for {tool}:\n{details}"
+
+
+def fixture_for(tool: ToolSpec, args: dict[str, Any], world: World) -> Fixture | None:
+    """The world's fixture pinning this call, if any (structured only for a tool with an
+    output schema and an object result that is not an error)."""
+    for fixture in world.fixtures:
+        if fixture.when.tool == tool.name and fixture.when.arguments == args:
+            result = fixture.result
+            text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+            structured = result if isinstance(result, dict) and not fixture.is_error else None
+            if tool.output_schema is None:
+                structured = None
+            return Fixture(text, structured, fixture.is_error)
+    return None
+
+
+class Router:
+    """Routes the calls of one world."""
+
+    def __init__(self, world: World, *, replay: Replay | None, pages: PageStore | None) -> None:
+        self.world = world
+        self.replay = replay
+        self.pages = pages
+        self._validators = {
+            t.name: jsonschema.Draft202012Validator(t.input_schema) for t in world.tools
+        }
+
+    def route(
+        self,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        plan: Callable[[], Plan],
+        *,
+        session: Session | None,
+    ) -> Routing:
+        """The route of a call of ``tool`` with ``args``. ``plan`` plans its perturbations,
+        and is called only for valid arguments without a recorded answer (planning counts the
+        call). A recorded answer is looked up as the next call of ``session``; looking it up
+        uses it, so a question that must not change anything passes no session and sees no
+        recording."""
+        replayed = None
+        if session is not None and self.replay is not None:
+            replayed = self.replay.answer(session.id, session.steps + 1, tool.name, args)
+        errors = sorted(self._validators[tool.name].iter_errors(args), key=str)
+        planned = plan() if replayed is None and not errors else NO_PLAN
+        fault = inject.server_answer(planned, tool.name)
+        instruction = inject.instruction(planned)
+        fixture = fixture_for(tool, args, self.world)
+        route = decide(
+            replayed=replayed is not None,
+            invalid=bool(errors),
+            fault=fault is not None,
+            instructed=instruction is not None,
+            pinned=fixture is not None,
+            paged=self.pages is not None and self.pages.handles(tool.name),
+        )
+        return Routing(
+            route,
+            planned,
+            replayed,
+            validation_message(tool.name, errors) if errors else None,
+            fault,
+            instruction,
+            fixture,
+        )
+
+    def needs_model(self, routing: Routing, tool: ToolSpec, args: dict[str, Any]) -> bool:
+        """Whether a call so routed asks the world model (the page store only for what it has
+        not seen yet)."""
+        if routing.route is Route.PAGES:
+            return self.pages is not None and not self.pages.settled(tool.name, args)
+        return routing.route is Route.MODEL
