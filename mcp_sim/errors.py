@@ -12,6 +12,7 @@
     ├── ImportFailed         a real server's tools or an OpenAPI document cannot become a world
     ├── WorldMemoryError     a world memory file cannot be opened or used
     ├── DraftError           ``world new`` could not draft a valid world spec
+    ├── VerifyError          an episode cannot be scored (no such task, a journal that does not replay)
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
         ├── SnapshotInvalid      a snapshot is malformed or was taken in another world
@@ -73,6 +74,11 @@ class ModelOutputInvalid(ModelError):
 
 class EngineError(SimError):
     """The embedded engine (vLLM CPU + tiny model) could not be installed or started."""
+
+
+class VerifyError(SimError):
+    """An episode cannot be scored: its world has no such task, or its journal does not
+    replay onto the world's starting state."""
 
 
 class CacheError(SimError):

@@ -9,6 +9,7 @@ import pytest
 
 from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import Completion
+from mcp_sim.prompting.answer_format import strip_code_fence
 from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.simulator.answers import (
     enveloped,
@@ -16,7 +17,6 @@ from mcp_sim.simulator.answers import (
     parse_structured,
     repair_messages,
     response_schema,
-    strip_code_fence,
     unwrap,
 )
 from mcp_sim.spec.world import ToolSpec

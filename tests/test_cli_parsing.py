@@ -48,6 +48,8 @@ BAD_VALUES = {
     "--turn-budget": "0",
     "--context-window": "-5",
     "--perturb": "",
+    "--episode": " ",
+    "--task": "",
     "--perturb-seed": "1.5",
     "--http": "nohost:99999",
     "--auth-token": "",

@@ -18,9 +18,8 @@ from typing import Any
 from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
-from mcp_sim.prompting.answer_format import extract_observation
+from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema
-from mcp_sim.simulator.answers import strip_code_fence
 from mcp_sim.spec.world import Domain, World, world_json_schema
 
 DRAFT_KEYS = (

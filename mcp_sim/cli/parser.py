@@ -5,7 +5,13 @@ in its own module. Building it imports none of the machinery the commands run, s
 from __future__ import annotations
 
 from mcp_sim import __version__
-from mcp_sim.cli import engine_commands, fidelity_commands, serve_commands, world_commands
+from mcp_sim.cli import (
+    engine_commands,
+    fidelity_commands,
+    serve_commands,
+    verify_command,
+    world_commands,
+)
 from mcp_sim.cli.command import CliParser, HelpFormatter
 from mcp_sim.cli.options import model_options, perturb_options
 
@@ -23,5 +29,6 @@ def build_parser() -> CliParser:
     serve_commands.register(subcommands, [model, perturb_options()])
     world_commands.register(subcommands, model)
     fidelity_commands.register(subcommands, model)
+    verify_command.register(subcommands)
     engine_commands.register(subcommands)
     return parser

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
 
 from mcp_sim.cli import values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command, add_group
@@ -22,9 +21,6 @@ from mcp_sim.cli.config import (
     ValidateConfig,
 )
 from mcp_sim.cli.console import say
-
-if TYPE_CHECKING:
-    pass
 
 DOMAINS = ("mcp", "search", "terminal", "swe", "web", "os", "android")
 """The world domains (``mcp_sim.spec.world.Domain``; a test keeps the two equal): listed here

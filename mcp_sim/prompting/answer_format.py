@@ -90,3 +90,10 @@ def extract_observation(text: str) -> str:
     if observation.startswith(OBSERVATION_MARKER):
         observation = observation[len(OBSERVATION_MARKER) :]
     return observation.replace(OBSERVATION_MARKER, "").strip()
+
+
+def strip_code_fence(text: str) -> str:
+    """``text`` without a Markdown code fence around it (models often fence their JSON)."""
+    if text.startswith("```"):
+        return text.strip("`").removeprefix("json").strip()
+    return text

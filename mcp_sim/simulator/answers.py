@@ -18,7 +18,7 @@ import jsonschema
 
 from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import ChatMessage, Completion
-from mcp_sim.prompting.answer_format import extract_observation
+from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
 from mcp_sim.runtime.state import split_patch
 from mcp_sim.spec.world import ToolSpec
@@ -33,13 +33,6 @@ class Answer:
     structured: Any
     reasoning: str | None
     tagged_patch: str | None
-
-
-def strip_code_fence(text: str) -> str:
-    """``text`` without a Markdown code fence around it (models often fence their JSON)."""
-    if text.startswith("```"):
-        return text.strip("`").removeprefix("json").strip()
-    return text
 
 
 def format_validation_error(error: jsonschema.ValidationError) -> str:

@@ -42,6 +42,7 @@ from mcp_sim.spec.state import (
     id_format_regex,
     state_problems,
 )
+from mcp_sim.spec.verify import VerifySection, verify_problems
 
 Domain = Literal["mcp", "search", "terminal", "swe", "web", "os", "android"]
 TOOL_NAME_PATTERN = r"^[A-Za-z0-9._-]{1,64}$"
@@ -203,6 +204,12 @@ class World(_Strict):
         "starting pages. A search world with web_search and open_page gets the defaults.",
     )
 
+    verify: VerifySection = Field(
+        default_factory=dict,
+        description="Tasks (name -> description and checks) that score an episode: checks over "
+        "the final state and the calls, and rubrics a model judges. See the README, Scoring.",
+    )
+
     @field_validator("state_schema")
     @classmethod
     def _state_schema_is_valid(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -244,6 +251,7 @@ class World(_Strict):
             + grounding_problems(
                 [(t.name, t.input_schema, t.grounding) for t in self.tools], self.state
             )
+            + verify_problems(self.verify, set(by_name))
         )
 
     def web(self) -> SearchSpec | None:

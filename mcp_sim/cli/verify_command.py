@@ -1,0 +1,135 @@
+"""``mcp-sim verify``: score an episode offline, from the world file and the journal it wrote.
+
+The journal's committed patches are replayed onto the starting state, the task's checks run on
+the result and on the calls, and the verdict is printed as JSON (``reward`` and each check), the
+same object ``POST /episodes/{id}/verify`` returns, so a task's test script can write the
+reward wherever its harness reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcp_sim.cli import values
+from mcp_sim.cli.command import Command, Subcommands, add_command
+from mcp_sim.cli.console import say
+
+if TYPE_CHECKING:
+    from mcp_sim.scoring.journal_replay import ReplayedEpisode
+    from mcp_sim.spec.verify import Task
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    world: Path
+    journal: Path
+    episode: str | None = None
+    task: str | None = None
+    judge_url: str | None = None
+    judge_model: str | None = None
+    judge_api_key: str | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> VerifyConfig:
+        return cls(
+            args.world,
+            args.journal,
+            args.episode,
+            args.task,
+            args.judge_url,
+            args.judge_model,
+            args.judge_api_key,
+        )
+
+
+def verify(config: VerifyConfig) -> int:
+    import anyio
+
+    from mcp_sim.cli import wiring
+    from mcp_sim.errors import SimError
+    from mcp_sim.journal import read_journal
+    from mcp_sim.scoring.journal_replay import pick_episode, replay
+    from mcp_sim.scoring.verdict import choose_task
+
+    world = wiring.load(config.world)
+    try:
+        records = read_journal(config.journal)
+        name, task = choose_task(world, config.task)
+        episode = replay(world, records, pick_episode(records, config.episode))
+        verdict = anyio.run(_score, config, name, task, world.state, episode)
+    except OSError as exc:
+        say(f"cannot read journal {config.journal}: {exc.strerror}")
+        return 1
+    except ValueError as exc:
+        say(f"{config.journal} is not an mcp-sim journal: {exc}")
+        return 1
+    except SimError as exc:
+        say(str(exc))
+        return 1
+    print(json.dumps({"episode": episode.session, **verdict}, indent=2, ensure_ascii=False))
+    return 0
+
+
+async def _score(
+    config: VerifyConfig, name: str, task: Task, start: dict[str, Any], episode: ReplayedEpisode
+) -> dict[str, Any]:
+    from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+    from mcp_sim.scoring.rubric import RubricJudge
+    from mcp_sim.scoring.verdict import score
+
+    judge = None
+    if config.judge_url is not None and any(c.judged for c in task.checks):
+        model = OpenAICompatibleModel(
+            EndpointSettings(
+                base_urls=[config.judge_url], api_key=config.judge_api_key, model=config.judge_model
+            )
+        )
+        judge = RubricJudge(model)
+    try:
+        verdict = await score(
+            name, task, start=start, final=episode.final, records=episode.records, judge=judge
+        )
+    finally:
+        if judge is not None:
+            await judge.model.aclose()
+    return verdict.as_dict()
+
+
+def register(subcommands: Subcommands) -> None:
+    p = add_command(
+        subcommands,
+        "verify",
+        Command(VerifyConfig.from_args, verify),
+        help="score an episode from its journal with the world's verify checks; print JSON",
+    )
+    p.add_argument("world", type=values.existing_file("world"), help="world spec (YAML)")
+    p.add_argument(
+        "--journal",
+        type=values.existing_file("journal"),
+        required=True,
+        metavar="PATH",
+        help="journal (JSONL) the episode was served with (--journal)",
+    )
+    p.add_argument(
+        "--episode",
+        type=values.text,
+        metavar="ID",
+        help="the episode (session) to score; needed when the journal holds several",
+    )
+    p.add_argument(
+        "--task", type=values.text, help="the world's task to score; needed when it has several"
+    )
+    j = p.add_argument_group("rubric judge (rubric checks are left undecided without one)")
+    j.add_argument("--judge-url", type=values.http_url, metavar="URL", help="OpenAI-compatible")
+    j.add_argument("--judge-model", type=values.text, help="default: from /v1/models")
+    j.add_argument(
+        "--judge-api-key",
+        type=values.text,
+        default=os.environ.get("MCP_SIM_JUDGE_API_KEY") or None,
+        help="bearer key of the judge endpoint (env MCP_SIM_JUDGE_API_KEY)",
+    )

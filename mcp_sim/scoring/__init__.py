@@ -1,0 +1,1 @@
+"""Scoring episodes: the checks of a world's tasks, run on a live episode or on a journal."""
