@@ -12,6 +12,7 @@
     ├── ImportFailed         a real server's tools or an OpenAPI document cannot become a world
     ├── WorldMemoryError     a world memory file cannot be opened or used
     ├── DraftError           ``world new`` could not draft a valid world spec
+    ├── UnknownWorld         an episode was asked of a world the server does not host
     ├── VerifyError          an episode cannot be scored (no such task, a journal that does not replay)
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
@@ -74,6 +75,10 @@ class ModelOutputInvalid(ModelError):
 
 class EngineError(SimError):
     """The embedded engine (vLLM CPU + tiny model) could not be installed or started."""
+
+
+class UnknownWorld(SimError):
+    """An episode was asked of a world this server does not host."""
 
 
 class VerifyError(SimError):

@@ -1,0 +1,1 @@
+"""Episodes: isolated, addressable runs of the worlds a server hosts."""
