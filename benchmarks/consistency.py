@@ -23,7 +23,7 @@ from typing import Any
 import anyio
 
 from mcp_sim.cli.wiring import EMBEDDED_OPTIONS
-from mcp_sim.engine.vllm import VLLMServer
+from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.simulator.core import SimOptions, Simulator

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import anyio
 
-from mcp_sim.engine.vllm import VLLMServer
+from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 from mcp_sim.prompting.bounds import OutputBounds

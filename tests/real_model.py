@@ -16,7 +16,7 @@ import httpx
 import mcp.types as types
 import pytest
 
-from mcp_sim.engine.vllm import VLLMServer
+from mcp_sim.engine.vllm_server import VLLMServer
 
 MODEL_URL_ENV = "MCP_SIM_MODEL_URL"
 

@@ -165,7 +165,7 @@ async def model_urls(args: argparse.Namespace) -> AsyncIterator[tuple[str, str]]
     if args.model_url:
         yield args.model_url, args.world_model_url or args.model_url
         return
-    from mcp_sim.engine.vllm import VLLMServer
+    from mcp_sim.engine.vllm_server import VLLMServer
 
     def progress(message: str) -> None:
         print(f"engine: {message}", file=sys.stderr)

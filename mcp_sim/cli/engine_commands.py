@@ -11,14 +11,14 @@ from mcp_sim.cli.console import say
 
 
 def install(config: EngineConfig) -> int:
-    from mcp_sim.engine.vllm import install_engine  # the engine manager, for this command only
+    from mcp_sim.engine.install import install_engine  # the engine manager, for this command only
 
     install_engine(say)
     return 0
 
 
 def status(config: EngineConfig) -> int:
-    from mcp_sim.engine.vllm import engine_status
+    from mcp_sim.engine.install_state import engine_status
 
     print(json.dumps(engine_status(), indent=2, default=str))
     return 0

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from mcp_sim.cli.config import ModelConfig, PerturbConfig, SamplingConfig, SimulationConfig
 from mcp_sim.cli.console import say
-from mcp_sim.engine.vllm import EMBEDDED_MODEL_NAME, VLLMServer
+from mcp_sim.engine.paths import EMBEDDED_MODEL_NAME
+from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.errors import SpecError
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Sampling, WorldModel
