@@ -25,6 +25,7 @@ perturbations:
     - {kind: error, tools: [get_book], error_class: not_found}
     - {kind: paginated, tools: [search_books], page_size: 1}
 """
+ATTEMPTS = 3
 
 
 async def test_semantic_perturbations_shape_real_model_answers(
@@ -46,7 +47,13 @@ async def test_semantic_perturbations_shape_real_model_answers(
         async with Client(url) as client:
             with anyio.fail_after(300):
                 failed = await client.call_tool("get_book", {"book_id": "b1"})
-                paged = await client.call_tool("search_books", {"query": "glass"})
+                # The tiny model sometimes loops inside a JSON string until max tokens, even
+                # under constrained decoding; the CPU
+                # build takes no sampling seed, so each try is a fresh draw.
+                for _ in range(ATTEMPTS):
+                    paged = await client.call_tool("search_books", {"query": "glass"})
+                    if not paged.is_error:
+                        break
     assert failed.is_error and failed.structured_content is None
     assert isinstance(failed.content[0], types.TextContent) and failed.content[0].text.strip()
     assert not paged.is_error, paged.content
@@ -54,8 +61,10 @@ async def test_semantic_perturbations_shape_real_model_answers(
     assert search is not None and search.output_schema is not None
     jsonschema.validate(paged.structured_content, search.output_schema)
     records = read_journal(journal)
-    assert [[p["kind"] for p in r.perturbations] for r in records] == [["error"], ["paginated"]]
+    kinds = [[p["kind"] for p in r.perturbations] for r in records]
+    assert kinds == [["error"]] + [["paginated"]] * (len(records) - 1)
     # The tiny base model sometimes writes free text until max tokens (a model_error, still an
     # error result); the structured answer is constrained, so it always comes from the model.
     assert records[0].source in ("model", "model_error")
-    assert records[1].source == "model"
+    assert records[-1].source == "model"
+    assert all(r.source == "model_error" for r in records[1:-1])

@@ -1,0 +1,129 @@
+"""What an idle episode costs: memory held per episode and server CPU to create one, with many
+worlds on one server.
+
+    python benchmarks/episodes.py [--worlds 50] [--episodes 10000] [--http]
+
+In process, the hub is given ``--worlds`` copies of the shop world (each its own world id and
+simulator) and creates ``--episodes`` episodes spread over them: memory per episode is what
+tracemalloc sees the heap grow by, CPU per creation is process time. With ``--http`` the same
+is asked of a real ``mcp-sim serve`` over loopback: ``POST /episodes`` from a keep-alive client,
+the server's CPU time (from /proc) and resident memory growth per episode. Nothing passes or
+fails; the figures are printed (and returned to ``benchmarks/run.py --only episodes``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOP = ROOT / "worlds" / "shop.yaml"
+
+
+def write_worlds(folder: Path, count: int) -> list[Path]:
+    """``count`` copies of the shop world, each with its own id."""
+    text = SHOP.read_text(encoding="utf-8")
+    paths = []
+    for i in range(count):
+        path = folder / f"shop-{i:03d}.yaml"
+        path.write_text(
+            text.replace("world: tidewater-orders", f"world: tidewater-{i:03d}"), encoding="utf-8"
+        )
+        paths.append(path)
+    return paths
+
+
+async def in_process(worlds: list[Path], episodes: int) -> dict[str, float]:
+    from mcp_sim.episodes.hub import EpisodeHub
+    from mcp_sim.simulator.core import Simulator
+    from mcp_sim.spec.loading import load_world
+
+    loaded = [load_world(p) for p in worlds]
+    hub = EpisodeHub({w.world: Simulator(w, None) for w in loaded})
+    names = list(hub.simulators)
+    await hub.create(names[0])  # warm-up: first-use caches are not per episode
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    cpu = time.process_time()
+    for i in range(episodes):
+        await hub.create(names[i % len(names)])
+    cpu = time.process_time() - cpu
+    gc.collect()
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    # Process time again without tracemalloc, which slows every allocation.
+    start = time.process_time()
+    for i in range(episodes):
+        await hub.create(names[i % len(names)])
+    untraced = time.process_time() - start
+    return {
+        "bytes_per_episode": grown / episodes,
+        "create_ms_traced": cpu / episodes * 1000,
+        "create_ms": untraced / episodes * 1000,
+    }
+
+
+async def over_http(worlds: list[Path], episodes: int) -> dict[str, float]:
+    import httpx2
+    from run import Process, cpu_seconds, free_port, rss_bytes, running
+
+    port = free_port()
+    command = ["mcp-sim", "serve", *map(str, worlds), "--http", f"127.0.0.1:{port}"]
+    command += ["--model-url", "http://127.0.0.1:9/v1", "--session-idle-timeout", "0"]
+    server = Process(command, "mcp-sim")
+    url = f"http://127.0.0.1:{port}"
+    with running(server):
+        async with httpx2.AsyncClient(base_url=url, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    if (await client.get("/episodes")).status_code == 200:
+                        break
+                except httpx2.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"mcp-sim did not start: see {server.log}")
+                await asyncio.sleep(0.2)
+            names = [w.stem.replace("shop-", "tidewater-") for w in worlds]
+            for name in names[:5]:
+                (await client.post("/episodes", json={"world": name})).raise_for_status()
+            await asyncio.sleep(0.5)
+            rss, cpu = rss_bytes(server.pid), cpu_seconds(server.pid)
+            for i in range(episodes):
+                made = await client.post("/episodes", json={"world": names[i % len(names)]})
+                made.raise_for_status()
+            cpu = cpu_seconds(server.pid) - cpu
+            await asyncio.sleep(0.5)
+            grown = rss_bytes(server.pid) - rss
+    return {"server_cpu_ms_per_create": cpu / episodes * 1000, "rss_bytes_per_episode": grown / episodes}
+
+
+async def measure(worlds: int, episodes: int, http: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write_worlds(Path(folder), worlds)
+        results: dict[str, Any] = {"worlds": worlds, "episodes": episodes}
+        results["in_process"] = await in_process(paths, episodes)
+        if http:
+            results["http"] = await over_http(paths, episodes)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--worlds", type=int, default=50)
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--http", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(measure(args.worlds, args.episodes, args.http)), indent=2))
+
+
+if __name__ == "__main__":
+    main()
