@@ -48,8 +48,8 @@ async def test_semantic_perturbations_shape_real_model_answers(
             with anyio.fail_after(300):
                 failed = await client.call_tool("get_book", {"book_id": "b1"})
                 # The tiny model sometimes loops inside a JSON string until max tokens, even
-                # under constrained decoding; the CPU
-                # build takes no sampling seed, so each try is a fresh draw.
+                # under constrained decoding; the CPU build takes no sampling seed, so each
+                # try is a fresh draw.
                 for _ in range(ATTEMPTS):
                     paged = await client.call_tool("search_books", {"query": "glass"})
                     if not paged.is_error:
