@@ -1,0 +1,100 @@
+"""The streamable HTTP app: ``/mcp`` from the SDK, with the control API next to it, one
+bearer token in front of both, and serving it with uvicorn."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import uvicorn
+from mcp.server import Server
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Mount, Router
+from starlette.types import ASGIApp
+
+from mcp_sim.server.control import Control
+from mcp_sim.server.control_http import control_routes
+from mcp_sim.server.event_store import RETRY_MILLISECONDS, BoundedEventStore
+from mcp_sim.server.guards import BearerTokenGuard
+
+
+def _has_port(host: str) -> bool:
+    return host.rpartition("]")[2].count(":") == 1 if host.startswith("[") else ":" in host
+
+
+def transport_security(host: str, allowed_hosts: list[str] | None) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a server bound to ``host``: requests must name a local
+    host, ``host`` itself or one of ``allowed_hosts`` (with any port), and so must their
+    Origin if they have one."""
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
+        names.append(f"[{host}]" if ":" in host else host)
+    names += allowed_hosts or []
+    # The SDK matches "name:*" only when the Host header carries a port; clients on the default
+    # port (behind a reverse proxy, say) send the bare name, so allow both forms.
+    hosts = [h for name in names for h in ((name,) if _has_port(name) else (name, f"{name}:*"))]
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+def http_app(
+    server: Server[Any],
+    *,
+    host: str = "127.0.0.1",
+    auth_token: str | None = None,
+    session_idle_timeout: float | None = 1800.0,
+    allowed_hosts: list[str] | None = None,
+    control: Control | None = None,
+    json_response: bool = False,
+) -> Router:
+    """The streamable HTTP app (path ``/mcp``), DNS-rebinding protection always on; with
+    ``control``, the control API under ``/control`` (same token, same Host checks). With
+    ``json_response`` each POST is answered with one JSON body instead of an event stream:
+    no progress notifications, and about half the server's CPU per call, for harnesses that
+    run many sessions and do not need progress."""
+    security = transport_security(host, allowed_hosts)
+    mcp_app = server.streamable_http_app(
+        streamable_http_path="/mcp",
+        host=host,
+        transport_security=security,
+        session_idle_timeout=session_idle_timeout,
+        json_response=json_response,
+        # Event streams can be resumed after a dropped connection (not JSON bodies).
+        event_store=None if json_response else BoundedEventStore(),
+        retry_interval=None if json_response else RETRY_MILLISECONDS,
+    )
+    session_manager = server.session_manager  # the one this app's /mcp route serves
+    routes: list[BaseRoute] = [] if control is None else control_routes(control, security)
+    # Everything else, unknown paths included, goes to the SDK's app as it is.
+    routes.append(Mount("/", app=mcp_app))
+    return Router(
+        routes=routes,
+        middleware=[Middleware(BearerTokenGuard, token=auth_token)] if auth_token else [],
+        # The SDK's app runs its session manager in its lifespan, which a Mount does not pass on.
+        lifespan=lambda app: session_manager.run(),
+    )
+
+
+async def serve_http(app: ASGIApp, host: str, port: int) -> None:
+    raise_open_file_limit()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve()
+
+
+def raise_open_file_limit() -> None:
+    """Raise this process's soft limit on open files to its hard limit. Every HTTP session
+    keeps a connection open and every call in flight opens one more to the model, so a
+    thousand sessions pass the usual soft limit of 1024, and the next client is refused."""
+    try:
+        import resource
+    except ImportError:  # not on Windows, whose limit is far higher anyway
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        # A container may forbid it; serving then goes on within the old limit.
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

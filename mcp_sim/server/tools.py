@@ -1,0 +1,168 @@
+"""tools/list and tools/call of the MCP front: the world's tools, answered by the simulator,
+and with ``--control-tools`` the control operations as ``sim_*`` tools."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp.types as types
+from mcp import MCPError
+from pydantic import TypeAdapter
+
+from mcp_sim.errors import SimError
+from mcp_sim.perturb.injection import InjectedProtocolError
+from mcp_sim.perturb.planner import UnknownProfile
+from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import CONTROL_TOOLS, call_control_tool
+from mcp_sim.server.request_meta import Context, perturb_for, seed_for, session_id_for
+from mcp_sim.server.resources import Subscriptions
+from mcp_sim.simulator.core import CallResult, Simulator, UnknownTool
+from mcp_sim.spec.world import World
+
+_CONTENT_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
+
+
+def advertised_tools(world: World, control: Control | None) -> list[types.Tool]:
+    """The world's tools verbatim, and with ``control`` the ``sim_*`` tools after them."""
+    tools = [
+        types.Tool(
+            name=t.name,
+            title=t.title,
+            description=t.description,
+            input_schema=t.input_schema,
+            output_schema=t.output_schema,
+            annotations=(
+                None
+                if t.annotations is None
+                else types.ToolAnnotations.model_validate(t.annotations)
+            ),
+        )
+        for t in world.tools
+    ]
+    if control is None:
+        return tools
+    clash = sorted(set(CONTROL_TOOLS) & {t.name for t in world.tools})
+    if clash:
+        raise SimError(
+            f"the world has tools named like control tools ({', '.join(clash)}); rename "
+            "them or run without --control-tools"
+        )
+    return tools + [
+        types.Tool(
+            name=name,
+            description=description,
+            input_schema={"type": "object", "properties": properties},
+        )
+        for name, (description, properties) in CONTROL_TOOLS.items()
+    ]
+
+
+def tool_result(result: CallResult) -> types.CallToolResult:
+    """A simulated call's answer as MCP sends it, with its provenance under ``_meta``."""
+    meta: dict[str, Any] = {
+        "mcp-sim/source": result.source,
+        "mcp-sim/step": result.step,
+        "mcp-sim/version": result.version,
+    }
+    if result.patch_status != "none":
+        meta["mcp-sim/patch"] = result.patch_status
+    if result.content is None:
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+    else:
+        content = [_CONTENT_BLOCK.validate_python(block) for block in result.content]
+    return types.CallToolResult(
+        content=content,
+        structured_content=result.structured if isinstance(result.structured, dict) else None,
+        is_error=result.is_error,
+        _meta=meta,
+    )
+
+
+def control_result(data: Any) -> types.CallToolResult:
+    """A control tool's JSON data (or text, for the journal) as a tool result."""
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=data if isinstance(data, dict) else None,
+    )
+
+
+class ProgressReporter:
+    """Reports a call's progress (tokens so far) as MCP progress notifications."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.reported = 0.0
+
+    async def __call__(self, tokens: int, message: str) -> None:
+        # MCP requires progress to increase with every notification.
+        self.reported = max(float(tokens), self.reported + 1)
+        await self.ctx.session.report_progress(self.reported, None, message)
+
+
+class ToolHandlers:
+    """The tools/* handlers of the MCP front."""
+
+    def __init__(
+        self,
+        simulator: Simulator,
+        subscriptions: Subscriptions,
+        *,
+        default_session: str,
+        control: Control | None,
+    ) -> None:
+        self.simulator = simulator
+        self.subscriptions = subscriptions
+        self.default_session = default_session
+        self.control = control
+        self.tools = advertised_tools(simulator.world, control)
+
+    async def list_tools(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.tools)
+
+    async def call_tool(
+        self, ctx: Context, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        session_id = session_id_for(ctx, self.default_session)
+        if self.control is not None and params.name in CONTROL_TOOLS:
+            return await self._call_control_tool(self.control, params, session_id)
+        try:
+            result = await self.simulator.call(
+                session_id,
+                params.name,
+                params.arguments,
+                ProgressReporter(ctx),
+                seed=seed_for(ctx),
+                perturb=perturb_for(ctx),
+            )
+        except (UnknownTool, UnknownProfile) as exc:
+            raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+        except InjectedProtocolError as exc:
+            raise MCPError(exc.code, str(exc)) from None
+        await self._announce_updates(ctx, session_id)
+        return tool_result(result)
+
+    async def _call_control_tool(
+        self, control: Control, params: types.CallToolRequestParams, session_id: str
+    ) -> types.CallToolResult:
+        try:
+            data = await call_control_tool(control, params.name, params.arguments or {}, session_id)
+        except (SimError, ValueError) as exc:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=str(exc))], is_error=True
+            )
+        return control_result(data)
+
+    async def _announce_updates(self, ctx: Context, session_id: str) -> None:
+        # A call may change its session's state and always appends to its journal, so the
+        # call's own response stream carries resources/updated for the ones its session watches.
+        for uri in self.subscriptions.changed_by_a_call(session_id):
+            await ctx.session.send_notification(
+                types.ResourceUpdatedNotification(
+                    params=types.ResourceUpdatedNotificationParams(uri=uri)
+                ),
+                related_request_id=ctx.request_id,
+            )
