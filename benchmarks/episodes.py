@@ -103,7 +103,10 @@ async def over_http(worlds: list[Path], episodes: int) -> dict[str, float]:
             cpu = cpu_seconds(server.pid) - cpu
             await asyncio.sleep(0.5)
             grown = rss_bytes(server.pid) - rss
-    return {"server_cpu_ms_per_create": cpu / episodes * 1000, "rss_bytes_per_episode": grown / episodes}
+    return {
+        "server_cpu_ms_per_create": cpu / episodes * 1000,
+        "rss_bytes_per_episode": grown / episodes,
+    }
 
 
 async def measure(worlds: int, episodes: int, http: bool) -> dict[str, Any]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld, VerifyError
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld, VerifyError
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
@@ -13,7 +15,7 @@ from tests.scripted_model import ScriptedModel
 from tests.test_state import ORDER_2
 
 CREATE = {"customer": "ola@example.no", "sku": "p-tent2", "quantity": 2}
-ADD_ORDER = [
+ADD_ORDER: list[dict[str, Any]] = [
     {"op": "add", "path": "/orders/-", "value": ORDER_2},
     {"op": "replace", "path": "/products/0/stock", "value": 3},
 ]
