@@ -48,6 +48,8 @@ BAD_VALUES = {
     "--turn-budget": "0",
     "--context-window": "-5",
     "--perturb": "",
+    "--max-body-bytes": "10",
+    "--snapshot-dir": MISSING,
     "--episode": " ",
     "--task": "",
     "--perturb-seed": "1.5",

@@ -10,10 +10,12 @@ import anyio
 import httpx
 import pytest
 
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import ModelTimeout
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.server.control import Control
-from mcp_sim.server.mcp_front import build_server, http_app
+from mcp_sim.server.hosting import HostingOptions, hosting_app
+from mcp_sim.server.mcp_front import build_server
 from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.simulator.metrics import Latencies, Metrics, error_kind
 from mcp_sim.spec.world import World
@@ -215,8 +217,7 @@ def test_model_errors_are_named_by_their_class() -> None:
 
 async def test_metrics_are_served_over_http_behind_the_token(shop: World, script: Any) -> None:
     simulator, _ = await known_sequence(shop, script)
-    control = Control(simulator)
-    app = http_app(build_server(simulator), auth_token=TOKEN, control=control)
+    app = hosting_app(EpisodeHub({shop.world: simulator}), HostingOptions(auth_token=TOKEN))
     async with httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app),
         base_url="http://127.0.0.1:8000",

@@ -76,7 +76,7 @@ async def test_http_sessions_have_calls_in_flight_at_once(bookstore: World) -> N
     sessions = 100
     gate = Gate(sessions)
     simulator = Simulator(bookstore, gate)
-    app = http_app(build_server(simulator), control=Control(simulator))
+    app = http_app(build_server(simulator))
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     answers: list[dict[str, Any]] = []

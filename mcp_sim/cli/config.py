@@ -145,40 +145,6 @@ class PerturbConfig:
 
 
 @dataclass(frozen=True)
-class ServeConfig:
-    world: str
-    simulation: SimulationConfig
-    perturb: PerturbConfig
-    http: tuple[str, int] | None = None
-    """Where to serve streamable HTTP; ``None`` serves stdio."""
-    auth_token: str | None = None
-    allowed_hosts: tuple[str, ...] = ()
-    session_idle_timeout: float = 1800.0
-    json_response: bool = False
-    journal: Path | None = None
-    replay: Path | None = None
-    world_memory: Path | None = None
-    control_tools: bool = False
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ServeConfig:
-        return cls(
-            world=args.world,
-            simulation=SimulationConfig.from_args(args),
-            perturb=PerturbConfig.from_args(args),
-            http=args.http,
-            auth_token=args.auth_token,
-            allowed_hosts=tuple(args.allow_host),
-            session_idle_timeout=args.session_idle_timeout,
-            json_response=args.json_response,
-            journal=args.journal,
-            replay=args.replay,
-            world_memory=args.world_memory,
-            control_tools=args.control_tools,
-        )
-
-
-@dataclass(frozen=True)
 class CallConfig:
     world: str
     tool: str

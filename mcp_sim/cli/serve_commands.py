@@ -8,7 +8,8 @@ import os
 
 from mcp_sim.cli import values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
-from mcp_sim.cli.config import CallConfig, ServeConfig
+from mcp_sim.cli.config import CallConfig
+from mcp_sim.cli.serve_config import ServeConfig
 
 
 def serve(config: ServeConfig) -> int:
@@ -34,10 +35,14 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
         subcommands,
         "serve",
         Command(ServeConfig.from_args, serve),
-        help="serve a world over MCP (stdio by default)",
+        help="serve worlds over MCP (stdio by default), with episodes over HTTP",
         parents=parents,
     )
-    p.add_argument("world", help="world spec (YAML)")
+    p.add_argument(
+        "world",
+        nargs="+",
+        help="world spec (YAML), or a folder of them; several worlds need --http",
+    )
     _add_http_flags(p)
     p.add_argument(
         "--journal",
@@ -63,7 +68,14 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
         "--control-tools",
         action="store_true",
         help="also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an "
-        "agent under test never sees them (over HTTP the /control API is always there)",
+        "agent under test never sees them (over HTTP the /episodes API is always there)",
+    )
+    p.add_argument(
+        "--snapshot-dir",
+        type=values.existing_folder("snapshot folder"),
+        metavar="DIR",
+        help="with --control-tools: the one folder where sim_snapshot and sim_create_session "
+        "save and load snapshot files, by plain file name",
     )
 
 
@@ -72,7 +84,8 @@ def _add_http_flags(p: CliParser) -> None:
         "--http",
         type=values.host_port,
         metavar="HOST:PORT",
-        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+        help="serve streamable HTTP at http://HOST:PORT (/mcp, /worlds/W/mcp, /episodes) "
+        "instead of stdio",
     )
     p.add_argument(
         "--auth-token",
@@ -93,7 +106,14 @@ def _add_http_flags(p: CliParser) -> None:
         type=values.number(above=0),
         default=1800.0,
         metavar="SECONDS",
-        help="forget HTTP sessions idle this long (default 1800)",
+        help="forget HTTP sessions and episodes idle this long (default 1800)",
+    )
+    p.add_argument(
+        "--max-body-bytes",
+        type=values.integer(minimum=1024),
+        default=16 * 1024 * 1024,
+        metavar="N",
+        help="refuse episode API request bodies over N bytes with 413 (default 16 MiB)",
     )
     p.add_argument(
         "--json-response",

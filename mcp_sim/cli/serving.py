@@ -1,21 +1,30 @@
-"""``mcp-sim serve``: a world over MCP, on stdio or streamable HTTP, while the world model
-starts beside it (calls that need the model wait for it; pinned ones are answered at once)."""
+"""``mcp-sim serve``: worlds over MCP, one on stdio or several over streamable HTTP with their
+episodes, while the world model starts beside them (calls that need the model wait for it;
+pinned ones are answered at once)."""
 
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from dataclasses import replace
+from pathlib import Path
 
 import anyio
 import anyio.abc
 
 from mcp_sim.cli import wiring
-from mcp_sim.cli.config import ServeConfig
 from mcp_sim.cli.console import say
-from mcp_sim.errors import EngineError
+from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.errors import EngineError, SimError
 from mcp_sim.models.starting import StartingModel
 from mcp_sim.server.control import Control
-from mcp_sim.server.mcp_front import build_server, http_app, serve_http, serve_stdio
+from mcp_sim.server.hosting import HostingOptions, describe_routes, hosting_app
+from mcp_sim.server.http_front import serve_http
+from mcp_sim.server.mcp_front import build_server, serve_stdio
+from mcp_sim.server.snapshot_files import SnapshotFolder
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.simulator.metrics import Metrics
+from mcp_sim.spec.world import World
 
 
 def run(config: ServeConfig) -> int:
@@ -24,51 +33,81 @@ def run(config: ServeConfig) -> int:
 
 
 async def _serve(config: ServeConfig) -> None:
-    world = wiring.load(config.world)
+    worlds = [wiring.load(path) for path in config.worlds]
+    _check_names(worlds, config.worlds)
     config = replace(config, simulation=await wiring.with_served_window(config.simulation))
     model = config.simulation.model
     starting = StartingModel(
         "the embedded world model" if not model.vllm else f"vLLM ({model.vllm})"
     )
+    metrics = Metrics()
     async with AsyncExitStack() as stack:
-        simulator = wiring.open_simulator(
-            stack,
-            world,
-            config.simulation,
-            model=starting,
-            journal=config.journal,
-            perturbations=wiring.perturber(config.perturb, world),
-            replay=config.replay,
-            memory=config.world_memory,
-            # A stdio process is one session for as long as its host keeps it open.
-            idle_timeout=config.session_idle_timeout if config.http is not None else None,
-        )
-        control = Control(simulator)
-        server = build_server(
-            simulator,
-            default_session="stdio" if config.http is None else "default",
-            control=control if config.control_tools else None,
-        )
+        simulators = {
+            world.world: wiring.open_simulator(
+                stack,
+                world,
+                config.simulation,
+                model=starting,
+                journal=config.journal,
+                perturbations=wiring.perturber(config.perturb, world),
+                replay=config.replay,
+                memory=config.world_memory,
+                # A stdio process is one session for as long as its host keeps it open.
+                idle_timeout=config.session_idle_timeout if config.http is not None else None,
+                metrics=metrics,
+            )
+            for world in worlds
+        }
         async with anyio.create_task_group() as tg:
             await tg.start(_run_model, config, starting)
-            described = f"{world.world} ({len(world.tools)} tools)"
             if config.http is None:
-                say(f"serving {described} on stdio")
-                await serve_stdio(server)
+                await _serve_stdio(config, next(iter(simulators.values())))
             else:
-                host, port = config.http
-                app = http_app(
-                    server,
-                    host=host,
-                    auth_token=config.auth_token,
-                    session_idle_timeout=config.session_idle_timeout,
-                    allowed_hosts=list(config.allowed_hosts),
-                    control=control,
-                    json_response=config.json_response,
-                )
-                say(f"serving {described} on http://{host}:{port}/mcp")
-                await serve_http(app, host, port)
+                await _serve_http(config, EpisodeHub(simulators))
             tg.cancel_scope.cancel()
+
+
+def _check_names(worlds: list[World], paths: tuple[Path, ...]) -> None:
+    seen: dict[str, Path] = {}
+    for world, path in zip(worlds, paths, strict=True):
+        if world.world in seen:
+            raise SimError(
+                f"{path} and {seen[world.world]} are both world {world.world!r}: a server's "
+                "worlds need different ids (the world: field)"
+            )
+        seen[world.world] = path
+
+
+async def _serve_stdio(config: ServeConfig, simulator: Simulator) -> None:
+    snapshots = SnapshotFolder(config.snapshot_dir) if config.snapshot_dir else None
+    control = Control(simulator, snapshots=snapshots) if config.control_tools else None
+    server = build_server(simulator, default_session="stdio", control=control)
+    world = simulator.world
+    say(f"serving {world.world} ({len(world.tools)} tools) on stdio")
+    await serve_stdio(server)
+
+
+async def _serve_http(config: ServeConfig, hub: EpisodeHub) -> None:
+    assert config.http is not None
+    host, port = config.http
+    options = HostingOptions(
+        host=host,
+        auth_token=config.auth_token,
+        session_idle_timeout=config.session_idle_timeout,
+        allowed_hosts=config.allowed_hosts,
+        json_response=config.json_response,
+        control_tools=config.control_tools,
+        snapshots=SnapshotFolder(config.snapshot_dir) if config.snapshot_dir else None,
+        max_body_bytes=config.max_body_bytes,
+    )
+    app = hosting_app(hub, options)
+    named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    routes = describe_routes(hub, base)
+    say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
+    for line in routes[1:] if hub.default_world else routes:
+        say(f"  {line}")
+    await serve_http(app, host, port)
 
 
 async def _run_model(

@@ -129,6 +129,19 @@ def existing_file(what: str) -> Callable[[str], Path]:
     return parse
 
 
+def existing_folder(what: str) -> Callable[[str], Path]:
+    """A folder that is there; ``what`` names it in the message. Resolved, so that what is
+    kept in it stays where it was meant to be whatever the working folder later is."""
+
+    def parse(value: str) -> Path:
+        path = Path(value)
+        if not path.is_dir():
+            raise ArgumentTypeError(f"no {what} at {value!r} (create the folder first)")
+        return path.resolve()
+
+    return parse
+
+
 def output_file(value: str) -> Path:
     """A file to create or append to (missing folders are created): not a folder, and not
     under a file."""

@@ -30,6 +30,7 @@ from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.simulator.answer_cache import AnswerCache
 from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator
+from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.world import World
 from mcp_sim.web.world_memory import WorldMemory
@@ -190,6 +191,7 @@ def open_simulator(
     replay: Path | None = None,
     memory: Path | None = None,
     idle_timeout: float | None = None,
+    metrics: Metrics | None = None,
 ) -> Simulator:
     """A simulator of ``world`` as ``config`` says, whose journal, cache and memory ``stack``
     closes. Sessions idle for ``idle_timeout`` seconds are forgotten (``None``: never)."""
@@ -215,6 +217,7 @@ def open_simulator(
             cache=cache,
             replay=Replay.load(replay) if replay is not None else None,
             memory=kept,
+            metrics=metrics,
         )
     except ValueError as exc:  # budgets that cannot fit the model's context window
         raise SystemExit(f"mcp-sim: {exc}") from None

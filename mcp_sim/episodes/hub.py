@@ -22,8 +22,9 @@ from typing import Any
 
 from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld
 from mcp_sim.journal import JournalRecord
-from mcp_sim.runtime.session import Session, Snapshot
+from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.side_channel import virtual_now
+from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.scoring.verdict import Verdict, choose_task, score
 from mcp_sim.simulator.core import Simulator
@@ -54,6 +55,7 @@ class EpisodeHub:
             raise ValueError("an episode hub needs at least one world")
         self.simulators = dict(simulators)
         self._episodes: dict[str, Episode] = {}
+        self._by_token: dict[str, str] = {}
         for name, simulator in self.simulators.items():
             simulator.sessions.on_expire(functools.partial(self._expired, name))
 
@@ -86,6 +88,10 @@ class EpisodeHub:
         """Whether ``token`` is the token of episode ``episode_id`` (constant-time)."""
         episode = self._episodes.get(episode_id)
         return episode is not None and hmac.compare_digest(token.encode(), episode.token.encode())
+
+    def holder_of(self, token: str) -> str | None:
+        """The episode ``token`` opens, if it is an episode's token."""
+        return self._by_token.get(token)
 
     def __len__(self) -> int:
         return len(self._episodes)
@@ -157,6 +163,7 @@ class EpisodeHub:
         simulator.journal.forget(new_id)
         simulator.sessions.put(session)
         self._episodes[new_id] = episode
+        self._by_token[episode.token] = new_id
         return episode
 
     def _new_id(self, given: str | None) -> str:
@@ -180,11 +187,16 @@ class EpisodeHub:
         async with self.session(episode).lock:
             simulator.sessions.drop(episode.id)
             simulator.journal.forget(episode.id)
-            self._episodes.pop(episode.id, None)
+            self._forget(episode.id)
 
     def _expired(self, world: str, session_id: str) -> None:
         if self.is_episode(world, session_id):
-            del self._episodes[session_id]
+            self._forget(session_id)
+
+    def _forget(self, episode_id: str) -> None:
+        episode = self._episodes.pop(episode_id, None)
+        if episode is not None:
+            self._by_token.pop(episode.token, None)
 
     async def reset(self, episode_id: str, *, seed: int | None = None) -> dict[str, Any]:
         """Back to the world's starting state, history and clock; the same seed unless a new

@@ -22,23 +22,21 @@ deleted ids, consistency counts), so a fork continues exactly where its parent s
 from __future__ import annotations
 
 import copy
-import json
 import random
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mcp_sim.errors import SnapshotInvalid
 from mcp_sim.perturb.planner import PerturbState
 from mcp_sim.runtime.entities import EntityIndex
 from mcp_sim.runtime.side_channel import IdAllocator, session_seed
+from mcp_sim.runtime.snapshot import Snapshot, SnapshotTurn
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.spec.world import World
 
@@ -240,61 +238,6 @@ def _starting_ids(world: World) -> dict[str, int]:
         _STARTING_IDS[id(world)] = found
         weakref.finalize(world, _STARTING_IDS.pop, id(world), None)
     return found
-
-
-class SnapshotTurn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    tool: str
-    arguments: dict[str, Any]
-    observation: str
-    is_error: bool
-    version: int = 0
-    head: str | None = None
-    anchor: bool = False
-    change: list[dict[str, Any]] | None = None
-
-
-class Snapshot(BaseModel):
-    """A session copied out as plain JSON: everything needed to continue it elsewhere."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    format: Literal["mcp-sim/snapshot@1"] = "mcp-sim/snapshot@1"
-    world: str
-    world_hash: str
-    session: str
-    """The id of the session the snapshot was taken from."""
-    version: int
-    steps: int
-    state: dict[str, Any]
-    history: list[SnapshotTurn]
-    history_start: int = 0
-    seed: int
-    rng: list[Any] = Field(description="random.Random.getstate(), as JSON")
-    next_ids: dict[str, int] = Field(default_factory=dict)
-    deleted: dict[str, list[str]] = Field(default_factory=dict)
-    consistency: dict[str, int] = Field(default_factory=dict)
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.model_dump_json() + "\n", encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: str | Path) -> Snapshot:
-        try:
-            return cls.parse(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise SnapshotInvalid(f"cannot read snapshot {path}: {exc.strerror}") from None
-
-    @classmethod
-    def parse(cls, data: str | bytes | dict[str, Any]) -> Snapshot:
-        """A snapshot from JSON text or data. Raises :class:`SnapshotInvalid`."""
-        try:
-            if isinstance(data, dict):
-                return cls.model_validate(data)
-            return cls.model_validate(json.loads(data))
-        except (ValidationError, ValueError) as exc:
-            raise SnapshotInvalid(f"not an mcp-sim snapshot: {exc}") from None
 
 
 class SessionStore:

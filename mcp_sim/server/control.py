@@ -13,11 +13,14 @@ halfway.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from mcp_sim.errors import SessionExists, UnknownSession
-from mcp_sim.runtime.session import Session, SessionStore, Snapshot
+from mcp_sim.runtime.session import Session, SessionStore
 from mcp_sim.runtime.side_channel import virtual_now
+from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
 
 
@@ -36,8 +39,18 @@ def summary(session: Session) -> dict[str, Any]:
 class Control:
     """The control operations on one simulator's sessions."""
 
-    def __init__(self, simulator: Simulator) -> None:
+    def __init__(
+        self,
+        simulator: Simulator,
+        *,
+        hidden: Callable[[str], bool] | None = None,
+        snapshots: SnapshotFolder | None = None,
+    ) -> None:
+        """``hidden``: sessions left out of the listing and out of reach by name (episodes);
+        ``snapshots``: the folder snapshot files are saved to and loaded from, if any."""
         self.simulator = simulator
+        self.hidden: Callable[[str], bool] = hidden or (lambda _: False)
+        self.snapshots = snapshots
 
     @property
     def _sessions(self) -> SessionStore:
@@ -50,7 +63,7 @@ class Control:
         return session
 
     def list(self) -> list[dict[str, Any]]:
-        return [summary(s) for s in self._sessions]
+        return [summary(s) for s in self._sessions if not self.hidden(s.id)]
 
     def get(self, session_id: str) -> dict[str, Any]:
         return summary(self._find(session_id))

@@ -1,15 +1,17 @@
 """The control operations as MCP tools (``sim_*``), offered only when the server runs with
 ``--control-tools``. Unlike the HTTP API, a snapshot can be saved to and loaded from a file
-on the server here, which is the point of running the tools on a local (stdio) server."""
+on the server here, which is the point of running the tools on a local (stdio) server: by
+plain file name, in the folder ``--snapshot-dir`` names and nowhere else
+(:mod:`mcp_sim.server.snapshot_files`). Episodes are out of the tools' reach: only the
+caller's own session or plain sessions can be named."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from mcp_sim.errors import SnapshotInvalid
-from mcp_sim.runtime.session import Snapshot
+from mcp_sim.errors import SnapshotInvalid, UnknownSession
 from mcp_sim.server.control import Control
+from mcp_sim.server.snapshot_files import SnapshotFolder
 
 _SESSION = {"type": "string", "description": "Session id (default: this connection's session)"}
 _SEED = {"type": "integer", "description": "Seed of the session's RNG"}
@@ -21,9 +23,10 @@ CONTROL_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         {
             "id": {"type": "string", "description": "Id of the new session (default: random)"},
             "seed": _SEED,
-            "snapshot_path": {
+            "snapshot_file": {
                 "type": "string",
-                "description": "Continue from the snapshot saved in this file on the server",
+                "description": "Continue from the snapshot saved under this file name in the "
+                "server's snapshot folder (--snapshot-dir)",
             },
         },
     ),
@@ -36,7 +39,11 @@ CONTROL_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         "Snapshot a session; optionally save the snapshot to a file on the server.",
         {
             "session": _SESSION,
-            "path": {"type": "string", "description": "File to save the snapshot to"},
+            "file": {
+                "type": "string",
+                "description": "Save the snapshot under this plain file name in the server's "
+                "snapshot folder (--snapshot-dir)",
+            },
         },
     ),
     "sim_fork": (
@@ -70,14 +77,16 @@ async def call_control_tool(
     if session == caller:
         # The caller's own session exists from its first request, whatever that request was.
         control.simulator.sessions.get(caller)
+    elif control.hidden(session):
+        raise UnknownSession(f"no live session {session!r}")
     seed = arguments.get("seed")
     if name == "sim_sessions":
         return {"sessions": control.list()}
     if name == "sim_metrics":
         return control.metrics()
     if name == "sim_create_session":
-        path = arguments.get("snapshot_path")
-        snapshot = Snapshot.load(Path(path).expanduser()) if path else None
+        file = arguments.get("snapshot_file")
+        snapshot = await _folder(control).load(file) if file else None
         return await control.create(arguments.get("id"), seed=seed, snapshot=snapshot)
     if name == "sim_state":
         return await control.state(session)
@@ -86,14 +95,19 @@ async def call_control_tool(
     if name == "sim_snapshot":
         taken = await control.snapshot(session)
         data: dict[str, Any] = taken.model_dump(mode="json")
-        if arguments.get("path"):
-            target = Path(arguments["path"]).expanduser()
-            try:
-                taken.save(target)
-            except OSError as exc:
-                raise SnapshotInvalid(f"cannot write {target}: {exc.strerror}") from None
+        if arguments.get("file"):
+            target = await _folder(control).save(arguments["file"], taken)
             return {"saved_to": str(target), "version": taken.version}
         return data
     if name == "sim_fork":
         return await control.fork(session, arguments.get("id"), seed=seed)
     return control.journal(session)
+
+
+def _folder(control: Control) -> SnapshotFolder:
+    if control.snapshots is None:
+        raise SnapshotInvalid(
+            "this server keeps no snapshot files: start it with --snapshot-dir DIR to save and "
+            "load them by name"
+        )
+    return control.snapshots

@@ -1,45 +1,101 @@
-"""Who may reach the HTTP app: ASGI middleware for the bearer token and for the Host and
-Origin checks against DNS rebinding."""
+"""Who may reach the HTTP app and with how much: ASGI middleware for the bearer tokens (the
+operator's and the episodes'), the Host and Origin checks against DNS rebinding, and the
+request body limit."""
 
 from __future__ import annotations
 
 import hmac
 import json
+import re
+from collections.abc import Callable
 
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+EPISODE_PATH = re.compile(r"/episodes/([^/]+)(?:/.*)?")
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+"""Largest request body the episode API reads (a snapshot of a multi-MB world fits)."""
 
 
-class BearerTokenGuard:
-    """Rejects HTTP requests without ``Authorization: Bearer <token>`` (constant-time check)."""
+async def _refuse(
+    send: Send, status: int, code: str, message: str, *extra: tuple[bytes, bytes]
+) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), *extra]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+
+class AccessGuard:
+    """Who may reach what, by bearer token. The operator's token (``--auth-token``) opens
+    everything; an episode's token opens that episode's routes (``/episodes/{id}`` and below,
+    its MCP endpoint included) and nothing else: 403 elsewhere. Any other token, or none, gets
+    401. Without an operator token every route is open (a loopback development server: episodes
+    are then protected only by their unguessable ids)."""
+
+    def __init__(self, app: ASGIApp, token: str | None, holder_of: Callable[[str], str | None]):
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._operator = token.encode() if token else None
+        self._holder_of = holder_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
-                await self._refuse(send)
-                return
+        if scope["type"] != "http" or self._operator is None:
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"authorization", b"")
+        scheme, _, token = given.partition(b" ")
+        if scheme.lower() == b"bearer" and hmac.compare_digest(token, self._operator):
+            await self.app(scope, receive, send)
+            return
+        holder = self._holder_of(token.decode("latin-1")) if scheme.lower() == b"bearer" else None
+        if holder is None:
+            challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
+            await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)
+            return
+        route = EPISODE_PATH.fullmatch(str(scope.get("path", "")))
+        if route is None or route.group(1) != holder:
+            await _refuse(send, 403, "forbidden", "this episode's token opens its own routes only")
+            return
         await self.app(scope, receive, send)
 
-    @staticmethod
-    async def _refuse(send: Send) -> None:
-        body = json.dumps({"error": "unauthorized", "message": "missing or wrong bearer token"})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 401,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"www-authenticate", b'Bearer realm="mcp-sim"'),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
+
+class BodyTooLarge(ValueError):
+    """A request body went past the server's limit while it was being read."""
+
+
+class BodyLimit:
+    """Refuses request bodies over ``max_bytes`` with 413 without reading them whole: at once
+    when Content-Length says so, else (a chunked body) as soon as the bytes read pass the
+    limit, by raising :class:`BodyTooLarge` from the read, which the API answers with 413."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await _refuse(send, 413, "too_large", self._message())
+            return
+        seen = 0
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise BodyTooLarge(self._message())
+            return message
+
+        await self.app(scope, bounded, send)
+
+    def _message(self) -> str:
+        return f"the request body is over the limit of {self.max_bytes} bytes"
 
 
 class HostGuard:

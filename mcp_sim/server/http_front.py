@@ -1,22 +1,21 @@
-"""The streamable HTTP app: ``/mcp`` from the SDK, with the control API next to it, one
-bearer token in front of both, and serving it with uvicorn."""
+"""Streamable HTTP: the SDK's transport as mcp-sim configures it, the app of one MCP server,
+and serving an app with uvicorn."""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
 from mcp.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Mount, Router
-from starlette.types import ASGIApp
+from starlette.routing import Route, Router
+from starlette.types import ASGIApp, Lifespan
 
-from mcp_sim.server.control import Control
-from mcp_sim.server.control_http import control_routes
 from mcp_sim.server.event_store import RETRY_MILLISECONDS, BoundedEventStore
-from mcp_sim.server.guards import BearerTokenGuard
+from mcp_sim.server.guards import AccessGuard
 
 
 def _has_port(host: str) -> bool:
@@ -40,25 +39,20 @@ def transport_security(host: str, allowed_hosts: list[str] | None) -> TransportS
     )
 
 
-def http_app(
+def session_manager(
     server: Server[Any],
+    security: TransportSecuritySettings,
     *,
-    host: str = "127.0.0.1",
-    auth_token: str | None = None,
     session_idle_timeout: float | None = 1800.0,
-    allowed_hosts: list[str] | None = None,
-    control: Control | None = None,
     json_response: bool = False,
-) -> Router:
-    """The streamable HTTP app (path ``/mcp``), DNS-rebinding protection always on; with
-    ``control``, the control API under ``/control`` (same token, same Host checks). With
+) -> StreamableHTTPSessionManager:
+    """The SDK's streamable HTTP transport for ``server``, as mcp-sim serves it. With
     ``json_response`` each POST is answered with one JSON body instead of an event stream:
     no progress notifications, and about half the server's CPU per call, for harnesses that
     run many sessions and do not need progress."""
-    security = transport_security(host, allowed_hosts)
-    mcp_app = server.streamable_http_app(
+    server.streamable_http_app(
         streamable_http_path="/mcp",
-        host=host,
+        host="127.0.0.1",
         transport_security=security,
         session_idle_timeout=session_idle_timeout,
         json_response=json_response,
@@ -66,16 +60,42 @@ def http_app(
         event_store=None if json_response else BoundedEventStore(),
         retry_interval=None if json_response else RETRY_MILLISECONDS,
     )
-    session_manager = server.session_manager  # the one this app's /mcp route serves
-    routes: list[BaseRoute] = [] if control is None else control_routes(control, security)
-    # Everything else, unknown paths included, goes to the SDK's app as it is.
-    routes.append(Mount("/", app=mcp_app))
-    return Router(
-        routes=routes,
-        middleware=[Middleware(BearerTokenGuard, token=auth_token)] if auth_token else [],
-        # The SDK's app runs its session manager in its lifespan, which a Mount does not pass on.
-        lifespan=lambda app: session_manager.run(),
+    return server.session_manager
+
+
+def running(managers: list[StreamableHTTPSessionManager]) -> Lifespan[Any]:
+    """A lifespan that runs every session manager for as long as the app is served."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            for manager in managers:
+                await stack.enter_async_context(manager.run())
+            yield
+
+    return lifespan
+
+
+def http_app(
+    server: Server[Any],
+    *,
+    host: str = "127.0.0.1",
+    auth_token: str | None = None,
+    session_idle_timeout: float | None = 1800.0,
+    allowed_hosts: list[str] | None = None,
+    json_response: bool = False,
+) -> ASGIApp:
+    """One MCP server's streamable HTTP app (path ``/mcp``), DNS-rebinding protection always
+    on, behind ``auth_token`` if given. (A server of worlds and episodes is
+    :func:`mcp_sim.server.hosting.hosting_app`.)"""
+    security = transport_security(host, allowed_hosts)
+    manager = session_manager(
+        server, security, session_idle_timeout=session_idle_timeout, json_response=json_response
     )
+    router = Router(
+        routes=[Route("/mcp", StreamableHTTPASGIApp(manager))], lifespan=running([manager])
+    )
+    return AccessGuard(router, auth_token, lambda _: None)
 
 
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:

@@ -2,15 +2,15 @@
 low-level ``Server``, served over stdio or streamable HTTP (:mod:`mcp_sim.server.http_front`).
 
 Each request belongs to a session, named by its ``_meta``, the transport or the server's
-default (see :mod:`mcp_sim.server.request_meta`). Over HTTP the control API (snapshot / fork /
-reset, see :mod:`mcp_sim.server.control_http`) sits next to ``/mcp`` under ``/control``, behind
-the same token; the same operations are MCP tools only when ``build_server`` is given a
-``Control`` (``--control-tools``).
+default (see :mod:`mcp_sim.server.request_meta`). Over HTTP a server hosts its worlds and
+their episodes (:mod:`mcp_sim.server.hosting`); the control operations are MCP tools only when
+``build_server`` is given a ``Control`` (``--control-tools``).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import mcp.types as types
@@ -26,6 +26,7 @@ from mcp_sim.server.request_meta import (
     SEED_META_KEY,
     SESSION_META_KEY,
     Context,
+    SessionRouting,
     session_id_for,
 )
 from mcp_sim.server.resources import (
@@ -73,13 +74,19 @@ async def set_logging_level(ctx: Context, params: types.SetLevelRequestParams) -
 
 
 def build_server(
-    simulator: Simulator, *, default_session: str = "default", control: Control | None = None
+    simulator: Simulator,
+    *,
+    default_session: str = "default",
+    control: Control | None = None,
+    is_episode: Callable[[str], bool] | None = None,
 ) -> Server[Any]:
     """An MCP server that advertises the world's tools verbatim and answers through ``simulator``.
-    With ``control``, the control operations are tools too (``sim_*``; ``--control-tools``)."""
+    With ``control``, the control operations are tools too (``sim_*``; ``--control-tools``).
+    ``is_episode`` says which sessions are episodes, which only their own route may reach."""
+    routing = SessionRouting(default_session, is_episode or (lambda _: False))
     subscriptions = Subscriptions(simulator.sessions)
-    tools = ToolHandlers(simulator, subscriptions, default_session=default_session, control=control)
-    resources = ResourceHandlers(simulator, subscriptions, default_session=default_session)
+    tools = ToolHandlers(simulator, subscriptions, routing=routing, control=control)
+    resources = ResourceHandlers(simulator, subscriptions, routing=routing)
     world = simulator.world
     # logging/setLevel is served for handshake-era (2025) clients only: the SDK warns that the
     # logging capability is deprecated from 2026-07-28 on, which is known and intended here.

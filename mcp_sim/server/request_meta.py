@@ -2,10 +2,15 @@
 
 The session of a request is
 
+0. over ``/episodes/{id}/mcp``, that episode, whatever the request says (the episode route marks
+   the request's scope, after checking its token; see :mod:`mcp_sim.server.episode_routes`);
 1. the ``_meta`` key ``mcp-sim/session`` of the request, when the client names one (stateless
    clients, 2026-07-28 protocol, harnesses that multiplex many episodes over one connection);
 2. otherwise, over HTTP, the transport's ``Mcp-Session-Id`` (one world per MCP session);
 3. otherwise the server's default session (a stdio process is one session).
+
+A session named in 1 or 2 that belongs to an episode is refused: only the episode's own URL
+(and token) reaches it.
 
 A request that starts a session may name its seed in the ``_meta`` key ``mcp-sim/seed``. A
 request's ``_meta`` key ``mcp-sim/perturb`` (``"flaky,slow"`` or ``["flaky", "slow"]``; empty
@@ -14,6 +19,8 @@ for none) sets its session's perturbation profiles from that call on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as types
@@ -24,22 +31,51 @@ SESSION_META_KEY = "mcp-sim/session"
 SEED_META_KEY = "mcp-sim/seed"
 PERTURB_META_KEY = "mcp-sim/perturb"
 
+EPISODE_SCOPE_KEY = "mcp_sim.episode"
+"""The ASGI scope key the episode route sets to the id of the episode a request belongs to."""
+MAX_SESSION_ID_LENGTH = 256
+
 Context = ServerRequestContext[Any, Any]
 
 
-def session_id_for(ctx: Context, default: str) -> str:
+def _no_episodes(session_id: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class SessionRouting:
+    """How requests find their session: ``default`` when nothing names one, and which session
+    ids are episodes (refused unless the request came through the episode's own route)."""
+
+    default: str = "default"
+    is_episode: Callable[[str], bool] = _no_episodes
+
+
+def session_id_for(ctx: Context, routing: SessionRouting | str) -> str:
     """The session a request belongs to (see the module docstring for the order)."""
-    meta = ctx.meta or {}
-    named = meta.get(SESSION_META_KEY)
-    if isinstance(named, str) and named:
-        return named
+    if isinstance(routing, str):
+        routing = SessionRouting(routing)
     request = ctx.request
-    headers = getattr(request, "headers", None)
-    if headers is not None:
-        transport_session = headers.get("mcp-session-id")
-        if transport_session:
-            return str(transport_session)
-    return default
+    scope = getattr(request, "scope", None)
+    if isinstance(scope, dict) and isinstance(scope.get(EPISODE_SCOPE_KEY), str):
+        return str(scope[EPISODE_SCOPE_KEY])
+    named = (ctx.meta or {}).get(SESSION_META_KEY)
+    if not (isinstance(named, str) and named):
+        headers = getattr(request, "headers", None)
+        named = headers.get("mcp-session-id") if headers is not None else None
+    if not named:
+        return routing.default
+    if len(named) > MAX_SESSION_ID_LENGTH:
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f"a session id is at most {MAX_SESSION_ID_LENGTH} characters (got {len(named)})",
+        )
+    if routing.is_episode(named):
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f"session {named!r} is an episode: reach it at /episodes/{{id}}/mcp with its token",
+        )
+    return str(named)
 
 
 def seed_for(ctx: Context) -> int | None:

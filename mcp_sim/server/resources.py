@@ -9,7 +9,7 @@ import mcp.types as types
 from mcp import MCPError
 
 from mcp_sim.runtime.session import SessionStore
-from mcp_sim.server.request_meta import Context, seed_for, session_id_for
+from mcp_sim.server.request_meta import Context, SessionRouting, seed_for, session_id_for
 from mcp_sim.simulator.core import Simulator
 
 WORLD_URI = "sim://world"
@@ -49,11 +49,11 @@ class ResourceHandlers:
     """The resources/* handlers of the MCP front."""
 
     def __init__(
-        self, simulator: Simulator, subscriptions: Subscriptions, *, default_session: str
+        self, simulator: Simulator, subscriptions: Subscriptions, *, routing: SessionRouting
     ) -> None:
         self.simulator = simulator
         self.subscriptions = subscriptions
-        self.default_session = default_session
+        self.routing = routing
 
     async def list_resources(
         self, ctx: Context, params: types.PaginatedRequestParams | None
@@ -97,7 +97,7 @@ class ResourceHandlers:
         self, ctx: Context, params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        session_id = session_id_for(ctx, self.default_session)
+        session_id = session_id_for(ctx, self.routing)
         if uri == WORLD_URI:
             world = self.simulator.world.model_dump(mode="json")
             text, mime = json.dumps(world, ensure_ascii=False, indent=2), "application/json"
@@ -121,11 +121,11 @@ class ResourceHandlers:
     async def subscribe(
         self, ctx: Context, params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
-        self.subscriptions.add(session_id_for(ctx, self.default_session), str(params.uri))
+        self.subscriptions.add(session_id_for(ctx, self.routing), str(params.uri))
         return types.EmptyResult()
 
     async def unsubscribe(
         self, ctx: Context, params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
-        self.subscriptions.discard(session_id_for(ctx, self.default_session), str(params.uri))
+        self.subscriptions.discard(session_id_for(ctx, self.routing), str(params.uri))
         return types.EmptyResult()

@@ -15,7 +15,13 @@ from mcp_sim.perturb.injection import InjectedProtocolError
 from mcp_sim.perturb.planner import UnknownProfile
 from mcp_sim.server.control import Control
 from mcp_sim.server.control_tools import CONTROL_TOOLS, call_control_tool
-from mcp_sim.server.request_meta import Context, perturb_for, seed_for, session_id_for
+from mcp_sim.server.request_meta import (
+    Context,
+    SessionRouting,
+    perturb_for,
+    seed_for,
+    session_id_for,
+)
 from mcp_sim.server.resources import Subscriptions
 from mcp_sim.simulator.core import CallResult, Simulator, UnknownTool
 from mcp_sim.spec.world import World
@@ -109,12 +115,12 @@ class ToolHandlers:
         simulator: Simulator,
         subscriptions: Subscriptions,
         *,
-        default_session: str,
+        routing: SessionRouting,
         control: Control | None,
     ) -> None:
         self.simulator = simulator
         self.subscriptions = subscriptions
-        self.default_session = default_session
+        self.routing = routing
         self.control = control
         self.tools = advertised_tools(simulator.world, control)
 
@@ -126,7 +132,7 @@ class ToolHandlers:
     async def call_tool(
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        session_id = session_id_for(ctx, self.default_session)
+        session_id = session_id_for(ctx, self.routing)
         if self.control is not None and params.name in CONTROL_TOOLS:
             return await self._call_control_tool(self.control, params, session_id)
         try:

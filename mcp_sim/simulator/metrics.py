@@ -19,7 +19,7 @@ import os
 import re
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,7 +142,7 @@ class Metrics:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def report(self, sessions: SessionStore) -> dict[str, Any]:
+    def report(self, sessions: SessionStore | Sequence[SessionStore]) -> dict[str, Any]:
         """Everything, as the JSON of ``/control/metrics``."""
         return {
             "uptime_seconds": round(self._clock() - self.started_at, 3),
@@ -169,7 +169,7 @@ class Metrics:
             "state": {"patches_rejected": self.patches_rejected, "violations": self.violations},
         }
 
-    def prometheus(self, sessions: SessionStore) -> str:
+    def prometheus(self, sessions: SessionStore | Sequence[SessionStore]) -> str:
         """Everything, in the Prometheus text exposition format (version 0.0.4)."""
         out = _Exposition()
         figures = _session_figures(sessions)
@@ -223,16 +223,19 @@ class Metrics:
         return out.text()
 
 
-def _session_figures(sessions: SessionStore) -> dict[str, int]:
+def _session_figures(sessions: SessionStore | Sequence[SessionStore]) -> dict[str, int]:
+    """Session counts over one world's store, or summed over several worlds'."""
+    stores = [sessions] if isinstance(sessions, SessionStore) else list(sessions)
     busy = queued = 0
-    for session in sessions:
-        if session.lock.locked():
-            busy += 1
-            queued += session.lock.statistics().tasks_waiting
+    for store in stores:
+        for session in store:
+            if session.lock.locked():
+                busy += 1
+                queued += session.lock.statistics().tasks_waiting
     return {
-        "live": len(sessions),
-        "started": sessions.started,
-        "expired": sessions.expired,
+        "live": sum(len(store) for store in stores),
+        "started": sum(store.started for store in stores),
+        "expired": sum(store.expired for store in stores),
         "busy": busy,
         "queued": queued,
     }

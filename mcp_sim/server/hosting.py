@@ -1,0 +1,92 @@
+"""The HTTP app of a server of worlds and episodes: each world's MCP endpoint, each episode's,
+the episode API and the metrics, behind the access rules of
+:class:`mcp_sim.server.guards.AccessGuard`.
+
+Every world gets its own MCP server and transport (one session manager each); an episode's
+endpoint is its world's transport with the episode marked on each request, so the same world
+code answers shared sessions and episodes alike.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Route, Router
+from starlette.types import ASGIApp
+
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.server.control import Control
+from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
+from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
+from mcp_sim.server.http_front import running, session_manager, transport_security
+from mcp_sim.server.mcp_front import build_server
+from mcp_sim.server.metrics_routes import MetricsEndpoints
+from mcp_sim.server.snapshot_files import SnapshotFolder
+
+
+@dataclass(frozen=True)
+class HostingOptions:
+    """How the worlds are served over HTTP."""
+
+    host: str = "127.0.0.1"
+    auth_token: str | None = None
+    """The operator's token; without it every route is open (loopback development)."""
+    session_idle_timeout: float | None = 1800.0
+    allowed_hosts: tuple[str, ...] = ()
+    json_response: bool = False
+    control_tools: bool = False
+    snapshots: SnapshotFolder | None = None
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+
+
+def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIApp:
+    """The app serving every world of ``hub`` and its episodes."""
+    options = options or HostingOptions()
+    security = transport_security(options.host, list(options.allowed_hosts))
+    managers = {}
+    for name, simulator in hub.simulators.items():
+        is_episode = functools.partial(hub.is_episode, name)
+        control = None
+        if options.control_tools:
+            control = Control(simulator, hidden=is_episode, snapshots=options.snapshots)
+        server = build_server(simulator, control=control, is_episode=is_episode)
+        managers[name] = session_manager(
+            server,
+            security,
+            session_idle_timeout=options.session_idle_timeout,
+            json_response=options.json_response,
+        )
+    api = Starlette(
+        routes=EpisodeEndpoints(hub).routes() + MetricsEndpoints(hub).routes(),
+        middleware=[
+            Middleware(HostGuard, security=security),
+            Middleware(BodyLimit, max_bytes=options.max_body_bytes),
+        ],
+        exception_handlers=ERROR_REPLIES,
+    )
+    only = hub.default_world
+    routes: list[BaseRoute] = [
+        Route("/mcp", WorldMcp(managers, only=only)),
+        Route("/worlds/{world}/mcp", WorldMcp(managers)),
+        Route("/episodes/{id}/mcp", EpisodeMcp(hub, managers)),
+    ]
+    # A Route to an ASGI app takes every method and leaves the path as it is, so the API
+    # answers its own 404s and 405s after the Host check.
+    api_paths = ("/episodes", "/episodes/{path:path}", "/control/{path:path}", "/metrics")
+    routes += [Route(path, api) for path in api_paths]
+    router = Router(routes=routes, lifespan=running(list(managers.values())))
+    return AccessGuard(router, options.auth_token, hub.holder_of)
+
+
+def describe_routes(hub: EpisodeHub, base_url: str) -> list[str]:
+    """What a newly started server says it serves, one line each."""
+    lines = []
+    if hub.default_world:
+        lines.append(f"{base_url}/mcp (the shared endpoint of {hub.default_world})")
+    else:
+        lines += [f"{base_url}/worlds/{name}/mcp" for name in hub.simulators]
+    lines.append(f"{base_url}/episodes (POST to start an episode with its own URL and token)")
+    return lines

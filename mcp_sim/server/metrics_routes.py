@@ -1,0 +1,38 @@
+"""The server's metrics over HTTP, for every world it hosts together::
+
+      GET /control/metrics     sessions, calls, latency, tokens, errors (JSON)
+      GET /metrics             the same in the Prometheus text format
+
+(``/metrics`` sits outside ``/control`` because that is where Prometheus looks by default.)
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.simulator.metrics import PROMETHEUS_CONTENT_TYPE
+
+
+class MetricsEndpoints:
+    """The metrics of a hub's worlds (which share one :class:`Metrics`)."""
+
+    def __init__(self, hub: EpisodeHub) -> None:
+        self.hub = hub
+        self.metrics = next(iter(hub.simulators.values())).metrics
+        self.stores = [s.sessions for s in hub.simulators.values()]
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/control/metrics", self.report, methods=["GET"]),
+            Route("/metrics", self.prometheus, methods=["GET"]),
+        ]
+
+    async def report(self, request: Request) -> Response:
+        return JSONResponse(self.metrics.report(self.stores) | {"episodes": len(self.hub)})
+
+    async def prometheus(self, request: Request) -> Response:
+        text = self.metrics.prometheus(self.stores)
+        return Response(text, headers={"content-type": PROMETHEUS_CONTENT_TYPE})
