@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from mcp import Client
 
@@ -28,10 +28,10 @@ def cancel(script: Any, index: int, status: str) -> str:
     return str(script.answer(f"order is now {status}", patch))
 
 
-def control_client(simulator: Simulator) -> httpx.AsyncClient:
+def control_client(simulator: Simulator) -> httpx2.AsyncClient:
     app = http_app(build_server(simulator), auth_token=TOKEN, control=Control(simulator))
-    return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
+    return httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app),
         base_url="http://127.0.0.1:8000",
         headers={"Authorization": f"Bearer {TOKEN}"},
     )
@@ -216,7 +216,9 @@ async def test_control_api_sits_next_to_mcp_over_real_http(shop: World, script: 
                     {"order_id": "ord_00001"},
                     meta=request_meta({"mcp-sim/session": "ep1"}),
                 )
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=auth) as http:
+            async with httpx2.AsyncClient(
+                base_url=f"http://127.0.0.1:{port}", headers=auth
+            ) as http:
                 fork = await http.post("/control/sessions/ep1/fork", json={"id": "ep2"})
                 reset = await http.post("/control/sessions/ep1/reset")
                 ep2 = (await http.get("/control/sessions/ep2/state")).json()

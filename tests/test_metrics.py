@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 
 from mcp_sim.errors import ModelTimeout
@@ -217,8 +217,8 @@ async def test_metrics_are_served_over_http_behind_the_token(shop: World, script
     simulator, _ = await known_sequence(shop, script)
     control = Control(simulator)
     app = http_app(build_server(simulator), auth_token=TOKEN, control=control)
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app),
         base_url="http://127.0.0.1:8000",
         headers={"Authorization": f"Bearer {TOKEN}"},
     ) as http:
