@@ -4,6 +4,8 @@
     ├── SpecError            a world file is broken (carries every problem found)
     ├── ModelError           the world model could not give a usable answer
     │   ├── ModelUnavailable     endpoint down, refused, 5xx / 429 after retries
+    │   │   ├── ConnectFailed        no connection to an endpoint could be opened (one try)
+    │   │   └── ConnectionBroken     a connection broke, or its peer broke HTTP (one try)
     │   ├── ModelTimeout         no answer within the configured timeout
     │   └── ModelOutputInvalid   truncated, malformed or schema-violating answer
     ├── EngineError          the embedded engine could not be installed or started
@@ -20,7 +22,7 @@
         ├── UnknownSession       no live session has that id (control API)
         └── SessionExists        a new session was asked for under an id already live
 
-Foreign errors (httpx, JSON, jsonschema, subprocess) are translated into these once, at the
+Foreign errors (httpx2, JSON, jsonschema, subprocess) are translated into these once, at the
 boundary where they happen. The server turns every ModelError into an ``isError`` tool
 result, so one failing call never takes the server down.
 """
@@ -63,6 +65,20 @@ class ModelError(SimError):
 
 class ModelUnavailable(ModelError):
     """The model endpoint could not be reached or kept failing."""
+
+
+class ConnectFailed(ModelUnavailable):
+    """No connection to a model endpoint could be opened: refused, unresolvable, TLS failed, or
+    not within the connect timeout (``timed_out``). The model client retries it."""
+
+    def __init__(self, message: str, *, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+
+
+class ConnectionBroken(ModelUnavailable):
+    """A connection to a model endpoint broke, or the endpoint broke HTTP, before the answer was
+    complete. The model client retries it."""
 
 
 class ModelTimeout(ModelError):

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import mcp.types as types
 import pytest
 
@@ -44,7 +44,7 @@ def real_model_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def real_model_name(real_model_url: str) -> str:
     """The model id that server serves (``gemma3-270m`` for the embedded one)."""
-    response = httpx.get(f"{real_model_url}/models", timeout=30.0, trust_env=False)
+    response = httpx2.get(f"{real_model_url}/models", timeout=30.0, trust_env=False)
     response.raise_for_status()
     return str(response.json()["data"][0]["id"])
 

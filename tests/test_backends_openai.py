@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable
@@ -637,7 +637,7 @@ async def test_aclose_closes_an_owned_client_but_not_an_injected_one(
     double: OpenAIDouble,
 ) -> None:
     double.respond_with(lambda _: Reply(content="ok"))
-    async with httpx.AsyncClient() as injected:
+    async with httpx2.AsyncClient() as injected:
         client = OpenAICompatibleModel(settings(double.base_url), http_client=injected)
         await client.complete(request())
         await client.aclose()
@@ -653,11 +653,11 @@ async def test_aclose_closes_an_owned_client_but_not_an_injected_one(
 async def test_injected_transport_is_used_for_every_request() -> None:
     seen: list[str] = []
 
-    def handler(http_request: httpx.Request) -> httpx.Response:
+    def handler(http_request: httpx2.Request) -> httpx2.Response:
         seen.append(http_request.url.path)
-        return httpx.Response(503, json={"error": {"message": "warming up"}})
+        return httpx2.Response(503, json={"error": {"message": "warming up"}})
 
-    transport = httpx.MockTransport(handler)
+    transport = httpx2.MockTransport(handler)
     async with OpenAICompatibleModel(
         settings("http://replica.invalid:8000/v1", model="m", retries=1), transport=transport
     ) as client:
@@ -665,6 +665,24 @@ async def test_injected_transport_is_used_for_every_request() -> None:
             await client.complete(request())
 
     assert seen == ["/v1/chat/completions"] * 2
+
+
+async def test_a_refused_connection_through_httpx2_is_retried_and_marks_the_replica_down() -> None:
+    tries: list[str] = []
+
+    def handler(http_request: httpx2.Request) -> httpx2.Response:
+        tries.append(http_request.url.host)
+        raise httpx2.ConnectError("connection refused")
+
+    transport = httpx2.MockTransport(handler)
+    async with OpenAICompatibleModel(
+        settings("http://replica.invalid:8000/v1", model="m", retries=1), transport=transport
+    ) as client:
+        with pytest.raises(ModelUnavailable, match=r"cannot connect \(connection refused\)"):
+            await client.complete(request())
+        assert client.replicas_down == ["http://replica.invalid:8000/v1"]
+
+    assert tries == ["replica.invalid"] * 2
 
 
 # -- settings --------------------------------------------------------------------------------
@@ -702,7 +720,7 @@ async def test_double_answers_non_streaming_requests_with_a_full_chat_completion
     double: OpenAIDouble,
 ) -> None:
     double.script(Reply(content="answer", reasoning="because"))
-    async with httpx.AsyncClient() as http:
+    async with httpx2.AsyncClient() as http:
         response = await http.post(
             f"{double.base_url}/chat/completions",
             json={"model": DEFAULT_MODEL, "messages": MESSAGES, "stream": False},

@@ -201,7 +201,7 @@ def _modules_loaded_by(*argv: str) -> set[str]:
 
 def test_version_imports_none_of_the_machinery() -> None:
     loaded = _modules_loaded_by("--version")
-    heavy = {"pydantic", "httpx", "mcp", "anyio", "mcp_sim.spec", "mcp_sim.simulator"}
+    heavy = {"pydantic", "httpx2", "mcp", "anyio", "mcp_sim.spec", "mcp_sim.simulator"}
     assert not heavy & loaded
 
 
@@ -209,7 +209,7 @@ def test_validate_imports_the_spec_and_not_the_simulator_or_server() -> None:
     loaded = _modules_loaded_by("validate", str(BOOKSTORE))
     assert "mcp_sim.spec.world" in loaded
     assert (
-        not {"mcp", "httpx", "mcp_sim.simulator", "mcp_sim.server", "mcp_sim.models.openai"}
+        not {"mcp", "httpx2", "mcp_sim.simulator", "mcp_sim.server", "mcp_sim.models.openai"}
         & loaded
     )
 

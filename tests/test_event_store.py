@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import mcp.types as types
 import pytest
 
@@ -91,7 +91,7 @@ def test_a_call_whose_connection_dropped_is_resumed_with_last_event_id(tmp_path:
             serving_http(
                 BOOKSTORE, "--model-url", model.base_url, log=tmp_path / "serve.log"
             ) as url,
-            httpx.Client(timeout=20, trust_env=False) as http,
+            httpx2.Client(timeout=20, trust_env=False) as http,
         ):
             headers = {"Accept": "application/json, text/event-stream"}
             opened = http.post(

@@ -12,9 +12,9 @@ from contextlib import asynccontextmanager
 
 import anyio
 import anyio.abc
-import httpx
 import pytest
 
+from mcp_sim.errors import ConnectFailed, ConnectionBroken
 from mcp_sim.models import http11
 from mcp_sim.models.http11 import LeanClient
 
@@ -173,36 +173,37 @@ async def test_a_connection_idle_past_its_expiry_is_not_reused() -> None:
     assert server.connections == 2
 
 
-async def test_a_chunked_body_cut_short_is_a_protocol_error() -> None:
+async def test_a_chunked_body_cut_short_is_a_broken_connection() -> None:
     async def cut(stream: anyio.abc.SocketStream, number: int) -> None:
         await read_request(stream, bytearray())
         await stream.send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\npart")
 
     async with raw_server(cut) as server:
         client = LeanClient(connect_timeout=2)
-        with pytest.raises(httpx.RemoteProtocolError, match="incomplete"):
+        with pytest.raises(ConnectionBroken, match="incomplete"):
             await body_of(client, url(server))
         await client.aclose()
 
 
-async def test_an_answer_that_is_not_http_is_a_protocol_error() -> None:
+async def test_an_answer_that_is_not_http_is_a_broken_connection() -> None:
     async with raw_server(answering(b"SSH-2.0-OpenSSH_9.6\r\n\r\n")) as server:
         client = LeanClient(connect_timeout=2)
-        with pytest.raises(httpx.RemoteProtocolError, match="not an HTTP"):
+        with pytest.raises(ConnectionBroken, match="not an HTTP"):
             await body_of(client, url(server))
         await client.aclose()
 
 
-async def test_a_refused_connection_is_a_connect_error() -> None:
+async def test_a_refused_connection_is_a_failed_connect() -> None:
     with anyio.fail_after(5):
         async with raw_server(answering(OK_LENGTH)) as server:
             port = server.port
         client = LeanClient(connect_timeout=2)
-        with pytest.raises(httpx.ConnectError):
+        with pytest.raises(ConnectFailed) as caught:
             await body_of(client, f"http://127.0.0.1:{port}/v1/x")
+    assert not caught.value.timed_out
 
 
-async def test_a_connection_that_takes_too_long_is_a_connect_timeout(
+async def test_a_connection_that_takes_too_long_is_a_failed_connect_that_timed_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     async def never(*args: object) -> anyio.abc.ByteStream:
@@ -211,8 +212,9 @@ async def test_a_connection_that_takes_too_long_is_a_connect_timeout(
 
     monkeypatch.setattr(http11, "_open_tcp", never)
     client = LeanClient(connect_timeout=0.05)
-    with anyio.fail_after(5), pytest.raises(httpx.ConnectTimeout):
+    with anyio.fail_after(5), pytest.raises(ConnectFailed, match="connect timeout") as caught:
         await body_of(client, "http://127.0.0.1:9/v1/x")
+    assert caught.value.timed_out
 
 
 async def test_the_request_carries_host_length_and_the_given_headers() -> None:

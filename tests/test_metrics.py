@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 
 from mcp_sim.episodes.hub import EpisodeHub
@@ -218,8 +218,8 @@ def test_model_errors_are_named_by_their_class() -> None:
 async def test_metrics_are_served_over_http_behind_the_token(shop: World, script: Any) -> None:
     simulator, _ = await known_sequence(shop, script)
     app = hosting_app(EpisodeHub({shop.world: simulator}), HostingOptions(auth_token=TOKEN))
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app),
         base_url="http://127.0.0.1:8000",
         headers={"Authorization": f"Bearer {TOKEN}"},
     ) as http:

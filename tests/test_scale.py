@@ -12,7 +12,7 @@ import tracemalloc
 from typing import Any, cast
 
 import anyio
-import httpx
+import httpx2
 import mcp.types as types
 import uvicorn
 from mcp import Client
@@ -81,14 +81,14 @@ async def test_http_sessions_have_calls_in_flight_at_once(bookstore: World) -> N
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     answers: list[dict[str, Any]] = []
     # A connection per request: a kept-alive connection can be closed by the server just as it
-    # is reused, which httpx reports as an error (real MCP clients retry; this one need not).
-    limits = httpx.Limits(max_connections=sessions + 10, max_keepalive_connections=0)
+    # is reused, which httpx2 reports as an error (real MCP clients retry; this one need not).
+    limits = httpx2.Limits(max_connections=sessions + 10, max_keepalive_connections=0)
 
-    async with httpx.AsyncClient(
+    async with httpx2.AsyncClient(
         base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=60
     ) as http:
 
-        async def post(body: dict[str, Any], session: str | None) -> httpx.Response:
+        async def post(body: dict[str, Any], session: str | None) -> httpx2.Response:
             headers = {"Accept": "application/json, text/event-stream"}
             if session is not None:
                 headers |= {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}

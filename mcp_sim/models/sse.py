@@ -3,7 +3,7 @@
 A streamed answer is a few hundred to several thousand events (one per token), and the world
 model's answers to many sessions arrive at once, so reading them is on every call's path.
 Parsing whole network reads here costs a fraction of iterating the response line by line
-through httpx's chain of async generators, which was the largest single cost of a call.
+through an HTTP library's chain of async generators, which was the largest single cost of a call.
 
 Only what an OpenAI-compatible stream uses is kept: ``data`` fields (several in one event are
 joined with newlines) and the end of an event at a blank line; comments and other fields are
