@@ -73,27 +73,15 @@ async def in_process(worlds: list[Path], episodes: int) -> dict[str, float]:
 
 async def over_http(worlds: list[Path], episodes: int) -> dict[str, float]:
     import httpx2
-    from run import Process, cpu_seconds, free_port, rss_bytes, running
+    from run import PYTHON, cpu_seconds, rss_bytes, running, start_http
 
-    port = free_port()
-    command = ["mcp-sim", "serve", *map(str, worlds), "--http", f"127.0.0.1:{port}"]
-    command += ["--model-url", "http://127.0.0.1:9/v1", "--session-idle-timeout", "0"]
-    server = Process(command, "mcp-sim")
-    url = f"http://127.0.0.1:{port}"
+    command = [PYTHON, "-m", "mcp_sim", "serve", *map(str, worlds)]
+    command += ["--model-url", "http://127.0.0.1:9/v1", "--session-idle-timeout", "86400"]
+    server, mcp_url = start_http(command, "mcp-sim")
     with running(server):
-        async with httpx2.AsyncClient(base_url=url, timeout=30) as client:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    if (await client.get("/episodes")).status_code == 200:
-                        break
-                except httpx2.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"mcp-sim did not start: see {server.log}")
-                await asyncio.sleep(0.2)
+        async with httpx2.AsyncClient(base_url=mcp_url.removesuffix("/mcp"), timeout=30) as client:
             names = [w.stem.replace("shop-", "tidewater-") for w in worlds]
-            for name in names[:5]:
+            for name in names:  # warm-up: every world's first episode
                 (await client.post("/episodes", json={"world": name})).raise_for_status()
             await asyncio.sleep(0.5)
             rss, cpu = rss_bytes(server.pid), cpu_seconds(server.pid)

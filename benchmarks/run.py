@@ -1,7 +1,8 @@
 """mcp-sim's benchmark suite: what the server adds to a call, how many calls it carries, what an
 open session costs, and how much of each prompt vLLM's prefix cache can reuse.
 
-    python benchmarks/run.py [--quick] [--only overhead,throughput,memory,prefix] [--json FILE]
+    python benchmarks/run.py [--quick] [--only overhead,throughput,memory,prefix,episodes]
+                             [--json FILE]
 
 Every figure comes from processes on this machine talking over loopback:
 
@@ -475,7 +476,7 @@ def table(rows: list[list[str]]) -> str:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls, shorter runs")
-    parser.add_argument("--only", default="overhead,throughput,memory,prefix")
+    parser.add_argument("--only", default="overhead,throughput,memory,prefix,episodes")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument(
         "--sessions", default="1,10,100,1000", help="concurrency levels for throughput"
@@ -653,6 +654,31 @@ async def main() -> None:
         print(
             f"Prompt prefix sharing, a {p['calls']:.0f}-call session on worlds/shop.yaml "
             "(rule-based stand-in model; details: python benchmarks/prefix_sharing.py):"
+        )
+        print(table(rows) + "\n", flush=True)
+
+    if "episodes" in only:
+        import episodes
+
+        worlds, count = (10, 1000) if args.quick else (50, 10_000)
+        e = await episodes.measure(worlds, count, http=True)
+        results["episodes"] = e
+        rows = [["what", "value"]]
+        rows.append(
+            ["idle episode, heap (in process)", f"{e['in_process']['bytes_per_episode']:,.0f} B"]
+        )
+        rows.append(["create one, CPU (in process)", f"{e['in_process']['create_ms']:.3f} ms"])
+        rows.append(
+            ["idle episode, server RSS (HTTP)", f"{e['http']['rss_bytes_per_episode']:,.0f} B"]
+        )
+        rows.append(
+            [
+                "create one, server CPU (POST /episodes)",
+                f"{e['http']['server_cpu_ms_per_create']:.3f} ms",
+            ]
+        )
+        print(
+            f"Episodes: {count:,} idle episodes over {worlds} worlds (details: benchmarks/episodes.py):"
         )
         print(table(rows) + "\n", flush=True)
 
