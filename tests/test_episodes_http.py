@@ -307,3 +307,50 @@ def test_serve_refuses_two_files_of_one_world(tmp_path: Path) -> None:
     done = run_cli("serve", str(WORLDS / "shop.yaml"), str(copy), "--http", "127.0.0.1:8",
                    "--model-url", "http://127.0.0.1:9/v1")  # fmt: skip
     assert done.returncode == 1 and "are both world 'tidewater-orders'" in done.stderr
+
+
+def cancel(status: str) -> str:
+    patch = [{"op": "replace", "path": "/orders/0/status", "value": status}]
+    return ScriptedModel.answer(f"order is now {status}", patch)
+
+
+def api_client(hub: EpisodeHub) -> httpx2.AsyncClient:
+    """The episode API in process (its routes need no transport running)."""
+    app = hosting_app(hub, HostingOptions(auth_token=OPERATOR))
+    return httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app),
+        base_url="http://127.0.0.1:8000",
+        headers=bearer(OPERATOR),
+    )
+
+
+async def test_forks_diverge_resets_replay_and_snapshots_continue(shop: World) -> None:
+    from mcp_sim.runtime.session import Session
+
+    simulator = Simulator(shop, ScriptedModel(cancel("cancelled"), cancel("packed"), cancel("x")))
+    hub = EpisodeHub({SHOP: simulator})
+    async with api_client(hub) as http:
+        await http.post("/episodes", json={"id": "root", "seed": 5})
+        a = (await http.post("/episodes/root/fork", json={"id": "a"})).json()
+        b = (await http.post("/episodes/root/fork", json={"id": "b", "seed": 6})).json()
+        assert (a["id"], a["seed"], b["id"], b["seed"]) == ("a", 5, "b", 6)
+        await simulator.call("a", "update_order", {"order_id": "ord_00001"})
+        await simulator.call("b", "update_order", {"order_id": "ord_00001"})
+        states = {e: (await http.get(f"/episodes/{e}/state")).json() for e in ("root", "a", "b")}
+
+        taken = await http.post("/episodes/a/snapshot")
+        restored = await http.post("/episodes", json={"id": "r", "snapshot": taken.json()})
+        await simulator.call("r", "get_order", {"order_id": "ord_00001"})
+        continued = (await http.get("/episodes/r/journal")).text
+
+        reset = (await http.post("/episodes/a/reset")).json()
+        after_reset = (await http.get("/episodes/a/journal")).text
+    assert states["a"]["state"]["orders"][0]["status"] == "cancelled"
+    assert states["b"]["state"]["orders"][0]["status"] == "packed"
+    assert states["root"]["state"] == shop.state
+    assert [states[e]["version"] for e in ("root", "a", "b")] == [0, 1, 1]
+    assert restored.status_code == 201 and restored.json()["version"] == 1
+    assert json.loads(continued.splitlines()[0])["step"] == 2  # the snapshot's clock goes on
+    assert (reset["version"], reset["seed"], after_reset) == (0, 5, "")
+    session = simulator.sessions.get("a")
+    assert session.snapshot().rng == Session.start("x", shop, seed=5).snapshot().rng
