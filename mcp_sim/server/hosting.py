@@ -17,6 +17,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route, Router
 from starlette.types import ASGIApp
 
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.server.control import Control
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
@@ -42,9 +43,10 @@ class HostingOptions:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
 
-def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIApp:
-    """The app serving every world of ``hub`` and its episodes."""
+def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
+    """The app serving every world of ``worlds`` and its episodes."""
     options = options or HostingOptions()
+    hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
     managers = {}
     for name, simulator in hub.simulators.items():
