@@ -99,12 +99,13 @@ async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
         control_tools=config.control_tools,
         snapshots=SnapshotFolder(config.snapshot_dir) if config.snapshot_dir else None,
         max_body_bytes=config.max_body_bytes,
+        openenv=config.openenv,
     )
     app = hosting_app(worlds, options)
     hub = worlds.hub
     named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
     base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
-    routes = describe_routes(hub, base)
+    routes = describe_routes(hub, base, openenv=config.openenv)
     say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
     for line in routes[1:] if hub.default_world else routes:
         say(f"  {line}")
