@@ -44,9 +44,13 @@ def harness_python(name: str, requirements: tuple[str, ...], *, with_mcp_sim: bo
     return python
 
 
-def run_example(python: Path, script: str, *args: str, timeout: float = 300) -> str:
-    """Run ``examples/harness/SCRIPT ARGS`` with ``python``; its stdout, once it succeeded."""
+def run_example(
+    python: Path, script: str, *args: str, timeout: float = 300, **env_vars: str
+) -> str:
+    """Run ``examples/harness/SCRIPT ARGS`` with ``python`` (and ``env_vars`` set); its stdout,
+    once it succeeded."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(env_vars)
     done = subprocess.run(
         [str(python), str(ROOT / "examples" / "harness" / script), *args],
         capture_output=True,

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BOOKSTORE
-from tests.harness_venvs import OPENENV, harness_python, run_example
+from mcp_sim.harness.trl_shim import trl_environment_source
+from mcp_sim.spec.loading import load_world
+from tests.conftest import BOOKSTORE, ROOT
+from tests.harness_venvs import OPENENV, TRANSFORMERS, harness_python, run_example
 from tests.openai_double import OpenAIDouble, Reply
 from tests.processes import serving_http
 from tests.test_episodes_http import book_order
@@ -47,3 +49,27 @@ def test_openenv_core_client_rolls_out_two_episodes_at_once(
         assert rollout["tools"] == ["search_books", "get_book", "place_order", "cancel_order"]
         assert rollout["found"] == ["b1", "b2"]
         assert (rollout["done"], rollout["reward"], rollout["steps"]) == (True, 1.0, 2)
+
+
+def test_the_trl_example_class_is_what_the_generator_writes() -> None:
+    written = (ROOT / "examples" / "harness" / "trl_environment.py").read_text(encoding="utf-8")
+    world = load_world(BOOKSTORE)
+    assert written == trl_environment_source(
+        world, "../../worlds/bookstore.yaml", "http://127.0.0.1:8000/v1"
+    ), "regenerate it: mcp-sim harness trl worlds/bookstore.yaml -o examples/harness/..."
+
+
+def test_trl_environment_class_is_driven_as_grpo_trainer_drives_it(world_model: str) -> None:
+    python = harness_python("trl", TRANSFORMERS, with_mcp_sim=True)
+    printed = run_example(python, "trl_rollout.py", MCP_SIM_MODEL_URL=world_model)
+    first, second = (json.loads(line) for line in printed.splitlines())
+    schemas = {s["function"]["name"]: s["function"] for s in first["schemas"]}
+    assert sorted(schemas) == ["cancel_order", "get_book", "place_order", "search_books"]
+    search = schemas["search_books"]["parameters"]
+    assert search["required"] == ["query"]
+    assert search["properties"]["max_results"]["type"] == "integer"
+    assert schemas["place_order"]["description"].startswith("Place an order")
+    assert first["prompts"][0].startswith("Order two copies of The Glass River")
+    assert first["rewards"][:3] == [1.0, 1.0, 0.0], second
+    assert 0.0 < first["rewards"][3] < 1.0
+    assert "out_of_stock" in second["observations"][2][0]
