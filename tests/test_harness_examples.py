@@ -7,6 +7,7 @@ class read and driven as GRPOTrainer does, and a GRPO-style group rollout on the
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -73,3 +74,15 @@ def test_trl_environment_class_is_driven_as_grpo_trainer_drives_it(world_model: 
     assert first["rewards"][:3] == [1.0, 1.0, 0.0], second
     assert 0.0 < first["rewards"][3] < 1.0
     assert "out_of_stock" in second["observations"][2][0]
+
+
+def test_grpo_group_rollout_forks_one_snapshot_eight_ways_and_scores_each(
+    world_model: str,
+) -> None:
+    printed = run_example(Path(sys.executable), "grpo_group_rollout.py", world_model)
+    group = json.loads(printed)
+    assert group["prefix_steps"] == 1 and len(set(group["branches"])) == 8
+    rewards = group["rewards"]
+    assert [rewards[i] for i in (0, 2, 4, 6)] == [1.0] * 4
+    assert all(r < 1.0 for r in (rewards[1], rewards[3], rewards[5], rewards[7]))
+    assert sum(group["advantages"]) == pytest.approx(0, abs=1e-5)
