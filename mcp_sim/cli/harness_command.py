@@ -56,6 +56,7 @@ def register(subcommands: Subcommands) -> None:
     p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
     p.add_argument(
         "--model-url",
+        type=values.http_url,
         metavar="URL",
         help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
     )
