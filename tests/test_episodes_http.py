@@ -16,6 +16,7 @@ import uvicorn
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.server.hosting import HostingOptions, hosting_app
 from mcp_sim.simulator.core import Simulator
@@ -50,7 +51,7 @@ def book_order() -> str:
 async def serving(hub: EpisodeHub, **options: Any) -> AsyncIterator[str]:
     """``hub`` served by uvicorn on a free loopback port, for as long as the block runs."""
     port = free_port()
-    app = hosting_app(hub, HostingOptions(**options))
+    app = hosting_app(Worlds(hub), HostingOptions(**options))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     async with anyio.create_task_group() as tg:
         tg.start_soon(server.serve)

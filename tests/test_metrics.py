@@ -10,7 +10,7 @@ import anyio
 import httpx2
 import pytest
 
-from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import ModelTimeout
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.server.control import Control
@@ -217,7 +217,7 @@ def test_model_errors_are_named_by_their_class() -> None:
 
 async def test_metrics_are_served_over_http_behind_the_token(shop: World, script: Any) -> None:
     simulator, _ = await known_sequence(shop, script)
-    app = hosting_app(EpisodeHub({shop.world: simulator}), HostingOptions(auth_token=TOKEN))
+    app = hosting_app(Worlds({shop.world: simulator}), HostingOptions(auth_token=TOKEN))
     async with httpx2.AsyncClient(
         transport=httpx2.ASGITransport(app=app),
         base_url="http://127.0.0.1:8000",

@@ -8,6 +8,7 @@ from mcp_sim import __version__
 from mcp_sim.cli import (
     engine_commands,
     fidelity_commands,
+    harness_command,
     serve_commands,
     verify_command,
     world_commands,
@@ -31,4 +32,5 @@ def build_parser() -> CliParser:
     fidelity_commands.register(subcommands, model)
     verify_command.register(subcommands)
     engine_commands.register(subcommands)
+    harness_command.register(subcommands)
     return parser

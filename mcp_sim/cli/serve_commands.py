@@ -121,6 +121,12 @@ def _add_http_flags(p: CliParser) -> None:
         help="over HTTP, answer each request with one JSON body instead of an event stream: "
         "no progress notifications, about half the server CPU per call (for many sessions)",
     )
+    p.add_argument(
+        "--openenv",
+        action="store_true",
+        help="over HTTP, also speak OpenEnv (WebSocket /ws, /reset, /step, /state, /health, "
+        "/metadata, /schema): reset starts an episode, a step is a tool call",
+    )
 
 
 def _add_call(subcommands: Subcommands, parents: list[CliParser]) -> None:

@@ -46,6 +46,7 @@ class ServeConfig:
     control_tools: bool = False
     snapshot_dir: Path | None = None
     max_body_bytes: int = 16 * 1024 * 1024
+    openenv: bool = False
 
     @property
     def world(self) -> Path:
@@ -69,6 +70,7 @@ class ServeConfig:
             control_tools=args.control_tools,
             snapshot_dir=args.snapshot_dir,
             max_body_bytes=args.max_body_bytes,
+            openenv=args.openenv,
         )
         found.check()
         return found
@@ -80,5 +82,7 @@ class ServeConfig:
             for flag, value in (("--replay", self.replay), ("--world-memory", self.world_memory)):
                 if value is not None:
                     raise UsageError(flag, "applies to one world; serve that world on its own")
+        if self.openenv and self.http is None:
+            raise UsageError("--openenv", "OpenEnv is served over --http only")
         if self.snapshot_dir is not None and not self.control_tools:
             raise UsageError("--snapshot-dir", "goes with --control-tools (the tools use it)")

@@ -11,10 +11,10 @@ from pathlib import Path
 import anyio
 import anyio.abc
 
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.cli import wiring
 from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import ServeConfig
-from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import EngineError, SimError
 from mcp_sim.models.starting import StartingModel
 from mcp_sim.server.control import Control
@@ -63,7 +63,7 @@ async def _serve(config: ServeConfig) -> None:
             if config.http is None:
                 await _serve_stdio(config, next(iter(simulators.values())))
             else:
-                await _serve_http(config, EpisodeHub(simulators))
+                await _serve_http(config, Worlds(simulators))
             tg.cancel_scope.cancel()
 
 
@@ -87,7 +87,7 @@ async def _serve_stdio(config: ServeConfig, simulator: Simulator) -> None:
     await serve_stdio(server)
 
 
-async def _serve_http(config: ServeConfig, hub: EpisodeHub) -> None:
+async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
     assert config.http is not None
     host, port = config.http
     options = HostingOptions(
@@ -99,11 +99,13 @@ async def _serve_http(config: ServeConfig, hub: EpisodeHub) -> None:
         control_tools=config.control_tools,
         snapshots=SnapshotFolder(config.snapshot_dir) if config.snapshot_dir else None,
         max_body_bytes=config.max_body_bytes,
+        openenv=config.openenv,
     )
-    app = hosting_app(hub, options)
+    app = hosting_app(worlds, options)
+    hub = worlds.hub
     named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
     base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
-    routes = describe_routes(hub, base)
+    routes = describe_routes(hub, base, openenv=config.openenv)
     say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
     for line in routes[1:] if hub.default_world else routes:
         say(f"  {line}")

@@ -68,7 +68,7 @@ ERROR_REPLIES: Mapping[type[Exception], ErrorReply] = {
 the nearest class in an exception's MRO)."""
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def request_object(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if not raw.strip():
         return {}
@@ -121,7 +121,7 @@ class EpisodeEndpoints:
         return JSONResponse({"episodes": self.hub.listing(), "worlds": list(self.hub.simulators)})
 
     async def create(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await request_object(request)
         raw_snapshot = data.get("snapshot")
         if raw_snapshot is not None and not isinstance(raw_snapshot, dict):
             raise ValueError("'snapshot' must be a snapshot object")
@@ -150,7 +150,7 @@ class EpisodeEndpoints:
         return Response(text, media_type="application/x-ndjson")
 
     async def reset(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await request_object(request)
         seed = _optional(data, "seed", int)
         return JSONResponse(await self.hub.reset(request.path_params["id"], seed=seed))
 
@@ -159,14 +159,14 @@ class EpisodeEndpoints:
         return Response(taken.model_dump_json(), media_type="application/json")
 
     async def fork(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await request_object(request)
         forked = await self.hub.fork(
             request.path_params["id"], _optional(data, "id", str), seed=_optional(data, "seed", int)
         )
         return self._created(request, forked)
 
     async def verify(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await request_object(request)
         episode_id = request.path_params["id"]
         verdict = await self.hub.verify(episode_id, _optional(data, "task", str))
         return JSONResponse({"episode": episode_id, **verdict.as_dict()})

@@ -40,7 +40,7 @@ class AccessGuard:
         self._holder_of = holder_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self._operator is None:
+        if scope["type"] not in ("http", "websocket") or self._operator is None:
             await self.app(scope, receive, send)
             return
         given = dict(scope.get("headers") or []).get(b"authorization", b"")
@@ -49,6 +49,11 @@ class AccessGuard:
             await self.app(scope, receive, send)
             return
         holder = self._holder_of(token.decode("latin-1")) if scheme.lower() == b"bearer" else None
+        if scope["type"] == "websocket":
+            # Only the operator's token opens a socket (OpenEnv's, which no episode owns); a
+            # socket closed before it is accepted is refused with 403.
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if holder is None:
             challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
             await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)
@@ -99,8 +104,9 @@ class BodyLimit:
 
 
 class HostGuard:
-    """Rejects HTTP requests whose Host or Origin header names no allowed host, the same checks
-    the SDK's transport makes on ``/mcp``, for the routes that sit next to it."""
+    """Rejects HTTP requests and WebSocket handshakes whose Host or Origin header names no
+    allowed host, the same checks the SDK's transport makes on ``/mcp``, for the routes that
+    sit next to it."""
 
     def __init__(self, app: ASGIApp, security: TransportSecuritySettings) -> None:
         self.app = app
@@ -111,5 +117,11 @@ class HostGuard:
             refusal = await self._security.validate_request(Request(scope, receive))
             if refusal is not None:
                 await refusal(scope, receive, send)
+                return
+        elif scope["type"] == "websocket":
+            # Browsers open sockets to any host: the same checks keep other sites' pages out.
+            headers_only = Request({**scope, "type": "http"})
+            if await self._security.validate_request(headers_only) is not None:
+                await send({"type": "websocket.close", "code": 1008})
                 return
         await self.app(scope, receive, send)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Route, Router
+from starlette.routing import BaseRoute, Route, Router, WebSocketRoute
 from starlette.types import ASGIApp
 
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.server.control import Control
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
@@ -24,6 +25,7 @@ from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit
 from mcp_sim.server.http_front import running, session_manager, transport_security
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
+from mcp_sim.server.openenv_routes import OPENENV_PATHS, OPENENV_SOCKET, OpenEnvEndpoints
 from mcp_sim.server.snapshot_files import SnapshotFolder
 
 
@@ -40,11 +42,14 @@ class HostingOptions:
     control_tools: bool = False
     snapshots: SnapshotFolder | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    openenv: bool = False
+    """Serve OpenEnv's endpoints too (:mod:`mcp_sim.server.openenv_routes`)."""
 
 
-def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIApp:
-    """The app serving every world of ``hub`` and its episodes."""
+def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
+    """The app serving every world of ``worlds`` and its episodes."""
     options = options or HostingOptions()
+    hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
     managers = {}
     for name, simulator in hub.simulators.items():
@@ -77,11 +82,15 @@ def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIA
     # answers its own 404s and 405s after the Host check.
     api_paths = ("/episodes", "/episodes/{path:path}", "/control/{path:path}", "/metrics")
     routes += [Route(path, api) for path in api_paths]
+    if options.openenv:
+        openenv = OpenEnvEndpoints(worlds).app(security=security)
+        routes += [Route(path, openenv) for path in OPENENV_PATHS]
+        routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
     router = Router(routes=routes, lifespan=running(list(managers.values())))
     return AccessGuard(router, options.auth_token, hub.holder_of)
 
 
-def describe_routes(hub: EpisodeHub, base_url: str) -> list[str]:
+def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:
     """What a newly started server says it serves, one line each."""
     lines = []
     if hub.default_world:
@@ -89,4 +98,6 @@ def describe_routes(hub: EpisodeHub, base_url: str) -> list[str]:
     else:
         lines += [f"{base_url}/worlds/{name}/mcp" for name in hub.simulators]
     lines.append(f"{base_url}/episodes (POST to start an episode with its own URL and token)")
+    if openenv:
+        lines.append(f"{base_url}/ws (OpenEnv: reset, step, state; base URL {base_url})")
     return lines

@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from mcp_sim.spec.episode_rules import EpisodeRules, episode_rule_problems
 from mcp_sim.spec.fiction import (
     CanonEntity,
     ReferenceAnswer,
@@ -209,6 +210,11 @@ class World(_Strict):
         description="Tasks (name -> description and checks) that score an episode: checks over "
         "the final state and the calls, and rubrics a model judges. See the README, Scoring.",
     )
+    episode: EpisodeRules | None = Field(
+        default=None,
+        description="When an episode is done (max_steps, done_when calls) and which steps "
+        "carry the verify reward, for step-wise harnesses such as OpenEnv.",
+    )
 
     @field_validator("state_schema")
     @classmethod
@@ -252,6 +258,7 @@ class World(_Strict):
                 [(t.name, t.input_schema, t.grounding) for t in self.tools], self.state
             )
             + verify_problems(self.verify, set(by_name))
+            + episode_rule_problems(self.episode, set(by_name))
         )
 
     def web(self) -> SearchSpec | None:

@@ -1,0 +1,213 @@
+"""One OpenEnv environment: the episode behind one WebSocket connection (or one stateless HTTP
+request), driven by OpenEnv's reset, step, state and mcp messages.
+
+``reset`` starts a new episode (ending the connection's previous one) from its options:
+``seed``, ``episode_id``, ``world`` (on a server of several worlds) and ``task`` (the verify
+task it is scored on). A ``call_tool`` step is one tool call; its observation is the tool's
+result. ``done`` follows the world's ``episode`` rules, and the steps they say carry a reward
+(the one that ends the episode, or every step) get the verdict's reward on the episode's task.
+A step before any reset starts an episode with no options. The episode ends with its
+connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from mcp_sim.api.episode import Episode
+from mcp_sim.api.results import ToolResult
+from mcp_sim.api.worlds import Worlds
+from mcp_sim.errors import SimError, VerifyError
+from mcp_sim.server.openenv_protocol import (
+    ACTION,
+    CallToolAction,
+    EpisodeState,
+    Observation,
+    call_result,
+    mcp_result,
+    tool_listing,
+    wire,
+)
+from mcp_sim.simulator.core import UnknownTool
+
+RESET_OPTIONS = ("seed", "episode_id", "world", "task")
+"""What a reset may choose; OpenEnv passes other keys through, and they are ignored here as
+its servers ignore what an environment's reset does not take."""
+
+
+class OpenEnvSession:
+    """The episode of one OpenEnv client."""
+
+    def __init__(self, worlds: Worlds) -> None:
+        self.worlds = worlds
+        self.episode: Episode | None = None
+
+    async def reset(self, options: Any) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise ValueError("reset options must be a JSON object")
+        seed, episode_id = options.get("seed"), options.get("episode_id")
+        world, task = options.get("world"), options.get("task")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise ValueError("seed must be a whole number >= 0")
+        for key, value in (("episode_id", episode_id), ("world", world), ("task", task)):
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"{key} must be a string")
+        await self.close()
+        self.episode = await self.worlds.episode(world, seed=seed, task=task, episode_id=episode_id)
+        episode = self.episode
+        described = episode.world.verify.get(episode.task) if episode.task else None
+        metadata = {
+            "episode_id": episode.id,
+            "world": episode.world_id,
+            "task": episode.task,
+            "task_description": described.description if described else None,
+            "seed": episode.seed,
+        }
+        return wire(Observation(reward=None, done=False, metadata=metadata))
+
+    async def step(self, action_data: Any) -> dict[str, Any]:
+        """Answer one action; raises :class:`pydantic.ValidationError` for a malformed one."""
+        action = ACTION.validate_python(action_data)
+        episode = await self._started()
+        if not isinstance(action, CallToolAction):
+            observation = Observation(tools=tool_listing(episode.world), done=episode.done)
+            observation.metadata = {"episode_id": episode.id}
+            return wire(observation)
+        try:
+            result = await episode.call(action.tool_name, action.arguments)
+        except UnknownTool as exc:
+            error = {"error_type": "tool_not_found", "message": str(exc)}
+            return wire(
+                Observation(
+                    tool_name=action.tool_name,
+                    error=error,
+                    done=episode.done,
+                    metadata={"episode_id": episode.id},
+                )
+            )
+        return wire(await self._observed(episode, result))
+
+    async def _observed(self, episode: Episode, result: ToolResult) -> Observation:
+        metadata: dict[str, Any] = {
+            "episode_id": episode.id,
+            "step": result.step,
+            "version": result.version,
+            "source": result.source,
+        }
+        rules = episode.world.episode
+        timing = rules.reward if rules is not None else "on_done"
+        reward = None
+        if (result.done or timing == "every_step") and episode.world.verify:
+            try:
+                verdict = await episode.verify()
+            except VerifyError as exc:
+                metadata["reward_error"] = str(exc)
+            else:
+                reward = verdict.reward
+                metadata["verdict"] = verdict.as_dict()
+        return Observation(
+            tool_name=result.tool,
+            result=call_result(result),
+            done=result.done,
+            reward=reward,
+            metadata=metadata,
+        )
+
+    async def state(self) -> dict[str, Any]:
+        episode = self.episode
+        if episode is None:
+            return EpisodeState().model_dump()
+        return EpisodeState(
+            episode_id=episode.id,
+            step_count=episode.steps,
+            world=episode.world_id,
+            task=episode.task,
+            done=episode.done,
+            version=await episode.version(),
+            world_state=await episode.state(),
+        ).model_dump()
+
+    async def mcp(self, request: Any) -> dict[str, Any]:
+        """A JSON-RPC ``tools/list`` or ``tools/call`` on the episode (OpenEnv's ``mcp``
+        message), answered as JSON-RPC."""
+        if not isinstance(request, dict) or request.get("jsonrpc") != "2.0":
+            return _rpc_error(None, -32600, "Invalid Request: not a JSON-RPC 2.0 request")
+        request_id, method = request.get("id"), request.get("method")
+        params = request.get("params") or {}
+        if not isinstance(params, dict):
+            return _rpc_error(request_id, -32602, "Params must be an object")
+        episode = await self._started()
+        if method == "tools/list":
+            tools = [
+                {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+                for t in episode.world.tools
+            ]
+            return {"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools}}
+        if method != "tools/call":
+            return _rpc_error(request_id, -32601, f"Method not found: {method}")
+        name, arguments = params.get("name"), params.get("arguments") or {}
+        if not isinstance(name, str) or not isinstance(arguments, dict):
+            return _rpc_error(request_id, -32602, "tools/call needs a name and object arguments")
+        try:
+            result = await episode.call(name, arguments)
+        except UnknownTool as exc:
+            return _rpc_error(request_id, -32602, str(exc))
+        return {"jsonrpc": "2.0", "id": request_id, "result": mcp_result(result)}
+
+    async def _started(self) -> Episode:
+        if self.episode is None:
+            await self.reset({})
+        assert self.episode is not None
+        return self.episode
+
+    async def close(self) -> None:
+        """End the episode, if it still lives."""
+        episode, self.episode = self.episode, None
+        if episode is not None:
+            with contextlib.suppress(SimError):  # it expired already
+                await episode.close()
+
+
+def _rpc_error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+async def answer_message(session: OpenEnvSession, raw: str) -> dict[str, Any] | None:
+    """The reply to one WebSocket message (``None`` for ``close``), errors included, in
+    OpenEnv's ``{"type", "data"}`` envelopes."""
+    try:
+        message = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return _ws_error("INVALID_JSON", f"Invalid JSON: {exc}")
+    kind = message.get("type") if isinstance(message, dict) else None
+    data = message.get("data") if isinstance(message, dict) else None
+    try:
+        match kind:
+            case "reset":
+                return {
+                    "type": "observation",
+                    "data": await session.reset(data if data is not None else {}),
+                }
+            case "step":
+                return {"type": "observation", "data": await session.step(data)}
+            case "state":
+                return {"type": "state", "data": await session.state()}
+            case "mcp":
+                return {"type": "mcp", "data": await session.mcp(data)}
+            case "close":
+                return None
+            case _:
+                return _ws_error("UNKNOWN_TYPE", f"Unknown message type: {kind}")
+    except ValidationError as exc:
+        errors = json.loads(exc.json(include_url=False))
+        return _ws_error("VALIDATION_ERROR", "Invalid message", errors=errors)
+    except (SimError, ValueError) as exc:
+        return _ws_error("EXECUTION_ERROR", str(exc))
+
+
+def _ws_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "data": {"message": message, "code": code, **extra}}
