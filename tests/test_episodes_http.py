@@ -317,7 +317,7 @@ def cancel(status: str) -> str:
 
 def api_client(hub: EpisodeHub) -> httpx2.AsyncClient:
     """The episode API in process (its routes need no transport running)."""
-    app = hosting_app(hub, HostingOptions(auth_token=OPERATOR))
+    app = hosting_app(Worlds(hub), HostingOptions(auth_token=OPERATOR))
     return httpx2.AsyncClient(
         transport=httpx2.ASGITransport(app=app),
         base_url="http://127.0.0.1:8000",
