@@ -7,6 +7,8 @@ bad id patterns, moved lines, values of the wrong type), written to a file and l
 ``SpecError`` whose every problem has a line and a column. Prints:
 
 - tracebacks: runs that raised anything else, by exception type and place;
+- loaded worlds that fail to serve their first calls (each fixture, each tool with no
+  arguments, through the simulator and a scripted model);
 - slow runs: over ``--slow`` seconds (2 by default);
 - problems without a line and column, and reader errors (control characters, bytes that are not
   UTF-8) whose line and column do not hold the bad character;
@@ -29,13 +31,15 @@ from collections import Counter
 from pathlib import Path
 from types import FrameType
 
+import anyio
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mcp_sim.errors import SpecError, SpecProblem  # noqa: E402
 from mcp_sim.spec.loading import load_world  # noqa: E402
 from mcp_sim.spec.locations import LINE_BREAK  # noqa: E402
-from tests.world_mutations import billion_laughs, mutate, seed_worlds  # noqa: E402
+from tests.world_mutations import billion_laughs, mutate, seed_worlds, serve_some_calls  # noqa: E402
 
 HANG_SECONDS = 30
 
@@ -89,20 +93,23 @@ def main() -> int:
     slow: list[tuple[float, str]] = []
     unlocated: list[str] = []
     at_start: Counter[str] = Counter()
-    durations: list[float] = []
+    durations: list[tuple[float, str]] = []
+    served, unservable = 0, list[str]()
     signal.signal(signal.SIGALRM, _hang)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for i in range(args.count):
             rng = random.Random(args.seed * 1_000_003 + i)
             name, text = rng.choice(seeds)
-            raw = mutate(text, rng)
+            applied: list[str] = []
+            raw = mutate(text, rng, applied)
             path = folder / f"{i % 2}-{name}"
             path.write_bytes(raw)
+            world = None
             signal.alarm(HANG_SECONDS)
             start = time.perf_counter()
             try:
-                load_world(path)
+                world = load_world(path)
                 outcomes["loaded"] += 1
             except SpecError as exc:
                 outcomes["refused"] += 1
@@ -114,7 +121,7 @@ def main() -> int:
             except Hung:
                 outcomes["hung"] += 1
                 slow.append((HANG_SECONDS, f"case {i} ({name}): hung"))
-            except BaseException as exc:
+            except Exception as exc:
                 outcomes["traceback"] += 1
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 cause = f"{type(exc).__name__} at {Path(where.filename).name}:{where.lineno}"
@@ -123,23 +130,35 @@ def main() -> int:
             finally:
                 signal.alarm(0)
             elapsed = time.perf_counter() - start
-            durations.append(elapsed)
+            durations.append((elapsed, f"case {i} ({name}: {', '.join(applied)})"))
             if elapsed > args.slow:
                 slow.append((elapsed, f"case {i} ({name})"))
+            if world is not None:
+                try:
+                    anyio.run(serve_some_calls, world)
+                    served += 1
+                except Exception as exc:
+                    unservable.append(f"case {i} ({name}): {type(exc).__name__}: {exc}"[:300])
         laughs = laughs_refusal_ms(folder)
 
     durations.sort()
+    times = [elapsed for elapsed, _ in durations]
     print(
         f"worlds: {args.count} (seed {args.seed}); "
         + ", ".join(f"{k} {v}" for k, v in outcomes.items())
     )
     print(
-        f"load time: median {durations[len(durations) // 2] * 1e3:.0f} ms, "
-        f"p99 {durations[int(len(durations) * 0.99)] * 1e3:.0f} ms, max {durations[-1] * 1e3:.0f} ms"
+        f"load time: median {times[len(times) // 2] * 1e3:.0f} ms, "
+        f"p99 {times[int(len(times) * 0.99)] * 1e3:.0f} ms; slowest:"
     )
+    for elapsed, what in durations[-3:][::-1]:
+        print(f"  {elapsed * 1e3:6.0f} ms  {what}")
     print(f"tracebacks: {sum(tracebacks.values())} from {len(tracebacks)} causes")
     for cause, count in tracebacks.most_common():
         print(f"  {count:5}  {cause}\n         e.g. {examples[cause]}")
+    print(f"loaded worlds served (fixtures and tools called): {served}, failed: {len(unservable)}")
+    for line in unservable[:10]:
+        print(f"  {line}")
     print(f"runs over {args.slow:g} s: {len(slow)}")
     for elapsed, what in sorted(slow, reverse=True)[:10]:
         print(f"  {elapsed:6.2f} s  {what}")
@@ -152,7 +171,7 @@ def main() -> int:
     print("billion laughs refused in:")
     for depth, fanout, size, ms in laughs:
         print(f"  depth {depth:2}, fanout {fanout:2} ({size} bytes): {ms:.1f} ms")
-    failed = tracebacks or slow or unlocated or any(ms >= 100 for *_, ms in laughs)
+    failed = tracebacks or slow or unlocated or unservable or any(ms >= 100 for *_, ms in laughs)
     return 1 if failed else 0
 
 

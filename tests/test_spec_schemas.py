@@ -129,6 +129,8 @@ def test_a_draft_07_schema_that_is_valid_2020_12_loads() -> None:
         ("(x+x+)+y", "exponential time"),
         ("x" * 5000, "at most 4,000"),
         ("[", "not a regular expression"),
+        # Fine alone, but the auditor looks for it inside a group, where flags cannot start.
+        ("(?i)ord_[0-9]+", "global flags not at the start"),
     ],
 )
 def test_an_id_pattern_that_is_not_a_safe_regex_is_refused(pattern: str, message: str) -> None:

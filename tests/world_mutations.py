@@ -4,18 +4,25 @@ careless user would make them.
 Each mutation takes the text of a world and a ``random.Random`` and returns new bytes. Some work
 on the text (byte flips, tags, nesting, aliases, lines moved), some on the data (a bad regex, a
 bad JSON Schema, a bad id pattern, a value of the wrong type), which is written back as YAML.
-``mutate`` applies one to three of them. The fuzz test draws its ``Random`` from hypothesis; the
+``mutate`` applies one to three of them, and ``serve_some_calls`` makes the first calls
+``serve`` would answer on a world that loads. The fuzz test draws its ``Random`` from hypothesis; the
 benchmark (``benchmarks/loader_fuzz.py``) from a seed.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import yaml
+
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World
+from tests.scripted_model import ScriptedModel
 
 WORLDS = Path(__file__).resolve().parent.parent / "worlds"
 
@@ -37,7 +44,7 @@ BAD_REGEXES = [
     "a{9999999999}", "(" * 1000 + ")" * 1000, "(" * 40 + "a" + ")" * 40, "(", "[", "\\",
     "a**", "(?<=a+)b", "x{2,1}", "(?P<a>x)(?P<a>y)", "(a+)+$", "(\\w+\\s?)*$", "(.*)*x",
     "x" * 5000, "a{4294967296}", "(?i", "\\p{L}", "[z-a]", "(?<", "a{,9999999999}", "(?#",
-    "\\1", "(?(1)a|b)", "\x00", "^ord_\\d{5}$", "[[:alpha:]]",
+    "\\1", "(?(1)a|b)", "\x00", "^ord_\\d{5}$", "[[:alpha:]]", "(?i)ord_\\d+", "a)|(b",
 ]  # fmt: skip
 BAD_SCHEMAS: list[dict[str, Any]] = [
     {"$ref": "#/$defs/nope"},
@@ -87,11 +94,14 @@ def seed_worlds() -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(WORLDS.glob("*.yaml"))}
 
 
-def mutate(text: str, rng: random.Random) -> bytes:
-    """``text`` broken by one to three mutations, chosen by ``rng``."""
+def mutate(text: str, rng: random.Random, applied: list[str] | None = None) -> bytes:
+    """``text`` broken by one to three mutations, chosen by ``rng`` (their names are appended
+    to ``applied``)."""
     out = text.encode("utf-8")
     for mutation in rng.sample(MUTATIONS, rng.randint(1, 3)):
         out = mutation(out, rng)
+        if applied is not None:
+            applied.append(mutation.__name__.strip("_"))
     return out
 
 
@@ -311,3 +321,16 @@ def billion_laughs(depth: int = 9, fanout: int = 9) -> str:
         for level in range(1, depth + 1)
     ]
     return "\n".join(rows) + "\ntools: [{name: t, description: d, input_schema: {type: object}}]\n"
+
+
+async def serve_some_calls(world: World) -> None:
+    """What ``serve`` does with a world on its first calls: each fixture's call, and each tool
+    with no arguments, answered by a model that says the same thing every time."""
+    answers = [ScriptedModel.answer({"ok": True})] * 40
+    simulator = Simulator(world, ScriptedModel(*answers))
+    calls = [(f.when.tool, f.when.arguments) for f in world.fixtures[:3]]
+    calls += [(tool.name, {}) for tool in world.tools[:3]]
+    for tool, arguments in calls:
+        with anyio.fail_after(30):
+            result = await simulator.call("fuzz", tool, arguments)
+        json.dumps(result.structured)

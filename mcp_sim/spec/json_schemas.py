@@ -69,7 +69,8 @@ def check_json_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
     )
     _check_against_meta_schema(schema, what_2020, jsonschema.Draft202012Validator)
     tree.resolve_references(META_SCHEMAS.resolver_with_root(DRAFT202012.create_resource(schema)))
-    for path, message in tree.problems:
+    if tree.problems:
+        path, message = tree.problems[0]
         raise NestedValueError(f"{what}: {message}", path)
     return schema
 

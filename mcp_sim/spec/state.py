@@ -61,6 +61,12 @@ def id_format_regex(pattern: str, *, capture: bool = False) -> str:
     return "".join(re.escape(literal) + (digits if name else "") for literal, name, _, _ in parts)
 
 
+def id_in_text_regex(pattern: str) -> str:
+    """``pattern`` as the consistency auditor looks for ids in observations: not inside a
+    longer word."""
+    return rf"(?<![A-Za-z0-9_])(?:{pattern})(?![A-Za-z0-9_])"
+
+
 def check_state_pointer(value: str) -> str:
     _check_pointer(value)
     if value == "":
@@ -119,6 +125,9 @@ class EntitySpec(_StrictPart):
         if value is not None:
             try:
                 compile_regex(value)
+                # The auditor finds ids in text with the pattern inside a group between
+                # lookarounds, where some patterns that compile alone do not ((?i) midway).
+                compile_regex(id_in_text_regex(value))
             except ValueError as exc:
                 raise ValueError(f"id_pattern: {exc}") from None
         return value

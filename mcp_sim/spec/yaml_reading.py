@@ -292,7 +292,9 @@ def read_yaml(
         if use_c:
             offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "replace"))
         line, column = line_and_column(text, offset)
-        problem = f"character U+{exc.character:04X} is not allowed in YAML (a control or non-character)"
+        problem = (
+            f"character U+{exc.character:04X} is not allowed in YAML (a control or non-character)"
+        )
         raise SpecError([SpecProblem(file, line, column, "", problem)]) from None
     except UnicodeEncodeError as exc:
         line, column = line_and_column(text, exc.start)
