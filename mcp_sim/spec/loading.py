@@ -1,9 +1,10 @@
 """Loading world files, with every problem reported at its file line.
 
-A world file is YAML. It is loaded twice over the same text: once into plain data that pydantic
-validates, and once into PyYAML's node graph, which remembers where every key and value sits in
-the file. When validation fails, each pydantic error location is walked down the node graph to
-report ``FILE:LINE:COL: path.to.field: message``.
+A world file is YAML, read once (:mod:`mcp_sim.spec.yaml_reading`, within its limits) into
+PyYAML's node graph, which remembers where every key and value sits in the file, and into the
+plain data that pydantic validates. When validation fails, each pydantic error location is
+walked down the node graph to report ``FILE:LINE:COL: path.to.field: message``. Nothing a file
+holds makes loading fail any other way: every problem is a :class:`SpecError`.
 """
 
 from __future__ import annotations
@@ -15,18 +16,9 @@ import yaml
 from pydantic import ValidationError
 
 from mcp_sim.errors import SpecError, SpecProblem
-from mcp_sim.spec.locations import Location, NestedValueError, format_location
+from mcp_sim.spec.locations import Location, NestedValueError, format_location, line_and_column
 from mcp_sim.spec.world import World
-
-
-class _WorldLoader(yaml.SafeLoader):
-    """SafeLoader that keeps dates and times as strings: world state must stay plain JSON."""
-
-
-_WorldLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+from mcp_sim.spec.yaml_reading import ReadingLimits, check_size, read_yaml
 
 
 def _node_at(root: yaml.Node, loc: Location) -> yaml.Node:
@@ -102,43 +94,11 @@ def _problem_from_error(file: str, root: yaml.Node, error: Any) -> SpecProblem:
     return _problem_at(file, root, loc, message)
 
 
-def _duplicate_keys(file: str, node: yaml.Node, path: Location = ()) -> list[SpecProblem]:
-    problems: list[SpecProblem] = []
-    if isinstance(node, yaml.MappingNode):
-        seen: set[Any] = set()
-        for key_node, value_node in node.value:
-            if key_node.value in seen:
-                problems.append(
-                    SpecProblem(
-                        file,
-                        key_node.start_mark.line + 1,
-                        key_node.start_mark.column + 1,
-                        format_location((*path, key_node.value)),
-                        f"duplicate key {key_node.value!r} (the earlier value would be lost)",
-                    )
-                )
-            seen.add(key_node.value)
-            problems += _duplicate_keys(file, value_node, (*path, key_node.value))
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            problems += _duplicate_keys(file, item, (*path, i))
-    return problems
-
-
-def parse_world(text: str, file: str = "<world>") -> World:
-    """Parse and validate a world from YAML text. Raises :class:`SpecError` listing every problem."""
-    try:
-        root = yaml.compose(text, Loader=_WorldLoader)
-        data = yaml.load(text, Loader=_WorldLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        reason = " ".join(x for x in (exc.context, exc.problem) if x)
-        raise SpecError(
-            [SpecProblem(file, line, column, "", f"YAML syntax error: {reason}")]
-        ) from None
-    except yaml.YAMLError as exc:
-        raise SpecError([SpecProblem(file, 1, 1, "", f"YAML error: {exc}")]) from None
+def parse_world(text: str, file: str = "<world>", limits: ReadingLimits | None = None) -> World:
+    """Parse and validate a world from YAML text. Raises :class:`SpecError` listing every problem.
+    ``limits`` defaults to :meth:`ReadingLimits.from_environment`."""
+    limits = limits or ReadingLimits.from_environment()
+    root, data, problems = read_yaml(text, file, limits)
     if root is None or not isinstance(data, dict):
         raise SpecError(
             [
@@ -151,7 +111,6 @@ def parse_world(text: str, file: str = "<world>") -> World:
                 )
             ]
         )
-    problems = _duplicate_keys(file, root)
     try:
         world = World.model_validate(data, context={"defer_cross_checks": True})
     except ValidationError as exc:
@@ -164,17 +123,22 @@ def parse_world(text: str, file: str = "<world>") -> World:
     return world
 
 
-def load_world(path: str | Path) -> World:
+def load_world(path: str | Path, limits: ReadingLimits | None = None) -> World:
     """Load a world file. Raises :class:`SpecError` (with file, line and field) when it is broken."""
     path = Path(path)
+    limits = limits or ReadingLimits.from_environment()
     try:
-        text = path.read_text(encoding="utf-8")
+        check_size(str(path), path.stat().st_size, limits)
+        raw = path.read_bytes()
     except OSError as exc:
         raise SpecError(
             [SpecProblem(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]
         ) from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SpecError(
-            [SpecProblem(str(path), 1, 1, "", f"not UTF-8 text: {exc.reason}")]
-        ) from None
-    return parse_world(text, str(path))
+        good = raw[: exc.start].decode("utf-8")
+        line, column = line_and_column(good, len(good))
+        problem = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} ({exc.reason})"
+        raise SpecError([SpecProblem(str(path), line, column, "", problem)]) from None
+    return parse_world(text, str(path), limits)

@@ -30,6 +30,7 @@ from mcp_sim.spec.fiction import (
     default_search,
     fiction_problems,
 )
+from mcp_sim.spec.json_schemas import check_json_schema
 from mcp_sim.spec.locations import Location, NestedValueError, format_location
 from mcp_sim.spec.perturbations import PROFILE_NAME_PATTERN, PerturbationRule, rule_problems
 from mcp_sim.spec.state import (
@@ -57,16 +58,8 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _check_json_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
-    validator_cls = jsonschema.validators.validator_for(
-        schema, default=jsonschema.Draft202012Validator
-    )
-    try:
-        validator_cls.check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        raise NestedValueError(
-            f"{what} is not a valid JSON Schema: {exc.message}", tuple(exc.absolute_path)
-        ) from None
+def _check_tool_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
+    check_json_schema(schema, what)
     if schema.get("type") != "object":
         raise NestedValueError(
             f'{what} must have "type": "object" at its root (MCP requires it)',
@@ -109,12 +102,12 @@ class ToolSpec(_Strict):
     @field_validator("input_schema")
     @classmethod
     def _input_schema_is_valid(cls, value: dict[str, Any]) -> dict[str, Any]:
-        return _check_json_schema(value, "input_schema")
+        return _check_tool_schema(value, "input_schema")
 
     @field_validator("output_schema")
     @classmethod
     def _output_schema_is_valid(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if value is None else _check_json_schema(value, "output_schema")
+        return None if value is None else _check_tool_schema(value, "output_schema")
 
 
 class FixtureMatch(_Strict):
