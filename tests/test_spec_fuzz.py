@@ -31,8 +31,8 @@ def fuzz_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @st.composite
 def mutated_worlds(draw: st.DrawFn) -> bytes:
-    """A shipped world broken by one to three mutations (made while drawing, so the deadline
-    below times only the loading)."""
+    """A shipped world broken by one to three mutations (made while drawing, so the hang
+    guard below times only the loading)."""
     name = draw(st.sampled_from(sorted(SEEDS)))
     return mutate(SEEDS[name], draw(st.randoms(use_true_random=False)))
 
@@ -41,8 +41,10 @@ def mutated_worlds(draw: st.DrawFn) -> bytes:
     max_examples=250,
     derandomize=True,
     database=None,
-    # The loader's bound: a world that takes longer to load or refuse is a failure.
-    deadline=timedelta(seconds=2),
+    # A hang guard, not a speed bound (a shared CI machine is too noisy for one): an alias
+    # bomb or a catastrophic regex that slipped through would take minutes. The 2 s bound is
+    # measured by benchmarks/loader_fuzz.py over 10,000 worlds.
+    deadline=timedelta(seconds=30),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(raw=mutated_worlds())
