@@ -1,5 +1,5 @@
 """Virtual environments with the harness libraries the examples run against (openenv-core,
-inspect-ai, transformers), installed from PyPI at pinned versions into ``.cache/harness/``,
+inspect-ai with mcp, transformers), installed from PyPI at pinned versions into ``.cache/harness/``,
 so their dependencies never meet mcp-sim's. Each is made once and reused while its pins hold.
 """
 
@@ -14,7 +14,8 @@ from tests.conftest import ROOT
 
 HARNESS_CACHE = ROOT / ".cache" / "harness"
 OPENENV = ("openenv-core==0.3.0",)
-INSPECT = ("inspect-ai==0.3.285",)
+INSPECT = ("inspect-ai==0.3.285", "mcp==2.3.0")
+"""inspect-ai leaves mcp, which its MCP tools need, to the user."""
 TRANSFORMERS = ("transformers==5.23.0", "jinja2")
 """What TRL's GRPOTrainer reads an environment's tools with (``get_json_schema``), without
 torch: trl itself pulls torch and accelerate, too heavy for CI's budget."""

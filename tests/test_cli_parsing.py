@@ -74,6 +74,7 @@ BAD_VALUES = {
     "--session": "",
     "--max-calls": "0",
     "--judge-url": "localhost:8000",
+    "--server-url": "127.0.0.1:8765",
     "--judge-model": "",
     "--judge-api-key": "",
     "--judge-max-tokens": "0",

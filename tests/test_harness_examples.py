@@ -1,7 +1,8 @@
 """The examples in examples/harness/, each run against the real harness library, installed
 from PyPI into its own virtual environment (tests/harness_venvs.py), with a stand-in world
-model: openenv-core's client against ``serve --openenv``, an Inspect eval, TRL's environment
-class read and driven as GRPOTrainer does, and a GRPO-style group rollout on the Python API.
+model: openenv-core's client against ``serve --openenv``, an Inspect eval over episodes, TRL's
+environment class read and driven as GRPOTrainer does, and a GRPO-style group rollout on the
+Python API.
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import pytest
 
+from mcp_sim.harness.inspect_shim import inspect_task_source
 from mcp_sim.harness.trl_shim import trl_environment_source
 from mcp_sim.spec.loading import load_world
 from tests.conftest import BOOKSTORE, ROOT
-from tests.harness_venvs import OPENENV, TRANSFORMERS, harness_python, run_example
-from tests.openai_double import OpenAIDouble, Reply
+from tests.harness_venvs import INSPECT, OPENENV, TRANSFORMERS, harness_python, run_example
+from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import serving_http
 from tests.test_episodes_http import book_order
 
@@ -28,10 +31,21 @@ pytestmark = pytest.mark.harness
 def world_model() -> Iterator[str]:
     """An OpenAI-compatible stand-in for the world model: every answer is a placed order
     that takes the ordered copies out of stock (the one call of these examples that reaches
-    the model; searches are answered by the bookstore's fixtures)."""
+    the model; searches are answered by the bookstore's fixtures), and every rubric it is
+    asked to judge passes."""
+
+    def answer(request: RecordedRequest) -> Reply:
+        schema = request.body.get("response_format", {}).get("json_schema", {})
+        if schema.get("name") == "verdict":
+            return Reply(content=json.dumps({"passed": True, "reason": JUDGED}))
+        return Reply(content=book_order())
+
     with OpenAIDouble() as double:
-        double.respond_with(lambda request: Reply(content=book_order()))
+        double.respond_with(answer)
         yield double.base_url
+
+
+JUDGED = "The agent said Paperlane does not ship to Antarctica."
 
 
 def test_openenv_core_client_rolls_out_two_episodes_at_once(
@@ -50,6 +64,49 @@ def test_openenv_core_client_rolls_out_two_episodes_at_once(
         assert rollout["tools"] == ["search_books", "get_book", "place_order", "cancel_order"]
         assert rollout["found"] == ["b1", "b2"]
         assert (rollout["done"], rollout["reward"], rollout["steps"]) == (True, 1.0, 2)
+
+
+def test_the_inspect_example_task_is_what_the_generator_writes() -> None:
+    written = (ROOT / "examples" / "harness" / "inspect_task.py").read_text(encoding="utf-8")
+    world = load_world(BOOKSTORE)
+    assert written == inspect_task_source(
+        world, world_file="worlds/bookstore.yaml", server_url="http://127.0.0.1:8765"
+    ), "regenerate it: mcp-sim harness inspect worlds/bookstore.yaml -o examples/harness/..."
+
+
+def test_inspect_eval_scores_every_sample_by_the_verdict_on_its_own_episode(
+    tmp_path: Path, world_model: str
+) -> None:
+    python = harness_python("inspect", INSPECT)
+    served = serving_http(BOOKSTORE, "--model-url", world_model, log=tmp_path / "serve.log")
+    with served as url:
+        server = url.removesuffix("/mcp")
+        printed = run_example(
+            python, "inspect_eval.py", MCP_SIM_URL=server, INSPECT_LOG_DIR=str(tmp_path)
+        )
+        left = httpx2.get(f"{server}/episodes", trust_env=False).json()["episodes"]
+    *samples, metrics = (json.loads(line) for line in printed.splitlines())
+    assert sorted((s["task"], s["epoch"]) for s in samples) == [
+        ("gift-order", 1),
+        ("gift-order", 2),
+        ("no-antarctica", 1),
+        ("no-antarctica", 2),
+    ]
+    assert len({s["episode"] for s in samples}) == 4 and left == []
+    for sample in samples:
+        decided = [c for c in sample["checks"] if c["passed"] is not None]
+        passed = sum(c["weight"] for c in decided if c["passed"])
+        assert sample["reward"] == pytest.approx(passed / sum(c["weight"] for c in decided))
+        failed = [c["name"] for c in sample["checks"] if not c["passed"]]
+        if sample["task"] == "gift-order":
+            assert failed == ["never tried the sold-out book"] and sample["reward"] == 0.8
+            searched, refused, ordered = sample["tools"]
+            assert "The Glass River" in searched[1] and "out_of_stock" in refused[1]
+            assert ordered == ["place_order", '{"order_id": "ord_00042", "status": "placed"}']
+        else:
+            assert failed == [] and sample["reward"] == 1.0
+            assert sample["checks"][1]["detail"] == f"judged: {JUDGED}"
+    assert metrics["mean"] == pytest.approx(0.9)
 
 
 def test_the_trl_example_class_is_what_the_generator_writes() -> None:

@@ -1,4 +1,4 @@
-"""``mcp-sim harness trl WORLD -o FILE``: write a harness shim for a world (see
+"""``mcp-sim harness trl|inspect WORLD -o FILE``: write a harness shim for a world (see
 :mod:`mcp_sim.harness`)."""
 
 from __future__ import annotations
@@ -11,18 +11,21 @@ from pathlib import Path
 
 from mcp_sim.cli import values
 from mcp_sim.cli.command import Command, Subcommands, add_command, add_group
-from mcp_sim.cli.console import say
+from mcp_sim.cli.console import UsageError, say
+
+DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
 
 @dataclass(frozen=True)
 class HarnessConfig:
     world: Path
     output: Path | None
-    model_url: str | None
+    url: str | None
+    """trl: the world model's; inspect: the mcp-sim server's."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> HarnessConfig:
-        return cls(Path(args.world), args.output, args.model_url)
+        return cls(Path(args.world), args.output, args.url)
 
 
 def trl(config: HarnessConfig) -> int:
@@ -32,13 +35,32 @@ def trl(config: HarnessConfig) -> int:
     world = wiring.load(config.world)
     home = (config.output or Path.cwd() / "x").resolve().parent
     relative = Path(os.path.relpath(config.world.resolve(), home)).as_posix()
-    text = trl_environment_source(world, relative, config.model_url)
-    if config.output is None:
+    return _write(config.output, trl_environment_source(world, relative, config.url))
+
+
+def inspect(config: HarnessConfig) -> int:
+    from mcp_sim.cli import wiring
+    from mcp_sim.harness.inspect_shim import inspect_task_source
+
+    world = wiring.load(config.world)
+    if not world.verify:
+        raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
+    text = inspect_task_source(
+        world,
+        world_file=config.world.as_posix(),
+        server_url=config.url or DEFAULT_SERVER_URL,
+        file_name=config.output.name if config.output else "inspect_task.py",
+    )
+    return _write(config.output, text)
+
+
+def _write(output: Path | None, text: str) -> int:
+    if output is None:
         sys.stdout.write(text)
         return 0
-    config.output.parent.mkdir(parents=True, exist_ok=True)
-    config.output.write_text(text, encoding="utf-8")
-    say(f"wrote {config.output}")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    say(f"wrote {output}")
     return 0
 
 
@@ -56,7 +78,23 @@ def register(subcommands: Subcommands) -> None:
     p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
     p.add_argument(
         "--model-url",
+        dest="url",
         type=values.http_url,
         metavar="URL",
         help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
+    )
+    p = add_command(
+        kinds,
+        "inspect",
+        Command(HarnessConfig.from_args, inspect),
+        help="an Inspect task: a sample per verify task, each in its own episode, scored by verify",
+    )
+    p.add_argument("world", help="world spec (YAML) with verify tasks")
+    p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
+    p.add_argument(
+        "--server-url",
+        dest="url",
+        type=values.http_url,
+        metavar="URL",
+        help=f"the mcp-sim server the task uses when $MCP_SIM_URL is unset ({DEFAULT_SERVER_URL})",
     )
