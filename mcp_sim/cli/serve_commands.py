@@ -116,6 +116,23 @@ def _add_http_flags(p: CliParser) -> None:
         help="refuse episode API request bodies over N bytes with 413 (default 16 MiB)",
     )
     p.add_argument(
+        "--episode-store",
+        type=values.episode_store,
+        default="memory",
+        metavar="URL",
+        help="keep episodes durably, shared by every worker that names the same store: "
+        "memory (default: this process only), sqlite:///PATH (the workers of one machine) or "
+        "redis://HOST:PORT/DB (several machines; pip install 'mcp-sim[redis]')",
+    )
+    p.add_argument(
+        "--episode-lease",
+        type=values.number(above=0),
+        default=15.0,
+        metavar="SECONDS",
+        help="with a durable --episode-store: how long a worker's hold on an episode lasts "
+        "unless renewed (a dead worker's episodes move on after this; default 15)",
+    )
+    p.add_argument(
         "--json-response",
         action="store_true",
         help="over HTTP, answer each request with one JSON body instead of an event stream: "

@@ -46,6 +46,9 @@ class ServeConfig:
     control_tools: bool = False
     snapshot_dir: Path | None = None
     max_body_bytes: int = 16 * 1024 * 1024
+    episode_store: str = "memory"
+    """Where episodes are kept (see :mod:`mcp_sim.episodes.stores`)."""
+    episode_lease: float = 15.0
 
     @property
     def world(self) -> Path:
@@ -69,6 +72,8 @@ class ServeConfig:
             control_tools=args.control_tools,
             snapshot_dir=args.snapshot_dir,
             max_body_bytes=args.max_body_bytes,
+            episode_store=args.episode_store,
+            episode_lease=args.episode_lease,
         )
         found.check()
         return found
@@ -80,5 +85,7 @@ class ServeConfig:
             for flag, value in (("--replay", self.replay), ("--world-memory", self.world_memory)):
                 if value is not None:
                     raise UsageError(flag, "applies to one world; serve that world on its own")
+        if self.episode_store != "memory" and self.http is None:
+            raise UsageError("--episode-store", "episodes are served over --http only")
         if self.snapshot_dir is not None and not self.control_tools:
             raise UsageError("--snapshot-dir", "goes with --control-tools (the tools use it)")

@@ -78,7 +78,7 @@ def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIA
     api_paths = ("/episodes", "/episodes/{path:path}", "/control/{path:path}", "/metrics")
     routes += [Route(path, api) for path in api_paths]
     router = Router(routes=routes, lifespan=running(list(managers.values())))
-    return AccessGuard(router, options.auth_token, hub.holder_of)
+    return AccessGuard(router, options.auth_token, hub.holder)
 
 
 def describe_routes(hub: EpisodeHub, base_url: str) -> list[str]:

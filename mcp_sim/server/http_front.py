@@ -95,7 +95,12 @@ def http_app(
     router = Router(
         routes=[Route("/mcp", StreamableHTTPASGIApp(manager))], lifespan=running([manager])
     )
-    return AccessGuard(router, auth_token, lambda _: None)
+    return AccessGuard(router, auth_token, _no_episodes)
+
+
+async def _no_episodes(token: str) -> None:
+    """A server without episodes: no token but the operator's opens anything."""
+    return None
 
 
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:
