@@ -14,6 +14,7 @@ be kept is the only one lost, and its client gets the error.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import socket
@@ -36,6 +37,8 @@ DEFAULT_LEASE_SECONDS = 15.0
 
 class EpisodeRegistry(Protocol):
     """Where a loaded episode is announced (the hub's index of episodes and tokens)."""
+
+    def is_episode(self, world: str, session_id: str) -> bool: ...
 
     def register(self, episode: Episode) -> None: ...
 
@@ -67,6 +70,9 @@ class DurableEpisodes:
         """This worker's name on the leases it takes."""
         self._warm: dict[str, _Warm] = {}
         self._locks: dict[str, anyio.Lock] = {}
+        for name, simulator in simulators.items():
+            is_episode = functools.partial(registry.is_episode, name)
+            simulator.write_through = WorldWriteThrough(self, is_episode)
 
     # --- life cycle ---------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
-from mcp_sim.episodes.durable import DEFAULT_LEASE_SECONDS, DurableEpisodes, WorldWriteThrough
+from mcp_sim.episodes.durable import DEFAULT_LEASE_SECONDS, DurableEpisodes
 from mcp_sim.episodes.episode import Episode
 from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld
@@ -41,6 +41,14 @@ __all__ = ["EPISODE_ID_PATTERN", "Episode", "EpisodeHub"]
 
 EPISODE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 """What an id given by a client may look like: bounded, and safe in a URL path."""
+
+
+def check_episode_id(given: str) -> None:
+    if not EPISODE_ID_PATTERN.fullmatch(given):
+        raise ValueError(
+            "an episode id is 1-128 letters, digits, '.', '_' or '-', starting with a letter "
+            "or digit"
+        )
 
 
 class EpisodeHub:
@@ -59,16 +67,13 @@ class EpisodeHub:
         self.simulators = dict(simulators)
         self._episodes: dict[str, Episode] = {}
         self._by_token: dict[str, str] = {}
-        self.durable: DurableEpisodes | None = None
-        if store is not None:
-            self.durable = DurableEpisodes(
-                store, self.simulators, self, lease_seconds=lease_seconds
-            )
+        self.durable = (
+            DurableEpisodes(store, self.simulators, self, lease_seconds=lease_seconds)
+            if store is not None
+            else None
+        )
         for name, simulator in self.simulators.items():
             simulator.sessions.on_expire(functools.partial(self._expired, name))
-            if self.durable is not None:
-                is_episode = functools.partial(self.is_episode, name)
-                simulator.write_through = WorldWriteThrough(self.durable, is_episode)
 
     # --- lookup -----------------------------------------------------------------------------
 
@@ -199,9 +204,6 @@ class EpisodeHub:
         self._episodes[episode.id] = episode
         self._by_token[episode.token] = episode.id
 
-    def unregister(self, episode_id: str) -> None:
-        self._forget(episode_id)
-
     def _writing(self, episode_id: str) -> AbstractAsyncContextManager[None]:
         """Hold the episode's lease in the durable store, if there is one, for a change."""
         return self.durable.holding(episode_id) if self.durable else nullcontext()
@@ -209,15 +211,8 @@ class EpisodeHub:
     def _new_id(self, given: str | None) -> str:
         if given is None:
             return secrets.token_hex(16)
-        if not EPISODE_ID_PATTERN.fullmatch(given):
-            raise ValueError(
-                "an episode id is 1-128 letters, digits, '.', '_' or '-', starting with a letter "
-                "or digit"
-            )
-        taken = given in self._episodes or any(
-            given in s.sessions for s in self.simulators.values()
-        )
-        if taken:
+        check_episode_id(given)
+        if given in self._episodes or any(given in s.sessions for s in self.simulators.values()):
             raise SessionExists(f"episode {given!r} already exists; pick another id")
         return given
 
@@ -229,13 +224,14 @@ class EpisodeHub:
                 await self.durable.deleted(episode.id)
             simulator.sessions.drop(episode.id)
             simulator.journal.forget(episode.id)
-            self._forget(episode.id)
+            self.unregister(episode.id)
 
     def _expired(self, world: str, session_id: str) -> None:
         if self.is_episode(world, session_id):
-            self._forget(session_id)
+            self.unregister(session_id)
 
-    def _forget(self, episode_id: str) -> None:
+    def unregister(self, episode_id: str) -> None:
+        """Forget an episode here (expired, deleted, or gone from the store)."""
         episode = self._episodes.pop(episode_id, None)
         if episode is not None:
             self._by_token.pop(episode.token, None)

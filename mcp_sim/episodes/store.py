@@ -4,8 +4,9 @@ worker at a time the writer of an episode.
 A store holds each episode's record (:mod:`mcp_sim.episodes.records`) under its id, counts the
 writes to it (``rev``), and finds an episode by its token. Every write after creation is
 *fenced*: it names the lease holder and the revision it read, and the store refuses it when
-another worker has taken the lease or written since, so a worker that stalled past its lease
-can never overwrite the calls of the one that took over.
+another worker holds the lease or has written since, so a worker that stalled past its lease
+can never overwrite the calls of the one that took over. (A lease that ran out while nobody
+else took it does not stop the write: the revision alone says nothing was missed.)
 
 A lease is the right to run an episode's calls: held by one worker (``holder``) until it is
 released or runs out (``seconds`` after it was taken or last renewed). A worker that dies holds

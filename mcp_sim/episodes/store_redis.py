@@ -54,10 +54,12 @@ return 1
 """
 
 # KEYS: episode, steps, lease. ARGV: holder, rev, idle ms (0: none), then the fields. A fenced
-# write checks the lease and the revision before it changes anything, and keeps the episode's
-# keys alive for another idle timeout.
+# write checks that no other worker holds the lease and that the revision is the one the
+# writer read, before it changes anything, and keeps the episode's keys alive for another idle
+# timeout.
 _FENCE = """
-if redis.call('GET', KEYS[3]) ~= ARGV[1] then return -1 end
+local held = redis.call('GET', KEYS[3])
+if held and held ~= ARGV[1] then return -1 end
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[2] then return -1 end
 """
 _KEEP = """

@@ -186,14 +186,16 @@ class SqliteEpisodeStore(EpisodeStore):
         return rev + 1
 
     def _fenced(self, episode_id: str, holder: str, rev: int) -> bool:
-        """Whether ``holder`` still holds the lease and the episode is still at ``rev``
+        """Whether no other worker holds the lease and the episode is still at ``rev``
         (inside a write transaction)."""
         row = self._db.execute(
-            "SELECT e.rev, l.holder FROM episodes e LEFT JOIN leases l ON l.episode = e.id "
-            "WHERE e.id = ?",
+            "SELECT e.rev, l.holder, l.expires FROM episodes e "
+            "LEFT JOIN leases l ON l.episode = e.id WHERE e.id = ?",
             (episode_id,),
         ).fetchone()
-        return row is not None and row[0] == rev and row[1] == holder
+        if row is None or row[0] != rev:
+            return False
+        return row[1] is None or row[1] == holder or row[2] <= time.time()
 
     async def delete(self, episode_id: str) -> None:
         with self._writing():

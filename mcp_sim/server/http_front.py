@@ -103,9 +103,22 @@ async def _no_episodes(token: str) -> None:
     return None
 
 
+KEEP_ALIVE_SECONDS = 75
+"""How long an idle client connection stays open. Longer than load balancers keep their idle
+connections to a worker (nginx 60 s, HAProxy's pool a few seconds): a worker that closed one
+first would race the balancer's next request on it, which then fails without an answer."""
+
+
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:
     raise_open_file_limit()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )
     await uvicorn.Server(config).serve()
 
 
