@@ -152,7 +152,7 @@ def load(base: str, episodes: int, duration: float, watched: dict[str, int]) -> 
     generator = subprocess.Popen(
         [*command, "--sessions", str(episodes), "--duration", str(duration)],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
     )
     pids = {**watched, "load generator": generator.pid}
@@ -165,6 +165,9 @@ def load(base: str, episodes: int, duration: float, watched: dict[str, int]) -> 
         elif line.startswith("{"):
             result = json.loads(line)
     generator.wait(timeout=duration + 300)
+    if "window-end" not in marks:
+        assert generator.stderr is not None
+        raise RuntimeError(f"the load generator failed:\n{generator.stderr.read()[-2000:]}")
     (start, before), (end, after) = marks["window-start"], marks["window-end"]
     result["cores"] = {n: (after[n] - before[n]) / (end - start) for n in pids}
     return result
@@ -180,7 +183,7 @@ async def workers(episodes: int, duration: float, folder: Path) -> dict[str, Any
             ports = [int(base.rsplit(":", 1)[1]) for _, base in servers]
             balancer, base = start_haproxy(folder, ports)
             with running(balancer, *(p for p, _ in servers)):
-                time.sleep(1.5)  # HAProxy's first health checks
+                time.sleep(3)  # HAProxy's first health checks
                 watched = {f"worker {i}": p.pid for i, (p, _) in enumerate(servers, 1)}
                 watched |= {"haproxy": balancer.pid, "model": backend.pid, "redis": redis.pid}
                 results[f"{count} worker{'s' if count > 1 else ''}"] = load(

@@ -217,7 +217,7 @@ async def create_episode(base: str) -> str:
         writer.close()
     head, _, body = reply.partition(b"\r\n\r\n")
     if not head.startswith(b"HTTP/1.1 201"):
-        raise CallFailed(f"POST /episodes: {head[:100]!r}")
+        raise CallFailed(f"POST /episodes: {head[:40]!r} {body[:300]!r}")
     url: str = json.loads(body)["mcp_url"]
     return url
 

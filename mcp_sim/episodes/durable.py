@@ -70,6 +70,8 @@ class DurableEpisodes:
         """This worker's name on the leases it takes."""
         self._warm: dict[str, _Warm] = {}
         self._locks: dict[str, anyio.Lock] = {}
+        self._given_back: set[str] = set()
+        """Episodes whose lease a call's append has given back already."""
         for name, simulator in simulators.items():
             is_episode = functools.partial(registry.is_episode, name)
             simulator.write_through = WorldWriteThrough(self, is_episode)
@@ -171,8 +173,11 @@ class DurableEpisodes:
                 if failed is not None:
                     raise failed
             finally:
-                with anyio.CancelScope(shield=True):
-                    await self.store.release(episode_id, self.holder)
+                if episode_id in self._given_back:
+                    self._given_back.discard(episode_id)  # the append gave it back
+                else:
+                    with anyio.CancelScope(shield=True):
+                        await self.store.release(episode_id, self.holder)
 
     async def _claim(self, episode_id: str) -> int:
         waited, pause = 0.0, 0.02
@@ -217,6 +222,7 @@ class DurableEpisodes:
                 "ran (the lease ran out): the call was not kept; call again"
             )
         warm.rev = rev
+        self._given_back.add(session.id)
 
     def _forget_copy(self, episode_id: str) -> None:
         """This worker's copy went ahead of the store: drop it, so the next use loads."""

@@ -23,6 +23,8 @@ from mcp_sim.episodes.store import Claim, EpisodeStore
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
 PREFIX = "mcp-sim:"
+MAX_CONNECTIONS = 64
+"""Connections a worker opens to Redis at most."""
 
 _CLAIM = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
@@ -92,7 +94,12 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'base', ARGV[5], 'head', ARGV[6], '
 
 class RedisEpisodeStore(EpisodeStore):
     def __init__(self, url: str, *, idle_seconds: float | None = None) -> None:
-        self._redis = redis.Redis.from_url(url, decode_responses=True)
+        # Calls beyond the pool wait for a connection instead of failing: a thousand episodes
+        # calling at once share a few dozen connections.
+        pool = redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=30
+        )
+        self._redis = redis.Redis(connection_pool=pool)
         host = url.split("@")[-1].split("://")[-1]
         self.url = f"{url.split('://')[0]}://{host}"
         self.idle_ms = 0 if idle_seconds is None else max(1, round(idle_seconds * 1000))
@@ -205,3 +212,4 @@ class RedisEpisodeStore(EpisodeStore):
 
     async def close(self) -> None:
         await self._redis.aclose()
+        await self._redis.connection_pool.disconnect()
