@@ -212,3 +212,43 @@ async def test_a_call_writes_its_step_not_the_state(shop: World, tmp_path: Path)
     assert all(state_text not in step for step in stored.steps)
     # Two Mersenne Twister states (the session's, the perturbations') are most of the head.
     assert len(stored.head) < 8000
+
+
+async def test_an_episode_idle_past_the_timeout_is_gone_from_the_store(
+    shop: World, store_url: str
+) -> None:
+    store = open_store(store_url, idle_seconds=1.5)
+    assert store is not None
+    hub = EpisodeHub({shop.world: Simulator(shop, DigestModel())}, store=store)
+    try:
+        with anyio.fail_after(30):
+            idle = await hub.create(shop.world, "idle")
+            busy = await hub.create(shop.world, "busy")
+            for _ in range(4):
+                await anyio.sleep(0.5)
+                await run_calls(hub, "busy", CALLS[:1])
+            await anyio.sleep(0.5)
+            assert await store.revision("idle") is None
+            assert await store.holder(idle.token) is None
+            assert await store.revision("busy") == 4
+            assert await store.holder(busy.token) == "busy"
+    finally:
+        await store.close()
+
+
+async def test_two_workers_calling_one_episode_at_once_take_turns(
+    shop: World, store_url: str
+) -> None:
+    with anyio.fail_after(60):
+        async with worker(shop, store_url) as (a, _), worker(shop, store_url) as (b, _):
+            await a.create(shop.world, "e1", seed=2)
+            await b.find("e1")
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(run_calls, a, "e1", CALLS)
+                tg.start_soon(run_calls, b, "e1", CALLS)
+            await a.find("e1")
+            await b.find("e1")
+            steps = [r.step for r in a.journal("e1")]
+            assert steps == list(range(1, 2 * len(CALLS) + 1))
+            assert [r.to_json() for r in b.journal("e1")] == lines(a, "e1")
+            assert (await a.state("e1")) == (await b.state("e1"))

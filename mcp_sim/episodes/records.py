@@ -122,7 +122,7 @@ def rebuild(world: World, stored: StoredEpisode) -> tuple[Session, list[JournalR
         journal_line, _, extra = line.partition("\n")
         record = JournalRecord.model_validate_json(journal_line)
         records.append(record)
-        committed = record.patch_status == "committed" and record.patch is not None
+        committed = record.patch_status == "committed"
         if committed and record.patch:
             patch = record.patch
             state = jsonpatch.apply_patch(copied_along(state, patch), patch, in_place=True)
