@@ -27,6 +27,7 @@ from typing import Any
 
 from mcp_client import HttpSession, create_episode
 from run import (
+    CLOCK_TICKS,
     PYTHON,
     ROOT,
     WORLD,
@@ -145,6 +146,14 @@ async def cpu_per_call(calls: int, folder: Path) -> dict[str, Any]:
 # --- workers behind the balancer ------------------------------------------------------------------
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy (all cores, every process), from
+    /proc/stat: what is left after this benchmark's own processes is other work."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / CLOCK_TICKS
+
+
 def load(base: str, episodes: int, duration: float, watched: dict[str, int]) -> dict[str, Any]:
     """``mcp_client.py load --episodes`` against ``base``: calls/s, and the cores each watched
     process used in the measuring window."""
@@ -161,7 +170,8 @@ def load(base: str, episodes: int, duration: float, watched: dict[str, int]) -> 
     assert generator.stdout is not None
     for line in generator.stdout:
         if line.startswith("window-"):
-            marks[line.strip()] = (time.monotonic(), {n: cpu_seconds(p) for n, p in pids.items()})
+            used = {n: cpu_seconds(p) for n, p in pids.items()}
+            marks[line.strip()] = (time.monotonic(), used | {"machine": machine_busy_seconds()})
         elif line.startswith("{"):
             result = json.loads(line)
     generator.wait(timeout=duration + 300)
@@ -169,7 +179,9 @@ def load(base: str, episodes: int, duration: float, watched: dict[str, int]) -> 
         assert generator.stderr is not None
         raise RuntimeError(f"the load generator failed:\n{generator.stderr.read()[-2000:]}")
     (start, before), (end, after) = marks["window-start"], marks["window-end"]
-    result["cores"] = {n: (after[n] - before[n]) / (end - start) for n in pids}
+    cores = {n: (after[n] - before[n]) / (end - start) for n in [*pids, "machine"]}
+    cores["other work"] = cores.pop("machine") - sum(cores.values())
+    result["cores"] = cores
     return result
 
 
@@ -201,7 +213,8 @@ def report(results: dict[str, Any]) -> None:
         print(f"\nserver CPU per call ({cpu['calls']} calls each, sequential)\n" + table(rows))
     if "workers" in results:
         runs = results["workers"]
-        names = sorted({n for r in runs.values() for n in r["cores"]})
+        names = sorted({n for r in runs.values() for n in r["cores"]} - {"other work"})
+        names.append("other work")
         rows = [["", "calls/s", "p50 ms", "p99 ms", "errors", *names]]
         for label, r in runs.items():
             cores = [f"{r['cores'].get(n, 0.0):.2f}" if n in r["cores"] else "" for n in names]
