@@ -202,15 +202,43 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered)) - 1))]
 
 
-async def load(url: str, sessions: int, duration: float, tool: str) -> dict[str, Any]:
+async def create_episode(base: str) -> str:
+    """``POST {base}/episodes`` on a connection of its own: the new episode's MCP URL."""
+    parts = urlsplit(base)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(
+            f"POST /episodes HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Length: 0\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        reply = await reader.read()
+    finally:
+        writer.close()
+    head, _, body = reply.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 201"):
+        raise CallFailed(f"POST /episodes: {head[:40]!r} {body[:300]!r}")
+    url: str = json.loads(body)["mcp_url"]
+    return url
+
+
+async def load(
+    url: str, sessions: int, duration: float, tool: str, episodes: bool = False
+) -> dict[str, Any]:
     """Open ``sessions`` sessions, then have each call ``tool`` back to back for ``duration``
     seconds (after half a second of warming up). The calls that end inside that window
-    count; no call starts after it."""
+    count; no call starts after it. With ``episodes`` each session is an episode of its own,
+    created at ``url`` (a server's base URL), and speaks to its episode's URL."""
     opened: list[HttpSession] = []
     started = time.perf_counter()
     # Opened a few hundred at a time: a thousand handshakes at once only measure the backlog.
     for first in range(0, sessions, 200):
-        batch = [HttpSession(url) for _ in range(first, min(sessions, first + 200))]
+        count = min(sessions, first + 200) - first
+        if episodes:
+            urls = await asyncio.gather(*(create_episode(url) for _ in range(count)))
+        else:
+            urls = [url] * count
+        batch = [HttpSession(u) for u in urls]
         opened += await asyncio.gather(*(s.open() for s in batch))
     open_seconds = time.perf_counter() - started
     latencies: list[float] = []
@@ -271,8 +299,11 @@ def main() -> None:
     run.add_argument("--sessions", type=int, required=True)
     run.add_argument("--duration", type=float, default=10.0)
     run.add_argument("--tool", default="lookup")
+    run.add_argument(
+        "--episodes", action="store_true", help="one episode per session, created at --url"
+    )
     args = parser.parse_args()
-    result = asyncio.run(load(args.url, args.sessions, args.duration, args.tool))
+    result = asyncio.run(load(args.url, args.sessions, args.duration, args.tool, args.episodes))
     json.dump(result, sys.stdout)
     print()
 

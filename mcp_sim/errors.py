@@ -15,6 +15,9 @@
     ├── WorldMemoryError     a world memory file cannot be opened or used
     ├── DraftError           ``world new`` could not draft a valid world spec
     ├── UnknownWorld         an episode was asked of a world the server does not host
+    ├── EpisodeStoreError    the durable episode store cannot be reached or used
+    │   ├── EpisodeBusy          another worker holds the episode's lease past the wait
+    │   └── EpisodeConflict      the episode moved on elsewhere while a call ran here
     ├── VerifyError          an episode cannot be scored (no such task, a journal that does not replay)
     └── StateError           a world state change or snapshot cannot be used
         ├── PatchRejected        a proposed JSON Patch fails to apply or breaks a rule of the world
@@ -95,6 +98,19 @@ class EngineError(SimError):
 
 class UnknownWorld(SimError):
     """An episode was asked of a world this server does not host."""
+
+
+class EpisodeStoreError(SimError):
+    """The durable episode store (``--episode-store``) cannot be opened, reached or used."""
+
+
+class EpisodeBusy(EpisodeStoreError):
+    """Another worker held the episode's lease for longer than a call waits for it."""
+
+
+class EpisodeConflict(EpisodeStoreError):
+    """The episode's record moved on in the store while a call ran here (this worker's lease
+    ran out and another took the episode): the call was not kept."""
 
 
 class VerifyError(SimError):

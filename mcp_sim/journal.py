@@ -106,6 +106,11 @@ class Journal:
     def records(self, session: str) -> list[JournalRecord]:
         return list(self._by_session.get(session, []))
 
+    def restore(self, session: str, records: Iterable[JournalRecord]) -> None:
+        """Hold ``records`` as ``session``'s calls so far (an episode loaded from its store),
+        without writing them to the file again: they were written when they were made."""
+        self._by_session[session] = list(records)
+
     def forget(self, session: str) -> None:
         self._by_session.pop(session, None)
 

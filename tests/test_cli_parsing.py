@@ -49,6 +49,8 @@ BAD_VALUES = {
     "--context-window": "-5",
     "--perturb": "",
     "--max-body-bytes": "10",
+    "--episode-store": "postgres://db",
+    "--episode-lease": "0",
     "--snapshot-dir": MISSING,
     "--episode": " ",
     "--task": "",

@@ -44,6 +44,7 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
         help="world spec (YAML), or a folder of them; several worlds need --http",
     )
     _add_http_flags(p)
+    _add_episode_store_flags(p)
     p.add_argument(
         "--journal",
         type=values.output_file,
@@ -126,6 +127,26 @@ def _add_http_flags(p: CliParser) -> None:
         action="store_true",
         help="over HTTP, also speak OpenEnv (WebSocket /ws, /reset, /step, /state, /health, "
         "/metadata, /schema): reset starts an episode, a step is a tool call",
+    )
+
+
+def _add_episode_store_flags(p: CliParser) -> None:
+    p.add_argument(
+        "--episode-store",
+        type=values.episode_store,
+        default="memory",
+        metavar="URL",
+        help="keep episodes durably, shared by every worker that names the same store: "
+        "memory (default: this process only), sqlite:///PATH (the workers of one machine) or "
+        "redis://HOST:PORT/DB (several machines; pip install 'mcp-sim[redis]')",
+    )
+    p.add_argument(
+        "--episode-lease",
+        type=values.number(above=0),
+        default=15.0,
+        metavar="SECONDS",
+        help="with a durable --episode-store: how long a worker's hold on an episode lasts "
+        "unless renewed (a dead worker's episodes move on after this; default 15)",
     )
 
 

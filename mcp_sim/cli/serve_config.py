@@ -47,6 +47,9 @@ class ServeConfig:
     snapshot_dir: Path | None = None
     max_body_bytes: int = 16 * 1024 * 1024
     openenv: bool = False
+    episode_store: str = "memory"
+    """Where episodes are kept (see :mod:`mcp_sim.episodes.stores`)."""
+    episode_lease: float = 15.0
 
     @property
     def world(self) -> Path:
@@ -71,6 +74,8 @@ class ServeConfig:
             snapshot_dir=args.snapshot_dir,
             max_body_bytes=args.max_body_bytes,
             openenv=args.openenv,
+            episode_store=args.episode_store,
+            episode_lease=args.episode_lease,
         )
         found.check()
         return found
@@ -84,5 +89,7 @@ class ServeConfig:
                     raise UsageError(flag, "applies to one world; serve that world on its own")
         if self.openenv and self.http is None:
             raise UsageError("--openenv", "OpenEnv is served over --http only")
+        if self.episode_store != "memory" and self.http is None:
+            raise UsageError("--episode-store", "episodes are served over --http only")
         if self.snapshot_dir is not None and not self.control_tools:
             raise UsageError("--snapshot-dir", "goes with --control-tools (the tools use it)")

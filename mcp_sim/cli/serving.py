@@ -15,6 +15,8 @@ from mcp_sim.api.worlds import Worlds
 from mcp_sim.cli import wiring
 from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.stores import open_store
 from mcp_sim.errors import EngineError, SimError
 from mcp_sim.models.starting import StartingModel
 from mcp_sim.server.control import Control
@@ -63,8 +65,20 @@ async def _serve(config: ServeConfig) -> None:
             if config.http is None:
                 await _serve_stdio(config, next(iter(simulators.values())))
             else:
-                await _serve_http(config, Worlds(simulators))
+                await _serve_http(config, Worlds(await _hub(stack, config, simulators)))
             tg.cancel_scope.cancel()
+
+
+async def _hub(
+    stack: AsyncExitStack, config: ServeConfig, simulators: dict[str, Simulator]
+) -> EpisodeHub:
+    """The hub of the served worlds' episodes, in the durable store if one is named."""
+    store = open_store(config.episode_store, idle_seconds=config.session_idle_timeout)
+    if store is None:
+        return EpisodeHub(simulators)
+    stack.push_async_callback(store.close)
+    say(f"episodes are kept in {store.url}")
+    return EpisodeHub(simulators, store=store, lease_seconds=config.episode_lease)
 
 
 def _check_names(worlds: list[World], paths: tuple[Path, ...]) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcp_sim.episodes.store_url import check_store_url
 from mcp_sim.models.routing import read_url_file
 
 
@@ -37,6 +38,14 @@ def http_url(value: str) -> str:
     except ValueError:
         raise ArgumentTypeError(f"the port of {value!r} is not a port number") from None
     return value
+
+
+def episode_store(value: str) -> str:
+    """An episode store's URL: ``memory``, ``sqlite:///PATH`` or ``redis://...``."""
+    try:
+        return check_store_url(value)
+    except ValueError as exc:
+        raise ArgumentTypeError(str(exc)) from None
 
 
 def http_urls_file(value: str) -> list[str]:

@@ -8,6 +8,11 @@ checks the token, and the shared endpoints refuse to name an episode's session. 
 Every operation on an episode waits for its call in flight, so a snapshot, a reset or a verdict
 never catches a call halfway. An episode idle past the server's idle timeout expires with its
 session.
+
+With a durable store (:mod:`mcp_sim.episodes.durable`) episodes outlive the process: every
+change is written through, any worker sharing the store can serve any episode (``find`` loads
+it on first use), and one worker at a time runs an episode's calls. Without one, episodes live
+in this process only.
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ import hmac
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
+from mcp_sim.episodes.durable import DEFAULT_LEASE_SECONDS, DurableEpisodes
+from mcp_sim.episodes.episode import Episode
+from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session
@@ -29,33 +37,41 @@ from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.scoring.verdict import Verdict, choose_task, score
 from mcp_sim.simulator.core import Simulator
 
+__all__ = ["EPISODE_ID_PATTERN", "Episode", "EpisodeHub"]
+
 EPISODE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 """What an id given by a client may look like: bounded, and safe in a URL path."""
 
 
-@dataclass(frozen=True, slots=True)
-class Episode:
-    """What the hub keeps per episode besides its session: who may reach it and what it is for."""
-
-    id: str
-    world: str
-    token: str
-    task: str | None = None
-    parent: str | None = None
-    """The episode this one was forked from."""
-    inherited: tuple[JournalRecord, ...] = ()
-    """The parent's calls up to the fork, which the fork's verdict counts as its own."""
+def check_episode_id(given: str) -> None:
+    if not EPISODE_ID_PATTERN.fullmatch(given):
+        raise ValueError(
+            "an episode id is 1-128 letters, digits, '.', '_' or '-', starting with a letter "
+            "or digit"
+        )
 
 
 class EpisodeHub:
     """The episodes of a server's worlds, each world with its own simulator."""
 
-    def __init__(self, simulators: Mapping[str, Simulator]) -> None:
+    def __init__(
+        self,
+        simulators: Mapping[str, Simulator],
+        *,
+        store: EpisodeStore | None = None,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    ) -> None:
+        """``store``: where episodes are kept durably (none: in this process only)."""
         if not simulators:
             raise ValueError("an episode hub needs at least one world")
         self.simulators = dict(simulators)
         self._episodes: dict[str, Episode] = {}
         self._by_token: dict[str, str] = {}
+        self.durable = (
+            DurableEpisodes(store, self.simulators, self, lease_seconds=lease_seconds)
+            if store is not None
+            else None
+        )
         for name, simulator in self.simulators.items():
             simulator.sessions.on_expire(functools.partial(self._expired, name))
 
@@ -73,10 +89,26 @@ class EpisodeHub:
         return simulator
 
     def get(self, episode_id: str) -> Episode:
+        """The episode as this process has it (see ``find``)."""
         episode = self._episodes.get(episode_id)
         if episode is None or self._session_of(episode) is None:
             raise UnknownSession(f"no live episode {episode_id!r}")
         return episode
+
+    async def find(self, episode_id: str, *, current: bool = True) -> Episode:
+        """The episode, loaded from the durable store when this process does not have it, and
+        with ``current`` brought up to what the store has (another worker may have run calls
+        on it since); without a store, as ``get``."""
+        if self.durable is not None:
+            await self.durable.refresh(episode_id, check=current)
+        return self.get(episode_id)
+
+    async def holder(self, token: str) -> str | None:
+        """The episode ``token`` opens, looked up in the durable store if it is not here."""
+        found = self._by_token.get(token)
+        if found is None and self.durable is not None:
+            found = await self.durable.store.holder(token)
+        return found
 
     def is_episode(self, world: str, session_id: str) -> bool:
         """Whether ``session_id`` of ``world`` belongs to an episode (which only its own URL
@@ -160,61 +192,71 @@ class EpisodeHub:
             parent.id if parent else None,
             inherited,
         )
+        if self.durable is not None:
+            await self.durable.created(episode, session)
         simulator.journal.forget(new_id)
         simulator.sessions.put(session)
-        self._episodes[new_id] = episode
-        self._by_token[episode.token] = new_id
+        self.register(episode)
         return episode
+
+    def register(self, episode: Episode) -> None:
+        """Know ``episode`` (new here, or loaded from the store) by its id and token."""
+        self._episodes[episode.id] = episode
+        self._by_token[episode.token] = episode.id
+
+    def _writing(self, episode_id: str) -> AbstractAsyncContextManager[None]:
+        """Hold the episode's lease in the durable store, if there is one, for a change."""
+        return self.durable.holding(episode_id) if self.durable else nullcontext()
 
     def _new_id(self, given: str | None) -> str:
         if given is None:
             return secrets.token_hex(16)
-        if not EPISODE_ID_PATTERN.fullmatch(given):
-            raise ValueError(
-                "an episode id is 1-128 letters, digits, '.', '_' or '-', starting with a letter "
-                "or digit"
-            )
-        taken = given in self._episodes or any(
-            given in s.sessions for s in self.simulators.values()
-        )
-        if taken:
+        check_episode_id(given)
+        if given in self._episodes or any(given in s.sessions for s in self.simulators.values()):
             raise SessionExists(f"episode {given!r} already exists; pick another id")
         return given
 
     async def delete(self, episode_id: str) -> None:
-        episode = self.get(episode_id)
+        episode = await self.find(episode_id, current=False)
         simulator = self.simulators[episode.world]
-        async with self.session(episode).lock:
+        async with self._writing(episode_id), self.session(episode).lock:
+            if self.durable is not None:
+                await self.durable.deleted(episode.id)
             simulator.sessions.drop(episode.id)
             simulator.journal.forget(episode.id)
-            self._forget(episode.id)
+            self.unregister(episode.id)
 
     def _expired(self, world: str, session_id: str) -> None:
         if self.is_episode(world, session_id):
-            self._forget(session_id)
+            self.unregister(session_id)
 
-    def _forget(self, episode_id: str) -> None:
+    def unregister(self, episode_id: str) -> None:
+        """Forget an episode here (expired, deleted, or gone from the store)."""
         episode = self._episodes.pop(episode_id, None)
         if episode is not None:
             self._by_token.pop(episode.token, None)
+        if self.durable is not None:
+            self.durable.evict(episode_id)
 
     async def reset(self, episode_id: str, *, seed: int | None = None) -> dict[str, Any]:
         """Back to the world's starting state, history and clock; the same seed unless a new
         one is given, so a reset episode replays like a new one. A fork forgets its parent."""
-        episode = self.get(episode_id)
-        simulator = self.simulators[episode.world]
-        session = self.session(episode)
-        async with session.lock:
-            chosen = seed if seed is not None else session.seed
-            session.become(Session.start(episode.id, simulator.world, seed=chosen))
-            simulator.journal.forget(episode.id)
-            self._episodes[episode.id] = Episode(
-                episode.id, episode.world, episode.token, episode.task
-            )
+        simulator = self.simulators[(await self.find(episode_id, current=False)).world]
+        async with self._writing(episode_id):
+            episode = self.get(episode_id)
+            session = self.session(episode)
+            async with session.lock:
+                chosen = seed if seed is not None else session.seed
+                session.become(Session.start(episode.id, simulator.world, seed=chosen))
+                simulator.journal.forget(episode.id)
+                restarted = Episode(episode.id, episode.world, episode.token, episode.task)
+                if self.durable is not None:
+                    await self.durable.restarted(restarted, session)
+                self._episodes[episode.id] = restarted
         return self.summary(self._episodes[episode.id])
 
     async def snapshot(self, episode_id: str) -> Snapshot:
-        episode = self.get(episode_id)
+        episode = await self.find(episode_id)
         session = self.session(episode)
         async with session.lock:
             return session.snapshot()
@@ -224,14 +266,14 @@ class EpisodeHub:
     ) -> Episode:
         """A new, independent episode continuing from this one's present: same state, history
         (so the model's prompt prefix is shared) and, without ``seed``, the same randomness."""
-        parent = self.get(episode_id)
+        parent = await self.find(episode_id)
         snapshot = await self.snapshot(episode_id)
         return await self.create(parent.world, new_id, seed=seed, snapshot=snapshot, parent=parent)
 
     # --- what an episode holds ------------------------------------------------------------------
 
     async def state(self, episode_id: str) -> dict[str, Any]:
-        episode = self.get(episode_id)
+        episode = await self.find(episode_id)
         session = self.session(episode)
         async with session.lock:
             return {"id": episode.id, "version": session.version, "state": session.state}
@@ -246,7 +288,7 @@ class EpisodeHub:
     ) -> Verdict:
         """The episode's verdict on ``task`` (default: the episode's task, or the world's only
         one). Rubrics are judged by ``judge``, else by the world model when there is one."""
-        episode = self.get(episode_id)
+        episode = await self.find(episode_id)
         simulator = self.simulators[episode.world]
         name, chosen = choose_task(simulator.world, task or episode.task)
         if judge is None and simulator.model is not None:

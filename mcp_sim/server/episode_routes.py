@@ -16,8 +16,9 @@
       *      /mcp                       the shared endpoint of a server with one world
 
 Errors are JSON ``{"error": code, "message": ...}``: 404 ``unknown_episode`` or
-``unknown_world``, 409 ``episode_exists``, 400 ``invalid_snapshot``, ``cannot_verify`` or
-``bad_request``, 413 ``too_large``. Who may reach which route is decided in front of these
+``unknown_world``, 409 ``episode_exists`` or ``episode_busy`` (another worker holds it), 400
+``invalid_snapshot``, ``cannot_verify`` or ``bad_request``, 413 ``too_large``, 503
+``episode_store`` (the durable store cannot be reached). Who may reach which route is decided in front of these
 (:class:`mcp_sim.server.guards.AccessGuard`).
 """
 
@@ -35,6 +36,8 @@ from starlette.types import Receive, Scope, Send
 
 from mcp_sim.episodes.hub import Episode, EpisodeHub
 from mcp_sim.errors import (
+    EpisodeBusy,
+    EpisodeStoreError,
     SessionExists,
     SnapshotInvalid,
     UnknownSession,
@@ -62,6 +65,8 @@ ERROR_REPLIES: Mapping[type[Exception], ErrorReply] = {
     SnapshotInvalid: _error_reply(400, "invalid_snapshot"),
     VerifyError: _error_reply(400, "cannot_verify"),
     BodyTooLarge: _error_reply(413, "too_large"),
+    EpisodeBusy: _error_reply(409, "episode_busy"),
+    EpisodeStoreError: _error_reply(503, "episode_store"),
     ValueError: _error_reply(400, "bad_request"),
 }
 """The episode errors as HTTP replies, once, at the boundary (Starlette picks the handler of
@@ -135,7 +140,7 @@ class EpisodeEndpoints:
         return self._created(request, episode)
 
     async def get(self, request: Request) -> Response:
-        return JSONResponse(self.hub.summary(self.hub.get(request.path_params["id"])))
+        return JSONResponse(self.hub.summary(await self.hub.find(request.path_params["id"])))
 
     async def delete(self, request: Request) -> Response:
         await self.hub.delete(request.path_params["id"])
@@ -145,7 +150,8 @@ class EpisodeEndpoints:
         return JSONResponse(await self.hub.state(request.path_params["id"]))
 
     async def journal(self, request: Request) -> Response:
-        records = self.hub.journal(request.path_params["id"])
+        episode = await self.hub.find(request.path_params["id"])
+        records = self.hub.journal(episode.id)
         text = "".join(r.to_json() + "\n" for r in records)
         return Response(text, media_type="application/x-ndjson")
 
@@ -195,9 +201,14 @@ class EpisodeMcp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         episode_id = scope["path_params"]["id"]
         try:
-            episode = self.hub.get(episode_id)
+            # Loaded if this worker has not served it yet; a call brings it up to date itself
+            # (under the episode's lease), so a warm copy is not checked here.
+            episode = await self.hub.find(episode_id, current=False)
         except UnknownSession as exc:
             await _refuse(send, 404, "unknown_episode", str(exc))
+            return
+        except EpisodeStoreError as exc:
+            await _refuse(send, 503, "episode_store", str(exc))
             return
         marked = {**scope, EPISODE_SCOPE_KEY: episode.id}
         await self.managers[episode.world].handle_request(marked, receive, send)

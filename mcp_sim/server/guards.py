@@ -7,7 +7,7 @@ from __future__ import annotations
 import hmac
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
@@ -34,7 +34,14 @@ class AccessGuard:
     401. Without an operator token every route is open (a loopback development server: episodes
     are then protected only by their unguessable ids)."""
 
-    def __init__(self, app: ASGIApp, token: str | None, holder_of: Callable[[str], str | None]):
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str | None,
+        holder_of: Callable[[str], Awaitable[str | None]],
+    ):
+        """``holder_of``: the episode a token opens, if any (asked of a durable store when
+        this process has not seen the episode)."""
         self.app = app
         self._operator = token.encode() if token else None
         self._holder_of = holder_of
@@ -48,12 +55,14 @@ class AccessGuard:
         if scheme.lower() == b"bearer" and hmac.compare_digest(token, self._operator):
             await self.app(scope, receive, send)
             return
-        holder = self._holder_of(token.decode("latin-1")) if scheme.lower() == b"bearer" else None
         if scope["type"] == "websocket":
             # Only the operator's token opens a socket (OpenEnv's, which no episode owns); a
             # socket closed before it is accepted is refused with 403.
             await send({"type": "websocket.close", "code": 1008})
             return
+        holder = None
+        if scheme.lower() == b"bearer":
+            holder = await self._holder_of(token.decode("latin-1"))
         if holder is None:
             challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
             await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)

@@ -87,7 +87,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         routes += [Route(path, openenv) for path in OPENENV_PATHS]
         routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
     router = Router(routes=routes, lifespan=running(list(managers.values())))
-    return AccessGuard(router, options.auth_token, hub.holder_of)
+    return AccessGuard(router, options.auth_token, hub.holder)
 
 
 def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:

@@ -95,12 +95,30 @@ def http_app(
     router = Router(
         routes=[Route("/mcp", StreamableHTTPASGIApp(manager))], lifespan=running([manager])
     )
-    return AccessGuard(router, auth_token, lambda _: None)
+    return AccessGuard(router, auth_token, _no_episodes)
+
+
+async def _no_episodes(token: str) -> None:
+    """A server without episodes: no token but the operator's opens anything."""
+    return None
+
+
+KEEP_ALIVE_SECONDS = 75
+"""How long an idle client connection stays open. Longer than load balancers keep their idle
+connections to a worker (nginx 60 s, HAProxy's pool a few seconds): a worker that closed one
+first would race the balancer's next request on it, which then fails without an answer."""
 
 
 async def serve_http(app: ASGIApp, host: str, port: int) -> None:
     raise_open_file_limit()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )
     await uvicorn.Server(config).serve()
 
 

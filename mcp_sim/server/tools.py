@@ -10,7 +10,7 @@ import mcp.types as types
 from mcp import MCPError
 from pydantic import TypeAdapter
 
-from mcp_sim.errors import SimError
+from mcp_sim.errors import EpisodeStoreError, SimError
 from mcp_sim.perturb.injection import InjectedProtocolError
 from mcp_sim.perturb.planner import UnknownProfile
 from mcp_sim.server.control import Control
@@ -148,6 +148,10 @@ class ToolHandlers:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
         except InjectedProtocolError as exc:
             raise MCPError(exc.code, str(exc)) from None
+        except EpisodeStoreError as exc:
+            # Not the world's answer: the call could not be run or kept (another worker holds
+            # the episode, the store is down), which the client must hear as an error.
+            raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         await self._announce_updates(ctx, session_id)
         return tool_result(result)
 

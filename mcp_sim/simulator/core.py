@@ -1,11 +1,13 @@
 """The call pipeline: the only place that decides what a tool call returns.
 
 :meth:`Simulator.call` is a straight sequence of steps over small collaborators, one module
-each: take the session's lock → route the call (:mod:`~mcp_sim.simulator.routing`: recorded
-answer, invalid arguments, a fault the server makes, a pinned fixture, the page store, or the
-model) → answer it → bend the answer as a perturbation says → record the call
-(:mod:`~mcp_sim.simulator.recorder`: history, metrics, journal) → keep its new model answers
-in the cache → injected waits (latency, timeouts) outside the session's lock.
+each: hold the session (with a durable store, :mod:`~mcp_sim.simulator.write_through`) → take
+the session's lock → route the call (:mod:`~mcp_sim.simulator.routing`: recorded answer,
+invalid arguments, a fault the server makes, a pinned fixture, the page store, or the model) →
+answer it → bend the answer as a perturbation says → record the call
+(:mod:`~mcp_sim.simulator.recorder`: history, metrics, journal) → write it through to the
+durable store, if any → keep its new model answers in the cache → injected waits (latency,
+timeouts) outside the session's lock.
 
 The model's answer (:mod:`~mcp_sim.simulator.model_answer`) is: prompt in the native format
 (:mod:`~mcp_sim.simulator.prompt`: state view, virtual time, fresh ids, simulation instruction)
@@ -23,6 +25,7 @@ asks the model, through the same prompt, only for what it has not.
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -47,6 +50,7 @@ from mcp_sim.simulator.prompt_budget import PromptBudget
 from mcp_sim.simulator.recorder import CallRecorder
 from mcp_sim.simulator.routing import Route, Router, Routing
 from mcp_sim.simulator.transition import Transitions
+from mcp_sim.simulator.write_through import WriteThrough
 from mcp_sim.spec.world import ToolSpec, World
 from mcp_sim.web.pages import PageStore
 from mcp_sim.web.world_memory import WorldMemory
@@ -98,6 +102,9 @@ class Simulator:
         self.perturber = perturber or Perturber(
             profiles_for(world.perturbations), seed=self.sampling.seed
         )
+        self.write_through: WriteThrough | None = None
+        """Where calls are made durable, set by whoever keeps the sessions elsewhere (the
+        episode hub with a store); ``None`` keeps them in this process only."""
         self.pages: PageStore | None = None
         if world.web() is not None:
             self.pages = PageStore(
@@ -178,22 +185,26 @@ class Simulator:
         :class:`UnknownTool`, :class:`mcp_sim.perturb.planner.UnknownProfile` and, when a perturbation
         says so, :class:`mcp_sim.perturb.injection.InjectedProtocolError`; every other failure is a result."""
         tool = self._tool(tool_name)
-        session = self.sessions.get(session_id, seed=seed)
-        if perturb is not None:
-            self.perturber.select(session, perturb)
-        async with session.lock:
-            started = time.perf_counter()
-            now = virtual_now(self.world, session.steps + 1)
-            ctx = CallContext(session, tool, arguments or {}, now, started, progress)
+        held = self.write_through.holding(session_id) if self.write_through else nullcontext()
+        async with held:
+            session = self.sessions.get(session_id, seed=seed)
+            if perturb is not None:
+                self.perturber.select(session, perturb)
+            async with session.lock:
+                started = time.perf_counter()
+                now = virtual_now(self.world, session.steps + 1)
+                ctx = CallContext(session, tool, arguments or {}, now, started, progress)
 
-            def plan() -> Plan:
-                return self.perturber.plan(session, tool.name, tool.effect, ctx.arguments)
+                def plan() -> Plan:
+                    return self.perturber.plan(session, tool.name, tool.effect, ctx.arguments)
 
-            routing = self.router.route(tool, ctx.arguments, plan, session=session)
-            ctx.plan = routing.plan
-            result = await self._answer(ctx, routing)
-            self.recorder.record(ctx, result)
-            await self.gateway.keep_answers(ctx.usage)
+                routing = self.router.route(tool, ctx.arguments, plan, session=session)
+                ctx.plan = routing.plan
+                result = await self._answer(ctx, routing)
+                record, turn = self.recorder.record(ctx, result)
+                if self.write_through is not None:
+                    await self.write_through.committed(session, record, turn)
+                await self.gateway.keep_answers(ctx.usage)
         # Outside the lock: a slow or hanging call must not hold up the session's other calls.
         await inject.settle(ctx.plan)
         return result

@@ -90,13 +90,16 @@ class CallRecorder:
         self.timing = timing
         self.world_hash = world.content_hash()
 
-    def record(self, ctx: CallContext, result: CallResult) -> None:
-        """Count the call as the session's next step and keep what it leaves behind. A failed
-        model request and a server-made fault leave no turn: the world said nothing."""
+    def record(self, ctx: CallContext, result: CallResult) -> tuple[JournalRecord, Turn | None]:
+        """Count the call as the session's next step and keep what it leaves behind; returns
+        its journal record and history turn. A failed model request and a server-made fault
+        leave no turn: the world said nothing."""
         session = ctx.session
         session.steps += 1
+        turn = None
         if result.source not in ("model_error", "perturbation"):
-            session.history.append(history_turn(ctx, result))
+            turn = history_turn(ctx, result)
+            session.history.append(turn)
         self.sessions.touch(session)
         seconds = time.perf_counter() - ctx.started
         self.metrics.observe_call(
@@ -107,12 +110,12 @@ class CallRecorder:
             violations=len(ctx.usage.violations),
         )
         latency = round(seconds * 1000, 3) if self.timing else None
-        self.journal.write(
-            journal_record(
-                ctx,
-                result,
-                world_hash=self.world_hash,
-                latency_ms=latency,
-                entities=bool(self.world.entities),
-            )
+        record = journal_record(
+            ctx,
+            result,
+            world_hash=self.world_hash,
+            latency_ms=latency,
+            entities=bool(self.world.entities),
         )
+        self.journal.write(record)
+        return record, turn

@@ -1,0 +1,89 @@
+"""Where episodes outlive a process: the durable episode store, and the lease that makes one
+worker at a time the writer of an episode.
+
+A store holds each episode's record (:mod:`mcp_sim.episodes.records`) under its id, counts the
+writes to it (``rev``), and finds an episode by its token. Every write after creation is
+*fenced*: it names the lease holder and the revision it read, and the store refuses it when
+another worker holds the lease or has written since, so a worker that stalled past its lease
+can never overwrite the calls of the one that took over. (A lease that ran out while nobody
+else took it does not stop the write: the revision alone says nothing was missed.)
+
+A lease is the right to run an episode's calls: held by one worker (``holder``) until it is
+released or runs out (``seconds`` after it was taken or last renewed). A worker that dies holds
+its leases only until they run out.
+
+Two stores ship: SQLite (:mod:`mcp_sim.episodes.store_sqlite`; one machine, several processes)
+and Redis (:mod:`mcp_sim.episodes.store_redis`; several machines). ``open_store`` picks one by
+URL.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from mcp_sim.episodes.records import NewRecord, StoredEpisode
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What taking a lease found: the episode's revision, or who holds it and for how long."""
+
+    rev: int | None
+    """The episode's revision when the lease was taken; ``None`` when it is held elsewhere."""
+    held_for: float = 0.0
+    """Seconds left on another worker's lease (when ``rev`` is None)."""
+
+
+class EpisodeStore(ABC):
+    """A durable home for episodes, shared by the workers that serve them."""
+
+    url: str
+    """Where the store is, without credentials (for messages)."""
+
+    @abstractmethod
+    async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
+        """Store a new episode at revision 0. Raises :class:`mcp_sim.errors.SessionExists`
+        when the id is taken."""
+
+    @abstractmethod
+    async def load(self, episode_id: str) -> StoredEpisode | None: ...
+
+    @abstractmethod
+    async def revision(self, episode_id: str) -> int | None:
+        """The episode's revision, ``None`` when there is no such episode."""
+
+    @abstractmethod
+    async def holder(self, token: str) -> str | None:
+        """The id of the episode ``token`` opens, if any."""
+
+    @abstractmethod
+    async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
+        """Take (or renew) the episode's lease for ``holder``; ``None`` when there is no such
+        episode."""
+
+    @abstractmethod
+    async def renew(self, episode_id: str, holder: str, seconds: float) -> bool:
+        """Extend ``holder``'s lease; False when it is no longer ``holder``'s."""
+
+    @abstractmethod
+    async def release(self, episode_id: str, holder: str) -> None: ...
+
+    @abstractmethod
+    async def append(
+        self, episode_id: str, holder: str, rev: int, step: str, head: str
+    ) -> int | None:
+        """Add one call (fenced by ``holder``'s lease and revision ``rev``) and release the
+        lease: the new revision, or ``None`` when the fence refused it."""
+
+    @abstractmethod
+    async def restart(
+        self, episode_id: str, holder: str, rev: int, record: NewRecord
+    ) -> int | None:
+        """Start the episode over from ``record`` (a reset), fenced like ``append``."""
+
+    @abstractmethod
+    async def delete(self, episode_id: str) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
