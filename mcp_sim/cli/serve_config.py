@@ -46,6 +46,10 @@ class ServeConfig:
     control_tools: bool = False
     snapshot_dir: Path | None = None
     max_body_bytes: int = 16 * 1024 * 1024
+    max_message_bytes: int = 4 * 1024 * 1024
+    header_timeout: float = 10.0
+    body_timeout: float = 60.0
+    max_header_bytes: int = 16 * 1024
 
     @property
     def world(self) -> Path:
@@ -69,6 +73,10 @@ class ServeConfig:
             control_tools=args.control_tools,
             snapshot_dir=args.snapshot_dir,
             max_body_bytes=args.max_body_bytes,
+            max_message_bytes=args.max_message_bytes,
+            header_timeout=args.header_timeout,
+            body_timeout=args.body_timeout,
+            max_header_bytes=args.max_header_bytes,
         )
         found.check()
         return found

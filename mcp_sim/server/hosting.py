@@ -22,6 +22,8 @@ from mcp_sim.server.control import Control
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
 from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
 from mcp_sim.server.http_front import running, session_manager, transport_security
+from mcp_sim.server.http_messages import MessageCheck
+from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
 from mcp_sim.server.snapshot_files import SnapshotFolder
@@ -40,6 +42,9 @@ class HostingOptions:
     control_tools: bool = False
     snapshots: SnapshotFolder | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    """The largest request body of the episode API (a snapshot)."""
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    """The largest message to an MCP endpoint."""
 
 
 def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIApp:
@@ -58,6 +63,7 @@ def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIA
             security,
             session_idle_timeout=options.session_idle_timeout,
             json_response=options.json_response,
+            max_message_bytes=options.max_message_bytes,
         )
     api = Starlette(
         routes=EpisodeEndpoints(hub).routes() + MetricsEndpoints(hub).routes(),
@@ -68,10 +74,16 @@ def hosting_app(hub: EpisodeHub, options: HostingOptions | None = None) -> ASGIA
         exception_handlers=ERROR_REPLIES,
     )
     only = hub.default_world
+    # Each world's transport, with the messages posted to it checked first (once the route
+    # has found the world or episode, so an unknown one is a 404 whatever the body).
+    endpoints = {
+        name: MessageCheck(manager.handle_request, options.max_message_bytes)
+        for name, manager in managers.items()
+    }
     routes: list[BaseRoute] = [
-        Route("/mcp", WorldMcp(managers, only=only)),
-        Route("/worlds/{world}/mcp", WorldMcp(managers)),
-        Route("/episodes/{id}/mcp", EpisodeMcp(hub, managers)),
+        Route("/mcp", WorldMcp(endpoints, only=only)),
+        Route("/worlds/{world}/mcp", WorldMcp(endpoints)),
+        Route("/episodes/{id}/mcp", EpisodeMcp(hub, endpoints)),
     ]
     # A Route to an ASGI app takes every method and leaves the path as it is, so the API
     # answers its own 404s and 405s after the Host check.
