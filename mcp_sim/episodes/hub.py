@@ -17,11 +17,11 @@ import hmac
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld
-from mcp_sim.journal import JournalRecord
+from mcp_sim.journal import JournalRecord, JournalSpans
 from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.runtime.snapshot import Snapshot
@@ -43,8 +43,9 @@ class Episode:
     task: str | None = None
     parent: str | None = None
     """The episode this one was forked from."""
-    inherited: tuple[JournalRecord, ...] = ()
-    """The parent's calls up to the fork, which the fork's verdict counts as its own."""
+    inherited: JournalSpans = field(default_factory=JournalSpans)
+    """The parent's calls up to the fork (where they lie in the world's journal), which the
+    fork's verdict counts as its own."""
 
 
 class EpisodeHub:
@@ -148,10 +149,10 @@ class EpisodeHub:
         else:
             base_seed = simulator.sessions.base_seed
             session = Session.start(new_id, simulator.world, seed=seed, base_seed=base_seed)
-        inherited: tuple[JournalRecord, ...] = ()
+        inherited = JournalSpans()
         if parent is not None:
             parent_session = self.session(parent)
-            inherited = parent.inherited + tuple(simulator.journal.records(parent_session.id))
+            inherited = parent.inherited + simulator.journal.spans(parent_session.id)
         episode = Episode(
             new_id,
             name,
@@ -239,7 +240,8 @@ class EpisodeHub:
     def journal(self, episode_id: str) -> list[JournalRecord]:
         """The episode's calls (a fork's start with its parent's), in step order."""
         episode = self.get(episode_id)
-        return [*episode.inherited, *self.simulators[episode.world].journal.records(episode.id)]
+        journal = self.simulators[episode.world].journal
+        return [*journal.read(episode.inherited), *journal.records(episode.id)]
 
     async def verify(
         self, episode_id: str, task: str | None = None, judge: RubricJudge | None = None
