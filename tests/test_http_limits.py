@@ -12,7 +12,11 @@ import anyio
 import anyio.abc
 import httpx2
 import pytest
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp
+from starlette.websockets import WebSocket
+from websockets.asyncio.client import connect
 
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.server.hosting import HostingOptions, hosting_app
@@ -184,3 +188,17 @@ async def test_a_kept_alive_connection_serves_requests_one_after_another(app: AS
 
         statuses = await anyio.to_thread.run_sync(two_calls)
     assert statuses == [400, 200]
+
+
+async def test_a_websocket_outlives_the_request_deadlines() -> None:
+    async def echo(socket: WebSocket) -> None:
+        await socket.accept()
+        await socket.send_text(await socket.receive_text())
+        await socket.close()
+
+    app = Starlette(routes=[WebSocketRoute("/ws", echo)])
+    async with served(app) as port, connect(f"ws://127.0.0.1:{port}/ws") as socket:
+        await anyio.sleep(QUICK.header_timeout + QUICK.body_timeout + 0.5)
+        await socket.send("still here")
+        with anyio.fail_after(30):
+            assert await socket.recv() == "still here"

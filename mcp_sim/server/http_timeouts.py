@@ -81,6 +81,12 @@ class TimedH11Protocol(H11Protocol):
         self._stop()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # The connection is a WebSocket's from here on (uvicorn hands it to another
+        # protocol): no request on it to time.
+        self._stop()
+        super().handle_websocket_upgrade(event)
+
     def _follow(self) -> None:
         """Move the deadline on with the request: headers done, then body done."""
         state = self.conn.their_state
