@@ -99,7 +99,9 @@ class Process:
                 self.popen.wait()
 
 
-def start_backend(delay: float, token_chars: int = 4) -> tuple[Process, str]:
+def start_backend(
+    delay: float, token_chars: int = 4, result_bytes: int = 1024
+) -> tuple[Process, str]:
     popen = subprocess.Popen(
         [
             PYTHON,
@@ -107,7 +109,7 @@ def start_backend(delay: float, token_chars: int = 4) -> tuple[Process, str]:
             "--delay",
             str(delay),
             "--result-bytes",
-            "1024",
+            str(result_bytes),
             "--token-chars",
             str(token_chars),
         ],

@@ -3,11 +3,15 @@ most the call in flight."""
 
 from __future__ import annotations
 
+import io
 import json
+import tempfile
 import threading
+from array import array
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, BinaryIO, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -82,9 +86,28 @@ class JournalRecord(BaseModel):
         return json.dumps(self.model_dump(mode="json", exclude=exclude), ensure_ascii=False)
 
 
+@dataclass(frozen=True)
+class JournalSpans:
+    """Where some records lie in a :class:`Journal`'s spill file (a fork's inherited calls):
+    read them back with :meth:`Journal.read`."""
+
+    spans: bytes = b""
+    """Pairs of 64-bit offsets and lengths, as ``array("q")`` bytes."""
+
+    def __add__(self, other: JournalSpans) -> JournalSpans:
+        return JournalSpans(self.spans + other.spans)
+
+
 class Journal:
-    """Appends records to a JSONL file (when a path is given) and keeps each session's records in
-    memory for the ``sim://session/journal`` resource."""
+    """Appends records to a JSONL file (when a path is given), and keeps every session's
+    records for reading back (the ``sim://session/journal`` resource, the episode API, a
+    verdict).
+
+    Records are not kept in memory: each is appended, as its JSON line, to a spill file (a
+    private temporary file, deleted with the journal), and only where each line lies
+    is kept, 16 bytes a call, so a session of a hundred thousand calls costs 1.6 MB and not
+    the records themselves. The spill is private so that nothing another process does to the
+    journal file (rotating it, truncating it, a pipe) can change what is read back."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
@@ -92,32 +115,84 @@ class Journal:
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("a", encoding="utf-8")
-        self._by_session: dict[str, list[JournalRecord]] = {}
-        self._write_lock = threading.Lock()
+        self._spill: BinaryIO | None = None
+        self._spans: dict[str, array[int]] = {}
+        self._lock = threading.Lock()
 
     def write(self, record: JournalRecord) -> None:
-        self._by_session.setdefault(record.session, []).append(record)
-        if self._file is not None:
-            line = record.to_json()
-            with self._write_lock:
+        line = record.to_json()
+        data = line.encode("utf-8", errors="surrogatepass") + b"\n"
+        with self._lock:
+            spill = self._spill_file()
+            spill.seek(0, io.SEEK_END)
+            self._spans.setdefault(record.session, array("q")).extend((spill.tell(), len(data)))
+            spill.write(data)
+            if self._file is not None:
                 self._file.write(line + "\n")
                 self._file.flush()
 
     def records(self, session: str) -> list[JournalRecord]:
-        return list(self._by_session.get(session, []))
+        """``session``'s records, in the order they were written."""
+        return self.read(self.spans(session))
+
+    def last(self, session: str) -> JournalRecord | None:
+        """``session``'s last record, if it has one."""
+        spans = self._spans.get(session)
+        return self.read(JournalSpans(spans[-2:].tobytes()))[0] if spans else None
+
+    def spans(self, session: str) -> JournalSpans:
+        """Where ``session``'s records lie so far (later records are not added to them)."""
+        spans = self._spans.get(session)
+        return JournalSpans(spans.tobytes() if spans else b"")
+
+    def read(self, spans: JournalSpans) -> list[JournalRecord]:
+        """The records at ``spans`` of this journal."""
+        pairs = array("q", spans.spans)
+        records = []
+        with self._lock:
+            if self._spill is None:  # nothing written yet
+                return []
+            for i in range(0, len(pairs), 2):
+                self._spill.seek(pairs[i])
+                raw = self._spill.read(pairs[i + 1])
+                data = json.loads(raw.decode("utf-8", errors="surrogatepass"))
+                records.append(JournalRecord.model_validate(data))
+        return records
 
     def restore(self, session: str, records: Iterable[JournalRecord]) -> None:
         """Hold ``records`` as ``session``'s calls so far (an episode loaded from its store),
         without writing them to the file again: they were written when they were made."""
-        self._by_session[session] = list(records)
+        with self._lock:
+            spill = self._spill_file()
+            spill.seek(0, io.SEEK_END)
+            spans = array("q")
+            for record in records:
+                data = record.to_json().encode("utf-8", errors="surrogatepass") + b"\n"
+                spans.extend((spill.tell(), len(data)))
+                spill.write(data)
+            self._spans[session] = spans
 
     def forget(self, session: str) -> None:
-        self._by_session.pop(session, None)
+        """Stop keeping ``session``'s records (their lines stay in the spill file, unread, as
+        long as the journal lives, and in the journal file)."""
+        self._spans.pop(session, None)
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        """Close the journal file. The records stay readable for as long as the journal
+        lives (its spill file is closed, and deleted, with it)."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+    def _spill_file(self) -> BinaryIO:
+        if self._spill is None:
+            try:
+                # Open for the journal's life, closed by close().
+                self._spill = tempfile.TemporaryFile(prefix="mcp-sim-journal-")  # noqa: SIM115
+            except OSError:  # no writable temporary folder: keep the lines in memory
+                self._spill = io.BytesIO()
+        return self._spill
 
 
 def read_journal(path: str | Path) -> list[JournalRecord]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -86,4 +89,68 @@ def serving_http(world: Path, *args: str, log: Path) -> Iterator[str]:
         wait_until_listening(port, process, log)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
+        stop(process)
+
+
+DEAD_MODEL = ("--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0")
+"""A model URL nothing listens on: calls that need the model fail fast, the rest are served."""
+
+
+class RawStdio:
+    """``mcp-sim serve`` over stdio, spoken to in raw lines: what is sent is sent as it is,
+    and every line that comes back is kept in order."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+
+    def send(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(data + b"\n")
+        self.process.stdin.flush()
+
+    def reply(self, timeout: float = 30.0) -> dict[str, Any]:
+        """The next message from the server; fails the test if none comes within ``timeout``
+        seconds (a guard against a hang, not a bound on speed)."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"mcp-sim sent nothing for {timeout} s")
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def request(self, request_id: int | str, method: str, params: Any = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(json.dumps(message).encode())
+        return self.reply()
+
+
+@contextmanager
+def serving_stdio(world: Path, *args: str, log: Path) -> Iterator[RawStdio]:
+    """``mcp-sim serve WORLD ARGS...`` on stdio, initialized (protocol 2025-11-25)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_sim", "serve", str(world), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=log.open("wb"),
+        cwd=ROOT,
+    )
+    try:
+        wire = RawStdio(process)
+        client = {"name": "raw-test", "version": "0"}
+        params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client}
+        assert "result" in wire.request("init", "initialize", params)
+        wire.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        yield wire
+    finally:
+        if process.stdin is not None:
+            process.stdin.close()
         stop(process)

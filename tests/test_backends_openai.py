@@ -16,6 +16,7 @@ import pytest
 from mcp_sim.errors import ModelError, ModelOutputInvalid, ModelTimeout, ModelUnavailable
 from mcp_sim.models.base import CompletionRequest, Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.models.payload import routing_header
 from tests.openai_double import DEFAULT_MODEL, OpenAIDouble, Reply, unused_base_url
 
 MESSAGES = [
@@ -162,6 +163,19 @@ async def test_api_key_is_sent_as_bearer_token_and_routing_key_as_session_header
     chat_headers = headers[-1]
     assert chat_headers["x-session-id"] == "session-7"
     assert chat_headers["accept"] == "text/event-stream"
+
+
+async def test_a_session_id_unfit_for_a_header_is_sent_as_its_digest() -> None:
+    unfit = ["s" * 1_000_000, "line\nbreak", "ünïcode", " padded "]
+    with OpenAIDouble() as server:
+        server.script(*[Reply(content="ok") for _ in unfit])
+        async with OpenAICompatibleModel(settings(server.base_url)) as client:
+            for key in unfit:
+                await client.complete(request(routing_key=key))
+        sent = [r.headers["x-session-id"] for r in server.requests if "x-session-id" in r.headers]
+    assert sent == [routing_header(key) for key in unfit]
+    assert all(value.startswith("sha256-") and len(value) == 71 for value in sent)
+    assert routing_header("s" * 1_000_000) != routing_header("s" * 999_999)
 
 
 async def test_rejected_api_key_says_so() -> None:

@@ -90,6 +90,13 @@ async def test_control_tools_snapshot_fork_and_reset(
     assert counts["checked"] == 0 and counts["version"] == 0
 
 
+async def test_a_session_id_over_256_characters_is_refused(shop: World, script: Any) -> None:
+    control = Control(Simulator(shop, script()))
+    with pytest.raises(ValueError, match="at most 256"):
+        await control.create("s" * 257)
+    assert (await control.create("s" * 256))["id"] == "s" * 256
+
+
 def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
     from mcp_sim.errors import SimError
 

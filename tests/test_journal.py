@@ -90,3 +90,36 @@ def test_records_are_kept_per_session_in_memory() -> None:
     assert journal.records("nobody") == []
     journal.forget("a")
     assert journal.records("a") == []
+
+
+def test_records_read_back_are_the_records_written() -> None:
+    journal = Journal()
+    written = [
+        record(step=1, observation="two\nlines and \ud800 a lone surrogate", structured=None),
+        record(step=2, structured={"nested": [1, 2.5, {"x": None}]}, latency_ms=1.5),
+    ]
+    for r in written:
+        journal.write(r)
+    assert journal.records("s1") == written
+    assert journal.last("s1") == written[-1]
+    assert journal.last("nobody") is None
+
+
+def test_records_stay_readable_after_the_journal_file_is_closed(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.write(record(step=1))
+    journal.close()
+    assert [r.step for r in journal.records("s1")] == [1]
+
+
+def test_spans_keep_a_sessions_records_as_they_were_when_taken() -> None:
+    journal = Journal()
+    journal.write(record(session="parent", step=1))
+    journal.write(record(session="other", step=1))
+    taken = journal.spans("parent")
+    journal.write(record(session="parent", step=2))
+    journal.forget("parent")
+    assert [(r.session, r.step) for r in journal.read(taken)] == [("parent", 1)]
+    both = taken + journal.spans("other")
+    assert [(r.session, r.step) for r in journal.read(both)] == [("parent", 1), ("other", 1)]
+    assert journal.records("parent") == []

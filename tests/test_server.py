@@ -33,6 +33,7 @@ from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE, ROOT
 from tests.processes import serving_http
+from tests.scripted_model import ScriptedModel
 
 GLASS = {"query": "glass"}
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1", "--timeout", "5", "--retries", "0"]
@@ -232,6 +233,18 @@ async def test_session_meta_key_selects_separate_sessions(bookstore: World, mode
         assert [(r["session"], r["tool"]) for r in journal_b] == [("b", "get_book")]
         assert await journal_of(client) == []
         assert json.loads(await read_text(client, STATE_URI, "b")) == bookstore.state
+
+
+async def test_a_session_id_of_a_megabyte_is_refused_before_the_model_is_asked(
+    bookstore: World, script: type[ScriptedModel], mode: str
+) -> None:
+    model = script(script.answer("never asked"))
+    async with connected(build_server(Simulator(bookstore, model)), mode) as client:
+        with pytest.raises(MCPError) as refused:
+            await client.call_tool("get_book", {"book_id": "b1"}, meta=session_meta("s" * 2**20))
+    assert refused.value.code == types.INVALID_PARAMS
+    assert "at most 256 characters" in refused.value.error.message
+    assert model.requests == []
 
 
 async def test_server_serves_other_sessions_while_one_call_is_blocked(

@@ -45,6 +45,7 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
     )
     _add_http_flags(p)
     _add_episode_store_flags(p)
+    _add_limit_flags(p)
     p.add_argument(
         "--journal",
         type=values.output_file,
@@ -110,6 +111,16 @@ def _add_http_flags(p: CliParser) -> None:
         help="forget HTTP sessions and episodes idle this long (default 1800)",
     )
     p.add_argument(
+        "--json-response",
+        action="store_true",
+        help="over HTTP, answer each request with one JSON body instead of an event stream: "
+        "no progress notifications, about half the server CPU per call (for many sessions)",
+    )
+
+
+def _add_limit_flags(p: CliParser) -> None:
+    """How much a client may send, and how slowly."""
+    p.add_argument(
         "--max-body-bytes",
         type=values.integer(minimum=1024),
         default=16 * 1024 * 1024,
@@ -117,10 +128,33 @@ def _add_http_flags(p: CliParser) -> None:
         help="refuse episode API request bodies over N bytes with 413 (default 16 MiB)",
     )
     p.add_argument(
-        "--json-response",
-        action="store_true",
-        help="over HTTP, answer each request with one JSON body instead of an event stream: "
-        "no progress notifications, about half the server CPU per call (for many sessions)",
+        "--max-message-bytes",
+        type=values.integer(minimum=1024),
+        default=4 * 1024 * 1024,
+        metavar="N",
+        help="refuse MCP messages over N bytes, on stdio and HTTP (default 4 MiB)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=values.number(above=0),
+        default=10.0,
+        metavar="SECONDS",
+        help="over HTTP, close connections whose request line and headers take longer (default 10)",
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=values.number(above=0),
+        default=60.0,
+        metavar="SECONDS",
+        help="over HTTP, close connections whose request body takes longer after its headers "
+        "(default 60)",
+    )
+    p.add_argument(
+        "--max-header-bytes",
+        type=values.integer(minimum=1024),
+        default=16 * 1024,
+        metavar="N",
+        help="over HTTP, refuse request lines and headers over N bytes with 431 (default 16 KiB)",
     )
     p.add_argument(
         "--openenv",

@@ -50,6 +50,10 @@ class ServeConfig:
     episode_store: str = "memory"
     """Where episodes are kept (see :mod:`mcp_sim.episodes.stores`)."""
     episode_lease: float = 15.0
+    max_message_bytes: int = 4 * 1024 * 1024
+    header_timeout: float = 10.0
+    body_timeout: float = 60.0
+    max_header_bytes: int = 16 * 1024
 
     @property
     def world(self) -> Path:
@@ -76,6 +80,10 @@ class ServeConfig:
             openenv=args.openenv,
             episode_store=args.episode_store,
             episode_lease=args.episode_lease,
+            max_message_bytes=args.max_message_bytes,
+            header_timeout=args.header_timeout,
+            body_timeout=args.body_timeout,
+            max_header_bytes=args.max_header_bytes,
         )
         found.check()
         return found

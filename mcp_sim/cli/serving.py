@@ -22,6 +22,7 @@ from mcp_sim.models.starting import StartingModel
 from mcp_sim.server.control import Control
 from mcp_sim.server.hosting import HostingOptions, describe_routes, hosting_app
 from mcp_sim.server.http_front import serve_http
+from mcp_sim.server.http_timeouts import HttpLimits
 from mcp_sim.server.mcp_front import build_server, serve_stdio
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
@@ -98,7 +99,7 @@ async def _serve_stdio(config: ServeConfig, simulator: Simulator) -> None:
     server = build_server(simulator, default_session="stdio", control=control)
     world = simulator.world
     say(f"serving {world.world} ({len(world.tools)} tools) on stdio")
-    await serve_stdio(server)
+    await serve_stdio(server, max_message_bytes=config.max_message_bytes)
 
 
 async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
@@ -114,6 +115,7 @@ async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
         snapshots=SnapshotFolder(config.snapshot_dir) if config.snapshot_dir else None,
         max_body_bytes=config.max_body_bytes,
         openenv=config.openenv,
+        max_message_bytes=config.max_message_bytes,
     )
     app = hosting_app(worlds, options)
     hub = worlds.hub
@@ -123,7 +125,12 @@ async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
     say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
     for line in routes[1:] if hub.default_world else routes:
         say(f"  {line}")
-    await serve_http(app, host, port)
+    limits = HttpLimits(
+        header_timeout=config.header_timeout,
+        body_timeout=config.body_timeout,
+        max_header_bytes=config.max_header_bytes,
+    )
+    await serve_http(app, host, port, limits)
 
 
 async def _run_model(

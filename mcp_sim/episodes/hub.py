@@ -281,7 +281,8 @@ class EpisodeHub:
     def journal(self, episode_id: str) -> list[JournalRecord]:
         """The episode's calls (a fork's start with its parent's), in step order."""
         episode = self.get(episode_id)
-        return [*episode.inherited, *self.simulators[episode.world].journal.records(episode.id)]
+        journal = self.simulators[episode.world].journal
+        return [*episode.inherited, *journal.records(episode.id)]
 
     async def verify(
         self, episode_id: str, task: str | None = None, judge: RubricJudge | None = None

@@ -128,7 +128,7 @@ async def _turns(
         head = session.history[-1].head
         if head is None:
             raise SimError(f"the prompt of step {record.step} kept no turn head")
-        turns.append(_Turn(record, len(session.history), model.prompt, head))
+        turns.append(_Turn(record, session.turn_count, model.prompt, head))
     return turns
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Any
 
 from mcp_sim.models.base import CompletionRequest
@@ -37,11 +39,27 @@ def chat_payload(model: str, request: CompletionRequest) -> dict[str, Any]:
     return payload
 
 
+_HEADER_SAFE = re.compile(r"[\x21-\x7e](?:[\x20-\x7e]{0,126}[\x21-\x7e])?")
+"""Visible ASCII, inner spaces allowed, at most 128 characters: a header value as it is."""
+
+
+def routing_header(routing_key: str) -> str:
+    """The routing key as an ``X-Session-Id`` value: the key itself when it is short and
+    plain, else a digest of it. Session ids come from clients: one a megabyte long, or with a
+    line break, must not become a header, and the digest still sends one session's requests
+    to the same replica."""
+    if _HEADER_SAFE.fullmatch(routing_key):
+        return routing_key
+    digest = hashlib.sha256(routing_key.encode("utf-8", errors="surrogatepass")).hexdigest()
+    return f"sha256-{digest}"
+
+
 def request_headers(api_key: str | None, routing_key: str | None) -> dict[str, str]:
-    """The API key, and the routing key as ``X-Session-Id`` for a router before the replicas."""
+    """The API key, and the routing key as ``X-Session-Id`` for a router before the replicas
+    (see :func:`routing_header`)."""
     headers: dict[str, str] = {}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     if routing_key is not None:
-        headers["X-Session-Id"] = routing_key
+        headers["X-Session-Id"] = routing_header(routing_key)
     return headers

@@ -96,6 +96,7 @@ class Session:
     world: World
     state: dict[str, Any]
     history: list[Turn] = field(default_factory=list)
+    """The turns kept: every answered call from turn number ``history_offset`` (0-based) on."""
     steps: int = 0
     """Calls answered so far, including validation errors (the journal's step counter)."""
     last_used: float = field(default_factory=time.monotonic)
@@ -108,7 +109,11 @@ class Session:
     deleted: dict[str, set[str]] = field(default_factory=dict)
     """Ids of entity records that existed in this session and were removed."""
     history_start: int = 0
-    """Turns before this index are folded away by compaction (the state carries their effect)."""
+    """Turns before this number are folded away by compaction (the state carries their effect)."""
+    history_offset: int = 0
+    """Turns before this number are no longer kept: compaction folded them away, so no prompt
+    shows them again (see :meth:`let_go`). A long session's memory stays what its prompt can
+    show, however many calls it has answered."""
     consistency: Consistency = field(default_factory=Consistency)
     perturbation: PerturbState | None = None
     """Seeded perturbation decisions and counts, started by the first call (mcp_sim.perturb.planner)."""
@@ -141,6 +146,23 @@ class Session:
             if item.name not in _IDENTITY:
                 setattr(self, item.name, getattr(other, item.name))
 
+    @property
+    def turn_count(self) -> int:
+        """Turns in the history so far, those no longer kept included."""
+        return self.history_offset + len(self.history)
+
+    def turns_from(self, number: int) -> list[Turn]:
+        """The kept turns from turn ``number`` (0-based) on."""
+        return self.history[max(0, number - self.history_offset) :]
+
+    def let_go(self, number: int) -> None:
+        """Stop keeping the turns before turn ``number``, or before ``history_start`` if that
+        comes first: only turns compaction has folded away are let go."""
+        number = min(number, self.history_start)
+        if number > self.history_offset:
+            del self.history[: number - self.history_offset]
+            self.history_offset = number
+
     def next_request_seed(self) -> int:
         """The sampling seed of the next model request of this session."""
         return self.rng.randrange(2**31)
@@ -168,6 +190,7 @@ class Session:
                 for t in self.history
             ],
             history_start=self.history_start,
+            history_offset=self.history_offset,
             seed=self.seed,
             rng=[rng_version, list(rng_internal), rng_gauss],
             next_ids=dict(self.ids.next_n),
@@ -197,6 +220,8 @@ class Session:
             consistency = Consistency(**snapshot.consistency)
         except (TypeError, ValueError) as exc:
             raise SnapshotInvalid(f"the snapshot is damaged: {exc}") from None
+        if snapshot.history_offset > snapshot.history_start:
+            raise SnapshotInvalid("the snapshot is damaged: history_offset past history_start")
         return cls(
             id=session_id,
             world=world,
@@ -221,6 +246,7 @@ class Session:
             ids=IdAllocator(dict(snapshot.next_ids)),
             deleted={k: set(v) for k, v in snapshot.deleted.items()},
             history_start=snapshot.history_start,
+            history_offset=snapshot.history_offset,
             consistency=consistency,
         )
 

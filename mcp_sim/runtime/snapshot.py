@@ -40,7 +40,9 @@ class Snapshot(BaseModel):
     steps: int
     state: dict[str, Any]
     history: list[SnapshotTurn]
-    history_start: int = 0
+    """The turns the session kept: from turn number ``history_offset`` on."""
+    history_start: int = Field(default=0, ge=0)
+    history_offset: int = Field(default=0, ge=0)
     seed: int
     rng: list[Any] = Field(description="random.Random.getstate(), as JSON")
     next_ids: dict[str, int] = Field(default_factory=dict)

@@ -20,6 +20,7 @@ from mcp_sim.errors import SessionExists, UnknownSession
 from mcp_sim.runtime.session import Session, SessionStore
 from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.server.request_meta import MAX_SESSION_ID_LENGTH
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
 
@@ -77,6 +78,8 @@ class Control:
     ) -> dict[str, Any]:
         """A new session at the world's start, or continuing from ``snapshot``."""
         new_id = session_id or secrets.token_hex(8)
+        if len(new_id) > MAX_SESSION_ID_LENGTH:
+            raise ValueError(f"a session id is at most {MAX_SESSION_ID_LENGTH} characters")
         if new_id in self._sessions:
             raise SessionExists(f"session {new_id!r} already exists; reset it or pick another id")
         world = self.simulator.world

@@ -28,11 +28,10 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_sim.episodes.hub import Episode, EpisodeHub
 from mcp_sim.errors import (
@@ -191,12 +190,13 @@ async def _refuse(send: Send, status: int, code: str, message: str) -> None:
 
 
 class EpisodeMcp:
-    """``/episodes/{id}/mcp``: the episode's world's MCP endpoint, with every request marked
-    as the episode's (see :mod:`mcp_sim.server.request_meta`)."""
+    """``/episodes/{id}/mcp``: the episode's world's MCP endpoint (``endpoints``: each world's,
+    by name), with every request marked as the episode's (see
+    :mod:`mcp_sim.server.request_meta`)."""
 
-    def __init__(self, hub: EpisodeHub, managers: Mapping[str, StreamableHTTPSessionManager]):
+    def __init__(self, hub: EpisodeHub, endpoints: Mapping[str, ASGIApp]):
         self.hub = hub
-        self.managers = managers
+        self.endpoints = endpoints
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         episode_id = scope["path_params"]["id"]
@@ -211,25 +211,24 @@ class EpisodeMcp:
             await _refuse(send, 503, "episode_store", str(exc))
             return
         marked = {**scope, EPISODE_SCOPE_KEY: episode.id}
-        await self.managers[episode.world].handle_request(marked, receive, send)
+        await self.endpoints[episode.world](marked, receive, send)
 
 
 class WorldMcp:
-    """``/worlds/{world}/mcp`` (and ``/mcp`` with ``only``): a world's shared endpoint."""
+    """``/worlds/{world}/mcp`` (and ``/mcp`` with ``only``): a world's shared endpoint
+    (``endpoints``: each world's, by name)."""
 
-    def __init__(
-        self, managers: Mapping[str, StreamableHTTPSessionManager], only: str | None = None
-    ) -> None:
-        self.managers = managers
+    def __init__(self, endpoints: Mapping[str, ASGIApp], only: str | None = None) -> None:
+        self.endpoints = endpoints
         self.only = only
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         world = self.only or scope.get("path_params", {}).get("world")
-        manager = self.managers.get(world) if world else None
-        if manager is None:
-            names = ", ".join(self.managers)
+        endpoint = self.endpoints.get(world) if world else None
+        if endpoint is None:
+            names = ", ".join(self.endpoints)
             where = f"no world {world!r} here" if world else "this server hosts several worlds"
             message = f"{where}: use /worlds/{{world}}/mcp (worlds: {names})"
             await _refuse(send, 404, "unknown_world", message)
             return
-        await manager.handle_request(scope, receive, send)
+        await endpoint(scope, receive, send)

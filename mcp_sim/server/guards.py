@@ -22,7 +22,9 @@ async def _refuse(
     send: Send, status: int, code: str, message: str, *extra: tuple[bytes, bytes]
 ) -> None:
     body = json.dumps({"error": code, "message": message}).encode()
-    headers = [(b"content-type", b"application/json"), *extra]
+    # A refused client's connection is closed with the answer: it cannot hold it open by
+    # sending the rest of its body slowly.
+    headers = [(b"content-type", b"application/json"), (b"connection", b"close"), *extra]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

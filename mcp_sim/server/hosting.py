@@ -23,6 +23,8 @@ from mcp_sim.server.control import Control
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
 from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
 from mcp_sim.server.http_front import running, session_manager, transport_security
+from mcp_sim.server.http_messages import MessageCheck
+from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
 from mcp_sim.server.openenv_routes import OPENENV_PATHS, OPENENV_SOCKET, OpenEnvEndpoints
@@ -42,6 +44,9 @@ class HostingOptions:
     control_tools: bool = False
     snapshots: SnapshotFolder | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    """The largest request body of the episode API (a snapshot)."""
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    """The largest message to an MCP endpoint."""
     openenv: bool = False
     """Serve OpenEnv's endpoints too (:mod:`mcp_sim.server.openenv_routes`)."""
 
@@ -63,6 +68,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
             security,
             session_idle_timeout=options.session_idle_timeout,
             json_response=options.json_response,
+            max_message_bytes=options.max_message_bytes,
         )
     api = Starlette(
         routes=EpisodeEndpoints(hub).routes() + MetricsEndpoints(hub).routes(),
@@ -73,10 +79,16 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         exception_handlers=ERROR_REPLIES,
     )
     only = hub.default_world
+    # Each world's transport, with the messages posted to it checked first (once the route
+    # has found the world or episode, so an unknown one is a 404 whatever the body).
+    endpoints = {
+        name: MessageCheck(manager.handle_request, options.max_message_bytes)
+        for name, manager in managers.items()
+    }
     routes: list[BaseRoute] = [
-        Route("/mcp", WorldMcp(managers, only=only)),
-        Route("/worlds/{world}/mcp", WorldMcp(managers)),
-        Route("/episodes/{id}/mcp", EpisodeMcp(hub, managers)),
+        Route("/mcp", WorldMcp(endpoints, only=only)),
+        Route("/worlds/{world}/mcp", WorldMcp(endpoints)),
+        Route("/episodes/{id}/mcp", EpisodeMcp(hub, endpoints)),
     ]
     # A Route to an ASGI app takes every method and leaves the path as it is, so the API
     # answers its own 404s and 405s after the Host check.

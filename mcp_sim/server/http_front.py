@@ -16,6 +16,9 @@ from starlette.types import ASGIApp, Lifespan
 
 from mcp_sim.server.event_store import RETRY_MILLISECONDS, BoundedEventStore
 from mcp_sim.server.guards import AccessGuard
+from mcp_sim.server.http_messages import MessageCheck
+from mcp_sim.server.http_timeouts import HeaderLimit, HttpLimits, timed_protocol
+from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 
 
 def _has_port(host: str) -> bool:
@@ -45,6 +48,7 @@ def session_manager(
     *,
     session_idle_timeout: float | None = 1800.0,
     json_response: bool = False,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
 ) -> StreamableHTTPSessionManager:
     """The SDK's streamable HTTP transport for ``server``, as mcp-sim serves it. With
     ``json_response`` each POST is answered with one JSON body instead of an event stream:
@@ -56,6 +60,7 @@ def session_manager(
         transport_security=security,
         session_idle_timeout=session_idle_timeout,
         json_response=json_response,
+        max_request_body_size=max_message_bytes,
         # Event streams can be resumed after a dropped connection (not JSON bodies).
         event_store=None if json_response else BoundedEventStore(),
         retry_interval=None if json_response else RETRY_MILLISECONDS,
@@ -84,17 +89,21 @@ def http_app(
     session_idle_timeout: float | None = 1800.0,
     allowed_hosts: list[str] | None = None,
     json_response: bool = False,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
 ) -> ASGIApp:
     """One MCP server's streamable HTTP app (path ``/mcp``), DNS-rebinding protection always
     on, behind ``auth_token`` if given. (A server of worlds and episodes is
     :func:`mcp_sim.server.hosting.hosting_app`.)"""
     security = transport_security(host, allowed_hosts)
     manager = session_manager(
-        server, security, session_idle_timeout=session_idle_timeout, json_response=json_response
+        server,
+        security,
+        session_idle_timeout=session_idle_timeout,
+        json_response=json_response,
+        max_message_bytes=max_message_bytes,
     )
-    router = Router(
-        routes=[Route("/mcp", StreamableHTTPASGIApp(manager))], lifespan=running([manager])
-    )
+    endpoint = MessageCheck(StreamableHTTPASGIApp(manager), max_message_bytes)
+    router = Router(routes=[Route("/mcp", endpoint)], lifespan=running([manager]))
     return AccessGuard(router, auth_token, _no_episodes)
 
 
@@ -103,23 +112,28 @@ async def _no_episodes(token: str) -> None:
     return None
 
 
-KEEP_ALIVE_SECONDS = 75
-"""How long an idle client connection stays open. Longer than load balancers keep their idle
-connections to a worker (nginx 60 s, HAProxy's pool a few seconds): a worker that closed one
-first would race the balancer's next request on it, which then fails without an answer."""
-
-
-async def serve_http(app: ASGIApp, host: str, port: int) -> None:
-    raise_open_file_limit()
+def http_server(
+    app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None
+) -> uvicorn.Server:
+    """uvicorn serving ``app``, clients held to ``limits`` (see
+    :mod:`mcp_sim.server.http_timeouts`)."""
+    limits = limits or HttpLimits()
     config = uvicorn.Config(
-        app,
+        HeaderLimit(app, limits.max_header_bytes),
         host=host,
         port=port,
         log_level="warning",
         lifespan="on",
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        http=timed_protocol(limits),
+        timeout_keep_alive=limits.keep_alive_timeout,
+        h11_max_incomplete_event_size=limits.max_header_bytes,
     )
-    await uvicorn.Server(config).serve()
+    return uvicorn.Server(config)
+
+
+async def serve_http(app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None) -> None:
+    raise_open_file_limit()
+    await http_server(app, host, port, limits).serve()
 
 
 def raise_open_file_limit() -> None:

@@ -16,11 +16,11 @@ from typing import Any
 import mcp.types as types
 from mcp import MCPDeprecationWarning, MCPError
 from mcp.server import Server
-from mcp.server.stdio import stdio_server
 
 from mcp_sim import __version__
 from mcp_sim.server.control import Control
 from mcp_sim.server.http_front import http_app, serve_http
+from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.request_meta import (
     PERTURB_META_KEY,
     SEED_META_KEY,
@@ -37,6 +37,7 @@ from mcp_sim.server.resources import (
     ResourceHandlers,
     Subscriptions,
 )
+from mcp_sim.server.stdio_wire import checked_stdio, claimed_stdio
 from mcp_sim.server.tools import ToolHandlers
 from mcp_sim.simulator.core import Simulator
 
@@ -110,6 +111,9 @@ def build_server(
         )
 
 
-async def serve_stdio(server: Server[Any]) -> None:
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+async def serve_stdio(server: Server[Any], *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
+    """Serve ``server`` on the process's stdin and stdout, every message answered (see
+    :mod:`mcp_sim.server.stdio_wire`)."""
+    with claimed_stdio() as (source, sink):
+        async with checked_stdio(source, sink, max_message_bytes=max_message_bytes) as streams:
+            await server.run(*streams, server.create_initialization_options())

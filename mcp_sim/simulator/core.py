@@ -143,6 +143,7 @@ class Simulator:
             journal=self.journal,
             metrics=self.metrics,
             timing=self.options.journal_timing,
+            compact=self.prompts.compact,
         )
 
     @property

@@ -96,33 +96,42 @@ class PromptShaper:
         return self.options.bounds
 
     def prepare(self, session: Session) -> None:
-        """Make ``session`` ready to be shown: the one step that changes it. Compaction jumps
-        (to the last ``keep_turns``) rather than sliding one turn per call, so the prompt
-        prefix stays the same between jumps and the prefix cache keeps working."""
+        """Make ``session`` ready to be shown: the one step that changes it. Fills in the
+        actions of turns restored from a snapshot, compacts the history (:meth:`compact`)
+        and moves the grounding overlay on to the state."""
         history = session.history
-        for i in range(session.history_start, len(history)):
+        for i in range(max(0, session.history_start - session.history_offset), len(history)):
             if history[i].action is None and history[i].head is None:  # restored from a snapshot
                 turn = history[i]
                 history[i] = replace(turn, action=action_json(turn.tool, turn.arguments))
-        shown = history[session.history_start :]
+        self.compact(session)
+        session.grounding = self.view.overlay_for(session.state, session.grounding)
+
+    def compact(self, session: Session) -> None:
+        """Keep the shown history within its budget, then let go of the turns folded away
+        (all but the last ``reference_turns``, which pick the records a view shows).
+        Compaction jumps (to the last ``keep_turns``) rather than sliding one turn per call,
+        so the prompt prefix stays the same between jumps and the prefix cache keeps
+        working."""
+        shown = self.shown_history(session)
         size = sum(turn_tokens(t) for t in shown)
         budget = self.budget.history_tokens
         if size > budget and len(shown) > self.options.keep_turns:
-            session.history_start = len(session.history) - self.options.keep_turns
-            shown = session.history[session.history_start :]
+            session.history_start = session.turn_count - self.options.keep_turns
+            shown = self.shown_history(session)
             size = sum(turn_tokens(t) for t in shown)
         # The kept turns may still be over the budget (large observations, a view's anchor):
         # drop the oldest until they fit, so the budget is a bound and not a wish.
         while shown and size > budget:
             size -= turn_tokens(shown[0])
             session.history_start += 1
-            shown = session.history[session.history_start :]
-        session.grounding = self.view.overlay_for(session.state, session.grounding)
+            shown = shown[1:]
+        session.let_go(session.turn_count - self.options.reference_turns)
 
     @staticmethod
     def shown_history(session: Session) -> list[Turn]:
         """The turns the prompt shows (those :meth:`prepare` kept)."""
-        return session.history[session.history_start :]
+        return session.turns_from(session.history_start)
 
     def references(self, session: Session, args: dict[str, Any]) -> list[str]:
         """The texts that pick the records a view shows: the call's arguments, then the

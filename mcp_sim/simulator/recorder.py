@@ -4,10 +4,11 @@ gave, a turn in its history; the metrics; and the call's journal record."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from mcp_sim.journal import Journal, JournalRecord
 from mcp_sim.prompting.native import action_json
-from mcp_sim.runtime.session import SessionStore, Turn
+from mcp_sim.runtime.session import Session, SessionStore, Turn
 from mcp_sim.simulator.context import CallContext, CallResult
 from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.spec.world import World
@@ -70,6 +71,12 @@ def journal_record(
     )
 
 
+KEPT_TURNS_LIMIT = 1024
+"""Kept turns past which the history is compacted when a call is recorded. Preparing a model
+call's prompt compacts it anyway; this bounds sessions whose calls the model does not answer
+(fixtures, invalid arguments), which would otherwise keep every turn."""
+
+
 class CallRecorder:
     """Writes down the calls of one world's sessions."""
 
@@ -81,9 +88,12 @@ class CallRecorder:
         journal: Journal,
         metrics: Metrics,
         timing: bool,
+        compact: Callable[[Session], None] | None = None,
     ) -> None:
-        """``timing``: record wall-clock latency in the journal."""
+        """``timing``: record wall-clock latency in the journal; ``compact`` folds a
+        session's history down to what its prompt can show."""
         self.world = world
+        self.compact = compact
         self.sessions = sessions
         self.journal = journal
         self.metrics = metrics
@@ -100,6 +110,8 @@ class CallRecorder:
         if result.source not in ("model_error", "perturbation"):
             turn = history_turn(ctx, result)
             session.history.append(turn)
+            if self.compact is not None and len(session.history) > KEPT_TURNS_LIMIT:
+                self.compact(session)
         self.sessions.touch(session)
         seconds = time.perf_counter() - ctx.started
         self.metrics.observe_call(
