@@ -202,8 +202,10 @@ async def test_200_episodes_survive_a_worker_killed_behind_haproxy(
         assert journals[episode.id] == expected[episode.id], differences(
             journals[episode.id], expected[episode.id]
         )
-    # Some calls were cut by the kill, and their clients heard about it; nothing else failed.
-    assert 0 < len(failed) < EPISODES // 2
+    # Only calls in flight on the dead worker can fail, and their clients hear why. Whether
+    # the kill catches any in flight is down to timing (CI once saw none), so none is allowed.
+    assert len(failed) < EPISODES // 2
+    assert all(message.strip() for e in failed for message in e.failed)
     assert all(len(j) >= 3 for j in journals.values())
 
 
