@@ -23,7 +23,6 @@ from mcp_sim.engine.background import (
     recorded_engine,
     running_engine,
     start_engine,
-    state_file,
     stop_engine,
 )
 from mcp_sim.engine.paths import EnginePaths
@@ -62,7 +61,7 @@ def test_start_runs_the_engine_past_its_starter_and_records_it(tmp_path: Path, h
     assert httpx2.get(engine.health_url, trust_env=False).status_code == 200
     assert recorded_engine(home) == engine
     assert running_engine(home) == engine
-    recorded = json.loads(state_file(EnginePaths(home)).read_text())
+    recorded = json.loads(EnginePaths(home).running_state.read_text())
     assert {"pid", "port", "model", "log", "started_at"} <= set(recorded)
     assert Path(engine.log).parent == tmp_path / "logs"
     assert any("ready after" in line for line in lines)
@@ -118,7 +117,7 @@ def test_stop_leaves_no_process_and_no_state(tmp_path: Path, home: Path) -> None
     engine = start_engine(home=home, server=fake_server(tmp_path)).engine
     assert stop_engine(home) == engine
     assert not group_alive(engine.pid)
-    assert not state_file(EnginePaths(home)).exists()
+    assert not EnginePaths(home).running_state.exists()
     with pytest.raises(httpx2.ConnectError):
         httpx2.get(engine.health_url, trust_env=False)
     assert stop_engine(home) is None
@@ -137,7 +136,7 @@ def test_status_reports_pid_port_and_log(tmp_path: Path, home: Path) -> None:
 def test_stale_state_of_a_dead_engine_is_cleaned(tmp_path: Path, home: Path) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
     dead.wait()
-    state = state_file(EnginePaths(home))
+    state = EnginePaths(home).running_state
     state.parent.mkdir(parents=True)
     stale = {"pid": dead.pid, "port": 1, "model": "x", "log": "x.log", "started_at": "then"}
     state.write_text(json.dumps(stale))

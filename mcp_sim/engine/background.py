@@ -78,17 +78,9 @@ class RunningEngine:
             return None
 
 
-def state_file(paths: EnginePaths) -> Path:
-    return paths.home / "engine" / "running.json"
-
-
-def _lock_file(paths: EnginePaths) -> Path:
-    return paths.home / "engine" / "running.lock"
-
-
 def recorded_engine(home: Path | None = None) -> RunningEngine | None:
     """The engine the state file names, alive or not (no lock taken)."""
-    data = read_json(state_file(EnginePaths.resolve(home)))
+    data = read_json(EnginePaths.resolve(home).running_state)
     return None if data is None else RunningEngine.from_json(data)
 
 
@@ -104,7 +96,7 @@ def running_engine(home: Path | None = None) -> RunningEngine | None:
 def _locked(paths: EnginePaths, *, wait: bool = True) -> Iterator[bool]:
     """Hold the engine's lock; yields False instead when ``wait`` is off and another process
     holds it (an engine is starting or stopping)."""
-    lock = _lock_file(paths)
+    lock = paths.running_lock
     lock.parent.mkdir(parents=True, exist_ok=True)
     with lock.open("a") as handle:
         try:
@@ -124,12 +116,12 @@ def _live_or_cleaned(paths: EnginePaths) -> RunningEngine | None:
     if engine is not None and engine.alive:
         return engine
     with contextlib.suppress(FileNotFoundError):
-        state_file(paths).unlink()
+        paths.running_state.unlink()
     return None
 
 
 def _write_state(paths: EnginePaths, engine: RunningEngine) -> None:
-    target = state_file(paths)
+    target = paths.running_state
     temporary = target.with_suffix(".tmp")
     temporary.write_text(json.dumps(asdict(engine), indent=2))
     os.replace(temporary, target)
@@ -185,7 +177,7 @@ def stop_engine(home: Path | None = None) -> RunningEngine | None:
             return None
         for pause in stop_detached_group(engine.pid):
             time.sleep(pause)
-        state_file(paths).unlink(missing_ok=True)
+        paths.running_state.unlink(missing_ok=True)
         return engine
 
 
