@@ -1,5 +1,6 @@
-"""``mcp-sim engine install`` and ``mcp-sim engine status``: the embedded engine (vLLM's CPU
-build and the tiny model) that answers when no model endpoint is given."""
+"""``mcp-sim engine install|start|stop|status``: the embedded engine (vLLM's CPU build and the
+tiny model) that answers when no model endpoint is given, installed ahead of time and kept
+running in the background between commands."""
 
 from __future__ import annotations
 
@@ -17,10 +18,30 @@ def install(config: EngineConfig) -> int:
     return 0
 
 
+def start(config: EngineConfig) -> int:
+    from mcp_sim.engine.background import start_engine
+
+    outcome = start_engine(say)
+    engine = outcome.engine
+    how = "already running" if outcome.already_running else "started"
+    say(f"engine: {how} at {engine.base_url} (pid {engine.pid}, log: {engine.log})")
+    return 0
+
+
+def stop(config: EngineConfig) -> int:
+    from mcp_sim.engine.background import stop_engine
+
+    stopped = stop_engine()
+    say(f"engine: stopped (pid {stopped.pid})" if stopped else "engine: not running")
+    return 0
+
+
 def status(config: EngineConfig) -> int:
+    from mcp_sim.engine.background import engine_run_status
     from mcp_sim.engine.install_state import engine_status
 
-    print(json.dumps(engine_status(), indent=2, default=str))
+    report = {**engine_status(), "running": engine_run_status()}
+    print(json.dumps(report, indent=2, default=str))
     return 0
 
 
@@ -39,7 +60,19 @@ def register(subcommands: Subcommands) -> None:
     )
     add_command(
         actions,
+        "start",
+        Command(EngineConfig.from_args, start),
+        help="start the engine in the background; later commands use it instead of their own",
+    )
+    add_command(
+        actions,
+        "stop",
+        Command(EngineConfig.from_args, stop),
+        help="stop the background engine and everything it started",
+    )
+    add_command(
+        actions,
         "status",
         Command(EngineConfig.from_args, status),
-        help="show what is installed and cached",
+        help="show what is installed and cached, and whether the engine runs (pid, port, log)",
     )

@@ -15,8 +15,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import anyio.to_thread
+
 from mcp_sim.cli.config import ModelConfig, PerturbConfig, SamplingConfig, SimulationConfig
 from mcp_sim.cli.console import say
+from mcp_sim.engine.background import running_engine
 from mcp_sim.engine.paths import EMBEDDED_MODEL_NAME
 from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.errors import SpecError
@@ -150,10 +153,15 @@ async def launched_model(
     config: ModelConfig, progress: Callable[[str], None]
 ) -> AsyncIterator[WorldModel]:
     """The world model the options ask for, started (for --vllm and the embedded default) and
-    stopped around the block."""
+    stopped around the block; the embedded default is the background engine when one runs
+    (``mcp-sim engine start``)."""
     async with AsyncExitStack() as stack:
+        background = await anyio.to_thread.run_sync(running_engine) if config.embedded else None
         if config.urls:
             base_urls = list(config.urls)
+        elif background is not None:
+            progress(f"engine: using the running engine at {background.base_url}")
+            base_urls = [background.base_url]
         else:
             launcher = (
                 VLLMServer.gpu(config.vllm, extra_args=list(config.vllm_args), progress=progress)

@@ -12,6 +12,8 @@ manages hook environments.
 - ``process_group``, ``readiness``, ``vllm_server``: the launched server in its own process
   group, waiting for its ``/health``, and :class:`~mcp_sim.engine.vllm_server.VLLMServer`,
   which launches vLLM for the embedded tiny model or a GPU model (``--vllm MODEL``).
+- ``background``: the engine that stays up between commands (``mcp-sim engine start``): one
+  per user, recorded in a state file under a lock, found by later commands, stopped cleanly.
 - ``convert_gguf``: the converter the engine venv's python runs on the GGUF model.
 
 Progress is reported through a ``Callable[[str], None]`` (``progress``); the CLI prints it

@@ -5,6 +5,8 @@ Layout under :func:`engine_home`::
     engine/venv/              the managed virtual environment
     engine/installed.json     what was installed (pins and versions); makes reinstalls no-ops
     engine/install.log        pip's and the converter's output
+    engine/running.json       the engine started by ``mcp-sim engine start`` (pid, port, log)
+    engine/running.lock       held while that engine starts or stops
     models/gemma3-270m/       the converted HF folder vLLM serves
     vllm-cache/               VLLM_CACHE_ROOT and TORCHINDUCTOR_CACHE_DIR of the CPU server
     logs/vllm-PORT.log        one log per launched server (the newest few are kept)
@@ -60,6 +62,14 @@ class EnginePaths:
     @property
     def lock(self) -> Path:
         return self.home / "engine" / "install.lock"
+
+    @property
+    def running_state(self) -> Path:
+        return self.home / "engine" / "running.json"
+
+    @property
+    def running_lock(self) -> Path:
+        return self.home / "engine" / "running.lock"
 
     @property
     def model_dir(self) -> Path:

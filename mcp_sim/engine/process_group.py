@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -24,17 +24,19 @@ _STOP_GRACE_S = 10.0
 # vLLM's engine process under its API server, which then logs a crash and leaks shared
 # memory instead of shutting down in order. And if mcp-sim dies without stopping the
 # server (SIGKILL, an MCP client killing its stdio server), nobody else would ever stop a
-# 5 GB vLLM: this notices its parent is gone and takes the group down.
+# 5 GB vLLM: this notices its parent is gone and takes the group down. A detached server
+# (``mcp-sim engine start``) outlives the command that started it, so it skips that watch.
 _SUPERVISOR = """\
 import os, signal, subprocess, sys
 parent = os.getppid()
-child = subprocess.Popen(sys.argv[1:])
+watch_parent = sys.argv[1] == "watch"
+child = subprocess.Popen(sys.argv[2:])
 signal.signal(signal.SIGTERM, lambda *_: child.terminate())
 while True:
     try:
         code = child.wait(timeout=1.0)
     except subprocess.TimeoutExpired:
-        if os.getppid() != parent:
+        if watch_parent and os.getppid() != parent:
             child.terminate()
             try:
                 child.wait(timeout=GRACE)
@@ -47,12 +49,14 @@ while True:
 
 
 def spawn_supervised(
-    command: Sequence[str], log: IO[bytes], env: Mapping[str, str]
+    command: Sequence[str], log: IO[bytes], env: Mapping[str, str], *, detached: bool = False
 ) -> subprocess.Popen[bytes]:
     """Start ``command`` under the supervisor, leading a new process group (and session),
-    its output in ``log``; the returned process's pid is also the group's id."""
+    its output in ``log``; the returned process's pid is also the group's id. A ``detached``
+    one keeps running when its starter exits."""
+    mode = "detached" if detached else "watch"
     return subprocess.Popen(
-        [sys.executable, "-c", _SUPERVISOR, *command],
+        [sys.executable, "-c", _SUPERVISOR, mode, *command],
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -91,13 +95,30 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 def stop_group(process: subprocess.Popen[bytes]) -> Iterator[float]:
     """Ask vLLM to shut down, then SIGKILL what is left of the group after a grace period;
     yields how long to wait between checks, so that sync and async callers share it."""
-    pgid = process.pid
     if process.poll() is None:
         process.terminate()  # the supervisor passes it on to vLLM
+    yield from _until_gone(process.pid, reap=process.poll)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=1.0)
+
+
+def stop_detached_group(pgid: int) -> Iterator[float]:
+    """:func:`stop_group` for a group another process started (``mcp-sim engine start``):
+    only its id is known, and its leader is the supervisor."""
+    _signal_leader(pgid, signal.SIGTERM)
+    yield from _until_gone(pgid, reap=lambda: None)
+
+
+def _signal_leader(pid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, sig)
+
+
+def _until_gone(pgid: int, reap: Callable[[], object]) -> Iterator[float]:
     deadline = time.monotonic() + _STOP_GRACE_S
     killed = False
     while True:
-        process.poll()
+        reap()
         if not group_alive(pgid):
             break
         if time.monotonic() >= deadline:
@@ -107,5 +128,3 @@ def stop_group(process: subprocess.Popen[bytes]) -> Iterator[float]:
             killed = True
             deadline = time.monotonic() + _STOP_GRACE_S
         yield 0.2
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=1.0)

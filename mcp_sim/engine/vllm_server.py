@@ -53,6 +53,7 @@ class VLLMServer:
         ready_timeout: float = 600.0,
         prepare: Callable[[], None] | None = None,
         label: str | None = None,
+        detached: bool = False,
     ) -> None:
         self.command = list(command)
         self.port = port
@@ -62,6 +63,9 @@ class VLLMServer:
         self.progress: EngineProgress = progress or ignore_progress
         self.ready_timeout = ready_timeout
         self.label = label or served_model
+        self.detached = detached
+        """Whether the server outlives this process (``mcp-sim engine start``); see
+        :meth:`release`."""
         self._prepare = prepare
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -154,7 +158,9 @@ class VLLMServer:
         self._log = self.log_path.open("wb")
         self.progress(f"{self.label}: starting vLLM on {self.base_url} (log: {self.log_path})")
         try:
-            self._process = spawn_supervised(self.command, self._log, self.env)
+            self._process = spawn_supervised(
+                self.command, self._log, self.env, detached=self.detached
+            )
         except OSError as exc:
             self._log.close()
             self._log = None
@@ -170,6 +176,21 @@ class VLLMServer:
             self._log.close()
             self._log = None
         self._process = None
+
+    def release(self) -> int:
+        """Leave a started detached server running and forget it; returns its process group
+        id, by which another process stops it (``mcp-sim engine stop``)."""
+        if self._process is None or not self.detached:
+            raise EngineError(f"vLLM ({self.label}) is not a started detached server")
+        pgid = self._process.pid
+        # Reaped by whoever adopts it; marking it done keeps Popen from warning that a
+        # process it started is still running.
+        self._process.returncode = 0
+        self._process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        return pgid
 
     def start(self) -> None:
         """Install if needed, launch, and block until ``/health`` answers 200."""
