@@ -84,6 +84,7 @@ BAD_VALUES = {
     "--judge-model": "",
     "--judge-api-key": "",
     "--judge-max-tokens": "0",
+    "--example": "no-such-world",
 }
 """One bad value per flag that takes a value; flags with choices get one outside them, and
 flags that take no value get ``--flag=oops``."""
@@ -232,3 +233,18 @@ def test_help_shows_the_simulator_defaults(capsys: pytest.CaptureFixture[str]) -
     assert f"(default {SimOptions().history_budget_tokens};" in out
     assert f"(default {SimOptions().keep_turns})" in out
     assert "{sim." not in out
+
+
+def test_serve_without_a_world_or_an_example_says_to_give_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve"])
+    assert exited.value.code == 2
+    assert "--example NAME" in capsys.readouterr().err
+
+
+def test_examples_lists_every_world_of_the_checkout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["examples"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert names[:-1] == sorted(p.stem for p in (ROOT / "worlds").glob("*.yaml"))

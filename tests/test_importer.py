@@ -107,6 +107,7 @@ async def test_every_page_of_tools_list_is_imported() -> None:
     world = parse_world(text)
     assert [t.name for t in world.tools] == ["get_a", "put_b", "get_c", "delete_d"]
     assert [t.effect for t in world.tools] == ["read", "write", "read", "write"]
+    assert all(t.annotations_as_given for t in world.tools)
     assert world.world == "acme-tools"
     assert world.title == "acme/tools"
     assert world.description == "Acme's tools."

@@ -3,7 +3,8 @@
 The importer connects to the server (a command over stdio, or a URL over streamable HTTP),
 reads every page of ``tools/list`` and writes a world spec whose tools are the server's own:
 names, titles, descriptions, annotations and input and output schemas exactly as listed, so
-``mcp-sim serve`` advertises byte-identical schemas. The server's instructions become the
+``mcp-sim serve`` advertises byte-identical schemas (``annotations_as_given`` keeps the defaults
+that ``effect`` gives other tools away from them). The server's instructions become the
 world's description. A tool is ``effect: read`` when the server marks it ``readOnlyHint``,
 ``write`` otherwise, which is what MCP assumes of a tool without annotations.
 
@@ -147,6 +148,7 @@ def tool_data(tool: types.Tool) -> dict[str, Any]:
     data["description"] = tool.description or ""
     if "annotations" in listed:
         data["annotations"] = listed["annotations"]
+    data["annotations_as_given"] = True
     data["input_schema"] = listed["inputSchema"]
     if "outputSchema" in listed:
         data["output_schema"] = listed["outputSchema"]

@@ -4,9 +4,10 @@ world. Their flags and typed configuration live here; the work is in
 
 from __future__ import annotations
 
+import argparse
 import os
 
-from mcp_sim.cli import values
+from mcp_sim.cli import example_worlds, values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
 from mcp_sim.cli.config import CallConfig
 from mcp_sim.cli.serve_config import ServeConfig
@@ -24,10 +25,21 @@ def call(config: CallConfig) -> int:
     return calling.run(config)
 
 
+def examples(args: argparse.Namespace) -> int:
+    return example_worlds.list_examples()
+
+
 def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
-    """Add ``serve`` and ``call``; ``parents`` carry the model and perturbation flags."""
+    """Add ``serve``, ``call`` and ``examples``; ``parents`` carry the model and perturbation
+    flags."""
     _add_serve(subcommands, parents)
     _add_call(subcommands, parents)
+    add_command(
+        subcommands,
+        "examples",
+        Command(lambda args: args, examples),
+        help="list the example worlds shipped with mcp-sim (serve one with --example NAME)",
+    )
 
 
 def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
@@ -40,8 +52,15 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
     )
     p.add_argument(
         "world",
-        nargs="+",
+        nargs="*",
         help="world spec (YAML), or a folder of them; several worlds need --http",
+    )
+    p.add_argument(
+        "--example",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",
     )
     _add_http_flags(p)
     _add_episode_store_flags(p)

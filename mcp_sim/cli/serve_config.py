@@ -10,6 +10,7 @@ from pathlib import Path
 
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
 from mcp_sim.cli.console import UsageError
+from mcp_sim.cli.example_worlds import example_path
 
 WORLD_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -63,7 +64,8 @@ class ServeConfig:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
         found = cls(
-            worlds=world_files(tuple(args.world)),
+            worlds=world_files(tuple(args.world))
+            + tuple(example_path(name) for name in args.example),
             simulation=SimulationConfig.from_args(args),
             perturb=PerturbConfig.from_args(args),
             http=args.http,
@@ -89,6 +91,8 @@ class ServeConfig:
         return found
 
     def check(self) -> None:
+        if not self.worlds:
+            raise UsageError("world", "give a world file, or --example NAME (`mcp-sim examples`)")
         if len(self.worlds) > 1:
             if self.http is None:
                 raise UsageError("world", "several worlds are served over --http only")

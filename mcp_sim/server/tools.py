@@ -24,13 +24,28 @@ from mcp_sim.server.request_meta import (
 )
 from mcp_sim.server.resources import Subscriptions
 from mcp_sim.simulator.core import CallResult, Simulator, UnknownTool
-from mcp_sim.spec.world import World
+from mcp_sim.spec.world import ToolSpec, World
 
 _CONTENT_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
+_ANNOTATIONS: TypeAdapter[types.ToolAnnotations] = TypeAdapter(types.ToolAnnotations)
+
+
+def advertised_annotations(tool: ToolSpec) -> types.ToolAnnotations | None:
+    """The tool's annotations over the defaults its ``effect`` gives, key by key: hosts run a
+    tool without ``readOnlyHint`` one call at a time and ask before each. An imported tool
+    (``annotations_as_given``) keeps the real server's exactly, none included."""
+    if tool.annotations_as_given:
+        return None if tool.annotations is None else _ANNOTATIONS.validate_python(tool.annotations)
+    defaults = (
+        {"readOnlyHint": True}
+        if tool.effect == "read"
+        else {"readOnlyHint": False, "destructiveHint": True}
+    )
+    return _ANNOTATIONS.validate_python({**defaults, **(tool.annotations or {})})
 
 
 def advertised_tools(world: World, control: Control | None) -> list[types.Tool]:
-    """The world's tools verbatim, and with ``control`` the ``sim_*`` tools after them."""
+    """The world's tools with their annotations, and with ``control`` the ``sim_*`` tools after them."""
     tools = [
         types.Tool(
             name=t.name,
@@ -38,11 +53,7 @@ def advertised_tools(world: World, control: Control | None) -> list[types.Tool]:
             description=t.description,
             input_schema=t.input_schema,
             output_schema=t.output_schema,
-            annotations=(
-                None
-                if t.annotations is None
-                else types.ToolAnnotations.model_validate(t.annotations)
-            ),
+            annotations=advertised_annotations(t),
         )
         for t in world.tools
     ]

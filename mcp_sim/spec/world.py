@@ -77,7 +77,13 @@ class ToolSpec(_Strict):
     annotations: dict[str, Any] | None = Field(
         default=None,
         description="MCP tool annotations (title, readOnlyHint, destructiveHint, idempotentHint, "
-        "openWorldHint), advertised as given; `mcp-sim import` keeps the real tool's.",
+        "openWorldHint). Its keys win over the defaults `effect` gives: readOnlyHint true for "
+        "reads, readOnlyHint false and destructiveHint true for writes.",
+    )
+    annotations_as_given: bool = Field(
+        default=False,
+        description="Advertise `annotations` exactly as given (none when there are none), "
+        "without the defaults from `effect`; `mcp-sim import` sets it to keep the real tool's.",
     )
     input_schema: dict[str, Any] = Field(
         description="JSON Schema of the arguments; advertised verbatim. Root must be type object."

@@ -1,0 +1,127 @@
+"""What MCP hosts install mcp-sim from: ``server.json`` for the MCP registry and the Claude
+Desktop bundle's ``mcpb/manifest.json``. Both must start a command mcp-sim accepts, name the
+released version and read the API key where mcp-sim reads it; the bundle's manifest must pass
+the MCPB CLI's own schema and ``mcpb validate`` (from npm, pinned in ``scripts/test``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mcp_sim import __version__
+from mcp_sim.cli.example_worlds import example_names
+from mcp_sim.cli.parser import build_parser
+from mcp_sim.cli.serve_config import ServeConfig
+from tests.conftest import BOOKSTORE, ROOT
+from tests.reference_servers import NODE22_BIN, NPM_PEERS
+
+SERVER_JSON = json.loads((ROOT / "server.json").read_text(encoding="utf-8"))
+MANIFEST = json.loads((ROOT / "mcpb" / "manifest.json").read_text(encoding="utf-8"))
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+MCPB = Path(NPM_PEERS) / "@anthropic-ai" / "mcpb"
+
+uses_mcpb = pytest.mark.skipif(
+    not NPM_PEERS,
+    reason="MCP_SIM_NPM_PEERS is unset: run `bash scripts/test` to install the MCPB CLI",
+)
+
+
+def serve_config(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> ServeConfig:
+    """The configuration ``mcp-sim ARGV`` serves with, in this environment."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    # Built after the environment is set: flags take their defaults from it.
+    return ServeConfig.from_args(build_parser().parse_args(argv))
+
+
+def registry_argv(package: dict[str, Any]) -> list[str]:
+    argv: list[str] = []
+    for argument in package["packageArguments"]:
+        if argument["type"] == "named":
+            argv += [argument["name"], argument["default"]]
+        else:
+            argv.append(argument["value"])
+    return argv
+
+
+def test_the_registry_entry_is_the_released_package() -> None:
+    (package,) = SERVER_JSON["packages"]
+    assert SERVER_JSON["version"] == package["version"] == PROJECT["version"] == __version__
+    assert (package["registryType"], package["identifier"]) == ("pypi", PROJECT["name"])
+    assert len(SERVER_JSON["description"]) <= 100
+    # PyPI ownership: the registry looks for the server's name in the package's README.
+    readme = (ROOT / PROJECT["readme"]).read_text(encoding="utf-8")
+    assert f"mcp-name: {SERVER_JSON['name']}" in readme
+
+
+def test_the_registry_entry_starts_a_server_mcp_sim_accepts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (package,) = SERVER_JSON["packages"]
+    (example,) = (a for a in package["packageArguments"] if a.get("name") == "--example")
+    assert example["choices"] == example_names()
+    (key,) = package["environmentVariables"]
+    config = serve_config(registry_argv(package), monkeypatch, {key["name"]: "k3y"})
+    assert config.world.name == f"{example['default']}.yaml"
+    assert config.simulation.model.api_key == "k3y"
+
+
+def bundle_argv(settings: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The mcp-sim command line and environment Claude Desktop runs the bundle with."""
+
+    def filled(text: str) -> str:
+        return re.sub(r"\$\{user_config\.(\w+)\}", lambda m: settings[m[1]], text)
+
+    mcp_config = MANIFEST["server"]["mcp_config"]
+    args = [filled(a) for a in mcp_config["args"]]
+    assert mcp_config["command"] == "uvx"
+    assert args[:3] == ["--from", f"mcp-sim=={__version__}", "mcp-sim"]
+    return args[3:], {name: filled(value) for name, value in mcp_config["env"].items()}
+
+
+def test_the_bundle_runs_the_released_package_with_the_users_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert MANIFEST["version"] == __version__
+    assert MANIFEST["tools_generated"] is True
+    settings = {"world": str(BOOKSTORE), "model_url": "http://gpu:8000/v1", "api_key": "k3y"}
+    argv, env = bundle_argv(settings)
+    config = serve_config(argv, monkeypatch, env)
+    assert config.worlds == (BOOKSTORE,)
+    assert config.simulation.model.urls == ("http://gpu:8000/v1",)
+    assert config.simulation.model.api_key == "k3y"
+    assert set(MANIFEST["user_config"]) == set(settings)
+
+
+def test_the_bundle_without_an_api_key_sends_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    defaults = {name: str(s.get("default", "")) for name, s in MANIFEST["user_config"].items()}
+    argv, env = bundle_argv({**defaults, "world": str(BOOKSTORE)})
+    assert serve_config(argv, monkeypatch, env).simulation.model.api_key is None
+
+
+@pytest.mark.peers
+@uses_mcpb
+def test_the_bundle_manifest_fits_the_mcpb_schema() -> None:
+    version = MANIFEST["manifest_version"]
+    schema = json.loads(
+        (MCPB / "schemas" / f"mcpb-manifest-v{version}.schema.json").read_text(encoding="utf-8")
+    )
+    jsonschema.validate(MANIFEST, schema)
+    node = Path(NODE22_BIN) / "node"
+    done = subprocess.run(
+        [str(node), str(MCPB / "dist" / "cli" / "cli.js"), "validate", "mcpb/manifest.json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
