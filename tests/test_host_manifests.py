@@ -6,6 +6,7 @@ the MCPB CLI's own schema and ``mcpb validate`` (from npm, pinned in ``scripts/t
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import tomllib
@@ -20,16 +21,17 @@ from mcp_sim.cli.example_worlds import example_names
 from mcp_sim.cli.parser import build_parser
 from mcp_sim.cli.serve_config import ServeConfig
 from tests.conftest import BOOKSTORE, ROOT
-from tests.reference_servers import NODE22_BIN, NPM_PEERS
+from tests.reference_servers import NODE22_BIN
 
 SERVER_JSON = json.loads((ROOT / "server.json").read_text(encoding="utf-8"))
 MANIFEST = json.loads((ROOT / "mcpb" / "manifest.json").read_text(encoding="utf-8"))
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-MCPB = Path(NPM_PEERS) / "@anthropic-ai" / "mcpb"
+MCPB_TOOLS = os.environ.get("MCP_SIM_NPM_MCPB", "")
+MCPB = Path(MCPB_TOOLS) / "@anthropic-ai" / "mcpb"
 
 uses_mcpb = pytest.mark.skipif(
-    not NPM_PEERS,
-    reason="MCP_SIM_NPM_PEERS is unset: run `bash scripts/test` to install the MCPB CLI",
+    not MCPB_TOOLS,
+    reason="MCP_SIM_NPM_MCPB is unset: run `bash scripts/test` to install the MCPB CLI",
 )
 
 
