@@ -44,21 +44,36 @@ def free_port() -> int:
         return port
 
 
-def wait_until_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 90
+def wait_for_port(
+    port: int,
+    process: subprocess.Popen[bytes],
+    what: str,
+    *,
+    seconds: float = 90.0,
+    log: Path | None = None,
+) -> None:
+    """Wait until ``process`` (``what``, in messages) listens on ``port``; fail the test with
+    ``log``'s text if it exits first or does not listen in time."""
+    shown = f":\n{log.read_text()}" if log is not None else ""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"mcp-sim serve exited with {process.returncode}:\n{log.read_text()}")
+            pytest.fail(f"{what} exited with {process.returncode}{shown}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return
         except OSError:
-            time.sleep(0.05)
-    pytest.fail(f"mcp-sim serve --http did not listen within 90 s:\n{log.read_text()}")
+            time.sleep(0.02)
+    pytest.fail(f"{what} did not listen on port {port} within {seconds:g} s{shown}")
+
+
+def wait_until_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    wait_for_port(port, process, "mcp-sim serve --http", log=log)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
+    if process.poll() is None:
+        process.terminate()
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.processes import free_port
+from tests.processes import free_port, stop, wait_for_port
 
 
 def binary(name: str) -> str:
@@ -34,29 +32,6 @@ def binary(name: str) -> str:
     return found
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"{what} exited with {process.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.02)
-    pytest.fail(f"{what} did not listen on port {port} within 30 s")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 @contextmanager
 def redis_server(folder: Path) -> Iterator[str]:
     """A throwaway ``redis-server`` on a free port, nothing saved to disk; yields its URL."""
@@ -68,7 +43,7 @@ def redis_server(folder: Path) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_for_port(port, process, "redis-server")
+        wait_for_port(port, process, "redis-server", seconds=30)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         stop(process)
@@ -98,7 +73,7 @@ def haproxy(folder: Path, workers: list[int]) -> Iterator[str]:
         stderr=(folder / "haproxy.log").open("wb"),
     )
     try:
-        wait_for_port(port, process, "haproxy")
+        wait_for_port(port, process, "haproxy", seconds=30)
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process)

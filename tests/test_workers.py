@@ -28,9 +28,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
-from tests.processes import ROOT, free_port
+from tests.processes import ROOT, free_port, stop, wait_for_port
 from tests.scripted_model import ScriptedModel
-from tests.services import haproxy, redis_server, stop, wait_for_port
+from tests.services import haproxy, redis_server
 
 SHOP = ROOT / "worlds" / "shop.yaml"
 OPERATOR = "operator-s3cret"
