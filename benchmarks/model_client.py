@@ -17,39 +17,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from pathlib import Path
 
 import anyio
 import httpx2
+from run import running, start_backend, table
 
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
 
-HERE = Path(__file__).resolve().parent
 ROUNDS = 5
 PROMPT: list[ChatMessage] = [
     {"role": "system", "content": "You are the world model of a bookstore. " * 40},
     {"role": "user", "content": 'Tool call: lookup {"key": "k1"}'},
 ]
-
-
-def start_backend(token_chars: int) -> tuple[subprocess.Popen[bytes], str]:
-    popen = subprocess.Popen(
-        [sys.executable, str(HERE / "backend.py"), "--token-chars", str(token_chars)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert popen.stdout is not None
-    line = popen.stdout.readline().decode().split()
-    if line[:1] != ["ready"]:
-        popen.kill()
-        raise RuntimeError("the benchmark backend did not start")
-    return popen, f"http://127.0.0.1:{line[1]}/v1"
 
 
 async def model_on(
@@ -124,16 +107,6 @@ async def compare(
     return list(figures.values())
 
 
-def table(rows: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for n, row in enumerate(rows):
-        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 async def main(args: argparse.Namespace) -> None:
     clients = args.clients.split(",")
     levels = [int(n) for n in args.concurrency.split(",")]
@@ -144,8 +117,8 @@ async def main(args: argparse.Namespace) -> None:
     # The 1 KB observation as vLLM streams it (an event per ~4-character token, ~270 events),
     # and as one event, which leaves the HTTP exchange as most of the cost.
     for events, token_chars in (("~270 token events", 4), ("1 event", 1 << 20)):
-        backend, url = start_backend(token_chars)
-        try:
+        backend, url = start_backend(0.0, token_chars)
+        with running(backend):
             for concurrency in levels:
                 figures = await compare(clients, url, events, concurrency, requests)
                 base = figures[0].cpu_us
@@ -160,9 +133,6 @@ async def main(args: argparse.Namespace) -> None:
                             f"{f.per_second:.0f}",
                         ]
                     )
-        finally:
-            backend.terminate()
-            backend.wait()
     print(
         f"Client CPU per streamed request to a zero-latency model ({requests} requests per "
         f"client and level, in {ROUNDS} interleaved rounds; ratio to {clients[0]}):"
