@@ -13,6 +13,7 @@ from typing import Any
 from mcp_sim.api.results import ToolResult, episode_over
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.journal import JournalRecord
+from mcp_sim.models.base import ProgressCallback
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.scoring.verdict import Verdict
@@ -67,12 +68,19 @@ class Episode:
         """Whether the world's ``episode`` rules say the episode is over."""
         return episode_over(self.world.episode, self.steps, self.journal())
 
-    async def call(self, tool: str, arguments: dict[str, Any] | None = None) -> ToolResult:
+    async def call(
+        self,
+        tool: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        progress: ProgressCallback | None = None,
+    ) -> ToolResult:
         """Call ``tool`` with ``arguments``. Arguments that fail the tool's input schema and
         model failures are error results, as over MCP; an unknown tool raises
-        :class:`mcp_sim.simulator.core.UnknownTool`."""
+        :class:`mcp_sim.simulator.core.UnknownTool`. ``progress`` is told how the model's
+        answer comes along (tokens so far, a short message)."""
         simulator = self._hub.simulator(self.world_id)
-        result = await simulator.call(self.id, tool, arguments)
+        result = await simulator.call(self.id, tool, arguments, progress)
         return ToolResult.of(tool, result, done=self.done)
 
     async def state(self) -> dict[str, Any]:

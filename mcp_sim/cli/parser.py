@@ -11,6 +11,7 @@ from mcp_sim.cli import (
     harness_command,
     serve_commands,
     verify_command,
+    workbench_command,
     world_commands,
 )
 from mcp_sim.cli.command import CliParser, HelpFormatter
@@ -33,4 +34,5 @@ def build_parser() -> CliParser:
     verify_command.register(subcommands)
     engine_commands.register(subcommands)
     harness_command.register(subcommands)
+    workbench_command.register(subcommands, [model, perturb_options()])
     return parser

@@ -4,12 +4,15 @@ pinned ones are answered at once)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
 
 import anyio
 import anyio.abc
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.types import ASGIApp
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.cli import wiring
@@ -21,13 +24,14 @@ from mcp_sim.errors import EngineError, SimError
 from mcp_sim.models.starting import StartingModel
 from mcp_sim.server.control import Control
 from mcp_sim.server.hosting import HostingOptions, describe_routes, hosting_app
-from mcp_sim.server.http_front import serve_http
+from mcp_sim.server.http_front import serve_http, transport_security
 from mcp_sim.server.http_timeouts import HttpLimits
 from mcp_sim.server.mcp_front import build_server, serve_stdio
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.spec.world import World
+from mcp_sim.ui.workbench_routes import PUBLIC_PATHS
 
 
 def run(config: ServeConfig) -> int:
@@ -39,38 +43,48 @@ async def _serve(config: ServeConfig) -> None:
     worlds = [wiring.load(path) for path in config.worlds]
     _check_names(worlds, config.worlds)
     config = replace(config, simulation=await wiring.with_served_window(config.simulation))
-    model = config.simulation.model
-    starting = StartingModel(
-        "the embedded world model" if not model.vllm else f"vLLM ({model.vllm})"
-    )
-    metrics = Metrics()
+    starting = starting_model(config)
     async with AsyncExitStack() as stack:
-        simulators = {
-            world.world: wiring.open_simulator(
-                stack,
-                world,
-                config.simulation,
-                model=starting,
-                journal=config.journal,
-                perturbations=wiring.perturber(config.perturb, world),
-                replay=config.replay,
-                memory=config.world_memory,
-                # A stdio process is one session for as long as its host keeps it open.
-                idle_timeout=config.session_idle_timeout if config.http is not None else None,
-                metrics=metrics,
-            )
-            for world in worlds
-        }
+        simulators = open_simulators(stack, config, worlds, starting)
         async with anyio.create_task_group() as tg:
-            await tg.start(_run_model, config, starting)
+            await tg.start(run_model, config, starting)
             if config.http is None:
                 await _serve_stdio(config, next(iter(simulators.values())))
             else:
-                await _serve_http(config, Worlds(await _hub(stack, config, simulators)))
+                await serve_worlds(config, Worlds(await episode_hub(stack, config, simulators)))
             tg.cancel_scope.cancel()
 
 
-async def _hub(
+def starting_model(config: ServeConfig) -> StartingModel:
+    """The model the simulators answer with, ready once :func:`run_model` has launched it."""
+    model = config.simulation.model
+    return StartingModel("the embedded world model" if not model.vllm else f"vLLM ({model.vllm})")
+
+
+def open_simulators(
+    stack: AsyncExitStack, config: ServeConfig, worlds: list[World], model: StartingModel
+) -> dict[str, Simulator]:
+    """A simulator for each world, by world id, sharing one set of metrics."""
+    metrics = Metrics()
+    return {
+        world.world: wiring.open_simulator(
+            stack,
+            world,
+            config.simulation,
+            model=model,
+            journal=config.journal,
+            perturbations=wiring.perturber(config.perturb, world),
+            replay=config.replay,
+            memory=config.world_memory,
+            # A stdio process is one session for as long as its host keeps it open.
+            idle_timeout=config.session_idle_timeout if config.http is not None else None,
+            metrics=metrics,
+        )
+        for world in worlds
+    }
+
+
+async def episode_hub(
     stack: AsyncExitStack, config: ServeConfig, simulators: dict[str, Simulator]
 ) -> EpisodeHub:
     """The hub of the served worlds' episodes, in the durable store if one is named."""
@@ -102,7 +116,14 @@ async def _serve_stdio(config: ServeConfig, simulator: Simulator) -> None:
     await serve_stdio(server, max_message_bytes=config.max_message_bytes)
 
 
-async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
+async def serve_worlds(
+    config: ServeConfig,
+    worlds: Worlds,
+    *,
+    workbench: Callable[[TransportSecuritySettings], ASGIApp] | None = None,
+) -> None:
+    """Serve ``worlds`` over HTTP as ``config`` says, with the ``workbench`` app (built for
+    the server's Host checks) under ``/ui`` if given."""
     assert config.http is not None
     host, port = config.http
     options = HostingOptions(
@@ -117,6 +138,9 @@ async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
         openenv=config.openenv,
         max_message_bytes=config.max_message_bytes,
     )
+    if workbench is not None:
+        security = transport_security(host, list(config.allowed_hosts))
+        options = replace(options, workbench=workbench(security), public_paths=PUBLIC_PATHS)
     app = hosting_app(worlds, options)
     hub = worlds.hub
     named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
@@ -133,7 +157,7 @@ async def _serve_http(config: ServeConfig, worlds: Worlds) -> None:
     await serve_http(app, host, port, limits)
 
 
-async def _run_model(
+async def run_model(
     config: ServeConfig,
     starting: StartingModel,
     *,

@@ -41,15 +41,22 @@ class AccessGuard:
         app: ASGIApp,
         token: str | None,
         holder_of: Callable[[str], Awaitable[str | None]],
+        *,
+        public: frozenset[str] = frozenset(),
     ):
         """``holder_of``: the episode a token opens, if any (asked of a durable store when
-        this process has not seen the episode)."""
+        this process has not seen the episode); ``public``: paths anyone may GET."""
         self.app = app
         self._operator = token.encode() if token else None
         self._holder_of = holder_of
+        self._public = public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or self._operator is None:
+            await self.app(scope, receive, send)
+            return
+        public = scope.get("method") in ("GET", "HEAD") and scope.get("path") in self._public
+        if scope["type"] == "http" and public:
             await self.app(scope, receive, send)
             return
         given = dict(scope.get("headers") or []).get(b"authorization", b"")

@@ -49,6 +49,11 @@ class HostingOptions:
     """The largest message to an MCP endpoint."""
     openenv: bool = False
     """Serve OpenEnv's endpoints too (:mod:`mcp_sim.server.openenv_routes`)."""
+    workbench: ASGIApp | None = None
+    """The designer's page and its API under ``/ui`` (``mcp-sim ui``)."""
+    public_paths: frozenset[str] = frozenset()
+    """Paths any request may GET, token or not (the workbench's page files, which hold no
+    data)."""
 
 
 def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
@@ -98,8 +103,10 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         openenv = OpenEnvEndpoints(worlds).app(security=security)
         routes += [Route(path, openenv) for path in OPENENV_PATHS]
         routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
+    if options.workbench is not None:
+        routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
     router = Router(routes=routes, lifespan=running(list(managers.values())))
-    return AccessGuard(router, options.auth_token, hub.holder)
+    return AccessGuard(router, options.auth_token, hub.holder, public=options.public_paths)
 
 
 def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:

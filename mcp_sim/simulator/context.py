@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.errors import SimError
-from mcp_sim.journal import CacheUse, PatchStatus, Source
-from mcp_sim.models.base import Completion, ProgressCallback
+from mcp_sim.journal import CacheUse, JournalRecord, PatchStatus, Source
+from mcp_sim.models.base import ChatMessage, Completion, ProgressCallback
 from mcp_sim.perturb.planner import NO_PLAN, Plan
 from mcp_sim.runtime.audit import Violation
 from mcp_sim.runtime.session import Session
@@ -47,6 +47,17 @@ class CallResult:
     """MCP content blocks to send instead of one text block (replayed real answers)."""
 
 
+@dataclass(frozen=True)
+class ModelExchange:
+    """One model request of a call and what came back: the prompt exactly as it was sent,
+    the answer and its reasoning (for a designer looking at why a call went as it did)."""
+
+    messages: list[ChatMessage]
+    content: str
+    reasoning: str | None = None
+    cached: bool = False
+
+
 @dataclass
 class CallUsage:
     """What the model requests of one call cost, all together, and what they left behind."""
@@ -67,6 +78,9 @@ class CallUsage:
     """The call's turn as the model was shown it, kept in the history (see
     :class:`mcp_sim.simulator.prompt.Prompt`)."""
     turn_anchor: bool = False
+    exchanges: list[ModelExchange] = field(default_factory=list)
+    """Every model request of the call, in order (the first answer, a repair, the patch, a
+    regeneration); kept only as long as the call unless a watcher keeps them."""
 
     def add(self, completion: Completion) -> None:
         self.prompt_tokens += completion.prompt_tokens
@@ -123,3 +137,16 @@ class CallContext:
             violations=tuple(str(v) for v in self.usage.violations),
             content=content,
         )
+
+
+@dataclass(frozen=True)
+class CallTrace:
+    """A finished call as a watcher of the simulator sees it (see
+    :attr:`mcp_sim.simulator.core.Simulator.watchers`): its journal record, the model requests
+    it made, and the state before and after it. States are never changed once committed, so
+    holding them costs nothing but keeping them alive."""
+
+    record: JournalRecord
+    exchanges: tuple[ModelExchange, ...]
+    state_before: dict[str, Any]
+    state_after: dict[str, Any]

@@ -25,6 +25,7 @@ asks the model, through the same prompt, only for what it has not.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
@@ -39,7 +40,7 @@ from mcp_sim.runtime.audit import Auditor
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.simulator.answer_cache import AnswerCache
-from mcp_sim.simulator.context import CallContext, CallResult, UnknownTool
+from mcp_sim.simulator.context import CallContext, CallResult, CallTrace, UnknownTool
 from mcp_sim.simulator.gateway import ModelGateway
 from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.simulator.model_answer import ModelAnswerer
@@ -105,6 +106,9 @@ class Simulator:
         self.write_through: WriteThrough | None = None
         """Where calls are made durable, set by whoever keeps the sessions elsewhere (the
         episode hub with a store); ``None`` keeps them in this process only."""
+        self.watchers: list[Callable[[CallTrace], None]] = []
+        """Called with every finished call's :class:`CallTrace`, inside the session's lock
+        (``mcp-sim ui`` keeps them to show what the model was shown); they must be quick."""
         self.pages: PageStore | None = None
         if world.web() is not None:
             self.pages = PageStore(
@@ -193,6 +197,7 @@ class Simulator:
                 self.perturber.select(session, perturb)
             async with session.lock:
                 started = time.perf_counter()
+                state_before = session.state
                 now = virtual_now(self.world, session.steps + 1)
                 ctx = CallContext(session, tool, arguments or {}, now, started, progress)
 
@@ -203,6 +208,12 @@ class Simulator:
                 ctx.plan = routing.plan
                 result = await self._answer(ctx, routing)
                 record, turn = self.recorder.record(ctx, result)
+                if self.watchers:
+                    trace = CallTrace(
+                        record, tuple(ctx.usage.exchanges), state_before, session.state
+                    )
+                    for watch in self.watchers:
+                        watch(trace)
                 if self.write_through is not None:
                     await self.write_through.committed(session, record, turn)
                 await self.gateway.keep_answers(ctx.usage)

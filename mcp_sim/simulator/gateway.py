@@ -12,7 +12,7 @@ from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, WorldModel
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.answer_cache import AnswerCache, PendingAnswer
-from mcp_sim.simulator.context import CallUsage
+from mcp_sim.simulator.context import CallUsage, ModelExchange
 from mcp_sim.simulator.metrics import Metrics
 
 
@@ -60,6 +60,7 @@ class ModelGateway:
             if cached is not None:
                 usage.cache_hits += 1
                 usage.add(cached)
+                usage.exchanges.append(_exchange(request, cached, cached=True))
                 return cached
             usage.cache_misses += 1
         started = time.perf_counter()
@@ -72,6 +73,7 @@ class ModelGateway:
             raise
         self.metrics.observe_model_request(time.perf_counter() - started, completion)
         usage.add(completion)
+        usage.exchanges.append(_exchange(request, completion, cached=False))
         if key is not None:
             usage.to_cache.append(PendingAnswer(key, self.world_hash, request, completion))
         return completion
@@ -82,3 +84,7 @@ class ModelGateway:
         :mod:`mcp_sim.simulator.answer_cache`)."""
         if self.cache is not None and not usage.transient_failure:
             await self.cache.put(usage.to_cache)
+
+
+def _exchange(request: CompletionRequest, completion: Completion, *, cached: bool) -> ModelExchange:
+    return ModelExchange(request.messages, completion.content, completion.reasoning, cached)

@@ -1,0 +1,95 @@
+"""``mcp-sim ui``: the world designer's workbench, a local web page on a server of the worlds
+given (see :mod:`mcp_sim.ui`). Its flags are here; the work is in
+:mod:`mcp_sim.cli.workbench_serving`, imported when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+from dataclasses import dataclass
+
+from mcp_sim.cli import values
+from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
+from mcp_sim.cli.config import PerturbConfig, SimulationConfig
+from mcp_sim.cli.example_worlds import example_path
+from mcp_sim.cli.serve_config import ServeConfig, world_files
+
+DEFAULT_ADDRESS = ("127.0.0.1", 8780)
+
+
+@dataclass(frozen=True)
+class WorkbenchConfig:
+    serve: ServeConfig
+    """The server under the page: the worlds over HTTP, with the operator's token."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> WorkbenchConfig:
+        # A page on loopback is still reachable by every local user and program: without a
+        # token of the designer's, one is made up and given in the page's URL (as Jupyter does).
+        token = args.auth_token or secrets.token_urlsafe(24)
+        serve = ServeConfig(
+            worlds=world_files(tuple(args.world))
+            + tuple(example_path(name) for name in args.example),
+            simulation=SimulationConfig.from_args(args),
+            perturb=PerturbConfig.from_args(args),
+            http=args.address,
+            auth_token=token,
+            allowed_hosts=tuple(args.allow_host),
+            journal=args.journal,
+        )
+        serve.check()
+        return cls(serve)
+
+
+def run(config: WorkbenchConfig) -> int:
+    from mcp_sim.cli import workbench_serving  # the server stack, loaded for this command only
+
+    return workbench_serving.run(config.serve)
+
+
+def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
+    p = add_command(
+        subcommands,
+        "ui",
+        Command(WorkbenchConfig.from_args, run),
+        help="the world designer's workbench: a local web page to make calls in episodes and "
+        "see what the model was shown, what it answered and what each call changed",
+        parents=parents,
+    )
+    p.add_argument("world", nargs="*", help="world spec (YAML), or a folder of them")
+    p.add_argument(
+        "--example",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="an example world shipped with mcp-sim (see `mcp-sim examples`)",
+    )
+    p.add_argument(
+        "--address",
+        type=values.host_port,
+        default=DEFAULT_ADDRESS,
+        metavar="HOST:PORT",
+        help="where to serve the page (default 127.0.0.1:8780)",
+    )
+    p.add_argument(
+        "--auth-token",
+        type=values.text,
+        default=os.environ.get("MCP_SIM_AUTH_TOKEN") or None,
+        help="the operator's token (env MCP_SIM_AUTH_TOKEN); without one a random token is made "
+        "and put in the page's URL",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        type=values.text,
+        default=[],
+        metavar="HOST",
+        help="extra Host header to accept (DNS-rebinding protection stays on)",
+    )
+    p.add_argument(
+        "--journal",
+        type=values.output_file,
+        metavar="PATH",
+        help="append every call to this JSONL file",
+    )

@@ -1,0 +1,51 @@
+"""``mcp-sim ui``: the worlds that load served over HTTP as ``serve --http`` serves them, each
+simulator watched so that every call's trace is kept, and the workbench page under ``/ui``. A
+world file that does not load is shown on the page with its problems instead of ending the
+command."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from dataclasses import replace
+from urllib.parse import quote
+
+import anyio
+
+from mcp_sim.api.worlds import Worlds
+from mcp_sim.cli import serving, wiring
+from mcp_sim.cli.console import say
+from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.ui.call_traces import TraceBook
+from mcp_sim.ui.workbench_routes import Workbench
+from mcp_sim.ui.world_files import WorldFiles
+
+
+def run(config: ServeConfig) -> int:
+    anyio.run(_serve, config)
+    return 0
+
+
+async def _serve(config: ServeConfig) -> None:
+    files = WorldFiles(config.worlds)
+    for broken in files.files:
+        for problem in broken.problems:
+            say(f"not served: {problem}")
+    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
+    starting = serving.starting_model(config)
+    traces = TraceBook()
+    async with AsyncExitStack() as stack:
+        simulators = serving.open_simulators(stack, config, files.worlds, starting)
+        for name, simulator in simulators.items():
+            simulator.watchers.append(traces.watcher(name))
+        worlds = Worlds(await serving.episode_hub(stack, config, simulators))
+        workbench = Workbench(worlds, traces, files)
+        assert config.http is not None
+        host, port = config.http
+        shown_host = f"[{host}]" if ":" in host else host
+        token = quote(config.auth_token or "", safe="")
+        say(f"workbench: http://{shown_host}:{port}/ui#token={token}")
+        async with anyio.create_task_group() as tg:
+            if simulators:
+                await tg.start(serving.run_model, config, starting)
+            await serving.serve_worlds(config, worlds, workbench=workbench.app)
+            tg.cancel_scope.cancel()
