@@ -60,6 +60,7 @@ BAD_VALUES = {
     "--task": "",
     "--perturb-seed": "1.5",
     "--http": "nohost:99999",
+    "--address": "127.0.0.1:0",
     "--auth-token": "",
     "--allow-host": "",
     "--session-idle-timeout": "nan",

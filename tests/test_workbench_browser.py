@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import ROOT, free_port, stop, wait_for_port
@@ -28,8 +29,6 @@ SCREENSHOTS = Path(os.environ.get("MCP_SIM_SCREENSHOTS", ROOT / ".cache" / "scre
 TOKEN = "designer-token-1234"
 BOOKSTORE = ROOT / "worlds" / "bookstore.yaml"
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]'")
-expect = playwright_api.expect
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
     reason="needs Debian's chromium (apt-get install chromium; scripts/test does, as root)",
@@ -90,8 +89,8 @@ def workbench(*worlds: Path, log: Path) -> Iterator[tuple[str, OpenAIDouble]]:
 
 
 @contextmanager
-def browser_page() -> Iterator[playwright_api.Page]:
-    with playwright_api.sync_playwright() as driver:
+def browser_page() -> Iterator[Page]:
+    with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 1000})

@@ -67,8 +67,9 @@ class CallStream(Response):
 
         async def progress(tokens: int, message: str) -> None:
             nonlocal last
-            if self.clock() - last >= self.interval:
-                last = self.clock()
+            now = self.clock()
+            if now - last >= self.interval:
+                last = now
                 await lines.write({"progress": {"tokens": tokens, "message": message}})
 
         await lines.write(await self._made(progress))

@@ -128,7 +128,8 @@ function chooseTool(name) {
   view.tool = view.world.tools.find((t) => t.name === name);
   for (const b of document.querySelectorAll("#tool-list button")) b.classList.toggle("selected", b.dataset.tool === name);
   $("tool-name").textContent = name;
-  $("tool-description").textContent = view.tool.description || "";
+  const hints = Object.entries(view.tool.annotations || {}).map(([k, v]) => `${k}: ${v}`).join(" · ");
+  $("tool-description").replaceChildren(view.tool.description || "", hints ? el("small", { class: "hints" }, hints) : "");
   const schema = view.tool.input_schema || {};
   const required = new Set(schema.required || []);
   const fields = Object.entries(schema.properties || {}).map(([arg, spec]) => field(arg, spec || {}, required.has(arg)));

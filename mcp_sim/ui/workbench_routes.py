@@ -66,7 +66,9 @@ def _tool_view(world: World) -> list[dict[str, Any]]:
                 "description": tool.description,
                 "input_schema": tool.input_schema,
                 "effect": tool.effect,
-                "annotations": annotations.model_dump(exclude_none=True) if annotations else None,
+                "annotations": annotations.model_dump(by_alias=True, exclude_none=True)
+                if annotations
+                else None,
             }
         )
     return tools
