@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
+import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.conftest import ROOT
+from tests.processes import free_port, stop, wait_for_port
 
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1"]
 
@@ -67,3 +69,25 @@ async def test_an_installed_wheel_serves_an_example_with_every_tool_annotated(
         "place_order": False,
         "cancel_order": False,
     }
+
+
+def test_an_installed_wheel_serves_the_workbench_page(installed: Path, tmp_path: Path) -> None:
+    """The page's files are package data: a wheel that forgot them would serve 500s."""
+    port = free_port()
+    log = tmp_path / "ui.log"
+    command = [str(installed / "mcp-sim"), "ui", "--example", "bookstore", *DEAD_MODEL]
+    command += ["--address", f"127.0.0.1:{port}", "--auth-token", "t0ken"]
+    process = subprocess.Popen(command, stderr=log.open("wb"), cwd=installed)
+    try:
+        wait_for_port(port, process, "mcp-sim ui from the wheel", log=log)
+        for path, starts in [("/ui", "<!doctype html>"), ("/ui/workbench.js", "// The mcp-sim")]:
+            reply = httpx2.get(f"http://127.0.0.1:{port}{path}", timeout=10)
+            assert reply.status_code == 200 and reply.text.startswith(starts), path
+        overview = httpx2.get(
+            f"http://127.0.0.1:{port}/ui/api/overview",
+            headers={"authorization": "Bearer t0ken"},
+            timeout=10,
+        ).json()
+        assert [w["id"] for w in overview["worlds"]] == ["paperlane-books"]
+    finally:
+        stop(process)
