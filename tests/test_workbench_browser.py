@@ -14,7 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -69,13 +69,35 @@ def bookstore_model(request: RecordedRequest) -> Reply:
     return Reply(content=f"<predicted_observation>\n{json.dumps(answer)}\n</predicted_observation>")
 
 
+def shop_model(request: RecordedRequest) -> Reply:
+    """A model that gets the shop wrong on purpose: an order that changes the shop's currency
+    (which never changes), and an order lookup that contradicts the order's status."""
+    said = json.dumps(request.body["messages"])
+    if "create_order" in said:
+        patch = [{"op": "replace", "path": "/shop/currency", "value": "EUR"}]
+        if '{"patch": [operations]}' in request.body["messages"][-1]["content"]:
+            return Reply(content=json.dumps({"patch": patch}))  # asked for the patch alone
+        observation = {"id": "ord_00002", "status": "placed"}
+        return Reply(
+            content=f"<predicted_observation>\n{json.dumps(observation)}\n</predicted_observation>\n"
+            f"<state_patch>{json.dumps(patch)}</state_patch>"
+        )
+    order = {"id": "ord_00001", "customer": "kari@example.no", "status": "placed"}
+    return Reply(content=f"<predicted_observation>\n{json.dumps(order)}\n</predicted_observation>")
+
+
 @contextmanager
-def workbench(*worlds: Path, log: Path) -> Iterator[tuple[str, OpenAIDouble]]:
+def workbench(
+    *worlds: Path,
+    log: Path,
+    model: Callable[[RecordedRequest], Reply] = bookstore_model,
+    extra: tuple[str, ...] = (),
+) -> Iterator[tuple[str, OpenAIDouble]]:
     """``mcp-sim ui WORLDS`` on a free port, answering from the double; yields its base URL."""
     with OpenAIDouble() as double:
-        double.respond_with(bookstore_model)
+        double.respond_with(model)
         port = free_port()
-        command = [sys.executable, "-m", "mcp_sim", "ui", *map(str, worlds)]
+        command = [sys.executable, "-m", "mcp_sim", "ui", *map(str, worlds), *extra]
         command += ["--model-url", double.base_url, "--address", f"127.0.0.1:{port}"]
         command += ["--auth-token", TOKEN, "--no-thinking"]
         process = subprocess.Popen(
@@ -164,6 +186,37 @@ def test_fork_verify_reset_and_the_timeline(tmp_path: Path) -> None:
         page.click("#reset")
         expect(page.locator("#calls li")).to_have_count(0)
         assert "0 calls" in page.inner_text("#episode-info")
+
+
+def test_rejected_patches_violations_and_perturbations_are_shown(tmp_path: Path) -> None:
+    shop = ROOT / "worlds" / "shop.yaml"
+    extra = ("--perturb", "paginated")
+    with (
+        workbench(shop, log=tmp_path / "ui.log", model=shop_model, extra=extra) as (base, _),
+        browser_page() as page,
+    ):
+        page.goto(f"{base}/ui#token={TOKEN}")
+        page.click("[data-tool=get_order]")
+        page.fill("#arg-order_id", "ord_00001")
+        page.click("#call-button")
+        expect(page.locator("#result")).to_contain_text("Auditor violations")
+        result = page.inner_text("#result")
+        assert "shipped" in result  # the violation names what the state says
+        assert "Perturbations that fired" in result and "paginated" in result
+        assert "regenerated" in page.inner_text("#result .badges")
+        # The regeneration is a request of its own, told what contradicted the state.
+        assert page.locator(".exchange").count() == 2
+
+        page.click("[data-tool=create_order]")
+        page.fill("#arg-customer", "ola@example.no")
+        page.fill("#arg-sku", "p-tent2")
+        page.fill("#arg-quantity", "1")
+        page.click("#call-button")
+        expect(page.locator("#result")).to_contain_text("rejected:")
+        assert "/shop/currency, which never changes" in page.inner_text("#result")
+        assert "EUR" in page.inner_text("#diff td.after")
+        assert "patch rejected" in page.inner_text("#calls li >> nth=1")
+        page.screenshot(path=str(SCREENSHOTS / "workbench-rejected.png"), full_page=True)
 
 
 def test_broken_world_files_are_shown_with_their_lines(tmp_path: Path) -> None:

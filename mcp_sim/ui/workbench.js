@@ -265,7 +265,7 @@ function stateChange(t) {
   if (t.patch_status === "committed") parts.push(el("p", {}, `committed: version ${t.version} → ${t.version_after}`), diffTable(t.diff || []));
   else if (t.patch_status === "rejected") {
     parts.push(el("p", { class: "badge rejected" }, "rejected: " + (t.patch_error || "")));
-    if (t.patch) parts.push(el("details", {}, el("summary", {}, "The rejected patch"), t.diff && t.diff.length ? diffTable(t.diff) : el("pre", {}, pretty(t.patch))));
+    if (t.patch) parts.push(el("details", { open: true }, el("summary", {}, "The rejected patch"), t.diff && t.diff.length ? diffTable(t.diff) : el("pre", {}, pretty(t.patch))));
   } else parts.push(el("p", { class: "muted" }, t.patch_status === "unchanged" ? "the call changed nothing" : "no change (a read, a fixture or an error)"));
   return parts;
 }
