@@ -25,6 +25,7 @@ from mcp_sim.ui.call_stream import CallStream
 from mcp_sim.ui.call_traces import TraceBook
 from mcp_sim.ui.workbench_routes import PUBLIC_PATHS, Workbench
 from mcp_sim.ui.world_files import WorldFiles
+from tests.processes import run_cli
 from tests.scripted_model import ScriptedModel
 from tests.test_episodes_http import BOOKS, OPERATOR, SHOP, bearer, book_order, serving
 
@@ -276,3 +277,14 @@ def test_the_trace_book_is_bounded_and_forgets_what_a_reset_undid() -> None:
     assert book.find("w", "e1", 4) is None and book.find("w", "e3", 1) is not None
     book.forget("w", "e3")
     assert book.find("w", "e3", 1) is None
+
+
+def test_a_workbench_with_no_world_that_loads_says_why_and_exits(tmp_path: Path) -> None:
+    broken = tmp_path / "draft.yaml"
+    broken.write_text("world: draft\ntools: 3\n")
+    done = run_cli(
+        "ui", str(broken), "--address", "127.0.0.1:9", "--model-url", "http://127.0.0.1:9/v1"
+    )
+    assert done.returncode == 1
+    assert f"{broken}:2:1: tools: Input should be a valid list" in done.stderr
+    assert done.stderr.strip().endswith("start mcp-sim ui again")

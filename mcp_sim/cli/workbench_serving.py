@@ -15,6 +15,7 @@ from mcp_sim.api.worlds import Worlds
 from mcp_sim.cli import serving, wiring
 from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.errors import SimError
 from mcp_sim.ui.call_traces import TraceBook
 from mcp_sim.ui.workbench_routes import Workbench
 from mcp_sim.ui.world_files import WorldFiles
@@ -30,6 +31,9 @@ async def _serve(config: ServeConfig) -> None:
     for broken in files.files:
         for problem in broken.problems:
             say(f"not served: {problem}")
+    if not files.worlds:
+        # The page needs a world to call; the problems are above, with their lines.
+        raise SimError("no world file loads: fix the problems above and start mcp-sim ui again")
     config = replace(config, simulation=await wiring.with_served_window(config.simulation))
     starting = serving.starting_model(config)
     traces = TraceBook()
@@ -45,7 +49,6 @@ async def _serve(config: ServeConfig) -> None:
         token = quote(config.auth_token or "", safe="")
         say(f"workbench: http://{shown_host}:{port}/ui#token={token}")
         async with anyio.create_task_group() as tg:
-            if simulators:
-                await tg.start(serving.run_model, config, starting)
+            await tg.start(serving.run_model, config, starting)
             await serving.serve_worlds(config, worlds, workbench=workbench.app)
             tg.cancel_scope.cancel()

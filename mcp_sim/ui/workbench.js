@@ -333,6 +333,7 @@ function wire() {
   $("episode").addEventListener("change", (e) => guarded(() => chooseEpisode(e.target.value)));
   $("new-episode").addEventListener("click", () => guarded(newEpisode));
   $("call-button").addEventListener("click", () => makeCall());
+  $("call-form").addEventListener("submit", (e) => { e.preventDefault(); makeCall(); });
   $("raw-args").addEventListener("input", () => { view.rawEdited = true; });
   $("state-box").addEventListener("toggle", () => $("state-box").open && guarded(showState));
   $("reset").addEventListener("click", () => guarded(async () => {
