@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -105,15 +106,7 @@ class WorldMemory:
             )
             self._db.row_factory = sqlite3.Row
             self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if self.path is not None:
-                self._db.execute("PRAGMA journal_mode = WAL")
-                self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.executescript(_SCHEMA)
-            self._db.execute(
-                "INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT DO NOTHING",
-                (FORMAT,),
-            )
-            (found,) = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            found = self._set_up()
         except (sqlite3.Error, OSError) as exc:
             raise WorldMemoryError(f"cannot open world memory {self.where}: {exc}") from None
         if found != FORMAT:
@@ -121,6 +114,32 @@ class WorldMemory:
             raise WorldMemoryError(
                 f"{self.where} is a world memory of format {found!r}, not {FORMAT!r}"
             )
+
+    def _set_up(self) -> str:
+        """Switch the file to WAL and create the schema; returns the file's format. Two
+        processes opening a new file at once can get "database is locked" from the switch to
+        WAL without SQLite's busy handler being asked, so that step waits and tries again
+        itself, up to the busy timeout."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        pause = 0.005
+        while True:
+            try:
+                if self.path is not None:
+                    self._db.execute("PRAGMA journal_mode = WAL")
+                    self._db.execute("PRAGMA synchronous = NORMAL")
+                self._db.executescript(_SCHEMA)
+                self._db.execute(
+                    "INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT DO NOTHING",
+                    (FORMAT,),
+                )
+                query = "SELECT value FROM meta WHERE key = 'format'"
+                found: str = self._db.execute(query).fetchone()[0]
+                return found
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                    raise
+                time.sleep(pause)
+                pause = min(pause * 2, 0.25)
 
     @property
     def where(self) -> str:
