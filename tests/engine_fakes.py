@@ -1,5 +1,5 @@
 """Stand-ins for the engine's heavy parts, so its tests run without installing vLLM: a home
-that looks installed, a ``vllm`` on PATH, and a small server that answers ``/health``."""
+that looks installed, a ``vllm`` on PATH, and a small server that answers as vLLM does."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import stat
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from mcp_sim.engine import convert_gguf
 from mcp_sim.engine.command_lines import free_port
@@ -15,25 +16,44 @@ from mcp_sim.engine.install_state import wanted_marker
 from mcp_sim.engine.paths import EnginePaths
 from mcp_sim.engine.vllm_server import VLLMServer
 
-HEALTH_SERVER = """\
-import http.server, signal, sys, time
-port = int(sys.argv[1])
-if "--ignore-term" in sys.argv:
+ROOT = Path(__file__).resolve().parent.parent
+
+FAKE_ENGINE = r"""
+import json, re, signal, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
+
+port, model, options = int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+if "--ignore-term" in options:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+requests = options[options.index("--requests") + 1] if "--requests" in options else None
+ANSWER = '{"observation": "Hello, Ada! Welcome: the greeting was delivered to your inbox."}'
+
+
+def answer(request: RecordedRequest) -> Reply:
+    if requests is not None:
+        with open(requests, "a") as seen:
+            seen.write(json.dumps({"path": request.path, "body": request.body}) + "\n")
+    if "--fail-chat" in options:
+        return Reply(status=500, error="EngineCore encountered an issue. See stack trace above.")
+    # Cut at the token limit the way vLLM does, one word standing for one token.
+    limit = request.body.get("max_completion_tokens") or request.body.get("max_tokens")
+    pieces = re.findall(r"\s*\S+|\s+", ANSWER)
+    if limit is not None and len(pieces) > limit:
+        return Reply(content="".join(pieces[:limit]), finish_reason="length")
+    return Reply(content=ANSWER)
+
+
 time.sleep(0.5)  # "loading": the launcher must keep polling through refused connections
-
-
-class Health(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200 if self.path == "/health" else 404)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
-http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
+double = OpenAIDouble(model=model, port=port, max_model_len=8192)
+double.respond_with(answer)
+double.start()
+threading.Event().wait()
 """
+"""vLLM's OpenAI-compatible server as a process of its own (``python FILE ROOT PORT MODEL``):
+the checkout's :class:`OpenAIDouble` on PORT serving MODEL, answering every chat completion
+with one short observation (cut at the request's token limit). ``--requests FILE`` appends each chat completion request to FILE as a JSON line,
+``--fail-chat`` answers them with vLLM's 500, ``--ignore-term`` ignores SIGTERM."""
 
 
 def script(tmp_path: Path, name: str, source: str) -> Path:
@@ -42,17 +62,27 @@ def script(tmp_path: Path, name: str, source: str) -> Path:
     return path
 
 
-def health_server(tmp_path: Path, *extra: str) -> VLLMServer:
-    """A launcher around a server that loads for half a second, then answers ``/health``."""
+def fake_engine(tmp_path: Path, *extra: str, requests: Path | None = None) -> VLLMServer:
+    """A launcher around a stand-in for vLLM that loads for half a second, then answers
+    ``/health``, ``/v1/models`` and ``/v1/chat/completions`` (see :data:`FAKE_ENGINE`);
+    ``requests`` is the file its chat completion requests are written to."""
     port = free_port()
-    path = script(tmp_path, "health.py", HEALTH_SERVER)
+    path = script(tmp_path, "fake_engine.py", FAKE_ENGINE)
+    recording = ("--requests", str(requests)) if requests is not None else ()
     return VLLMServer(
-        [sys.executable, str(path), str(port), *extra],
+        [sys.executable, str(path), str(ROOT), str(port), "fake", *extra, *recording],
         port=port,
         served_model="fake",
         log_path=tmp_path / "logs" / f"vllm-{port}.log",
         ready_timeout=30.0,
     )
+
+
+def seen_requests(requests: Path) -> list[dict[str, Any]]:
+    """The chat completion requests a :func:`fake_engine` wrote to ``requests``, in order."""
+    if not requests.exists():
+        return []
+    return [json.loads(line) for line in requests.read_text().splitlines()]
 
 
 def fake_installed(home: Path) -> EnginePaths:

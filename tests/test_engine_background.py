@@ -4,6 +4,7 @@ stand-in server that answers ``/health`` instead of vLLM."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -29,8 +30,22 @@ from mcp_sim.engine.paths import EnginePaths
 from mcp_sim.engine.process_group import group_alive
 from mcp_sim.engine.progress import EngineProgress
 from mcp_sim.engine.vllm_server import VLLMServer
+from mcp_sim.engine.warm_up import warm_up
+from mcp_sim.models.base import CompletionRequest, Sampling
 from mcp_sim.models.openai import OpenAICompatibleModel
-from tests.engine_fakes import health_server
+from mcp_sim.models.payload import chat_payload
+from tests.engine_fakes import fake_engine, seen_requests
+from tests.openai_double import OpenAIDouble, Reply
+
+WARM_UP = CompletionRequest(
+    messages=[
+        {"role": "system", "content": "# Role and Objective"},
+        {"role": "user", "content": "### Turn 1\n**Action:**\n```json\n{}\n```"},
+    ],
+    sampling=Sampling(max_tokens=8),
+    response_schema={"type": "object", "properties": {"observation": {"type": "string"}}},
+    schema_name="greet",
+)
 
 
 @pytest.fixture
@@ -41,9 +56,14 @@ def home(tmp_path: Path) -> Iterator[Path]:
     stop_engine(engine_home)
 
 
-def fake_server(tmp_path: Path, launches: list[int] | None = None) -> background.ServerFactory:
+def fake_server(
+    tmp_path: Path,
+    launches: list[int] | None = None,
+    *extra: str,
+    requests: Path | None = None,
+) -> background.ServerFactory:
     def make(progress: EngineProgress) -> VLLMServer:
-        server = health_server(tmp_path)
+        server = fake_engine(tmp_path, *extra, requests=requests)
         server.progress = progress
         if launches is not None:
             launches.append(server.port)
@@ -111,6 +131,44 @@ def test_concurrent_starts_launch_one_engine(tmp_path: Path, home: Path) -> None
     assert len(launches) == 1
     assert sorted(o.already_running for o in outcomes) == [False, True]
     assert outcomes[0].engine == outcomes[1].engine
+
+
+def test_a_new_engine_is_warmed_up_by_one_request_before_start_returns(
+    tmp_path: Path, home: Path
+) -> None:
+    requests = tmp_path / "requests.jsonl"
+    lines: list[str] = []
+    server = fake_server(tmp_path, requests=requests)
+    outcome = start_engine(lines.append, home=home, server=server, warm_up_with=WARM_UP)
+    assert not outcome.already_running
+    (seen,) = seen_requests(requests)
+    assert seen == {"path": "/v1/chat/completions", "body": chat_payload("fake", WARM_UP)}
+    warming = next(i for i, line in enumerate(lines) if line.startswith("engine: warming up"))
+    assert re.fullmatch(r"engine: warmed up in \d+\.\d s", lines[warming + 1])
+    again = start_engine(lines.append, home=home, server=server, warm_up_with=WARM_UP)
+    assert again.already_running
+    assert len(seen_requests(requests)) == 1  # a running engine is warm already
+
+
+def test_a_failed_warm_up_still_leaves_the_engine_started(tmp_path: Path, home: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    lines: list[str] = []
+    server = fake_server(tmp_path, None, "--fail-chat", requests=requests)
+    outcome = start_engine(lines.append, home=home, server=server, warm_up_with=WARM_UP)
+    assert not outcome.already_running
+    assert running_engine(home) == outcome.engine
+    assert len(seen_requests(requests)) == 1
+    (failed,) = [line for line in lines if line.startswith("engine: warm-up failed")]
+    assert "HTTP 500: EngineCore encountered an issue" in failed
+    assert not any(line.startswith("engine: warmed up") for line in lines)
+
+
+def test_a_warm_up_whose_stream_never_ends_its_answer_fails() -> None:
+    lines: list[str] = []
+    with OpenAIDouble(model="fake") as double:
+        double.script(Reply(raw_stream='data: {"choices": []}\n\n'))
+        assert warm_up(double.base_url, "fake", WARM_UP, lines.append) is None
+    assert "[DONE]" in lines[-1] and lines[-1].startswith("engine: warm-up failed")
 
 
 def test_stop_leaves_no_process_and_no_state(tmp_path: Path, home: Path) -> None:
@@ -189,7 +247,7 @@ async def test_launched_model_starts_its_own_without_a_running_engine(
     own: list[VLLMServer] = []
 
     def embedded(progress: EngineProgress | None = None, **kwargs: object) -> VLLMServer:
-        server = health_server(tmp_path)
+        server = fake_engine(tmp_path)
         own.append(server)
         return server
 

@@ -23,7 +23,7 @@ from mcp_sim.engine.paths import EMBEDDED_MODEL_NAME
 from mcp_sim.engine.process_group import group_alive
 from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.errors import EngineError
-from tests.engine_fakes import fake_vllm, health_server, script
+from tests.engine_fakes import fake_engine, fake_vllm, script
 
 
 def test_embedded_server_is_described_without_installing(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_not_ready_in_time_stops_the_process(tmp_path: Path) -> None:
 
 
 def test_start_waits_for_health_and_stop_ends_the_group(tmp_path: Path) -> None:
-    server = health_server(tmp_path)
+    server = fake_engine(tmp_path)
     lines: list[str] = []
     server.progress = lines.append
     server.start()
@@ -145,7 +145,7 @@ def test_stop_kills_a_server_that_ignores_sigterm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(process_group, "_STOP_GRACE_S", 1.0)
-    server = health_server(tmp_path, "--ignore-term")
+    server = fake_engine(tmp_path, "--ignore-term")
     server.start()
     pgid = server.pid or 0
     started = time.monotonic()
@@ -155,7 +155,7 @@ def test_stop_kills_a_server_that_ignores_sigterm(
 
 
 async def test_async_context_manager(tmp_path: Path) -> None:
-    server = health_server(tmp_path)
+    server = fake_engine(tmp_path)
     async with server as running:
         assert running is server
         async with httpx2.AsyncClient(trust_env=False) as client:
@@ -171,9 +171,9 @@ def test_server_is_stopped_when_its_owner_dies(tmp_path: Path) -> None:
         f"""\
         import os, sys
         sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
-        from tests.engine_fakes import health_server
+        from tests.engine_fakes import fake_engine
         from pathlib import Path
-        server = health_server(Path({str(tmp_path)!r}))
+        server = fake_engine(Path({str(tmp_path)!r}))
         server.start()
         print(server.pid, flush=True)
         os._exit(0)  # no stop(): as if killed

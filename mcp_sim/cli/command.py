@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Generic, NoReturn, TypeAlias, TypeVar
 
@@ -26,7 +26,29 @@ class Command(Generic[Config]):
 
 class CliParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit status 2: a bad value
-    names its flag and says what was expected, without the usage block argparse prints."""
+    names its flag and says what was expected, without the usage block argparse prints.
+
+    ``intermixed`` parses the options first and the positionals after, from wherever they
+    stand. A command whose optional positional comes before a required one (``call [WORLD]
+    TOOL``) needs it: otherwise Python 3.11's argparse lets the first positional alone take the
+    tool's place when an option follows it (``call WORLD --args JSON TOOL``)."""
+
+    def __init__(self, *args: Any, intermixed: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.intermixed = intermixed
+        self._in_intermixed = False
+
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        # parse_known_intermixed_args calls this method for each of its two passes.
+        if not self.intermixed or self._in_intermixed:
+            return super().parse_known_args(args, namespace)
+        self._in_intermixed = True
+        try:
+            return self.parse_known_intermixed_args(None if args is None else list(args), namespace)
+        finally:
+            self._in_intermixed = False
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -67,10 +89,16 @@ def add_command(
     *,
     help: str,
     parents: Sequence[CliParser] = (),
+    intermixed: bool = False,
 ) -> CliParser:
-    """A subcommand's parser, dispatching to ``command``."""
+    """A subcommand's parser, dispatching to ``command`` (see :class:`CliParser` for
+    ``intermixed``)."""
     parser: CliParser = subcommands.add_parser(
-        name, help=help, parents=list(parents), formatter_class=HelpFormatter
+        name,
+        help=help,
+        parents=list(parents),
+        formatter_class=HelpFormatter,
+        intermixed=intermixed,
     )
     # The parser goes along so that a UsageError found later is reported as its error.
     parser.set_defaults(handler=command, command_parser=parser)

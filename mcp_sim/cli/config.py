@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp_sim.cli.console import UsageError
+from mcp_sim.cli.example_worlds import NO_WORLD, example_path, world_or_example
 
 if TYPE_CHECKING:
     from mcp_sim.fidelity.trajectory_export import ExportFormat
@@ -146,7 +147,7 @@ class PerturbConfig:
 
 @dataclass(frozen=True)
 class CallConfig:
-    world: str
+    world: Path
     tool: str
     arguments: dict[str, Any]
     simulation: SimulationConfig
@@ -157,8 +158,13 @@ class CallConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CallConfig:
+        world = world_or_example(
+            args.world,
+            args.example,
+            missing="give a world file and a tool, or --example NAME and a tool",
+        )
         return cls(
-            world=args.world,
+            world=world,
             tool=args.tool,
             arguments=args.args if args.args is not None else {},
             simulation=SimulationConfig.from_args(args),
@@ -178,7 +184,10 @@ class ValidateConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ValidateConfig:
-        return cls(tuple(args.files))
+        files = (*args.files, *(str(example_path(name)) for name in args.example))
+        if not files:
+            raise UsageError("FILE", NO_WORLD)
+        return cls(files)
 
 
 @dataclass(frozen=True)
@@ -199,7 +208,10 @@ class ListingConfig:
 
     @classmethod
     def of_world(cls, args: argparse.Namespace) -> ListingConfig:
-        return cls(args.world, args.json)
+        # Without a world, the built-in profiles alone are listed.
+        if args.world is None and args.example is None:
+            return cls(None, args.json)
+        return cls(str(world_or_example(args.world, args.example)), args.json)
 
     @classmethod
     def of_journal(cls, args: argparse.Namespace) -> ListingConfig:
@@ -227,13 +239,13 @@ class NewWorldConfig:
 
 @dataclass(frozen=True)
 class ExportWorldConfig:
-    world: str
+    world: Path
     world_memory: Path
     output: Path | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ExportWorldConfig:
-        return cls(args.world, args.world_memory, args.output)
+        return cls(world_or_example(args.world, args.example), args.world_memory, args.output)
 
 
 # --- real tools: import, record, eval, export ---------------------------------------------------
@@ -322,7 +334,7 @@ class EvalConfig:
     def from_args(cls, args: argparse.Namespace) -> EvalConfig:
         return cls(
             journal=args.journal,
-            world=args.world,
+            world=world_or_example(args.world, args.example, flag="--world"),
             simulation=SimulationConfig.from_args(args),
             judge=JudgeConfig.from_args(args),
             json=args.json,
@@ -345,8 +357,9 @@ class ExportConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ExportConfig:
+        world = world_or_example(args.world, args.example, flag="--world")
         simulation = SimulationConfig.from_args(args)
-        return cls(args.journal, args.world, args.format, args.output, (*args.source,), simulation)
+        return cls(args.journal, world, args.format, args.output, (*args.source,), simulation)
 
 
 # --- engine ----------------------------------------------------------------------------------

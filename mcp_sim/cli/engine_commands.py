@@ -19,9 +19,11 @@ def install(config: EngineConfig) -> int:
 
 
 def start(config: EngineConfig) -> int:
+    # The prompt renderer and the engine manager, for this command only.
+    from mcp_sim.cli.engine_warm_up import warm_up_request
     from mcp_sim.engine.background import start_engine
 
-    outcome = start_engine(say)
+    outcome = start_engine(say, warm_up_with=warm_up_request())
     engine = outcome.engine
     how = "already running" if outcome.already_running else "started"
     say(f"engine: {how} at {engine.base_url} (pid {engine.pid}, log: {engine.log})")

@@ -3,15 +3,21 @@
 
 The files are the checkout's ``worlds/``: ``mcp_sim/worlds`` links to it and the wheel carries
 its YAML files as package data, one copy of each.
+
+Every command that reads a world file takes ``--example NAME`` instead of it: the option and
+the choice between the two are declared here once, so that they read and fail alike.
 """
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from mcp_sim.cli.console import UsageError
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "worlds"
+
+NO_WORLD = "give a world file, or --example NAME (`mcp-sim examples` lists them)"
 
 
 def example_names() -> list[str]:
@@ -19,14 +25,50 @@ def example_names() -> list[str]:
     return sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
 
 
-def example_path(name: str) -> Path:
-    """The file of the example world ``name``; a usage error lists the examples if none is."""
-    path = EXAMPLES_DIR / f"{name}.yaml"
-    if name not in example_names():
-        raise UsageError(
-            "--example", f"no example world {name!r} (examples: {', '.join(example_names())})"
+def example_name(value: str) -> str:
+    """The name of an example world, for argparse's ``type=``: an unknown one is refused
+    while parsing, with the list of the known ones."""
+    known = example_names()
+    if value not in known:
+        raise argparse.ArgumentTypeError(
+            f"no example world {value!r} (examples: {', '.join(known)})"
         )
-    return path
+    return value
+
+
+def example_path(name: str) -> Path:
+    """The file of the example world ``name`` (checked by :func:`example_name`)."""
+    return EXAMPLES_DIR / f"{name}.yaml"
+
+
+def add_example_option(
+    parser: argparse.ArgumentParser, *, several: bool = False, help: str | None = None
+) -> None:
+    """``--example NAME`` beside a command's world file; ``several`` makes it repeatable."""
+    parser.add_argument(
+        "--example",
+        type=example_name,
+        action="append" if several else "store",
+        default=[] if several else None,
+        metavar="NAME",
+        help=help
+        or "an example world shipped with mcp-sim instead of a world file (see `mcp-sim "
+        "examples`), e.g. bookstore",
+    )
+
+
+def world_or_example(
+    world: str | Path | None, example: str | None, *, flag: str = "world", missing: str = NO_WORLD
+) -> Path:
+    """The one world a command reads: its world file or its ``--example``; giving both or
+    neither is a usage error (``missing`` says what to give, under ``flag``)."""
+    if world is not None and example is not None:
+        raise UsageError("--example", "give a world file or --example NAME, not both")
+    if example is not None:
+        return example_path(example)
+    if world is None:
+        raise UsageError(flag, missing)
+    return Path(world)
 
 
 def list_examples() -> int:
@@ -34,7 +76,7 @@ def list_examples() -> int:
     from mcp_sim.spec.loading import load_world  # the spec models, for this command only
 
     for name in example_names():
-        world = load_world(EXAMPLES_DIR / f"{name}.yaml")
+        world = load_world(example_path(name))
         tools = f"{len(world.tools)} tool{'' if len(world.tools) == 1 else 's'}"
         print(f"{name:<10} {world.title} ({tools}, domain {world.domain})")
     print(f"\nfiles in {EXAMPLES_DIR}; serve one with `mcp-sim serve --example NAME`")

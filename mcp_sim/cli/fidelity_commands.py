@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from mcp_sim.cli import values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
 from mcp_sim.cli.config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
+from mcp_sim.cli.example_worlds import add_example_option
 
 if TYPE_CHECKING:
     pass
@@ -158,10 +159,10 @@ def _add_eval(subcommands: Subcommands, model_options: CliParser) -> None:
     p.add_argument(
         "--world",
         type=values.existing_file("world"),
-        required=True,
         metavar="WORLD",
-        help="the world to simulate it in",
+        help="the world to simulate it in (or --example NAME)",
     )
+    add_example_option(p)
     p.add_argument(
         "--json",
         type=values.output_file,
@@ -242,10 +243,10 @@ def _add_export(subcommands: Subcommands, model_options: CliParser) -> None:
     p.add_argument(
         "--world",
         type=values.existing_file("world"),
-        required=True,
         metavar="WORLD",
-        help="the world of the journal",
+        help="the world of the journal (or --example NAME)",
     )
+    add_example_option(p)
     p.add_argument("--format", required=True, choices=["agentworld", "sft"])
     p.add_argument(
         "-o",

@@ -12,6 +12,7 @@ from pathlib import Path
 from mcp_sim.cli import values
 from mcp_sim.cli.command import Command, Subcommands, add_command, add_group
 from mcp_sim.cli.console import UsageError, say
+from mcp_sim.cli.example_worlds import add_example_option, world_or_example
 
 DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
@@ -22,10 +23,13 @@ class HarnessConfig:
     output: Path | None
     url: str | None
     """trl: the world model's; inspect: the mcp-sim server's."""
+    example: str | None = None
+    """The example world's name, when ``world`` is one (``--example NAME``)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> HarnessConfig:
-        return cls(Path(args.world), args.output, args.url)
+        world = world_or_example(args.world, args.example)
+        return cls(world, args.output, args.url, args.example)
 
 
 def trl(config: HarnessConfig) -> int:
@@ -45,9 +49,11 @@ def inspect(config: HarnessConfig) -> int:
     world = wiring.load(config.world)
     if not world.verify:
         raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
+    # The docstring's `mcp-sim serve` line names the world as it was named here.
+    served = f"--example {config.example}" if config.example else config.world.as_posix()
     text = inspect_task_source(
         world,
-        world_file=config.world.as_posix(),
+        world_file=served,
         server_url=config.url or DEFAULT_SERVER_URL,
         file_name=config.output.name if config.output else "inspect_task.py",
     )
@@ -74,7 +80,8 @@ def register(subcommands: Subcommands) -> None:
         Command(HarnessConfig.from_args, trl),
         help="a TRL environment_factory class: one typed method per tool, reset, get_reward",
     )
-    p.add_argument("world", help="world spec (YAML)")
+    p.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
+    add_example_option(p)
     p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
     p.add_argument(
         "--model-url",
@@ -89,7 +96,8 @@ def register(subcommands: Subcommands) -> None:
         Command(HarnessConfig.from_args, inspect),
         help="an Inspect task: a sample per verify task, each in its own episode, scored by verify",
     )
-    p.add_argument("world", help="world spec (YAML) with verify tasks")
+    p.add_argument("world", nargs="?", help="world spec (YAML) with verify tasks")
+    add_example_option(p)
     p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
     p.add_argument(
         "--server-url",

@@ -55,11 +55,9 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
         nargs="*",
         help="world spec (YAML), or a folder of them; several worlds need --http",
     )
-    p.add_argument(
-        "--example",
-        action="append",
-        default=[],
-        metavar="NAME",
+    example_worlds.add_example_option(
+        p,
+        several=True,
         help="serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",
     )
     _add_http_flags(p)
@@ -210,9 +208,11 @@ def _add_call(subcommands: Subcommands, parents: list[CliParser]) -> None:
         Command(CallConfig.from_args, call),
         help="make one tool call and print the observation",
         parents=parents,
+        intermixed=True,
     )
-    p.add_argument("world", help="world spec (YAML)")
+    p.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
     p.add_argument("tool", help="tool name")
+    example_worlds.add_example_option(p)
     p.add_argument(
         "--args",
         type=values.json_object,

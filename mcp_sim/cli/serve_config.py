@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
 from mcp_sim.cli.console import UsageError
-from mcp_sim.cli.example_worlds import example_path
+from mcp_sim.cli.example_worlds import NO_WORLD, example_path
 
 WORLD_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -92,7 +92,7 @@ class ServeConfig:
 
     def check(self) -> None:
         if not self.worlds:
-            raise UsageError("world", "give a world file, or --example NAME (`mcp-sim examples`)")
+            raise UsageError("world", NO_WORLD)
         if len(self.worlds) > 1:
             if self.http is None:
                 raise UsageError("world", "several worlds are served over --http only")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_sim.cli import values
 from mcp_sim.cli.command import Command, Subcommands, add_command
 from mcp_sim.cli.console import say
+from mcp_sim.cli.example_worlds import add_example_option, world_or_example
 
 if TYPE_CHECKING:
     from mcp_sim.scoring.journal_replay import ReplayedEpisode
@@ -37,7 +38,7 @@ class VerifyConfig:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> VerifyConfig:
         return cls(
-            args.world,
+            world_or_example(args.world, args.example),
             args.journal,
             args.episode,
             args.task,
@@ -107,7 +108,13 @@ def register(subcommands: Subcommands) -> None:
         Command(VerifyConfig.from_args, verify),
         help="score an episode from its journal with the world's verify checks; print JSON",
     )
-    p.add_argument("world", type=values.existing_file("world"), help="world spec (YAML)")
+    p.add_argument(
+        "world",
+        nargs="?",
+        type=values.existing_file("world"),
+        help="world spec (YAML); or give --example NAME",
+    )
+    add_example_option(p)
     p.add_argument(
         "--journal",
         type=values.existing_file("journal"),

@@ -21,6 +21,7 @@ from mcp_sim.cli.config import (
     ValidateConfig,
 )
 from mcp_sim.cli.console import say
+from mcp_sim.cli.example_worlds import add_example_option
 
 DOMAINS = ("mcp", "search", "terminal", "swe", "web", "os", "android")
 """The world domains (``mcp_sim.spec.world.Domain``; a test keeps the two equal): listed here
@@ -105,7 +106,8 @@ def _add_file_commands(subcommands: Subcommands) -> None:
         Command(ValidateConfig.from_args, validate),
         help="check world specs; report FILE:LINE:COL problems",
     )
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    add_example_option(p, several=True, help="also check this example world (repeatable)")
 
     p = add_command(
         subcommands,
@@ -114,6 +116,7 @@ def _add_file_commands(subcommands: Subcommands) -> None:
         help="list the perturbation profiles (built in, and a world's own)",
     )
     p.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
+    add_example_option(p)
     p.add_argument("--json", action="store_true", help="print the profiles as JSON")
 
     p = add_command(
@@ -162,13 +165,11 @@ def _add_world_group(subcommands: Subcommands, model_options: CliParser) -> None
     export = add_command(
         actions,
         "export",
-        Command(
-            lambda a: ExportWorldConfig(a.world, a.world_memory, a.output),
-            export_world,
-        ),
+        Command(ExportWorldConfig.from_args, export_world),
         help="write a world file with the pages and facts its memory learnt",
     )
-    export.add_argument("world", help="world spec (YAML)")
+    export.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
+    add_example_option(export)
     export.add_argument(
         "--world-memory",
         type=values.existing_file("world memory"),

@@ -29,6 +29,8 @@ from mcp_sim.engine.paths import EnginePaths
 from mcp_sim.engine.process_group import group_alive, stop_detached_group
 from mcp_sim.engine.progress import EngineProgress, ignore_progress
 from mcp_sim.engine.vllm_server import VLLMServer
+from mcp_sim.engine.warm_up import warm_up
+from mcp_sim.models.base import CompletionRequest
 
 ServerFactory = Callable[[EngineProgress], VLLMServer]
 
@@ -142,10 +144,14 @@ def start_engine(
     *,
     home: Path | None = None,
     server: ServerFactory = _embedded,
+    warm_up_with: CompletionRequest | None = None,
 ) -> StartOutcome:
     """Start the background engine and wait until it is ready, or find the one running.
 
-    The lock is held while the server loads, so a concurrent start waits and then finds it.
+    A newly started engine is then sent ``warm_up_with``, when given (see
+    :mod:`mcp_sim.engine.warm_up`); one found running is not, having answered before.
+    The lock is held while the server loads and warms up, so a concurrent start waits and then
+    finds it warm.
     """
     report = progress or ignore_progress
     paths = EnginePaths.resolve(home)
@@ -163,7 +169,11 @@ def start_engine(
             log=str(launched.log_path),
             started_at=datetime.now(UTC).isoformat(timespec="seconds"),
         )
+        # Recorded before the warm-up, so that an engine interrupted while it warms up is
+        # still found, and stopped, by the next command.
         _write_state(paths, engine)
+        if warm_up_with is not None:
+            warm_up(engine.base_url, engine.model, warm_up_with, report)
         return StartOutcome(engine, already_running=False)
 
 

@@ -1,0 +1,59 @@
+"""The request ``mcp-sim engine start`` warms a new engine up with: the first call of a tiny
+world, shaped as the simulator shapes a call to the embedded model (the native prompt, the
+embedded sampling, the output bounds' JSON-schema envelope), with a small token limit.
+
+Only its shape matters, so that vLLM runs the paths a call runs; its answer is thrown away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from mcp_sim.cli.config import ModelConfig
+from mcp_sim.cli.wiring import EMBEDDED_OPTIONS, default_sampling
+from mcp_sim.models.base import CompletionRequest, Sampling
+from mcp_sim.prompting.native import build_messages
+from mcp_sim.simulator.answers import enveloped, response_schema
+from mcp_sim.spec.world import World
+
+WARM_UP_MAX_TOKENS = 16
+"""Enough decoding steps to run the sampler and the grammar a few times, few enough to end in
+a second or two on a CPU."""
+
+WARM_UP_WORLD: dict[str, Any] = {
+    "world": "engine-warm-up",
+    "title": "Engine warm-up",
+    "description": "A one-tool world whose first call warms a new engine up.",
+    "state": {"greetings": []},
+    "tools": [
+        {
+            "name": "greet",
+            "description": "Greet someone by name.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"name": {"type": "string", "description": "Who to greet"}},
+                "required": ["name"],
+            },
+            "effect": "read",
+        }
+    ],
+}
+
+
+def warm_up_request() -> CompletionRequest:
+    """The first call of :data:`WARM_UP_WORLD`, as the embedded model is asked it."""
+    world = World.model_validate(WARM_UP_WORLD)
+    tool = world.tools[0]
+    bounds = EMBEDDED_OPTIONS.bounds
+    arguments = {"name": "Ada"}
+    messages = build_messages(
+        world, [], tool, arguments, world.state, envelope=enveloped(tool, bounds)
+    )
+    sampling = default_sampling(ModelConfig()) or Sampling()
+    return CompletionRequest(
+        messages=messages,
+        sampling=replace(sampling, max_tokens=WARM_UP_MAX_TOKENS),
+        response_schema=response_schema(tool, bounds),
+        schema_name=tool.name,
+    )
