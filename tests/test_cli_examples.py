@@ -56,6 +56,7 @@ COMMANDS = {
         ("validate",), world_of=lambda config: Path(config.files[0]), both_allowed=True
     ),
     "serve": WorldCommand(("serve",), world_of=lambda config: config.worlds[0], both_allowed=True),
+    "ui": WorldCommand(("ui",), world_of=lambda config: config.serve.worlds[0], both_allowed=True),
     "verify": WorldCommand(("verify", "--journal", SOME_FILE)),
     "eval": WorldCommand(("eval", "--journal", SOME_FILE), flag="--world"),
     "export": WorldCommand(

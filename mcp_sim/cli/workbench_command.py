@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from mcp_sim.cli import values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
-from mcp_sim.cli.example_worlds import example_path
+from mcp_sim.cli.example_worlds import add_example_option, example_path
 from mcp_sim.cli.serve_config import ServeConfig, world_files
 
 DEFAULT_ADDRESS = ("127.0.0.1", 8780)
@@ -58,12 +58,11 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         parents=parents,
     )
     p.add_argument("world", nargs="*", help="world spec (YAML), or a folder of them")
-    p.add_argument(
-        "--example",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="an example world shipped with mcp-sim (see `mcp-sim examples`)",
+    add_example_option(
+        p,
+        several=True,
+        help="an example world shipped with mcp-sim, with or "
+        "instead of world files (see `mcp-sim examples`), e.g. bookstore",
     )
     p.add_argument(
         "--address",
