@@ -290,7 +290,7 @@ def test_a_call_answered_by_the_real_tiny_model_shows_in_the_page(
         # The tiny model sometimes loops until max tokens (a model_error result): three tries.
         for tries in range(1, 4):
             page.click("#call-button")
-            expect(page.locator("#calls li")).to_have_count(tries)
+            expect(page.locator("#calls li")).to_have_count(tries, timeout=300_000)
             if page.inner_text("#result .badge >> nth=0") == "model":
                 break
         assert page.inner_text("#result .badge >> nth=0") == "model"
