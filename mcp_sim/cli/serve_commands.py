@@ -98,19 +98,13 @@ def _add_serve(subcommands: Subcommands, parents: list[CliParser]) -> None:
     )
 
 
-def _add_http_flags(p: CliParser) -> None:
-    p.add_argument(
-        "--http",
-        type=values.host_port,
-        metavar="HOST:PORT",
-        help="serve streamable HTTP at http://HOST:PORT (/mcp, /worlds/W/mcp, /episodes) "
-        "instead of stdio",
-    )
+def add_access_flags(p: CliParser, *, token_help: str) -> None:
+    """Who may reach an HTTP server: the operator's token and the Host headers accepted."""
     p.add_argument(
         "--auth-token",
         type=values.text,
         default=os.environ.get("MCP_SIM_AUTH_TOKEN") or None,
-        help="require 'Authorization: Bearer TOKEN' over HTTP (env MCP_SIM_AUTH_TOKEN)",
+        help=token_help,
     )
     p.add_argument(
         "--allow-host",
@@ -119,6 +113,19 @@ def _add_http_flags(p: CliParser) -> None:
         default=[],
         metavar="HOST",
         help="extra Host header to accept over HTTP (DNS-rebinding protection stays on)",
+    )
+
+
+def _add_http_flags(p: CliParser) -> None:
+    p.add_argument(
+        "--http",
+        type=values.host_port,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT (/mcp, /worlds/W/mcp, /episodes) "
+        "instead of stdio",
+    )
+    add_access_flags(
+        p, token_help="require 'Authorization: Bearer TOKEN' over HTTP (env MCP_SIM_AUTH_TOKEN)"
     )
     p.add_argument(
         "--session-idle-timeout",

@@ -5,7 +5,6 @@ given (see :mod:`mcp_sim.ui`). Its flags are here; the work is in
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 from dataclasses import dataclass
 
@@ -13,6 +12,7 @@ from mcp_sim.cli import values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
 from mcp_sim.cli.example_worlds import add_example_option, example_path
+from mcp_sim.cli.serve_commands import add_access_flags
 from mcp_sim.cli.serve_config import ServeConfig, world_files
 
 DEFAULT_ADDRESS = ("127.0.0.1", 8780)
@@ -71,20 +71,10 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         metavar="HOST:PORT",
         help="where to serve the page (default 127.0.0.1:8780)",
     )
-    p.add_argument(
-        "--auth-token",
-        type=values.text,
-        default=os.environ.get("MCP_SIM_AUTH_TOKEN") or None,
-        help="the operator's token (env MCP_SIM_AUTH_TOKEN); without one a random token is made "
-        "and put in the page's URL",
-    )
-    p.add_argument(
-        "--allow-host",
-        action="append",
-        type=values.text,
-        default=[],
-        metavar="HOST",
-        help="extra Host header to accept (DNS-rebinding protection stays on)",
+    add_access_flags(
+        p,
+        token_help="the operator's token (env MCP_SIM_AUTH_TOKEN); without one a random token "
+        "is made and put in the page's URL",
     )
     p.add_argument(
         "--journal",
