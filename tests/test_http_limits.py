@@ -14,14 +14,14 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.server.hosting import HostingOptions, hosting_app
-from mcp_sim.server.http_front import http_server
+from mcp_sim.server.http_front import STOP_GRACE_SECONDS, http_server, serve_http
 from mcp_sim.server.http_timeouts import HttpLimits
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
@@ -203,3 +203,48 @@ async def test_a_websocket_outlives_the_request_deadlines() -> None:
         await socket.send("still here")
         with anyio.fail_after(30):
             assert await socket.recv() == "still here"
+
+
+async def test_a_server_told_to_stop_returns_even_with_a_request_in_flight() -> None:
+    """``serve_http(stop=...)`` (the workbench's reload) returns and frees its port although a
+    response is still streaming (as an MCP client's event stream does, for ever): it waits
+    for it ``STOP_GRACE_SECONDS``, not longer."""
+
+    async def endless(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                kind = (await receive())["type"]  # lifespan.startup, then lifespan.shutdown
+                await send({"type": kind + ".complete"})
+                if kind == "lifespan.shutdown":
+                    return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"event\n", "more_body": True})
+        await anyio.sleep_forever()
+
+    port = free_port()
+    stop = anyio.Event()
+    returned = anyio.Event()
+
+    async def serve() -> None:
+        await serve_http(endless, "127.0.0.1", port, stop=stop)
+        returned.set()
+
+    with anyio.fail_after(STOP_GRACE_SECONDS + 20):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(serve)
+            while True:
+                try:
+                    stream = await anyio.connect_tcp("127.0.0.1", port)
+                    break
+                except OSError:
+                    await anyio.sleep(0.02)
+            async with stream:
+                await stream.send(b"GET /events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+                assert b"200" in await stream.receive()
+                started = anyio.current_time()
+                stop.set()
+                await returned.wait()
+                waited = anyio.current_time() - started
+                assert STOP_GRACE_SECONDS - 1 <= waited <= STOP_GRACE_SECONDS + 3
+            with pytest.raises(OSError):
+                await anyio.connect_tcp("127.0.0.1", port)

@@ -5,7 +5,7 @@ page itself is tested in a real browser in :mod:`tests.test_workbench_browser`."
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,11 @@ class StreamingModel(ScriptedModel):
 
 @asynccontextmanager
 async def workbench(
-    shop: World, bookstore: World, *answers: str, files: list[Path] | None = None
+    shop: World,
+    bookstore: World,
+    *answers: str,
+    files: list[Path] | None = None,
+    reload: Callable[[], None] | None = None,
 ) -> AsyncIterator[tuple[str, EpisodeHub]]:
     traces = TraceBook()
     simulators = {
@@ -57,7 +61,8 @@ async def workbench(
         simulator.watchers.append(traces.watcher(name))
     hub = EpisodeHub(simulators)
     worlds = Worlds(hub)
-    bench = Workbench(worlds, traces, WorldFiles(files or [WORLDS / "bookstore.yaml"]))
+    files_served = WorldFiles(files or [WORLDS / "bookstore.yaml"])
+    bench = Workbench(worlds, traces, files_served, reload=reload)
     app = bench.app(transport_security("127.0.0.1", []))
     async with serving(hub, auth_token=OPERATOR, workbench=app, public_paths=PUBLIC_PATHS) as url:
         yield url, hub
@@ -288,3 +293,29 @@ def test_a_workbench_with_no_world_that_loads_says_why_and_exits(tmp_path: Path)
     assert done.returncode == 1
     assert f"{broken}:2:1: tools: Input should be a valid list" in done.stderr
     assert done.stderr.strip().endswith("start mcp-sim ui again")
+
+
+async def test_reload_is_asked_only_when_a_world_would_load(
+    shop: World, bookstore: World, tmp_path: Path
+) -> None:
+    world = tmp_path / "draft.yaml"
+    world.write_text((WORLDS / "bookstore.yaml").read_text())
+    asked: list[bool] = []
+    async with (
+        workbench(shop, bookstore, files=[world], reload=lambda: asked.append(True)) as (url, _),
+        httpx2.AsyncClient(timeout=10, headers=bearer(OPERATOR)) as client,
+    ):
+        world.write_text("world: draft\n")
+        refused = await client.post(url + "/ui/api/reload")
+        assert refused.status_code == 409 and "no world file loads" in refused.json()["message"]
+        assert asked == []
+        world.write_text((WORLDS / "bookstore.yaml").read_text().replace(BOOKS, "draft"))
+        accepted = await client.post(url + "/ui/api/reload")
+        assert accepted.status_code == 202 and accepted.json()["files"][0]["world"] == "draft"
+        assert asked == [True]  # after the reply: the server that sent it is about to close
+    async with (
+        workbench(shop, bookstore) as (url, _),
+        httpx2.AsyncClient(timeout=10, headers=bearer(OPERATOR)) as client,
+    ):
+        alone = await client.post(url + "/ui/api/reload")
+        assert alone.status_code == 409 and alone.json()["error"] == "cannot_reload"

@@ -243,7 +243,17 @@ def test_broken_world_files_are_shown_with_their_lines(tmp_path: Path) -> None:
         fixed = BOOKSTORE.read_text().replace("world: paperlane-books", "world: fixed-books")
         broken.write_text(fixed)
         page.click("#check")
-        expect(page.locator("#problems")).to_contain_text("restart mcp-sim ui")
+        expect(page.locator("#problems")).to_contain_text("Reload worlds to use it")
+        # Reload: the same server, address and token serve the files as they are now.
+        page.click("#reload")
+        expect(page.locator("#world option")).to_have_count(2, timeout=60_000)
+        assert "fixed-books" in page.inner_text("#world")
+        expect(page.locator("#problems")).to_be_hidden()
+        page.select_option("#world", "fixed-books")
+        page.click("[data-tool=get_book]")
+        page.fill("#arg-book_id", "b3")
+        page.click("#call-button")
+        expect(page.locator("#observation")).to_contain_text("Cartographers of Rain")
 
 
 def test_the_api_needs_the_token_and_the_page_does_not(tmp_path: Path) -> None:

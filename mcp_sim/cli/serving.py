@@ -121,9 +121,11 @@ async def serve_worlds(
     worlds: Worlds,
     *,
     workbench: Callable[[TransportSecuritySettings], ASGIApp] | None = None,
+    stop: anyio.Event | None = None,
 ) -> None:
     """Serve ``worlds`` over HTTP as ``config`` says, with the ``workbench`` app (built for
-    the server's Host checks) under ``/ui`` if given."""
+    the server's Host checks) under ``/ui`` if given, until the process is told to stop or
+    ``stop`` is set."""
     assert config.http is not None
     host, port = config.http
     options = HostingOptions(
@@ -154,7 +156,7 @@ async def serve_worlds(
         body_timeout=config.body_timeout,
         max_header_bytes=config.max_header_bytes,
     )
-    await serve_http(app, host, port, limits)
+    await serve_http(app, host, port, limits, stop=stop)
 
 
 async def run_model(

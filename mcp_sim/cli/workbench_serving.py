@@ -22,11 +22,16 @@ from mcp_sim.ui.world_files import WorldFiles
 
 
 def run(config: ServeConfig) -> int:
-    anyio.run(_serve, config)
+    # The page's Reload serves the files anew: the server closes (and with it the model it
+    # launched, if any) and starts again on the same address, with the same token.
+    while anyio.run(_serve, config):
+        say("workbench: reloading the world files")
     return 0
 
 
-async def _serve(config: ServeConfig) -> None:
+async def _serve(config: ServeConfig) -> bool:
+    """Serve the workbench until the process is told to stop (False) or the page asks for
+    the files to be read again (True)."""
     files = WorldFiles(config.worlds)
     for broken in files.files:
         for problem in broken.problems:
@@ -42,7 +47,8 @@ async def _serve(config: ServeConfig) -> None:
         for name, simulator in simulators.items():
             simulator.watchers.append(traces.watcher(name))
         worlds = Worlds(await serving.episode_hub(stack, config, simulators))
-        workbench = Workbench(worlds, traces, files)
+        reload = anyio.Event()
+        workbench = Workbench(worlds, traces, files, reload=reload.set)
         assert config.http is not None
         host, port = config.http
         shown_host = f"[{host}]" if ":" in host else host
@@ -50,5 +56,6 @@ async def _serve(config: ServeConfig) -> None:
         say(f"workbench: http://{shown_host}:{port}/ui#token={token}")
         async with anyio.create_task_group() as tg:
             await tg.start(serving.run_model, config, starting)
-            await serving.serve_worlds(config, worlds, workbench=workbench.app)
+            await serving.serve_worlds(config, worlds, workbench=workbench.app, stop=reload)
             tg.cancel_scope.cancel()
+    return reload.is_set()

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 import uvicorn
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
@@ -113,10 +114,16 @@ async def _no_episodes(token: str) -> None:
 
 
 def http_server(
-    app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None
+    app: ASGIApp,
+    host: str,
+    port: int,
+    limits: HttpLimits | None = None,
+    *,
+    graceful_seconds: int | None = None,
 ) -> uvicorn.Server:
     """uvicorn serving ``app``, clients held to ``limits`` (see
-    :mod:`mcp_sim.server.http_timeouts`)."""
+    :mod:`mcp_sim.server.http_timeouts`); once told to stop, it waits ``graceful_seconds`` at
+    most for the requests in flight (without it, for as long as they last)."""
     limits = limits or HttpLimits()
     config = uvicorn.Config(
         HeaderLimit(app, limits.max_header_bytes),
@@ -127,13 +134,40 @@ def http_server(
         http=timed_protocol(limits),
         timeout_keep_alive=limits.keep_alive_timeout,
         h11_max_incomplete_event_size=limits.max_header_bytes,
+        timeout_graceful_shutdown=graceful_seconds,
     )
     return uvicorn.Server(config)
 
 
-async def serve_http(app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None) -> None:
+STOP_GRACE_SECONDS = 5
+"""How long a server told to stop (``serve_http``'s ``stop``) waits for the requests in
+flight: an MCP client's event stream would otherwise hold it forever."""
+
+
+async def serve_http(
+    app: ASGIApp,
+    host: str,
+    port: int,
+    limits: HttpLimits | None = None,
+    *,
+    stop: anyio.Event | None = None,
+) -> None:
+    """Serve ``app`` until the process is told to stop, or until ``stop`` is set: the server
+    then closes as on Ctrl-C (its lifespan ends, its port is free) and this returns."""
     raise_open_file_limit()
-    await http_server(app, host, port, limits).serve()
+    if stop is None:
+        await http_server(app, host, port, limits).serve()
+        return
+    server = http_server(app, host, port, limits, graceful_seconds=STOP_GRACE_SECONDS)
+
+    async def stop_when_told() -> None:
+        await stop.wait()
+        server.should_exit = True
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(stop_when_told)
+        await server.serve()
+        tg.cancel_scope.cancel()
 
 
 def raise_open_file_limit() -> None:

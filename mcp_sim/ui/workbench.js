@@ -55,14 +55,38 @@ async function loadOverview() {
   const select = $("world");
   select.replaceChildren(...view.overview.worlds.map((w) => el("option", { value: w.id }, w.title ? `${w.id} — ${w.title}` : w.id)));
   if (view.overview.worlds.length) await chooseWorld(view.overview.worlds[0].id);
-  else say("No world loaded: fix the problems below, check again, then restart mcp-sim ui.");
+  else say("No world loads: fix the problems below, then Reload worlds.");
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function reloadWorlds() {
+  const before = view.overview.instance;
+  const reply = await postJson("/ui/api/reload");
+  showProblems(reply.files);
+  say("");
+  $("progress").textContent = "reloading the world files…";
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    await sleep(300);
+    try {
+      if ((await getJson("/ui/api/overview")).instance !== before) break;
+    } catch (_) { /* the server is starting again */ }
+    if (Date.now() > deadline) throw new Error("the workbench did not come back: see its terminal");
+  }
+  $("progress").textContent = "";
+  $("episode").replaceChildren();
+  $("calls").replaceChildren();
+  $("verdict").hidden = true;
+  $("result").replaceChildren(el("p", { class: "muted" }, "Reloaded: the world files as they are now (episodes from before are gone)."));
+  await loadOverview();
 }
 
 function showProblems(files) {
   const broken = files.filter((f) => f.problems.length || f.changed);
   $("problems").hidden = broken.length === 0;
   $("problem-list").replaceChildren(...broken.map((f) => el("div", {},
-    el("h3", {}, f.file, f.changed ? (f.problems.length ? " (changed)" : " (changed, loads: restart mcp-sim ui to use it)") : ""),
+    el("h3", {}, f.file, f.changed ? (f.problems.length ? " (changed)" : " (changed, loads: Reload worlds to use it)") : ""),
     el("ul", {}, f.problems.map((p) => el("li", { class: "problem" }, `${p.line}:${p.column}  ${p.path ? p.path + ": " : ""}${p.message}`))))));
 }
 
@@ -352,6 +376,7 @@ function wire() {
   }));
   $("verify").addEventListener("click", () => guarded(async () => showVerdict(await postJson(`/episodes/${view.episode}/verify`, { task: $("task").value }))));
   $("check").addEventListener("click", () => guarded(async () => showProblems((await postJson("/ui/api/check")).files)));
+  $("reload").addEventListener("click", () => guarded(reloadWorlds));
 }
 
 wire();

@@ -5,6 +5,8 @@ episodes: create, reset, snapshot, fork, verify, state)::
       GET  /ui/api/overview                  the worlds, their tools (input schemas, as
                                              advertised), tasks, and the files' problems
       POST /ui/api/check                     every file read again: problems, changed or not
+      POST /ui/api/reload                    serve the files as they are now (202; the server
+                                             closes and starts again: episodes in memory end)
       POST /ui/api/episodes/{id}/calls       {"tool", "arguments"} → NDJSON: progress lines
                                              while the model works, then the call's trace
       GET  /ui/api/episodes/{id}/calls       the episode's calls (its journal, a fork's
@@ -19,11 +21,14 @@ the server has one, which the page takes from its URL's ``#token=`` fragment).""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -47,6 +52,11 @@ PAGE_FILES = {
 }
 PUBLIC_PATHS = frozenset(PAGE_FILES)
 """The paths open without a token: the page's own files, which hold no data."""
+
+
+class CannotReload(ValueError):
+    """The files cannot be served anew now (a 409: the request was fine, the moment not)."""
+
 
 CONTENT_SECURITY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -77,10 +87,22 @@ def _tool_view(world: World) -> list[dict[str, Any]]:
 class Workbench:
     """The page's routes, on the worlds and episodes of one server."""
 
-    def __init__(self, worlds: Worlds, traces: TraceBook, files: WorldFiles) -> None:
+    def __init__(
+        self,
+        worlds: Worlds,
+        traces: TraceBook,
+        files: WorldFiles,
+        *,
+        reload: Callable[[], None] | None = None,
+    ) -> None:
+        """``reload``: asks whoever serves the workbench to serve the files anew (after the
+        reply to the request that asked is sent)."""
         self.worlds = worlds
         self.traces = traces
         self.files = files
+        self.reload = reload
+        self.instance = secrets.token_hex(8)
+        """Told apart from the workbench served before a reload (the page waits for a new one)."""
 
     def app(
         self, security: TransportSecuritySettings, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
@@ -90,6 +112,7 @@ class Workbench:
         routes += [
             Route("/ui/api/overview", self.overview, methods=["GET"]),
             Route("/ui/api/check", self.check, methods=["POST"]),
+            Route("/ui/api/reload", self.reload_files, methods=["POST"]),
             Route(calls, self.call, methods=["POST"]),
             Route(calls, self.calls, methods=["GET"]),
             Route(calls + "/{step:int}", self.trace, methods=["GET"]),
@@ -100,7 +123,7 @@ class Workbench:
                 Middleware(HostGuard, security=security),
                 Middleware(BodyLimit, max_bytes=max_body_bytes),
             ],
-            exception_handlers=ERROR_REPLIES,
+            exception_handlers={**ERROR_REPLIES, CannotReload: _cannot_reload},
         )
 
     async def page_file(self, request: Request) -> Response:
@@ -126,10 +149,22 @@ class Workbench:
                 }
             )
         files = [f.as_dict() for f in self.files.files]
-        return JSONResponse({"worlds": worlds, "files": files})
+        return JSONResponse({"worlds": worlds, "files": files, "instance": self.instance})
 
     async def check(self, request: Request) -> Response:
         return JSONResponse({"files": self.files.check_again()})
+
+    async def reload_files(self, request: Request) -> Response:
+        if self.reload is None:
+            raise CannotReload("this workbench is not served by mcp-sim ui: restart it instead")
+        now = self.files.check_again()
+        if not any(f["world"] for f in now):
+            raise CannotReload("no world file loads as it is now: fix one, then reload")
+        return JSONResponse(
+            {"reloading": True, "files": now},
+            status_code=202,
+            background=BackgroundTask(self.reload),
+        )
 
     async def call(self, request: Request) -> Response:
         data = await request_object(request)
@@ -165,3 +200,7 @@ class Workbench:
             except UnknownSession:
                 owner = None
         return JSONResponse({**record_view(records[-1]), "traced": False})
+
+
+async def _cannot_reload(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": "cannot_reload", "message": str(exc)}, status_code=409)

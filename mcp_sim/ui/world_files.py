@@ -87,7 +87,8 @@ class WorldFiles:
 
     def check_again(self) -> list[dict[str, Any]]:
         """Each file read again as it is now: its problems, and whether it changed since the
-        workbench started (a changed file that loads is served once the workbench restarts)."""
+        workbench started (a changed file that loads is served once the page reloads the
+        worlds)."""
         now = []
         for served, current in zip(self.files, self._read(), strict=True):
             now.append({**current.as_dict(), "changed": current.digest != served.digest})
