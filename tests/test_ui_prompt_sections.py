@@ -43,6 +43,7 @@ def test_an_exchange_splits_into_system_history_turn_and_follow_up(bookstore: Wo
     assert any(s["state"] and '"b3"' in s["text"] for s in view["turn"])
     assert [m["content"] for m in view["after"]] == ["not json", "Answer again, as JSON."]
     assert view["reasoning"] == "thinking" and view["cached"] is True
+    assert view["purpose"] == "answer"
 
 
 def test_a_turn_without_a_state_section_is_the_last_user_message() -> None:

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2
 import pytest
 
@@ -127,6 +128,7 @@ async def test_a_call_streams_progress_then_its_trace(shop: World, bookstore: Wo
         assert {"op": "replace", "path": "/books/0/stock"}.items() <= trace["diff"][1].items()
         assert trace["diff"][1]["before"] == {"json": "3"}
         (exchange,) = trace["exchanges"]
+        assert exchange["purpose"] == "answer"  # the patch came with the answer
         assert any(s["state"] and "The Glass River" in s["text"] for s in exchange["turn"])
         assert final["episode"]["version"] == 1
 
@@ -312,7 +314,10 @@ async def test_reload_is_asked_only_when_a_world_would_load(
         world.write_text((WORLDS / "bookstore.yaml").read_text().replace(BOOKS, "draft"))
         accepted = await client.post(url + "/ui/api/reload")
         assert accepted.status_code == 202 and accepted.json()["files"][0]["world"] == "draft"
-        assert asked == [True]  # after the reply: the server that sent it is about to close
+        # Asked after the reply is sent (the server that sends it is about to close).
+        with anyio.fail_after(5):
+            while not asked:
+                await anyio.sleep(0.01)
     async with (
         workbench(shop, bookstore) as (url, _),
         httpx2.AsyncClient(timeout=10, headers=bearer(OPERATOR)) as client,

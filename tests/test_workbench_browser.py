@@ -219,6 +219,8 @@ def test_rejected_patches_violations_and_perturbations_are_shown(tmp_path: Path)
         page.click("#call-button")
         expect(page.locator("#result")).to_contain_text("rejected:")
         assert "/shop/currency, which never changes" in page.inner_text("#result")
+        purposes = [t.split(": ", 1)[1] for t in page.locator(".exchange h3").all_inner_texts()]
+        assert purposes == ["answer", "patch correction", "regeneration", "patch correction"]
         assert "EUR" in page.inner_text("#diff td.after")
         assert "patch rejected" in page.inner_text("#calls li >> nth=1")
         page.screenshot(path=str(SCREENSHOTS / "workbench-rejected.png"), full_page=True)

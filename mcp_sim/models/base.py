@@ -36,6 +36,9 @@ class CompletionRequest:
     schema_name: str = "observation"
     routing_key: str | None = None
     """Stable per-session key, sent so a router can keep a session on one replica."""
+    purpose: str = "answer"
+    """Why the simulator asks (``answer``, ``repair``, ``patch``, ``patch correction``,
+    ``regeneration``): never sent, not part of a cache key; the workbench shows it."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,8 @@ class ModelExchange:
     content: str
     reasoning: str | None = None
     cached: bool = False
+    purpose: str = "answer"
+    """Why it was asked (see :attr:`mcp_sim.models.base.CompletionRequest.purpose`)."""
 
 
 @dataclass

@@ -87,4 +87,6 @@ class ModelGateway:
 
 
 def _exchange(request: CompletionRequest, completion: Completion, *, cached: bool) -> ModelExchange:
-    return ModelExchange(request.messages, completion.content, completion.reasoning, cached)
+    return ModelExchange(
+        request.messages, completion.content, completion.reasoning, cached, request.purpose
+    )

@@ -126,7 +126,8 @@ class ModelAnswerer:
         )
         # A failed regeneration leaves the first answer standing, its violations counted.
         with contextlib.suppress(ModelError):
-            answer = await self._answer(ctx, tool, replace(request, messages=retry))
+            regeneration = replace(request, messages=retry, purpose="regeneration")
+            answer = await self._answer(ctx, tool, regeneration)
             change = await self._change(ctx, tool, retry, answer)
             violations = self._audit(ctx, answer, before, change)
         return answer, change, violations
@@ -145,7 +146,7 @@ class ModelAnswerer:
                 envelope=enveloped(tool, self.prompts.bounds),
                 structured=tool.output_schema is not None,
             )
-            retry = replace(request, messages=messages)
+            retry = replace(request, messages=messages, purpose="repair")
             completion = await self.gateway.complete(ctx.session, retry, ctx.progress, ctx.usage)
             return self._unwrapped(tool, completion)
 

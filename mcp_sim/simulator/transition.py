@@ -44,7 +44,7 @@ class Change:
 
 
 def patch_request(
-    conversation: list[ChatMessage], sampling: Sampling, routing_key: str
+    conversation: list[ChatMessage], sampling: Sampling, routing_key: str, purpose: str = "patch"
 ) -> CompletionRequest:
     """A follow-up request for a patch: no thinking, short, constrained to ``{"patch": [...]}``."""
     return CompletionRequest(
@@ -55,6 +55,7 @@ def patch_request(
         response_schema=PATCH_RESPONSE_SCHEMA,
         schema_name="state_patch",
         routing_key=routing_key,
+        purpose=purpose,
     )
 
 
@@ -83,7 +84,8 @@ class Transitions:
             if proposal is None or attempt > 0:
                 conversation = patch_request_messages(conversation, reply, rejection)
                 try:
-                    reply = await ask(patch_request(conversation, sampling, session.id))
+                    purpose = "patch correction" if rejection is not None else "patch"
+                    reply = await ask(patch_request(conversation, sampling, session.id, purpose))
                 except ModelError as exc:
                     return Change("rejected", patch, None, f"no patch could be had: {exc}")
                 proposal = reply

@@ -62,4 +62,5 @@ def exchange_view(exchange: ModelExchange) -> dict[str, Any]:
         "answer": exchange.content,
         "reasoning": exchange.reasoning,
         "cached": exchange.cached,
+        "purpose": exchange.purpose,
     }

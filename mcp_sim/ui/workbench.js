@@ -297,7 +297,7 @@ function stateChange(t) {
 function exchangeView(x, index, count) {
   const stateSections = x.turn.filter((s) => s.state);
   const otherSections = x.turn.filter((s) => !s.state);
-  const title = count > 1 ? `Model request ${index + 1} of ${count}` : "Model request";
+  const title = (count > 1 ? `Model request ${index + 1} of ${count}` : "Model request") + `: ${x.purpose}`;
   return el("div", { class: "exchange" },
     el("h3", {}, title, x.cached ? " (from the answer cache)" : ""),
     stateSections.length
