@@ -200,6 +200,11 @@ async def test_bad_call_requests_are_refused_with_reasons(
         assert error in reply.json()["message"]
         unknown = await client.post(f"{url}/ui/api/episodes/nobody/calls", json={"tool": "x"})
         assert unknown.status_code == 404 and unknown.json()["error"] == "unknown_episode"
+        nowhere = await client.get(f"{url}/ui/api/nowhere")
+        assert nowhere.status_code == 404 and nowhere.json()["error"] == "not_found"
+        wrong = await client.delete(f"{url}/ui/api/overview")
+        assert wrong.status_code == 405 and wrong.json()["error"] == "method_not_allowed"
+        assert "GET" in wrong.headers["allow"]
 
 
 async def test_check_again_reads_the_files_as_they_are_now(

@@ -29,6 +29,7 @@ from typing import Any
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -123,7 +124,11 @@ class Workbench:
                 Middleware(HostGuard, security=security),
                 Middleware(BodyLimit, max_bytes=max_body_bytes),
             ],
-            exception_handlers={**ERROR_REPLIES, CannotReload: _cannot_reload},
+            exception_handlers={
+                **ERROR_REPLIES,
+                CannotReload: _cannot_reload,
+                HTTPException: _http_error,
+            },
         )
 
     async def page_file(self, request: Request) -> Response:
@@ -204,3 +209,14 @@ class Workbench:
 
 async def _cannot_reload(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": "cannot_reload", "message": str(exc)}, status_code=409)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, wrong method) in the API's JSON shape."""
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    return JSONResponse(
+        {"error": code, "message": f"{request.method} {request.url.path}: {exc.detail}"},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
