@@ -277,6 +277,10 @@ def read_yaml(
             [SpecProblem(file, mark.line + 1, mark.column + 1, path, str(exc.problem))]
         ) from None
     except yaml.MarkedYAMLError as exc:
+        if use_c and "maximum nesting depth" in str(exc.problem):
+            # libyaml (from PyYAML 6.0.4) has a nesting limit of its own in its scanner, which
+            # runs ahead of the composer: read it again where our limit says where it is passed.
+            return read_yaml(text, file, limits, fast=False)
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         if mark is not None and mark.index >= len(text):
