@@ -274,7 +274,7 @@ def _trace(step: int, session: str = "e1") -> CallTrace:
         is_error=False,
         source="model",
     )
-    return CallTrace(record, (), {}, {})
+    return CallTrace(record, (), {})
 
 
 def test_the_trace_book_is_bounded_and_forgets_what_a_reset_undid() -> None:

@@ -30,6 +30,11 @@ def world_files(given: tuple[str, ...]) -> tuple[Path, ...]:
     return tuple(found)
 
 
+def served_files(given: tuple[str, ...], examples: list[str]) -> tuple[Path, ...]:
+    """The world files of a server: those named (folders opened), then the examples named."""
+    return world_files(given) + tuple(example_path(name) for name in examples)
+
+
 @dataclass(frozen=True)
 class ServeConfig:
     worlds: tuple[Path, ...]
@@ -64,8 +69,7 @@ class ServeConfig:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServeConfig:
         found = cls(
-            worlds=world_files(tuple(args.world))
-            + tuple(example_path(name) for name in args.example),
+            worlds=served_files(tuple(args.world), args.example),
             simulation=SimulationConfig.from_args(args),
             perturb=PerturbConfig.from_args(args),
             http=args.http,

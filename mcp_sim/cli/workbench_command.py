@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from mcp_sim.cli import values
 from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
-from mcp_sim.cli.example_worlds import add_example_option, example_path
+from mcp_sim.cli.example_worlds import add_example_option
 from mcp_sim.cli.serve_commands import add_access_flags
-from mcp_sim.cli.serve_config import ServeConfig, world_files
+from mcp_sim.cli.serve_config import ServeConfig, served_files
 
 DEFAULT_ADDRESS = ("127.0.0.1", 8780)
 
@@ -29,8 +29,7 @@ class WorkbenchConfig:
         # token of the designer's, one is made up and given in the page's URL (as Jupyter does).
         token = args.auth_token or secrets.token_urlsafe(24)
         serve = ServeConfig(
-            worlds=world_files(tuple(args.world))
-            + tuple(example_path(name) for name in args.example),
+            worlds=served_files(tuple(args.world), args.example),
             simulation=SimulationConfig.from_args(args),
             perturb=PerturbConfig.from_args(args),
             http=args.address,

@@ -9,14 +9,13 @@ sampling, a JSON-schema response format), so that it goes down the paths a call 
 
 from __future__ import annotations
 
-import json
 import time
 
 import httpx2
 
 from mcp_sim.engine.progress import EngineProgress
 from mcp_sim.models.base import CompletionRequest
-from mcp_sim.models.failures import snippet
+from mcp_sim.models.failures import error_message
 from mcp_sim.models.payload import chat_payload
 
 WARM_UP_TIMEOUT_S = 300.0
@@ -62,18 +61,8 @@ def _complete(url: str, payload: dict[str, object], timeout: float) -> None:
         ) as response,
     ):
         if response.status_code != 200:
-            raise _NoAnswer(f"HTTP {response.status_code}: {_error_message(response.read())}")
+            raise _NoAnswer(f"HTTP {response.status_code}: {error_message(response.read())}")
         for line in response.iter_lines():
             finished = finished or line.strip() == "data: [DONE]"
     if not finished:
         raise _NoAnswer("the answer's event stream ended before its [DONE]")
-
-
-def _error_message(body: bytes) -> str:
-    """The message of a vLLM error body (``{"error": {"message": ...}}``), else the body."""
-    try:
-        error = json.loads(body).get("error")
-    except (ValueError, AttributeError):
-        return snippet(body)
-    message = error.get("message") if isinstance(error, dict) else error
-    return snippet(message) if isinstance(message, str) and message else snippet(body)

@@ -145,10 +145,10 @@ class CallContext:
 class CallTrace:
     """A finished call as a watcher of the simulator sees it (see
     :attr:`mcp_sim.simulator.core.Simulator.watchers`): its journal record, the model requests
-    it made, and the state before and after it. States are never changed once committed, so
-    holding them costs nothing but keeping them alive."""
+    it made, and the state it was made on (the record's patch leads from it to the state
+    after). States are never changed once committed, so holding one costs nothing but keeping
+    it alive."""
 
     record: JournalRecord
     exchanges: tuple[ModelExchange, ...]
     state_before: dict[str, Any]
-    state_after: dict[str, Any]

@@ -209,9 +209,7 @@ class Simulator:
                 result = await self._answer(ctx, routing)
                 record, turn = self.recorder.record(ctx, result)
                 if self.watchers:
-                    trace = CallTrace(
-                        record, tuple(ctx.usage.exchanges), state_before, session.state
-                    )
+                    trace = CallTrace(record, tuple(ctx.usage.exchanges), state_before)
                     for watch in self.watchers:
                         watch(trace)
                 if self.write_through is not None:

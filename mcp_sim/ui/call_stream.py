@@ -13,19 +13,12 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from mcp_sim.api.episode import Episode
-from mcp_sim.api.results import ToolResult
 from mcp_sim.errors import SimError
 from mcp_sim.models.base import ProgressCallback
 from mcp_sim.ui.call_traces import TraceBook
 
 PROGRESS_INTERVAL = 0.1
 """Seconds between two progress lines: a model streams hundreds of token events a call."""
-
-
-def result_view(result: ToolResult) -> dict[str, Any]:
-    view = dataclasses.asdict(result)
-    view["content"] = list(result.content)
-    return view
 
 
 class CallStream(Response):
@@ -81,7 +74,11 @@ class CallStream(Response):
         except SimError as exc:
             return {"error": str(exc)}
         trace = self.traces.find(self.episode.world_id, self.episode.id, result.step)
-        return {"result": result_view(result), "trace": trace, "episode": self.episode.summary()}
+        return {
+            "result": dataclasses.asdict(result),
+            "trace": trace,
+            "episode": self.episode.summary(),
+        }
 
 
 class _Lines:
