@@ -238,18 +238,18 @@ def summary(op: str, values: list[Any]) -> Any:
     return min(present) if op == "min" else max(present)
 
 
-def _names(text: str) -> list[str]:
+def names(text: str) -> list[str]:
     return text.split()
 
 
-FIRST = _names("Ana Bruno Chiara Dmitri Elif Farah Goran Hana Ines Jonas Kaito Lena Mateo Nadia")
-FIRST += _names("Omar Priya Quinn Rosa Sami Tariq Uma Viktor Wen Ximena Yusuf Zofia")
-LAST = _names("Abara Berg Castillo Dubois Eriksen Fontaine Gallo Haddad Ibsen Jensen Kovac Laine")
-LAST += _names("Moreau Novak Okafor Petrov Quist Rossi Sato Tanaka Urban Varga Weber Xu Yilmaz")
-CITIES = _names("Aldmouth Brimhaven Corran Dunmore Eastwick Fairport Glenarm Harrowby Islay")
-CITIES += _names("Jura Kellsey Larne Mallow Northcove Oban Portree Quayle Rosslare Stornoway")
-WORDS = _names("alpha amber basalt cedar delta ember fjord granite harbor indigo juniper kelp")
-WORDS += _names("lagoon meadow nimbus onyx pine quartz ridge saffron tidal umber vale willow")
+FIRST = names("Ana Bruno Chiara Dmitri Elif Farah Goran Hana Ines Jonas Kaito Lena Mateo Nadia")
+FIRST += names("Omar Priya Quinn Rosa Sami Tariq Uma Viktor Wen Ximena Yusuf Zofia")
+LAST = names("Abara Berg Castillo Dubois Eriksen Fontaine Gallo Haddad Ibsen Jensen Kovac Laine")
+LAST += names("Moreau Novak Okafor Petrov Quist Rossi Sato Tanaka Urban Varga Weber Xu Yilmaz")
+CITIES = names("Aldmouth Brimhaven Corran Dunmore Eastwick Fairport Glenarm Harrowby Islay")
+CITIES += names("Jura Kellsey Larne Mallow Northcove Oban Portree Quayle Rosslare Stornoway")
+WORDS = names("alpha amber basalt cedar delta ember fjord granite harbor indigo juniper kelp")
+WORDS += names("lagoon meadow nimbus onyx pine quartz ridge saffron tidal umber vale willow")
 
 
 def person(rng: random.Random) -> tuple[str, str]:

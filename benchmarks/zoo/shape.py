@@ -55,9 +55,8 @@ class Shape(ABC):
     note: ClassVar[tuple[str, str]] = ("think", "thought")
     """The tool whose answer is empty, and its argument."""
 
-    def empty(self, rng: random.Random, state: State) -> Planned:
-        if rng.random() < 0.5:
-            return self.no_match(rng, state)
+    def note_call(self, rng: random.Random) -> Planned:
+        """A call of the tool whose answer is empty."""
         return Planned("empty", self.note[0], {self.note[1]: rng.choice(NOTES)})
 
     def spec(self, state: State) -> dict[str, Any]:
@@ -85,7 +84,7 @@ def _plan(shape: Shape, kind: str, rng: random.Random, state: State) -> list[Pla
         "search": shape.search,
         "join": shape.join,
         "aggregate": shape.aggregate,
-        "empty": shape.empty,
+        "empty": shape.no_match,
     }[kind]
     return [planner(rng, state)]
 
@@ -96,6 +95,7 @@ def record(shape: Shape, state: State, seed: int, episodes: int) -> list[dict[st
     ``patch``."""
     tools = {t.name: t for t in shape.tools()}
     calls: list[dict[str, Any]] = []
+    empties = 0
     for episode in range(episodes):
         rng = random.Random(f"{shape.name}/{seed}/{episode}")
         current, copied = state, False
@@ -105,7 +105,12 @@ def record(shape: Shape, state: State, seed: int, episodes: int) -> list[dict[st
         steps: list[Planned] = []
         while len(steps) < length:
             kind = kinds.pop() if kinds else rng.choices(PLANNED, WEIGHTS)[0]
-            for planned in _plan(shape, kind, rng, current):
+            plan = _plan(shape, kind, rng, current)
+            if kind == "empty":
+                # Empty answers alternate: a tool that answers nothing, a search with no match.
+                empties += 1
+                plan = plan if empties % 2 == 0 else [shape.note_call(rng)]
+            for planned in plan:
                 response, patch, is_error = _run(tools[planned.tool], current, planned.arguments)
                 if patch:
                     if not copied:
