@@ -9,6 +9,7 @@ change, with no diffing of a multi-MB state.
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 from collections.abc import Callable, Iterable
@@ -132,8 +133,10 @@ class Filter:
         """An argument value that ``actual`` meets (a range a little wider than the value)."""
         if self.op in ("ge", "le") and isinstance(actual, int | float):
             spread = abs(actual) * rng.uniform(0.0, 0.15)
+            # Rounded away from the value, so that the value still meets the bound.
+            towards = math.floor if self.op == "ge" else math.ceil
             bound = actual - spread if self.op == "ge" else actual + spread
-            return round(bound) if isinstance(actual, int) else round(bound, 2)
+            return towards(bound) if isinstance(actual, int) else towards(bound * 100) / 100
         if self.op == "prefix":
             return str(actual)[: max(2, len(str(actual)) // 2)]
         if self.op == "contains":

@@ -174,7 +174,7 @@ class OrgChart(Shape):
 
     def _employee(self, state: State, args: dict[str, Any]) -> Answer:
         _, _, unit, i = self._find(state, args["employee_id"])
-        return {**unit["members"][i], "unit": unit["code"], "unit_name": unit["name"]}, []
+        return {**unit["members"][i], "unit": {"code": unit["code"], "name": unit["name"]}}, []
 
     def _place(self, state: State, path: str) -> tuple[list[object], dict[str, Any]]:
         for candidate, at, unit in _all_units(state):

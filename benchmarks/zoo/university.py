@@ -194,7 +194,7 @@ class University(Shape):
     def _roster(self, state: State, args: dict[str, Any]) -> Answer:
         return [
             {
-                "studentId": e["student"],
+                "student": e["student"],
                 **state["students"][e["student"]]["name"],
                 "term": e["term"],
             }
@@ -267,8 +267,9 @@ class University(Shape):
             "course_code": rng.choice(state["courses"])["courseCode"],
             "term": "2026A",
         }
+        read = {"student_id": args["student_id"]}
         return Planned("write", "enrol_student", args), Planned(
-            "read_after_write", "enrolment", dict(args)
+            "read_after_write", "student_courses", read
         )
 
     def no_match(self, rng: random.Random, state: State) -> Planned:
