@@ -124,6 +124,22 @@ def test_answers_agree_with_the_state_as_the_episode_left_it(
             previous = call
 
 
+def test_recorded_answers_re_derive_from_the_patched_state(
+    small: tuple[str, dict[str, Any], list[dict[str, Any]]],
+) -> None:
+    """Each answer is what the tool's code gives on the fresh state with the episode's
+    recorded patches applied: the patches are exactly the changes the later answers saw."""
+    shape, spec, calls = small
+    tools = {t.name: t for t in SHAPES[shape]().tools()}
+    for steps in _episodes(calls).values():
+        state = clone(spec["state"])
+        for call in steps:
+            answer, patch = tools[call["tool"]].run(state, call["arguments"])
+            text = answer if isinstance(answer, str) else json.dumps(answer)
+            assert (text, patch) == (call["response"], call["patch"]), call
+            jsonpatch.apply_patch(state, call["patch"], in_place=True)
+
+
 def test_searches_answer_some_records_of_the_state(
     small: tuple[str, dict[str, Any], list[dict[str, Any]]],
 ) -> None:
@@ -175,3 +191,17 @@ async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
     lines = table(report)
     assert lines[0].startswith("shape\tgroup\tcalls\tmodel_errors\trecall")
     assert any(line.startswith("ALL\tsearch\t") for line in lines)
+
+
+def test_an_aggregate_over_a_compound_key_sums_every_warehouse() -> None:
+    spec, calls = generate("inventory", SMALL_MB, seed=3, episodes=10)
+    stock = spec["state"]["stock"]
+    totals = [c for c in calls if c["tool"] == "stock_totals"]
+    assert totals
+    for call in totals:
+        sku = call["arguments"]["sku"]
+        # Transfers move stock between warehouses: the total on hand stays that of the state.
+        levels = [by_sku[sku] for by_sku in stock.values() if sku in by_sku]
+        answer = json.loads(call["response"])
+        assert answer["on_hand"] == sum(level["on_hand"] for level in levels), call
+        assert answer["warehouses"] >= len(levels), call
