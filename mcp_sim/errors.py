@@ -2,6 +2,7 @@
 
     SimError
     ├── SpecError            a world file is broken (carries every problem found)
+    ├── SettingsError        a setting (flag, MCP_SIM_* variable, config file key) is invalid
     ├── ModelError           the world model could not give a usable answer
     │   ├── ModelUnavailable     endpoint down, refused, 5xx / 429 after retries
     │   │   ├── ConnectFailed        no connection to an endpoint could be opened (one try)
@@ -37,6 +38,16 @@ from dataclasses import dataclass
 
 class SimError(Exception):
     """Base of every error mcp-sim raises on purpose."""
+
+
+class SettingsError(SimError):
+    """A setting has a value it cannot take, or no setting has that name; ``source`` names
+    where it was given (a flag, an environment variable, a config file's key)."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        super().__init__(f"{source}: {problem}")
+        self.source = source
+        self.problem = problem
 
 
 @dataclass(frozen=True)

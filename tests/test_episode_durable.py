@@ -19,7 +19,8 @@ from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.episodes.stores import open_store
 from mcp_sim.errors import EpisodeBusy, UnknownSession
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.simulator.core import SamplingOverrides, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
 from tests.services import redis_server
@@ -79,7 +80,7 @@ async def worker(
     store: EpisodeStore | None = open_store(url, idle_seconds=None) if url else None
     # One --seed for every worker, as a deployment gives them: the perturbations' seeds
     # derive from it.
-    simulator = Simulator(shop, model, sampling=SamplingOverrides(seed=11))
+    simulator = Simulator(shop, model, settings=Settings.of(seed=11))
     hub = EpisodeHub({shop.world: simulator}, store=store, lease_seconds=lease)
     try:
         yield hub, model

@@ -16,6 +16,7 @@ from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.server.control import Control
 from mcp_sim.server.hosting import HostingOptions, hosting_app
 from mcp_sim.server.mcp_front import build_server
+from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.simulator.metrics import Latencies, Metrics, error_kind
 from mcp_sim.spec.world import World
@@ -249,15 +250,12 @@ async def test_answer_cache_hits_and_misses_are_counted(
     bookstore: World, tmp_path: Any, script: Any
 ) -> None:
     from mcp_sim.simulator.answer_cache import AnswerCache
-    from mcp_sim.simulator.core import SamplingOverrides
 
     cache = AnswerCache(tmp_path / "cache.sqlite", "scripted")
     answer = script.answer({"id": "b3", "title": "Cartographers of Rain"})
     reports = []
     for _ in range(2):  # the second run finds the first run's answer in the cache
-        simulator = Simulator(
-            bookstore, script(answer), cache=cache, sampling=SamplingOverrides(seed=7)
-        )
+        simulator = Simulator(bookstore, script(answer), cache=cache, settings=Settings.of(seed=7))
         await simulator.call("s1", "get_book", {"book_id": "b3"})
         reports.append(simulator.metrics.report(simulator.sessions))
     cache.close()

@@ -13,7 +13,8 @@ from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.runtime.session import Session, SessionStore
-from mcp_sim.simulator.core import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
+from mcp_sim.settings import SamplingSettings, Settings
+from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
@@ -188,11 +189,9 @@ async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> Non
 
 
 async def test_blank_envelope_of_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
-    from mcp_sim.prompting.bounds import OutputBounds
-    from mcp_sim.simulator.core import SimOptions
 
     model = ScriptedModel('{"observation": "  "}', '{"observation": "b1: The Glass River"}')
-    simulator = Simulator(bookstore, model, options=SimOptions(bounds=OutputBounds()))
+    simulator = Simulator(bookstore, model, settings=Settings.of(bounded_output=True))
     result = await simulator.call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.text) == (False, "b1: The Glass River")
     retry = model.requests[1]
@@ -400,12 +399,12 @@ WORLD_WITH_MODEL_SECTION = BOOKSTORE.read_text(encoding="utf-8") + (
 
 
 def test_sampling_defaults_come_from_the_model_card(bookstore: World) -> None:
-    assert resolve_sampling(bookstore, SamplingOverrides()) == Sampling()
+    assert SamplingSettings().resolve(bookstore) == Sampling()
 
 
 def test_world_model_section_overrides_the_defaults() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
-    sampling = resolve_sampling(world, SamplingOverrides())
+    sampling = SamplingSettings().resolve(world)
     assert (sampling.temperature, sampling.top_p, sampling.thinking) == (0.1, 0.5, False)
     assert (sampling.top_k, sampling.max_tokens) == (Sampling().top_k, Sampling().max_tokens)
 
@@ -413,8 +412,8 @@ def test_world_model_section_overrides_the_defaults() -> None:
 async def test_command_line_overrides_beat_the_world_model_section() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
     model = ScriptedModel(observation("x"))
-    overrides = SamplingOverrides(temperature=0.9, max_tokens=256, thinking=True, seed=7)
-    await Simulator(world, model, sampling=overrides).call("s", "get_book", {"book_id": "b1"})
+    overrides = Settings.of(temperature=0.9, max_tokens=256, thinking=True, seed=7)
+    await Simulator(world, model, settings=overrides).call("s", "get_book", {"book_id": "b1"})
     # --seed is the base of the session's seed; each request's seed is drawn from the session.
     request_seed = Session.start("s", world, base_seed=7).next_request_seed()
     assert model.requests[0].sampling == Sampling(
@@ -430,10 +429,10 @@ async def test_command_line_overrides_beat_the_world_model_section() -> None:
 def test_backend_defaults_replace_the_model_card_but_not_the_world_or_command_line() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
     backend = Sampling(temperature=1.0, max_tokens=512)
-    assert resolve_sampling(world, SamplingOverrides(), backend) == Sampling(
+    assert SamplingSettings().resolve(world, backend) == Sampling(
         temperature=0.1, top_p=0.5, thinking=False, max_tokens=512
     )
-    assert resolve_sampling(world, SamplingOverrides(max_tokens=64), backend).max_tokens == 64
+    assert SamplingSettings(max_tokens=64).resolve(world, backend).max_tokens == 64
 
 
 async def test_answers_without_model_tells_which_calls_need_the_model(bookstore: World) -> None:

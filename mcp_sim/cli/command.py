@@ -4,9 +4,8 @@ a command's parsed flags to its typed configuration and its handler."""
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeAlias, TypeVar
 
 Config = TypeVar("Config")
@@ -59,27 +58,10 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[CliParser]"
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Fills ``{sim.FIELD}`` and ``{embedded.FIELD}`` in help texts with the simulator's
-    default options."""
+    """argparse's help, wider: flag names and their help side by side up to 32 columns."""
 
-    _DEFAULT = re.compile(r"\{(sim|embedded)\.(\w+)\}")
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help
-        if text is None or self._DEFAULT.search(text) is None:
-            return text
-        # Imported only when help is shown: parsing never needs the simulator.
-        from mcp_sim.cli.wiring import EMBEDDED_OPTIONS
-        from mcp_sim.simulator.core import SimOptions
-
-        defaults = {"sim": SimOptions(), "embedded": EMBEDDED_OPTIONS}
-        known = {f.name for f in fields(SimOptions)}
-
-        def fill(match: re.Match[str]) -> str:
-            name = match[2]
-            return str(getattr(defaults[match[1]], name)) if name in known else match[0]
-
-        return self._DEFAULT.sub(fill, text)
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32)
 
 
 def add_command(

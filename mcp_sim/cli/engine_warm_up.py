@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from mcp_sim.cli.config import ModelConfig
-from mcp_sim.cli.wiring import EMBEDDED_OPTIONS, default_sampling
+from mcp_sim.api.assembly import Resolved
 from mcp_sim.models.base import CompletionRequest, Sampling
 from mcp_sim.prompting.native import build_messages
+from mcp_sim.settings.combined import Settings
 from mcp_sim.simulator.answers import enveloped, response_schema
 from mcp_sim.spec.world import World
 
@@ -45,12 +45,13 @@ def warm_up_request() -> CompletionRequest:
     """The first call of :data:`WARM_UP_WORLD`, as the embedded model is asked it."""
     world = World.model_validate(WARM_UP_WORLD)
     tool = world.tools[0]
-    bounds = EMBEDDED_OPTIONS.bounds
+    embedded = Resolved.of(Settings())
+    bounds = embedded.settings.prompt.bounds
     arguments = {"name": "Ada"}
     messages = build_messages(
         world, [], tool, arguments, world.state, envelope=enveloped(tool, bounds)
     )
-    sampling = default_sampling(ModelConfig()) or Sampling()
+    sampling = embedded.default_sampling or Sampling()
     return CompletionRequest(
         messages=messages,
         sampling=replace(sampling, max_tokens=WARM_UP_MAX_TOKENS),

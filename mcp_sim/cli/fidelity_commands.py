@@ -8,10 +8,11 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
+from mcp_sim.cli.command import Command, Subcommands, add_command
 from mcp_sim.cli.config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
 from mcp_sim.cli.example_worlds import add_example_option
+from mcp_sim.cli.settings_flags import REBUILDING, add_settings
+from mcp_sim.settings import values
 
 if TYPE_CHECKING:
     pass
@@ -43,11 +44,11 @@ def export(config: ExportConfig) -> int:
     return fidelity_runs.export_journal(config)
 
 
-def register(subcommands: Subcommands, model_options: CliParser) -> None:
+def register(subcommands: Subcommands) -> None:
     _add_import(subcommands)
     _add_record(subcommands)
-    _add_eval(subcommands, model_options)
-    _add_export(subcommands, model_options)
+    _add_eval(subcommands)
+    _add_export(subcommands)
 
 
 def _add_upstream_options(parser: argparse.ArgumentParser) -> None:
@@ -144,14 +145,14 @@ def _add_record(subcommands: Subcommands) -> None:
     _add_upstream_options(p)
 
 
-def _add_eval(subcommands: Subcommands, model_options: CliParser) -> None:
+def _add_eval(subcommands: Subcommands) -> None:
     p = add_command(
         subcommands,
         "eval",
         Command(EvalConfig.from_args, evaluate),
         help="replay a recorded journal teacher-forced and measure how close the simulator comes",
-        parents=[model_options],
     )
+    add_settings(p, REBUILDING)
     recorded = values.existing_file("journal")
     p.add_argument(
         "--journal", type=recorded, required=True, metavar="REAL", help="the recorded journal"
@@ -229,16 +230,16 @@ def _add_judge_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_export(subcommands: Subcommands, model_options: CliParser) -> None:
-    # The model options are the ones the journal was served with: the prompts are rebuilt
-    # with the same budgets and defaults (the embedded model's without --model-url).
+def _add_export(subcommands: Subcommands) -> None:
+    # The settings are the ones the journal was served with: the prompts are rebuilt with the
+    # same budgets and defaults (the embedded model's without --model-url).
     p = add_command(
         subcommands,
         "export",
         Command(ExportConfig.from_args, export),
         help="turn a journal into AgentWorldBench-style or chat-format SFT JSONL",
-        parents=[model_options],
     )
+    add_settings(p, REBUILDING)
     p.add_argument("--journal", type=values.existing_file("journal"), required=True, metavar="PATH")
     p.add_argument(
         "--world",

@@ -9,10 +9,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcp_sim.cli import values
 from mcp_sim.cli.command import Command, Subcommands, add_command, add_group
 from mcp_sim.cli.console import UsageError, say
 from mcp_sim.cli.example_worlds import add_example_option, world_or_example
+from mcp_sim.settings import values
 
 DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
@@ -33,20 +33,20 @@ class HarnessConfig:
 
 
 def trl(config: HarnessConfig) -> int:
-    from mcp_sim.cli import wiring
     from mcp_sim.harness.trl_shim import trl_environment_source
+    from mcp_sim.spec.loading import load_world
 
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     home = (config.output or Path.cwd() / "x").resolve().parent
     relative = Path(os.path.relpath(config.world.resolve(), home)).as_posix()
     return _write(config.output, trl_environment_source(world, relative, config.url))
 
 
 def inspect(config: HarnessConfig) -> int:
-    from mcp_sim.cli import wiring
     from mcp_sim.harness.inspect_shim import inspect_task_source
+    from mcp_sim.spec.loading import load_world
 
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     if not world.verify:
         raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
     # The docstring's `mcp-sim serve` line names the world as it was named here.

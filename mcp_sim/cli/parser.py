@@ -15,7 +15,6 @@ from mcp_sim.cli import (
     world_commands,
 )
 from mcp_sim.cli.command import CliParser, HelpFormatter
-from mcp_sim.cli.options import model_options, perturb_options
 
 
 def build_parser() -> CliParser:
@@ -27,12 +26,11 @@ def build_parser() -> CliParser:
     )
     parser.add_argument("--version", action="version", version=f"mcp-sim {__version__}")
     subcommands = parser.add_subparsers(required=True, metavar="COMMAND")
-    model = model_options()
-    serve_commands.register(subcommands, [model, perturb_options()])
-    world_commands.register(subcommands, model)
-    fidelity_commands.register(subcommands, model)
+    serve_commands.register(subcommands)
+    world_commands.register(subcommands)
+    fidelity_commands.register(subcommands)
     verify_command.register(subcommands)
     engine_commands.register(subcommands)
     harness_command.register(subcommands)
-    workbench_command.register(subcommands, [model, perturb_options()])
+    workbench_command.register(subcommands)
     return parser

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_sim.cli import values
 from mcp_sim.cli.command import Command, Subcommands, add_command
 from mcp_sim.cli.console import say
 from mcp_sim.cli.example_worlds import add_example_option, world_or_example
+from mcp_sim.settings import values
 
 if TYPE_CHECKING:
     from mcp_sim.scoring.journal_replay import ReplayedEpisode
@@ -51,13 +51,13 @@ class VerifyConfig:
 def verify(config: VerifyConfig) -> int:
     import anyio
 
-    from mcp_sim.cli import wiring
     from mcp_sim.errors import SimError
     from mcp_sim.journal import read_journal
     from mcp_sim.scoring.journal_replay import pick_episode, replay
     from mcp_sim.scoring.verdict import choose_task
+    from mcp_sim.spec.loading import load_world
 
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     try:
         records = read_journal(config.journal)
         name, task = choose_task(world, config.task)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command, add_group
+from mcp_sim.cli.command import Command, Subcommands, add_command, add_group
 from mcp_sim.cli.config import (
     ExportWorldConfig,
     ListingConfig,
@@ -22,6 +21,8 @@ from mcp_sim.cli.config import (
 )
 from mcp_sim.cli.console import say
 from mcp_sim.cli.example_worlds import add_example_option
+from mcp_sim.cli.settings_flags import REBUILDING, add_settings
+from mcp_sim.settings import values
 
 DOMAINS = ("mcp", "search", "terminal", "swe", "web", "os", "android")
 """The world domains (``mcp_sim.spec.world.Domain``; a test keeps the two equal): listed here
@@ -94,9 +95,9 @@ def export_world(config: ExportWorldConfig) -> int:
     return world_authoring.export(config)
 
 
-def register(subcommands: Subcommands, model_options: CliParser) -> None:
+def register(subcommands: Subcommands) -> None:
     _add_file_commands(subcommands)
-    _add_world_group(subcommands, model_options)
+    _add_world_group(subcommands)
 
 
 def _add_file_commands(subcommands: Subcommands) -> None:
@@ -137,7 +138,7 @@ def _add_file_commands(subcommands: Subcommands) -> None:
     p.add_argument("-o", "--output", type=values.output_file, help="write it to this file instead")
 
 
-def _add_world_group(subcommands: Subcommands, model_options: CliParser) -> None:
+def _add_world_group(subcommands: Subcommands) -> None:
     actions = add_group(
         subcommands,
         "world",
@@ -149,8 +150,8 @@ def _add_world_group(subcommands: Subcommands, model_options: CliParser) -> None
         "new",
         Command(NewWorldConfig.from_args, new_world),
         help="draft a world spec with the world model",
-        parents=[model_options],
     )
+    add_settings(new, REBUILDING)
     new.add_argument(
         "description",
         type=values.text,
