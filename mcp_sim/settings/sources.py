@@ -41,13 +41,17 @@ def reader(setting: Declared) -> Callable[[str], Any]:
 
 
 def parsed(setting: Declared, text: str, source: str) -> Any:
-    read = reader(setting)
-    parts = [p.strip() for p in text.split(",") if p.strip()] if setting.repeated else [text]
+    """The value of ``text`` given for ``setting`` (a list's as a comma list)."""
+    if not setting.repeated:
+        return _read_one(setting, text, source)
+    return [_read_one(setting, p.strip(), source) for p in text.split(",") if p.strip()]
+
+
+def _read_one(setting: Declared, text: str, source: str) -> Any:
     try:
-        found = [read(part) for part in parts]
+        return reader(setting)(text)
     except ArgumentTypeError as exc:
         raise SettingsError(source, str(exc)) from None
-    return found if setting.repeated else found[0]
 
 
 def from_environment(
@@ -108,7 +112,7 @@ def _config_value(setting: Declared, value: Any, source: str) -> Any:
     """A file's value: text is read as the flag's text would be; other TOML values are
     checked by the setting's type."""
     if setting.repeated and isinstance(value, list):
-        return [parsed(setting, v, source) if isinstance(v, str) else v for v in value]
+        return [_read_one(setting, v, source) if isinstance(v, str) else v for v in value]
     if isinstance(value, str) and setting.flag.parse is not None:
         return parsed(setting, value, source)
     return value
