@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 
 from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
+from mcp_sim.cli.command import CliParser, Command, Example, Subcommands, add_command
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
 from mcp_sim.cli.example_worlds import add_example_option
 from mcp_sim.cli.serve_commands import add_access_flags
@@ -54,6 +54,17 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         Command(WorkbenchConfig.from_args, run),
         help="the world designer's workbench: a local web page to make calls in episodes and "
         "see what the model was shown, what it answered and what each call changed",
+        description="Open the world designer's workbench: a local web page where you make "
+        "calls in episodes of your worlds and see, for each call, the prompt the model was "
+        "shown, what it answered and how the state changed. The page's URL, with its token, "
+        "is printed once the server listens.",
+        examples=[
+            Example("mcp-sim ui worlds/bookstore.yaml", "one world"),
+            Example(
+                "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
+                "every world of a folder, on another port, each call journaled",
+            ),
+        ],
         parents=parents,
     )
     p.add_argument("world", nargs="*", help="world spec (YAML), or a folder of them")
@@ -70,6 +81,7 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         metavar="HOST:PORT",
         help="where to serve the page (default 127.0.0.1:8780)",
     )
+    p.set_defaults(address_flag="--address")  # named when the address is taken
     add_access_flags(
         p,
         token_help="the operator's token (env MCP_SIM_AUTH_TOKEN); without one a random token "
