@@ -122,10 +122,12 @@ async def serve_worlds(
     *,
     workbench: Callable[[TransportSecuritySettings], ASGIApp] | None = None,
     stop: anyio.Event | None = None,
+    on_listening: Callable[[], None] | None = None,
 ) -> None:
     """Serve ``worlds`` over HTTP as ``config`` says, with the ``workbench`` app (built for
     the server's Host checks) under ``/ui`` if given, until the process is told to stop or
-    ``stop`` is set."""
+    ``stop`` is set. The served routes are listed, and ``on_listening`` called, once the
+    address is bound: a taken one raises :class:`~mcp_sim.errors.ListenFailed` first."""
     assert config.http is not None
     host, port = config.http
     options = HostingOptions(
@@ -148,15 +150,20 @@ async def serve_worlds(
     named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
     base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     routes = describe_routes(hub, base, openenv=config.openenv)
-    say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
-    for line in routes[1:] if hub.default_world else routes:
-        say(f"  {line}")
+
+    def announce() -> None:
+        say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
+        for line in routes[1:] if hub.default_world else routes:
+            say(f"  {line}")
+        if on_listening is not None:
+            on_listening()
+
     limits = HttpLimits(
         header_timeout=config.header_timeout,
         body_timeout=config.body_timeout,
         max_header_bytes=config.max_header_bytes,
     )
-    await serve_http(app, host, port, limits, stop=stop)
+    await serve_http(app, host, port, limits, stop=stop, on_listening=announce)
 
 
 async def run_model(
