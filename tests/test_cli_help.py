@@ -87,7 +87,7 @@ def test_help_ends_with_two_examples(words: str, parser: CliParser) -> None:
     assert all(command.startswith("mcp-sim ") for command in commands), commands
     # Each is said what it does, and printed as written (not wrapped).
     assert examples_block.count("  # ") == 2
-    assert commands == [example.command for example in parser.examples]
+    assert commands == [example.command for example in parser.help_examples]
     assert commands[0].startswith(f"mcp-sim {words}".strip())
 
 
@@ -96,7 +96,7 @@ def test_every_example_parses(
     words: str, parser: CliParser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    for example in parser.examples:
+    for example in parser.help_examples:
         argv = example_argv(example.command)
         for token in argv:
             if PATH_LIKE.match(token):

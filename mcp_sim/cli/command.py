@@ -25,7 +25,7 @@ class Command(Generic[Config]):
 
 
 @dataclass(frozen=True)
-class Example:
+class HelpExample:
     """One use of a command for its ``--help``: the command line as typed (starting with
     ``mcp-sim``) and what it does."""
 
@@ -33,7 +33,7 @@ class Example:
     does: str
 
 
-def examples_epilog(examples: Sequence[Example]) -> str:
+def examples_epilog(examples: Sequence[HelpExample]) -> str:
     """The examples block that ends a command's help, each command under what it does."""
     blocks = [f"  # {example.does}\n  {example.command}" for example in examples]
     return "examples:\n" + "\n\n".join(blocks)
@@ -52,14 +52,14 @@ class CliParser(argparse.ArgumentParser):
         self,
         *args: Any,
         intermixed: bool = False,
-        examples: Sequence[Example] = (),
+        examples: Sequence[HelpExample] = (),
         **kwargs: Any,
     ) -> None:
         if examples:
             kwargs["epilog"] = examples_epilog(examples)
         super().__init__(*args, **kwargs)
         self.intermixed = intermixed
-        self.examples = tuple(examples)
+        self.help_examples = tuple(examples)
         self._in_intermixed = False
 
     def parse_known_args(
@@ -119,7 +119,7 @@ def add_command(
     *,
     help: str,
     description: str,
-    examples: Sequence[Example],
+    examples: Sequence[HelpExample],
     parents: Sequence[CliParser] = (),
     intermixed: bool = False,
 ) -> CliParser:
@@ -147,7 +147,7 @@ def add_group(
     help: str,
     metavar: str,
     description: str,
-    examples: Sequence[Example],
+    examples: Sequence[HelpExample],
 ) -> Subcommands:
     """A command made of subcommands (``world new``, ``engine install``), its help begun and
     ended as :func:`add_command`'s."""

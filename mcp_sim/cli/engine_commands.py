@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from mcp_sim.cli.command import Command, Example, Subcommands, add_command, add_group
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
 from mcp_sim.cli.config import EngineConfig
 from mcp_sim.cli.console import say
 
@@ -57,8 +57,8 @@ def register(subcommands: Subcommands) -> None:
         "--model-url or --vllm is given: install it ahead of time, or keep one running in "
         "the background that later commands use instead of starting their own.",
         examples=[
-            Example("mcp-sim engine start", "keep one running while you iterate on a world"),
-            Example("mcp-sim engine stop", "stop it"),
+            HelpExample("mcp-sim engine start", "keep one running while you iterate on a world"),
+            HelpExample("mcp-sim engine stop", "stop it"),
         ],
     )
     _add_install(actions)
@@ -77,8 +77,8 @@ def _add_install(actions: Subcommands) -> None:
         "environment) and convert its model now, rather than on the first command that needs "
         "them.",
         examples=[
-            Example("mcp-sim engine install", "install it now"),
-            Example(
+            HelpExample("mcp-sim engine install", "install it now"),
+            HelpExample(
                 "mcp-sim engine install && mcp-sim engine start",
                 "install it, then keep it running",
             ),
@@ -95,8 +95,8 @@ def _add_start(actions: Subcommands) -> None:
         description="Start the embedded engine in the background and return once it is ready "
         "and warm; serve, call and ui use it instead of starting their own until engine stop.",
         examples=[
-            Example("mcp-sim engine start", "start it"),
-            Example(
+            HelpExample("mcp-sim engine start", "start it"),
+            HelpExample(
                 """mcp-sim engine start && mcp-sim call --example bookstore get_book --args """
                 """'{"book_id": "b3"}'""",
                 "start it, then make calls without waiting for a model each time",
@@ -114,8 +114,8 @@ def _add_stop(actions: Subcommands) -> None:
         description="Stop the background engine that engine start left running, and every "
         "process it started.",
         examples=[
-            Example("mcp-sim engine stop", "stop it"),
-            Example("mcp-sim engine stop; mcp-sim engine start", "restart it"),
+            HelpExample("mcp-sim engine stop", "stop it"),
+            HelpExample("mcp-sim engine stop; mcp-sim engine start", "restart it"),
         ],
     )
 
@@ -129,7 +129,7 @@ def _add_status(actions: Subcommands) -> None:
         description="Print as JSON what is installed and cached for the embedded engine, and "
         "whether it runs in the background (its pid, port, URL and log).",
         examples=[
-            Example("mcp-sim engine status", "all of it"),
-            Example("mcp-sim engine status | jq .running", "whether it runs, and where"),
+            HelpExample("mcp-sim engine status", "all of it"),
+            HelpExample("mcp-sim engine status | jq .running", "whether it runs, and where"),
         ],
     )

@@ -9,7 +9,7 @@ import os
 from typing import TYPE_CHECKING
 
 from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Example, Subcommands, add_command
+from mcp_sim.cli.command import CliParser, Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
 from mcp_sim.cli.example_worlds import add_example_option
 
@@ -27,8 +27,8 @@ EVAL_DESCRIPTION = (
     "one, per tool, in a JSON and an HTML report."
 )
 EVAL_EXAMPLES = [
-    Example("mcp-sim eval --journal real.jsonl --world fs.yaml", "score the embedded model"),
-    Example(
+    HelpExample("mcp-sim eval --journal real.jsonl --world fs.yaml", "score the embedded model"),
+    HelpExample(
         "mcp-sim eval --journal real.jsonl --world fs.yaml --max-calls 50 "
         "--model-url http://127.0.0.1:8000/v1 --judge-url http://127.0.0.1:8001/v1",
         "score a model of yours on the first 50 calls, with an LLM judge",
@@ -110,8 +110,8 @@ def _add_import(subcommands: Subcommands) -> None:
         "COMMAND, or reached at --url) or of an OpenAPI 3 document, their names, descriptions "
         "and schemas kept as they are, to fill in with a state and fixtures.",
         examples=[
-            Example(f"mcp-sim import -o fs.yaml -- {FILESYSTEM_SERVER}", "a server over stdio"),
-            Example(
+            HelpExample(f"mcp-sim import -o fs.yaml -- {FILESYSTEM_SERVER}", "a server over stdio"),
+            HelpExample(
                 "mcp-sim import --openapi examples/petstore.openapi.yaml -o petstore.yaml",
                 "an OpenAPI document",
             ),
@@ -151,11 +151,11 @@ def _add_record(subcommands: Subcommands) -> None:
         "and appending the real answers to a journal: the recording eval scores a simulator "
         "against and export turns into training rows.",
         examples=[
-            Example(
+            HelpExample(
                 f"mcp-sim record --journal real.jsonl -- {FILESYSTEM_SERVER}",
                 "record a server over stdio, for an agent that speaks stdio",
             ),
-            Example(
+            HelpExample(
                 "mcp-sim record --url https://mcp.example.com/mcp --header 'Authorization: "
                 "Bearer TOKEN' --journal real.jsonl --http 127.0.0.1:8766",
                 "record a remote server, for an agent that speaks HTTP",
@@ -285,12 +285,12 @@ def _add_export(subcommands: Subcommands, model_options: CliParser) -> None:
         "SFT rows whose prompt is the one the world model is shown for the call and whose "
         "answer is the journal's.",
         examples=[
-            Example(
+            HelpExample(
                 "mcp-sim export --journal real.jsonl --world fs.yaml --format sft --source real "
                 "-o sft.jsonl",
                 "the real answers of a recording, as SFT rows",
             ),
-            Example(
+            HelpExample(
                 "mcp-sim export --journal calls.jsonl --example bookstore --format agentworld "
                 "-o bench.jsonl",
                 "a served world's calls, AgentWorldBench-style",

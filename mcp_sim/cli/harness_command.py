@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_sim.cli import values
-from mcp_sim.cli.command import Command, Example, Subcommands, add_command, add_group
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
 from mcp_sim.cli.console import UsageError, say
 from mcp_sim.cli.example_worlds import add_example_option, world_or_example
 
@@ -79,8 +79,8 @@ def register(subcommands: Subcommands) -> None:
         description="Write the Python file a training or evaluation harness needs to use a "
         "world: a TRL environment class (trl) or an Inspect task (inspect).",
         examples=[
-            Example("mcp-sim harness trl --example bookstore -o trl_environment.py", "for TRL"),
-            Example(
+            HelpExample("mcp-sim harness trl --example bookstore -o trl_environment.py", "for TRL"),
+            HelpExample(
                 "mcp-sim harness inspect --example bookstore -o inspect_task.py", "for Inspect"
             ),
         ],
@@ -99,11 +99,11 @@ def _add_trl(kinds: Subcommands) -> None:
         "the world, reset and get_reward, each episode simulated in the process with the world "
         "model.",
         examples=[
-            Example(
+            HelpExample(
                 "mcp-sim harness trl --example bookstore -o trl_environment.py",
                 "the bookstore as a TRL environment",
             ),
-            Example(
+            HelpExample(
                 "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
                 "-o shop_env.py",
                 "answered by a model server when $MCP_SIM_MODEL_URL is unset",
@@ -132,11 +132,11 @@ def _add_inspect(kinds: Subcommands) -> None:
         "world, each run in its own episode of an mcp-sim server and scored by the task's "
         "checks.",
         examples=[
-            Example(
+            HelpExample(
                 "mcp-sim harness inspect --example bookstore -o inspect_task.py",
                 "the bookstore's tasks, for a server at the default URL",
             ),
-            Example(
+            HelpExample(
                 "mcp-sim harness inspect worlds/shop.yaml --server-url http://sim-box:8765 "
                 "-o shop_task.py",
                 "the shop's tasks, for a server elsewhere",

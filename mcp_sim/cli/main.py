@@ -3,6 +3,7 @@ command's handler (see :mod:`mcp_sim.cli.parser` for the commands)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -50,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _run(args: Any) -> int:
+def _run(args: argparse.Namespace) -> int:
     """The command's handler; an error that ends a task group alone is raised as itself, so
     that a server that could not start reports it in a line like any other command."""
     handler: Command[Any] = args.handler

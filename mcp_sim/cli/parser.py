@@ -14,7 +14,7 @@ from mcp_sim.cli import (
     workbench_command,
     world_commands,
 )
-from mcp_sim.cli.command import CliParser, Example, HelpFormatter
+from mcp_sim.cli.command import CliParser, HelpExample, HelpFormatter
 from mcp_sim.cli.options import model_options, perturb_options
 
 
@@ -25,8 +25,8 @@ def build_parser() -> CliParser:
         "language world model. `mcp-sim COMMAND --help` says what a command does, with "
         "examples.",
         examples=[
-            Example("mcp-sim serve --example bookstore", "serve an example world on stdio"),
-            Example(
+            HelpExample("mcp-sim serve --example bookstore", "serve an example world on stdio"),
+            HelpExample(
                 """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
                 "make one call in it and print the observation",
             ),

@@ -8,7 +8,7 @@ import argparse
 import os
 
 from mcp_sim.cli import example_worlds, values
-from mcp_sim.cli.command import CliParser, Command, Example, Subcommands, add_command
+from mcp_sim.cli.command import CliParser, Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import CallConfig
 from mcp_sim.cli.serve_config import ServeConfig
 
@@ -43,8 +43,8 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         "tools, and the folder they are in. Every command that reads a world file takes "
         "--example NAME in its place.",
         examples=[
-            Example("mcp-sim examples", "list them"),
-            Example("mcp-sim serve --example shop", "serve one of them on stdio"),
+            HelpExample("mcp-sim examples", "list them"),
+            HelpExample("mcp-sim serve --example shop", "serve one of them on stdio"),
         ],
     )
 
@@ -55,8 +55,8 @@ SERVE_DESCRIPTION = (
     "where harnesses also start, fork and score episodes (/episodes)."
 )
 SERVE_EXAMPLES = [
-    Example("mcp-sim serve --example bookstore", "the bookstore example on stdio"),
-    Example(
+    HelpExample("mcp-sim serve --example bookstore", "the bookstore example on stdio"),
+    HelpExample(
         "mcp-sim serve worlds/ --http 127.0.0.1:8765 --journal calls.jsonl",
         "every world of a folder over HTTP, each call appended to a journal",
     ),
@@ -242,11 +242,11 @@ def _add_call(subcommands: Subcommands, parents: list[CliParser]) -> None:
         "served world would answer it; where the answer came from (fixture, model) goes to "
         "stderr. The world model is started only if the call needs it.",
         examples=[
-            Example(
+            HelpExample(
                 """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
                 "a call the world's fixture answers, no model needed",
             ),
-            Example(
+            HelpExample(
                 """mcp-sim call worlds/bookstore.yaml get_book --args '{"book_id": "b3"}' """
                 "--model-url http://127.0.0.1:8000/v1",
                 "a call the world model answers, at a model server of yours",

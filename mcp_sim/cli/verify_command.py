@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp_sim.cli import values
-from mcp_sim.cli.command import Command, Example, Subcommands, add_command
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.console import say
 from mcp_sim.cli.example_worlds import add_example_option, world_or_example
 
@@ -111,11 +111,11 @@ def register(subcommands: Subcommands) -> None:
         "starting state, run the task's verify checks on the result and the calls, and print "
         "the verdict as JSON (reward and each check), as POST /episodes/{id}/verify does.",
         examples=[
-            Example(
+            HelpExample(
                 "mcp-sim verify --example bookstore --journal calls.jsonl",
                 "the journal's one episode, scored by the world's one task",
             ),
-            Example(
+            HelpExample(
                 "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
                 "gift-order --judge-url http://127.0.0.1:8001/v1",
                 "one episode of several, its rubric checks decided by an LLM judge",

@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 
 from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Example, Subcommands, add_command
+from mcp_sim.cli.command import CliParser, Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import PerturbConfig, SimulationConfig
 from mcp_sim.cli.example_worlds import add_example_option
 from mcp_sim.cli.serve_commands import add_access_flags
@@ -59,8 +59,8 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         "shown, what it answered and how the state changed. The page's URL, with its token, "
         "is printed once the server listens.",
         examples=[
-            Example("mcp-sim ui worlds/bookstore.yaml", "one world"),
-            Example(
+            HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
+            HelpExample(
                 "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
                 "every world of a folder, on another port, each call journaled",
             ),

@@ -15,7 +15,7 @@ from mcp_sim.cli import values
 from mcp_sim.cli.command import (
     CliParser,
     Command,
-    Example,
+    HelpExample,
     Subcommands,
     add_command,
     add_group,
@@ -118,8 +118,8 @@ def _add_validate(subcommands: Subcommands) -> None:
         "file that is ok, or one FILE:LINE:COL line per problem; the exit status is 1 if any "
         "file has problems.",
         examples=[
-            Example("mcp-sim validate worlds/*.yaml", "every world of a folder"),
-            Example(
+            HelpExample("mcp-sim validate worlds/*.yaml", "every world of a folder"),
+            HelpExample(
                 "mcp-sim validate my_world.yaml --example bookstore",
                 "a world of yours, and an example world beside it",
             ),
@@ -139,8 +139,8 @@ def _add_perturbations(subcommands: Subcommands) -> None:
         "those a world file declares, each with its rules (faults, latency, rate limits, stale "
         "or paginated answers).",
         examples=[
-            Example("mcp-sim perturbations", "the built-in profiles"),
-            Example("mcp-sim perturbations --example shop --json", "and the shop's, as JSON"),
+            HelpExample("mcp-sim perturbations", "the built-in profiles"),
+            HelpExample("mcp-sim perturbations --example shop --json", "and the shop's, as JSON"),
         ],
     )
     p.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
@@ -158,8 +158,8 @@ def _add_report_and_schema(subcommands: Subcommands) -> None:
         "faults that were injected and what the agent did next (retried, changed its "
         "arguments, moved on or stopped).",
         examples=[
-            Example("mcp-sim report calls.jsonl", "a table"),
-            Example("mcp-sim report calls.jsonl --json", "the same as JSON, for a script"),
+            HelpExample("mcp-sim report calls.jsonl", "a table"),
+            HelpExample("mcp-sim report calls.jsonl --json", "the same as JSON, for a script"),
         ],
     )
     p.add_argument("journal", help="journal file (JSONL) written by --journal")
@@ -173,8 +173,8 @@ def _add_report_and_schema(subcommands: Subcommands) -> None:
         description="Print the JSON Schema of world specs, for an editor to check and complete "
         "world files as they are typed (point its YAML language server at the file).",
         examples=[
-            Example("mcp-sim schema -o schemas/world.schema.json", "write it to a file"),
-            Example("mcp-sim schema | head -20", "look at its start"),
+            HelpExample("mcp-sim schema -o schemas/world.schema.json", "write it to a file"),
+            HelpExample("mcp-sim schema | head -20", "look at its start"),
         ],
     )
     p.add_argument("-o", "--output", type=values.output_file, help="write it to this file instead")
@@ -189,8 +189,8 @@ def _add_world_group(subcommands: Subcommands, model_options: CliParser) -> None
         description="Write world files: draft a new one with the world model (new), or write "
         "one back with what its world memory learnt (export).",
         examples=[
-            Example('mcp-sim world new "a ferry booking API" -o ferry.yaml', "draft a world"),
-            Example(
+            HelpExample('mcp-sim world new "a ferry booking API" -o ferry.yaml', "draft a world"),
+            HelpExample(
                 "mcp-sim world export --example web --world-memory web.db -o grown.yaml",
                 "the web example with the pages and facts its memory learnt",
             ),
@@ -210,8 +210,8 @@ def _add_new(actions: Subcommands, model_options: CliParser) -> None:
         "schemas, a starting state and fixtures, validated like any world file before it is "
         "written.",
         examples=[
-            Example('mcp-sim world new "a ferry booking API" -o ferry.yaml', "an MCP world"),
-            Example(
+            HelpExample('mcp-sim world new "a ferry booking API" -o ferry.yaml', "an MCP world"),
+            HelpExample(
                 'mcp-sim world new "a Linux box whose nginx will not start" --domain os '
                 "-o nginx.yaml --model-url http://127.0.0.1:8000/v1",
                 "an os world, drafted by a larger model of yours",
@@ -241,11 +241,11 @@ def _add_export(actions: Subcommands) -> None:
         "learnt: shown pages as starting pages, learnt facts in the canon, answered queries as "
         "fixtures, so that serving it starts from everything explorers saw.",
         examples=[
-            Example(
+            HelpExample(
                 "mcp-sim world export --example web --world-memory web.db -o grown.yaml",
                 "the web example, grown",
             ),
-            Example(
+            HelpExample(
                 "mcp-sim world export worlds/search.yaml --world-memory search.db",
                 "a world of yours, printed on stdout",
             ),
