@@ -16,6 +16,7 @@
     ├── WorldMemoryError     a world memory file cannot be opened or used
     ├── DraftError           ``world new`` could not draft a valid world spec
     ├── UnknownWorld         an episode was asked of a world the server does not host
+    ├── ListenFailed         a server cannot listen on its address (taken, not this machine's)
     ├── EpisodeStoreError    the durable episode store cannot be reached or used
     │   ├── EpisodeBusy          another worker holds the episode's lease past the wait
     │   └── EpisodeConflict      the episode moved on elsewhere while a call ran here
@@ -109,6 +110,16 @@ class EngineError(SimError):
 
 class UnknownWorld(SimError):
     """An episode was asked of a world this server does not host."""
+
+
+class ListenFailed(SimError):
+    """A server cannot listen on its address: another server holds it, it is not one of this
+    machine's, or it needs privileges. ``address`` is ``HOST:PORT``; ``reason`` says why."""
+
+    def __init__(self, address: str, reason: str) -> None:
+        super().__init__(f"cannot listen on {address}: {reason}")
+        self.address = address
+        self.reason = reason
 
 
 class EpisodeStoreError(SimError):

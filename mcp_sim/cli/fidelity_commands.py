@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from mcp_sim.cli.command import Command, Subcommands, add_command
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
 from mcp_sim.cli.example_worlds import add_example_option
 from mcp_sim.cli.settings_flags import REBUILDING, add_settings
@@ -18,6 +18,23 @@ if TYPE_CHECKING:
     pass
 
 ANY_SOURCE = ("real", "model", "fixture", "validation", "replay")
+
+FILESYSTEM_SERVER = "npx -y @modelcontextprotocol/server-filesystem /tmp"
+"""A real MCP server the examples start over stdio."""
+
+EVAL_DESCRIPTION = (
+    "Replay a journal of real calls (written by record) teacher-forced: the simulator answers "
+    "each call with the real history before it, and each answer is scored against the real "
+    "one, per tool, in a JSON and an HTML report."
+)
+EVAL_EXAMPLES = [
+    HelpExample("mcp-sim eval --journal real.jsonl --world fs.yaml", "score the embedded model"),
+    HelpExample(
+        "mcp-sim eval --journal real.jsonl --world fs.yaml --max-calls 50 "
+        "--model-url http://127.0.0.1:8000/v1 --judge-url http://127.0.0.1:8001/v1",
+        "score a model of yours on the first 50 calls, with an LLM judge",
+    ),
+]
 
 
 def import_world(config: ImportConfig) -> int:
@@ -90,6 +107,16 @@ def _add_import(subcommands: Subcommands) -> None:
         Command(ImportConfig.from_args, import_world),
         help="write a world with the tools of a real MCP server (-- COMMAND, or --url) or of "
         "an OpenAPI 3 document (--openapi)",
+        description="Write a world file with the tools of a real MCP server (started with -- "
+        "COMMAND, or reached at --url) or of an OpenAPI 3 document, their names, descriptions "
+        "and schemas kept as they are, to fill in with a state and fixtures.",
+        examples=[
+            HelpExample(f"mcp-sim import -o fs.yaml -- {FILESYSTEM_SERVER}", "a server over stdio"),
+            HelpExample(
+                "mcp-sim import --openapi examples/petstore.openapi.yaml -o petstore.yaml",
+                "an OpenAPI document",
+            ),
+        ],
     )
     p.add_argument(
         "-o",
@@ -121,6 +148,20 @@ def _add_record(subcommands: Subcommands) -> None:
         Command(RecordConfig.from_args, record),
         help="serve a real MCP server's tools, forwarding every call and journaling the real "
         "answers",
+        description="Serve a real MCP server's tools in its place, forwarding every call to it "
+        "and appending the real answers to a journal: the recording eval scores a simulator "
+        "against and export turns into training rows.",
+        examples=[
+            HelpExample(
+                f"mcp-sim record --journal real.jsonl -- {FILESYSTEM_SERVER}",
+                "record a server over stdio, for an agent that speaks stdio",
+            ),
+            HelpExample(
+                "mcp-sim record --url https://mcp.example.com/mcp --header 'Authorization: "
+                "Bearer TOKEN' --journal real.jsonl --http 127.0.0.1:8766",
+                "record a remote server, for an agent that speaks HTTP",
+            ),
+        ],
     )
     p.add_argument(
         "--journal",
@@ -135,6 +176,7 @@ def _add_record(subcommands: Subcommands) -> None:
         metavar="HOST:PORT",
         help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
     )
+    p.set_defaults(address_flag="--http")  # named when the address is taken
     p.add_argument(
         "--world-out",
         type=values.output_file,
@@ -151,6 +193,8 @@ def _add_eval(subcommands: Subcommands) -> None:
         "eval",
         Command(EvalConfig.from_args, evaluate),
         help="replay a recorded journal teacher-forced and measure how close the simulator comes",
+        description=EVAL_DESCRIPTION,
+        examples=EVAL_EXAMPLES,
     )
     add_settings(p, REBUILDING)
     recorded = values.existing_file("journal")
@@ -238,6 +282,21 @@ def _add_export(subcommands: Subcommands) -> None:
         "export",
         Command(ExportConfig.from_args, export),
         help="turn a journal into AgentWorldBench-style or chat-format SFT JSONL",
+        description="Turn a journal into training rows: AgentWorldBench-style records, or chat "
+        "SFT rows whose prompt is the one the world model is shown for the call and whose "
+        "answer is the journal's.",
+        examples=[
+            HelpExample(
+                "mcp-sim export --journal real.jsonl --world fs.yaml --format sft --source real "
+                "-o sft.jsonl",
+                "the real answers of a recording, as SFT rows",
+            ),
+            HelpExample(
+                "mcp-sim export --journal calls.jsonl --example bookstore --format agentworld "
+                "-o bench.jsonl",
+                "a served world's calls, AgentWorldBench-style",
+            ),
+        ],
     )
     add_settings(p, REBUILDING)
     p.add_argument("--journal", type=values.existing_file("journal"), required=True, metavar="PATH")

@@ -14,14 +14,22 @@ from mcp_sim.cli import (
     workbench_command,
     world_commands,
 )
-from mcp_sim.cli.command import CliParser, HelpFormatter
+from mcp_sim.cli.command import CliParser, HelpExample, HelpFormatter
 
 
 def build_parser() -> CliParser:
     parser = CliParser(
         prog="mcp-sim",
         description="An MCP server whose tools are imaginary: every call is answered by a "
-        "language world model.",
+        "language world model. `mcp-sim COMMAND --help` says what a command does, with "
+        "examples.",
+        examples=[
+            HelpExample("mcp-sim serve --example bookstore", "serve an example world on stdio"),
+            HelpExample(
+                """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
+                "make one call in it and print the observation",
+            ),
+        ],
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"mcp-sim {__version__}")

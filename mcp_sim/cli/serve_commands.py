@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from mcp_sim.cli import example_worlds
-from mcp_sim.cli.command import Command, Subcommands, add_command
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import CallConfig
 from mcp_sim.cli.serve_config import ServeConfig
 from mcp_sim.cli.settings_flags import SIMULATION, add_settings, group_names
@@ -42,7 +42,28 @@ def register(subcommands: Subcommands) -> None:
         "examples",
         Command(lambda args: args, examples),
         help="list the example worlds shipped with mcp-sim (serve one with --example NAME)",
+        description="List the example worlds shipped with mcp-sim: each one's name, title and "
+        "tools, and the folder they are in. Every command that reads a world file takes "
+        "--example NAME in its place.",
+        examples=[
+            HelpExample("mcp-sim examples", "list them"),
+            HelpExample("mcp-sim serve --example shop", "serve one of them on stdio"),
+        ],
     )
+
+
+SERVE_DESCRIPTION = (
+    "Serve worlds over MCP, every tool call answered by the world model: one world on stdio "
+    "(the default, as an MCP host starts it), or any number over streamable HTTP with --http, "
+    "where harnesses also start, fork and score episodes (/episodes)."
+)
+SERVE_EXAMPLES = [
+    HelpExample("mcp-sim serve --example bookstore", "the bookstore example on stdio"),
+    HelpExample(
+        "mcp-sim serve worlds/ --http 127.0.0.1:8765 --journal calls.jsonl",
+        "every world of a folder over HTTP, each call appended to a journal",
+    ),
+]
 
 
 def _add_serve(subcommands: Subcommands) -> None:
@@ -51,6 +72,8 @@ def _add_serve(subcommands: Subcommands) -> None:
         "serve",
         Command(ServeConfig.from_args, serve),
         help="serve worlds over MCP (stdio by default), with episodes over HTTP",
+        description=SERVE_DESCRIPTION,
+        examples=SERVE_EXAMPLES,
     )
     p.add_argument(
         "world",
@@ -63,6 +86,7 @@ def _add_serve(subcommands: Subcommands) -> None:
         help="serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",
     )
     add_settings(p, SETTINGS)
+    p.set_defaults(address_flag="--http")  # named when the address is taken
 
 
 def _add_call(subcommands: Subcommands) -> None:
@@ -71,6 +95,20 @@ def _add_call(subcommands: Subcommands) -> None:
         "call",
         Command(CallConfig.from_args, call),
         help="make one tool call and print the observation",
+        description="Make one tool call in a world and print its observation on stdout, as a "
+        "served world would answer it; where the answer came from (fixture, model) goes to "
+        "stderr. The world model is started only if the call needs it.",
+        examples=[
+            HelpExample(
+                """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
+                "a call the world's fixture answers, no model needed",
+            ),
+            HelpExample(
+                """mcp-sim call worlds/bookstore.yaml get_book --args '{"book_id": "b3"}' """
+                "--model-url http://127.0.0.1:8000/v1",
+                "a call the world model answers, at a model server of yours",
+            ),
+        ],
         intermixed=True,
     )
     p.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")

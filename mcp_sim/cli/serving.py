@@ -58,10 +58,12 @@ async def serve_worlds(
     *,
     workbench: Callable[[TransportSecuritySettings], ASGIApp] | None = None,
     stop: anyio.Event | None = None,
+    on_listening: Callable[[], None] | None = None,
 ) -> None:
     """Serve ``worlds`` over HTTP as ``config`` says, with the ``workbench`` app (built for
     the server's Host checks) under ``/ui`` if given, until the process is told to stop or
-    ``stop`` is set."""
+    ``stop`` is set. The served routes are listed, and ``on_listening`` called, once the
+    address is bound: a taken one raises :class:`~mcp_sim.errors.ListenFailed` first."""
     server, episodes = config.settings.server, config.settings.episodes
     if server.http is None:
         raise ValueError("serve_worlds serves over HTTP: the settings name no --http address")
@@ -86,12 +88,17 @@ async def serve_worlds(
     named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
     base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     routes = describe_routes(hub, base, openenv=server.openenv)
-    say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
-    for line in routes[1:] if hub.default_world else routes:
-        say(f"  {line}")
+
+    def announce() -> None:
+        say(f"serving {named} on {base}/mcp" if hub.default_world else f"serving {named}")
+        for line in routes[1:] if hub.default_world else routes:
+            say(f"  {line}")
+        if on_listening is not None:
+            on_listening()
+
     limits = HttpLimits(
         header_timeout=server.header_timeout,
         body_timeout=server.body_timeout,
         max_header_bytes=server.max_header_bytes,
     )
-    await serve_http(app, host, port, limits, stop=stop)
+    await serve_http(app, host, port, limits, stop=stop, on_listening=announce)

@@ -8,7 +8,7 @@ import argparse
 import secrets
 from dataclasses import dataclass
 
-from mcp_sim.cli.command import Command, Subcommands, add_command
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.example_worlds import add_example_option
 from mcp_sim.cli.serve_config import ServeConfig, served_files
 from mcp_sim.cli.settings_flags import SIMULATION, add_settings, group_names, read_settings
@@ -54,6 +54,17 @@ def register(subcommands: Subcommands) -> None:
         Command(WorkbenchConfig.from_args, run),
         help="the world designer's workbench: a local web page to make calls in episodes and "
         "see what the model was shown, what it answered and what each call changed",
+        description="Open the world designer's workbench: a local web page where you make "
+        "calls in episodes of your worlds and see, for each call, the prompt the model was "
+        "shown, what it answered and how the state changed. The page's URL, with its token, "
+        "is printed once the server listens.",
+        examples=[
+            HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
+            HelpExample(
+                "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
+                "every world of a folder, on another port, each call journaled",
+            ),
+        ],
     )
     p.add_argument("world", nargs="*", help="world spec (YAML), or a folder of them")
     add_example_option(
@@ -69,4 +80,5 @@ def register(subcommands: Subcommands) -> None:
         metavar="HOST:PORT",
         help="where to serve the page (default 127.0.0.1:8780)",
     )
+    p.set_defaults(address_flag="--address")  # named when the address is taken
     add_settings(p, UI_SETTINGS)

@@ -45,9 +45,15 @@ async def _serve(config: ServeConfig) -> bool:
         host, port = config.http or ("127.0.0.1", 0)
         shown_host = f"[{host}]" if ":" in host else host
         token = quote(config.settings.server.auth_token or "", safe="")
-        say(f"workbench: http://{shown_host}:{port}/ui#token={token}")
+        page = f"workbench: http://{shown_host}:{port}/ui#token={token}"
         async with anyio.create_task_group() as tg:
             tg.start_soon(worlds.start_model)
-            await serving.serve_worlds(config, worlds, workbench=workbench.app, stop=reload)
+            await serving.serve_worlds(
+                config,
+                worlds,
+                workbench=workbench.app,
+                stop=reload,
+                on_listening=lambda: say(page),
+            )
             tg.cancel_scope.cancel()
     return reload.is_set()
