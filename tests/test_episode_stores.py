@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.episodes.store_sqlite import SqliteEpisodeStore
-from mcp_sim.episodes.store_url import check_store_url
-from mcp_sim.episodes.stores import open_store
+from mcp_sim.episodes.store_urls import check_store_url
 from mcp_sim.errors import EpisodeStoreError
 
 

@@ -19,10 +19,10 @@ from mcp_sim.cli import wiring
 from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import ServeConfig
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.episodes.stores import open_store
+from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import EngineError, SimError
 from mcp_sim.models.starting import StartingModel
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.hosting import HostingOptions, describe_routes, hosting_app
 from mcp_sim.server.http_front import serve_http, transport_security
 from mcp_sim.server.http_timeouts import HttpLimits
@@ -109,7 +109,7 @@ def _check_names(worlds: list[World], paths: tuple[Path, ...]) -> None:
 
 async def _serve_stdio(config: ServeConfig, simulator: Simulator) -> None:
     snapshots = SnapshotFolder(config.snapshot_dir) if config.snapshot_dir else None
-    control = Control(simulator, snapshots=snapshots) if config.control_tools else None
+    control = ControlTools.over(simulator, snapshots) if config.control_tools else None
     server = build_server(simulator, default_session="stdio", control=control)
     world = simulator.world
     say(f"serving {world.world} ({len(world.tools)} tools) on stdio")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from mcp_sim.episodes.store_url import check_store_url
+from mcp_sim.episodes.store_urls import check_store_url
 from mcp_sim.models.routing import read_url_file
 
 

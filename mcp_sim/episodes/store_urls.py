@@ -1,5 +1,5 @@
 """The URLs ``--episode-store`` takes, checked without loading any store (the command line
-checks them while it parses; see :mod:`mcp_sim.episodes.stores` for what they open)."""
+checks them while it parses; see :mod:`mcp_sim.episodes.store_opening` for what they open)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.episodes.store_sqlite import SqliteEpisodeStore
-from mcp_sim.episodes.store_url import check_store_url
+from mcp_sim.episodes.store_urls import check_store_url
 from mcp_sim.errors import EpisodeStoreError
 
 
