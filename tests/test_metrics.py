@@ -13,7 +13,7 @@ import pytest
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import ModelTimeout
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.hosting import HostingOptions, hosting_app
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.settings import Settings
@@ -60,7 +60,7 @@ async def known_sequence(shop: World, script: Any) -> tuple[Simulator, Any]:
 
 async def test_metrics_count_a_known_sequence_of_calls(shop: World, script: Any) -> None:
     simulator, model = await known_sequence(shop, script)
-    report = Control(simulator).metrics()
+    report = simulator.metrics.report(simulator.sessions)
 
     assert report["sessions"] == {"live": 2, "started": 2, "expired": 0, "busy": 0, "queued": 0}
     calls = report["calls"]
@@ -240,7 +240,7 @@ async def test_metrics_are_a_control_tool_too(shop: World, script: Any) -> None:
     from mcp import Client
 
     simulator, _ = await known_sequence(shop, script)
-    async with Client(build_server(simulator, control=Control(simulator))) as client:
+    async with Client(build_server(simulator, control=ControlTools.over(simulator))) as client:
         result = await client.call_tool("sim_metrics", {})
     assert result.structured_content is not None
     assert result.structured_content["calls"]["total"] == 5

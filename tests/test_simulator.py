@@ -9,6 +9,7 @@ from collections.abc import Callable
 import anyio
 import pytest
 
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, Sampling
@@ -460,7 +461,6 @@ async def test_expired_sessions_leave_the_journal(bookstore: World) -> None:
 
 
 async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: World) -> None:
-    from mcp_sim.server.control import Control
     from tests.scripted_model import ScriptedModel
 
     answer = ScriptedModel.answer({"id": "b1", "title": "The Glass River"})
@@ -468,7 +468,8 @@ async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: Wor
     simulator = Simulator(bookstore, model)
     for book in ("b1", "b3"):
         await simulator.call("parent", "get_book", {"book_id": book})
-    await Control(simulator).fork("parent", "fork")
+    hub = EpisodeHub({bookstore.world: simulator})
+    await hub.lifecycle.fork_session(bookstore.world, "parent", "fork")
     await simulator.call("parent", "get_book", {"book_id": "b4"})
     await simulator.call("fork", "get_book", {"book_id": "b4"})
     parent_prompt, fork_prompt = (r.messages for r in model.requests[-2:])

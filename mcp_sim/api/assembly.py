@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.episodes.stores import open_store
+from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import SettingsError, SimError
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Sampling, WorldModel

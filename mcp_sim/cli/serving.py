@@ -16,7 +16,7 @@ from starlette.types import ASGIApp
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import ServeConfig
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.hosting import HostingOptions, describe_routes, hosting_app
 from mcp_sim.server.http_front import serve_http, transport_security
 from mcp_sim.server.http_timeouts import HttpLimits
@@ -45,7 +45,11 @@ async def _serve_stdio(config: ServeConfig, worlds: Worlds) -> None:
     episodes = config.settings.episodes
     simulator = worlds.simulator()
     snapshots = SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None
-    control = Control(simulator, snapshots=snapshots) if episodes.control_tools else None
+    control = (
+        ControlTools(worlds.hub, simulator.world.world, snapshots)
+        if episodes.control_tools
+        else None
+    )
     server = build_server(simulator, default_session="stdio", control=control)
     world = simulator.world
     say(f"serving {world.world} ({len(world.tools)} tools) on stdio")
