@@ -72,9 +72,7 @@ def render() -> str:
             ]
             current = group
         meaning = setting.flag.help.replace("|", "\\|")
-        lines.append(
-            f"| {_flag(setting)} | `{setting.env}` | {_default(setting)} | {meaning} |"
-        )
+        lines.append(f"| {_flag(setting)} | `{setting.env}` | {_default(setting)} | {meaning} |")
     return "\n".join(lines) + "\n"
 
 
@@ -82,7 +80,9 @@ def main(argv: list[str]) -> int:
     text = render()
     if "--check" in argv:
         if PAGE.read_text(encoding="utf-8") != text:
-            print(f"{PAGE} is out of date: run python scripts/settings_reference.py", file=sys.stderr)
+            print(
+                f"{PAGE} is out of date: run python scripts/settings_reference.py", file=sys.stderr
+            )
             return 1
         return 0
     PAGE.write_text(text, encoding="utf-8")

@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
+from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.episodes.store_opening import open_store
@@ -78,10 +79,16 @@ async def worker(
     """One worker's hub over the store at ``url`` (``None``: memory only)."""
     model = DigestModel()
     store: EpisodeStore | None = open_store(url, idle_seconds=None) if url else None
+    durable = DurableEpisodes(store, lease_seconds=lease) if store else None
     # One --seed for every worker, as a deployment gives them: the perturbations' seeds
     # derive from it.
-    simulator = Simulator(shop, model, settings=Settings.of(seed=11))
-    hub = EpisodeHub({shop.world: simulator}, store=store, lease_seconds=lease)
+    simulator = Simulator(
+        shop,
+        model,
+        settings=Settings.of(seed=11),
+        write_through=durable.write_through(shop.world) if durable else None,
+    )
+    hub = EpisodeHub({shop.world: simulator}, durable=durable)
     try:
         yield hub, model
     finally:
@@ -220,7 +227,9 @@ async def test_an_episode_idle_past_the_timeout_is_gone_from_the_store(
 ) -> None:
     store = open_store(store_url, idle_seconds=1.5)
     assert store is not None
-    hub = EpisodeHub({shop.world: Simulator(shop, DigestModel())}, store=store)
+    durable = DurableEpisodes(store)
+    simulator = Simulator(shop, DigestModel(), write_through=durable.write_through(shop.world))
+    hub = EpisodeHub({shop.world: simulator}, durable=durable)
     try:
         with anyio.fail_after(30):
             idle = await hub.create(shop.world, "idle")

@@ -475,3 +475,10 @@ async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: Wor
     parent_prompt, fork_prompt = (r.messages for r in model.requests[-2:])
     assert fork_prompt == parent_prompt
     assert "### Turn 2" in fork_prompt[3]["content"]
+
+
+def test_a_simulators_parts_cannot_be_set_after_it_is_built(bookstore: World) -> None:
+    simulator = Simulator(bookstore, None)
+    for name, value in (("write_through", None), ("watchers", ()), ("model", None)):
+        with pytest.raises(AttributeError, match="given when it is built"):
+            setattr(simulator, name, value)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_sim.api.model_launch import LaunchingModel
+from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import SettingsError, SimError
@@ -138,20 +139,17 @@ async def assemble(
         launching = LaunchingModel(resolved.settings.model, say)
         stack.push_async_callback(launching.aclose)
         model = launching
-    metrics = Metrics()
-    simulators = {
-        world.world: _simulator(stack, world, resolved, model, metrics, watch, say)
-        for world in worlds
-    }
     store = open_store(
         settings.episodes.episode_store, idle_seconds=settings.episodes.session_idle_timeout
     )
-    if store is None:
-        return System(EpisodeHub(simulators), model, resolved)
-    stack.push_async_callback(store.close)
-    say(f"episodes are kept in {store.url}")
-    hub = EpisodeHub(simulators, store=store, lease_seconds=settings.episodes.episode_lease)
-    return System(hub, model, resolved)
+    durable = None
+    if store is not None:
+        stack.push_async_callback(store.close)
+        say(f"episodes are kept in {store.url}")
+        durable = DurableEpisodes(store, lease_seconds=settings.episodes.episode_lease)
+    parts = _Parts(resolved, model, Metrics(), watch, durable, say)
+    simulators = {world.world: parts.simulator(stack, world) for world in worlds}
+    return System(EpisodeHub(simulators, durable=durable), model, resolved)
 
 
 def _check_single_world_settings(settings: Settings, worlds: list[World]) -> None:
@@ -170,43 +168,50 @@ def _check_single_world_settings(settings: Settings, worlds: list[World]) -> Non
         )
 
 
-def _simulator(
-    stack: AsyncExitStack,
-    world: World,
-    resolved: Resolved,
-    model: WorldModel,
-    metrics: Metrics,
-    watch: Watch | None,
-    say: Callable[[str], None],
-) -> Simulator:
-    settings = resolved.settings
-    records = settings.records
-    journal = Journal(records.journal)
-    stack.callback(journal.close)
-    cache = None
-    if records.cache is not None:
-        cache = AnswerCache(records.cache, settings.model.identity())
-        stack.callback(cache.close)
-    memory = None
-    if records.world_memory is not None:
-        memory = WorldMemory(world.world, records.world_memory)
-        stack.callback(memory.close)
-    # A stdio process is one session for as long as its host keeps it open.
-    idle = settings.episodes.session_idle_timeout if settings.server.http is not None else None
-    try:
-        return Simulator(
-            world,
-            model,
-            settings=settings,
-            default_sampling=resolved.default_sampling,
-            sessions=SessionStore(world, idle_timeout=idle, on_expire=journal.forget),
-            journal=journal,
-            perturber=perturber(settings, world, say),
-            cache=cache,
-            replay=Replay.load(records.replay) if records.replay is not None else None,
-            memory=memory,
-            metrics=metrics,
-            watchers=[watch(world.world)] if watch is not None else (),
-        )
-    except ValueError as exc:  # budgets that cannot fit the model's context window
-        raise SettingsError("--context-window", str(exc)) from None
+@dataclass(frozen=True)
+class _Parts:
+    """What every world's simulator shares: the settings, the model, metrics, the watcher, the
+    durable store."""
+
+    resolved: Resolved
+    model: WorldModel
+    metrics: Metrics
+    watch: Watch | None
+    durable: DurableEpisodes | None
+    say: Callable[[str], None]
+
+    def simulator(self, stack: AsyncExitStack, world: World) -> Simulator:
+        settings = self.resolved.settings
+        records = settings.records
+        journal = Journal(records.journal)
+        stack.callback(journal.close)
+        cache = None
+        if records.cache is not None:
+            cache = AnswerCache(records.cache, settings.model.identity())
+            stack.callback(cache.close)
+        memory = None
+        if records.world_memory is not None:
+            memory = WorldMemory(world.world, records.world_memory)
+            stack.callback(memory.close)
+        # A stdio process is one session for as long as its host keeps it open.
+        serving = settings.server.http is not None
+        idle = settings.episodes.session_idle_timeout if serving else None
+        name = world.world
+        try:
+            return Simulator(
+                world,
+                self.model,
+                settings=settings,
+                default_sampling=self.resolved.default_sampling,
+                sessions=SessionStore(world, idle_timeout=idle, on_expire=journal.forget),
+                journal=journal,
+                perturber=perturber(settings, world, self.say),
+                cache=cache,
+                replay=Replay.load(records.replay) if records.replay is not None else None,
+                memory=memory,
+                metrics=self.metrics,
+                watchers=[self.watch(name)] if self.watch is not None else (),
+                write_through=self.durable.write_through(name) if self.durable else None,
+            )
+        except ValueError as exc:  # budgets that cannot fit the model's context window
+            raise SettingsError("--context-window", str(exc)) from None

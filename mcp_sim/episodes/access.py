@@ -14,9 +14,8 @@ import hmac
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from mcp_sim.episodes.durable import DEFAULT_LEASE_SECONDS, DurableEpisodes
+from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
-from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.errors import UnknownSession, UnknownWorld
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.core import Simulator
@@ -37,20 +36,18 @@ class EpisodeAccess:
         self,
         simulators: Mapping[str, Simulator],
         *,
-        store: EpisodeStore | None = None,
-        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        durable: DurableEpisodes | None = None,
     ) -> None:
-        """``store``: where episodes are kept durably (none: in this process only)."""
+        """``durable``: where episodes are kept durably (none: in this process only); the
+        simulators must have been built with its write-through."""
         if not simulators:
             raise ValueError("an episode hub needs at least one world")
         self.simulators = dict(simulators)
         self._entries: dict[str, EpisodeEntry] = {}
         self._by_token: dict[str, str] = {}
-        self.durable = (
-            DurableEpisodes(store, self.simulators, self, lease_seconds=lease_seconds)
-            if store is not None
-            else None
-        )
+        self.durable = durable
+        if durable is not None:
+            durable.attach(self.simulators, self)
         for name, simulator in self.simulators.items():
             simulator.sessions.on_expire(functools.partial(self._expired, name))
 

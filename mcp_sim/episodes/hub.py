@@ -23,11 +23,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcp_sim.episodes.access import EpisodeAccess, HeldSession
-from mcp_sim.episodes.durable import DEFAULT_LEASE_SECONDS, DurableEpisodes
+from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.lifecycle import EpisodeLifecycle
 from mcp_sim.episodes.scoring import EpisodeScoring
-from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.scoring.rubric import RubricJudge
@@ -47,11 +46,11 @@ class EpisodeHub:
         self,
         simulators: Mapping[str, Simulator],
         *,
-        store: EpisodeStore | None = None,
-        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        durable: DurableEpisodes | None = None,
     ) -> None:
-        """``store``: where episodes are kept durably (none: in this process only)."""
-        self.access = EpisodeAccess(simulators, store=store, lease_seconds=lease_seconds)
+        """``durable``: where episodes are kept durably (none: in this process only); its
+        simulators are built with its write-through (see :mod:`mcp_sim.api.assembly`)."""
+        self.access = EpisodeAccess(simulators, durable=durable)
         self.lifecycle = EpisodeLifecycle(self.access)
         self.scoring = EpisodeScoring(self.access)
 

@@ -116,6 +116,16 @@ class Simulator:
                 world, memory or WorldMemory(world.world), bounds=self.options.bounds
             )
         self._wire(model)
+        self._built = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Every part is given to the constructor (the write-through, the watchers, the model):
+        # one assigned later would go round the builder and the layers that made it.
+        if getattr(self, "_built", False):
+            raise AttributeError(
+                f"a Simulator's parts are given when it is built: {name} cannot be set after"
+            )
+        super().__setattr__(name, value)
 
     def _wire(self, model: WorldModel | None) -> None:
         """Build the pipeline's parts from the simulator's settings."""
