@@ -14,6 +14,7 @@ from mcp_sim.perturb.planner import NO_PLAN, Plan
 from mcp_sim.runtime.audit import Violation
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.answer_cache import PendingAnswer
+from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.transition import Change
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -110,10 +111,12 @@ class CallContext:
     """The virtual time of the call (see :mod:`mcp_sim.runtime.side_channel`)."""
     started: float
     """``time.perf_counter()`` when the call got the session's lock."""
+    shape: AnswerShape
+    """The shape of the answer the model is asked for, worked out once for the call."""
     progress: ProgressCallback | None = None
     usage: CallUsage = field(default_factory=CallUsage)
     plan: Plan = NO_PLAN
-    """The perturbations planned for the call (none until it is routed)."""
+    """The perturbations planned for the call."""
 
     def result(
         self,

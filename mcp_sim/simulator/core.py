@@ -37,9 +37,10 @@ from mcp_sim.perturb import injection as inject
 from mcp_sim.perturb.planner import Perturber, Plan, profiles_for
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.audit import Auditor
-from mcp_sim.runtime.session import SessionStore
+from mcp_sim.runtime.session import Session, SessionStore
 from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.simulator.answer_cache import AnswerCache
+from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.context import CallContext, CallResult, CallTrace, UnknownTool
 from mcp_sim.simulator.gateway import ModelGateway
 from mcp_sim.simulator.metrics import Metrics
@@ -198,14 +199,13 @@ class Simulator:
             async with session.lock:
                 started = time.perf_counter()
                 state_before = session.state
-                now = virtual_now(self.world, session.steps + 1)
-                ctx = CallContext(session, tool, arguments or {}, now, started, progress)
+                args = arguments or {}
 
                 def plan() -> Plan:
-                    return self.perturber.plan(session, tool.name, tool.effect, ctx.arguments)
+                    return self.perturber.plan(session, tool.name, tool.effect, args)
 
-                routing = self.router.route(tool, ctx.arguments, plan, session=session)
-                ctx.plan = routing.plan
+                routing = self.router.route(tool, args, plan, session=session)
+                ctx = self._context(session, tool, args, routing, started, progress)
                 result = await self._answer(ctx, routing)
                 record, turn = self.recorder.record(ctx, result)
                 if self.watchers:
@@ -235,6 +235,22 @@ class Simulator:
 
         routing = self.router.route(tool, args, plan, session=None)
         return not self.router.needs_model(routing, tool, args)
+
+    def _context(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        routing: Routing,
+        started: float,
+        progress: ProgressCallback | None,
+    ) -> CallContext:
+        """The context of a routed call: its virtual time, and the shape of the answer the
+        model is asked for (an injected error is the tool's error text, not its schema)."""
+        now = virtual_now(self.world, session.steps + 1)
+        error = routing.instruction is not None and routing.instruction.error
+        shape = AnswerShape.of(tool, self.options.bounds, error=error)
+        return CallContext(session, tool, args, now, started, shape, progress, plan=routing.plan)
 
     def _tool(self, name: str) -> ToolSpec:
         tool = self.world.tool(name)
