@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import jsonschema
 import pytest
@@ -64,11 +65,76 @@ def test_tagged_answer_gives_the_observation_and_the_patch_it_carries() -> None:
     assert answer.tagged_patch is not None and json.loads(answer.tagged_patch)[0]["path"] == "/x"
 
 
-def test_empty_tagged_answer_is_invalid() -> None:
+@pytest.mark.parametrize(
+    "content",
+    [
+        "<predicted_observation></predicted_observation>",
+        "<think>Nothing comes back.</think>\n<predicted_observation>\n\n</predicted_observation>",
+        "<predicted_observation></predicted_observation>\n<state_patch>[]</state_patch>",
+    ],
+)
+def test_closed_tags_around_nothing_are_an_empty_answer(content: str) -> None:
+    assert unwrap("read_file", completion(content), TAGGED, None).text == ""
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["", "  ", "<think>Nothing comes back.</think>", "<predicted_observation>", "<think>x"],
+)
+def test_a_completion_that_gives_no_answer_is_invalid(content: str) -> None:
+    with pytest.raises(ModelOutputInvalid, match="empty observation"):
+        unwrap("read_file", completion(content), TAGGED, None)
+
+
+def test_an_injected_error_is_never_empty() -> None:
+    failing = AnswerShape.of(TEXT_TOOL, None, error=True)
     with pytest.raises(ModelOutputInvalid, match="empty observation"):
         unwrap(
-            "read_file", completion("<predicted_observation></predicted_observation>"), TAGGED, None
+            "read_file",
+            completion("<predicted_observation></predicted_observation>"),
+            failing,
+            None,
         )
+    with pytest.raises(ModelOutputInvalid, match="empty observation"):
+        unwrap(
+            "read_file",
+            completion('{"observation": ""}'),
+            AnswerShape.of(TEXT_TOOL, BOUNDS, error=True),
+            None,
+        )
+
+
+@pytest.mark.parametrize("text", ["null", "[]", "{}"])
+def test_empty_json_is_free_text_like_any_other(text: str) -> None:
+    tagged = f"<predicted_observation>{text}</predicted_observation>"
+    assert unwrap("read_file", completion(tagged), TAGGED, None).text == text
+    enveloped = json.dumps({"observation": text})
+    assert unwrap("read_file", completion(enveloped), ENVELOPE, None).text == text
+
+
+@pytest.mark.parametrize(
+    ("schema", "content", "structured"),
+    [
+        ({"type": "object"}, "{}", {}),
+        ({"type": "array"}, "[]", []),
+        ({"type": ["object", "null"]}, "null", None),
+        ({"type": "object"}, "<predicted_observation>{}</predicted_observation>", {}),
+    ],
+)
+def test_empty_json_is_a_structured_answer_its_schema_accepts(
+    schema: dict[str, Any], content: str, structured: Any
+) -> None:
+    check = jsonschema.Draft202012Validator(schema)
+    answer = unwrap("count", completion(content), STRUCTURED, check)
+    assert answer.structured == structured and json.loads(answer.text) == structured
+
+
+@pytest.mark.parametrize(
+    "content", ["{}", "[]", "null", "", "<predicted_observation></predicted_observation>"]
+)
+def test_empty_json_or_nothing_is_invalid_where_the_schema_wants_more(content: str) -> None:
+    with pytest.raises(ModelOutputInvalid, match="count"):
+        unwrap("count", completion(content), STRUCTURED, validator())
 
 
 def test_structured_answer_in_a_code_fence_is_parsed_and_checked() -> None:
@@ -93,13 +159,24 @@ def test_envelope_answer_gives_its_observation_stripped() -> None:
     assert answer.text == "file text"
 
 
-@pytest.mark.parametrize(
-    ("content", "problem"),
-    [("plain text", "not an observation envelope"), ('{"observation": "  "}', "empty")],
-)
-def test_envelope_answer_without_an_observation_is_invalid(content: str, problem: str) -> None:
-    with pytest.raises(ModelOutputInvalid, match=problem):
-        unwrap("read_file", completion(content), ENVELOPE, None)
+@pytest.mark.parametrize("content", ['{"observation": ""}', '{"observation": "  "}'])
+def test_an_empty_envelope_is_an_empty_answer(content: str) -> None:
+    assert unwrap("read_file", completion(content), ENVELOPE, None).text == ""
+
+
+def test_an_answer_that_is_no_envelope_is_invalid() -> None:
+    with pytest.raises(ModelOutputInvalid, match="not an observation envelope"):
+        unwrap("read_file", completion("plain text"), ENVELOPE, None)
+
+
+def test_the_envelope_lets_a_free_text_tool_answer_nothing_but_not_a_page() -> None:
+    def least(shape: AnswerShape) -> Any:
+        assert shape.response_schema is not None
+        return shape.response_schema["properties"]["observation"]["minLength"]
+
+    assert least(ENVELOPE) == 0
+    assert least(ENVELOPE.for_question(None)) == 1
+    assert least(AnswerShape.of(TEXT_TOOL, BOUNDS, error=True)) == 1
 
 
 def test_page_text_takes_each_shape() -> None:
@@ -110,6 +187,8 @@ def test_page_text_takes_each_shape() -> None:
     assert page_text(tagged, STRUCTURED.for_question(None)) == "page"
     with pytest.raises(ModelOutputInvalid):
         page_text("", json_question)
+    with pytest.raises(ModelOutputInvalid, match="empty"):
+        page_text('{"observation": ""}', ENVELOPE.for_question(None))
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,21 @@ def extract_observation(text: str) -> str:
     """The observation inside a model answer, following the official extraction rules: drop
     thinking, take the last ``<predicted_observation>`` block (or the whole text), strip the
     history marker."""
+    text = _without_thinking(text)
+    blocks = _OBSERVATION_BLOCK.findall(text)
+    return _unmarked(blocks[-1] if blocks else text)
+
+
+def closes_observation(text: str) -> bool:
+    """Whether a model answer, its thinking left out, closes its last
+    ``<predicted_observation>`` block: an empty observation so given is an answer, not one
+    the model never gave (or was cut off in)."""
+    text = _without_thinking(text)
+    start = text.rfind("<predicted_observation>")
+    return start >= 0 and "</predicted_observation>" in text[start:]
+
+
+def _without_thinking(text: str) -> str:
     text = _THINK_BLOCK.sub("", text)
     if "</think>" in text:
         text = text.rsplit("</think>", 1)[1]
@@ -84,8 +99,10 @@ def extract_observation(text: str) -> str:
         head, tail = text.split("<think>", 1)
         tag = tail.find("<predicted_observation>")
         text = head + (tail[tag:] if tag >= 0 else "")
-    blocks = _OBSERVATION_BLOCK.findall(text)
-    observation = blocks[-1] if blocks else text
+    return text
+
+
+def _unmarked(observation: str) -> str:
     observation = observation.strip()
     if observation.startswith(OBSERVATION_MARKER):
         observation = observation[len(OBSERVATION_MARKER) :]

@@ -63,13 +63,14 @@ def bounded_schema(schema: Any, bounds: OutputBounds) -> Any:
     return out
 
 
-def envelope_schema(bounds: OutputBounds) -> dict[str, Any]:
-    """The schema of a free-text observation wrapped for a small model."""
+def envelope_schema(bounds: OutputBounds, *, may_be_empty: bool = False) -> dict[str, Any]:
+    """The schema of a free-text observation wrapped for a small model; ``may_be_empty`` lets
+    the observation be the empty string (a tool whose real answer is nothing, such as a
+    "think" tool), which the grammar otherwise rules out."""
+    text = {"type": "string", "minLength": 0 if may_be_empty else 1, "maxLength": bounds.max_string}
     return {
         "type": "object",
-        "properties": {
-            ENVELOPE_KEY: {"type": "string", "minLength": 1, "maxLength": bounds.max_string}
-        },
+        "properties": {ENVELOPE_KEY: text},
         "required": [ENVELOPE_KEY],
         "additionalProperties": False,
     }

@@ -34,6 +34,8 @@ class AnswerShape:
     error: bool = False
     """The answer is an injected error: the tool's error text, not its output schema, and it
     changes nothing (see :mod:`mcp_sim.perturb.injection`)."""
+    bounds: OutputBounds | None = None
+    """The output bounds of an envelope."""
 
     @classmethod
     def of(cls, tool: ToolSpec, bounds: OutputBounds | None, *, error: bool = False) -> AnswerShape:
@@ -45,13 +47,22 @@ class AnswerShape:
             bounded = schema if bounds is None else bounded_schema(schema, bounds)
             return cls(True, False, writes, bounded, error)
         if bounds is not None:
-            return cls(False, True, writes, envelope_schema(bounds), error)
+            envelope = envelope_schema(bounds, may_be_empty=not error)
+            return cls(False, True, writes, envelope, error, bounds)
         return cls(False, False, writes, None, error)
 
     @property
     def tagged(self) -> bool:
         """Free text in ``<predicted_observation>`` tags."""
         return not self.structured and not self.envelope
+
+    @property
+    def may_be_empty(self) -> bool:
+        """Whether the empty text is an answer: it is for a free-text tool (a "think" tool's
+        real answer is nothing), not for an injected error, which must say what went wrong.
+        A structured answer is empty only as JSON its schema accepts (``{}``, ``[]``,
+        ``null``); the empty text is not JSON."""
+        return not self.structured and not self.error
 
     @property
     def ask_patch(self) -> bool:
@@ -66,8 +77,7 @@ class AnswerShape:
         text (tagged for a structured tool, whose schema is not the question's)."""
         if schema is not None:
             return replace(self, structured=True, envelope=False, response_schema=schema)
-        return replace(
-            self,
-            structured=False,
-            response_schema=self.response_schema if self.envelope else None,
-        )
+        if self.bounds is not None and self.envelope:
+            # A page is never empty: the grammar keeps the envelope's text from being so.
+            return replace(self, structured=False, response_schema=envelope_schema(self.bounds))
+        return replace(self, structured=False, response_schema=None)

@@ -15,7 +15,11 @@ import jsonschema
 
 from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import ChatMessage, Completion
-from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
+from mcp_sim.prompting.answer_format import (
+    closes_observation,
+    extract_observation,
+    strip_code_fence,
+)
 from mcp_sim.prompting.bounds import open_envelope
 from mcp_sim.runtime.state import split_patch
 from mcp_sim.simulator.answer_shape import AnswerShape
@@ -39,12 +43,12 @@ def format_validation_error(error: jsonschema.ValidationError) -> str:
 
 
 def opened_envelope(content: str) -> str:
-    """The observation inside an envelope answer, stripped; raises
-    :class:`ModelOutputInvalid` when ``content`` is not an envelope or holds nothing."""
+    """The observation inside an envelope answer, stripped (possibly empty); raises
+    :class:`ModelOutputInvalid` when ``content`` is not an envelope."""
     text = open_envelope(content)
     if text is None:
         raise ModelOutputInvalid(f"the answer is not an observation envelope: {content[:200]!r}")
-    return _not_empty(text.strip())
+    return text.strip()
 
 
 def parse_structured(
@@ -78,13 +82,20 @@ def unwrap(
 ) -> Answer:
     """The observation in an answer to a call of ``tool_name``, in the ``shape`` it was asked
     for (a structured answer is checked by ``validator``); raises :class:`ModelOutputInvalid`
-    when it has none."""
+    when it has none. The empty text is an answer where the shape allows it, given as such:
+    an empty envelope, or closed tags around nothing; a completion without either is not."""
     content, reasoning = completion.content, completion.reasoning
     if shape.envelope:
-        return Answer(content, opened_envelope(content), None, reasoning, None)
+        text = opened_envelope(content)
+        return Answer(
+            content, text if shape.may_be_empty else _not_empty(text), None, reasoning, None
+        )
     if not shape.structured or validator is None:
         rest, tagged = split_patch(content)
-        return Answer(content, _not_empty(extract_observation(rest)), None, reasoning, tagged)
+        text = extract_observation(rest)
+        if not (shape.may_be_empty and closes_observation(rest)):
+            text = _not_empty(text)
+        return Answer(content, text, None, reasoning, tagged)
     data = parse_structured(tool_name, content, validator)
     return Answer(content, json.dumps(data, ensure_ascii=False), data, reasoning, None)
 
@@ -96,7 +107,7 @@ def page_text(content: str, shape: AnswerShape) -> str:
     if shape.structured:
         return _not_empty(strip_code_fence(extract_observation(content)))
     if shape.envelope:
-        return opened_envelope(content)
+        return _not_empty(opened_envelope(content))
     return _not_empty(extract_observation(content))
 
 
@@ -108,15 +119,17 @@ def repair_messages(
 ) -> list[ChatMessage]:
     """``messages`` followed by the invalid answer and a request to answer again that says
     what was wrong and which ``shape`` is wanted."""
+    # Where the empty text is an answer, the request must not rule it out.
+    close = "." if shape.may_be_empty else ", not empty."
     if shape.envelope:
         again = (
             'Answer again with only a JSON object whose "observation" field holds the '
-            "tool's raw output, not empty."
+            f"tool's raw output{close}"
         )
     elif not shape.structured:
         again = (
             "Predict the observation again, wrapped in "
-            "<predicted_observation></predicted_observation> tags, not empty."
+            f"<predicted_observation></predicted_observation> tags{close}"
         )
     else:
         again = "Answer again with only a JSON object that follows the tool's output schema."
