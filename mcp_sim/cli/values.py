@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mcp_sim.episodes.store_url import check_store_url
-from mcp_sim.models.routing import read_url_file
+from mcp_sim.models.replicas import read_url_file
 
 
 def text(value: str) -> str:

@@ -31,8 +31,8 @@ from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.errors import SessionExists, UnknownSession, UnknownWorld
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session
-from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.runtime.virtual_clock import virtual_now
 from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.scoring.verdict import Verdict, choose_task, score
 from mcp_sim.simulator.core import Simulator

@@ -18,8 +18,8 @@ from typing import Any
 
 from mcp_sim.errors import SessionExists, UnknownSession
 from mcp_sim.runtime.session import Session, SessionStore
-from mcp_sim.runtime.side_channel import virtual_now
 from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.runtime.virtual_clock import virtual_now
 from mcp_sim.server.request_meta import MAX_SESSION_ID_LENGTH
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator

@@ -108,7 +108,7 @@ class CallContext:
     tool: ToolSpec
     arguments: dict[str, Any]
     now: str | None
-    """The virtual time of the call (see :mod:`mcp_sim.runtime.side_channel`)."""
+    """The virtual time of the call (see :mod:`mcp_sim.runtime.virtual_clock`)."""
     started: float
     """``time.perf_counter()`` when the call got the session's lock."""
     shape: AnswerShape
