@@ -11,8 +11,8 @@ import pytest
 from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import Completion
 from mcp_sim.prompting.answer_format import strip_code_fence
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.bounds import OutputBounds
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.answers import page_text, parse_structured, repair_messages, unwrap
 from mcp_sim.spec.world import ToolSpec
 
@@ -172,7 +172,7 @@ def test_an_answer_that_is_no_envelope_is_invalid() -> None:
 def test_the_envelope_lets_a_free_text_tool_answer_nothing_but_not_a_page() -> None:
     def least(shape: AnswerShape) -> Any:
         assert shape.response_schema is not None
-        return shape.response_schema["properties"]["observation"]["minLength"]
+        return shape.response_schema["properties"]["observation"].get("minLength", 0)
 
     assert least(ENVELOPE) == 0
     assert least(ENVELOPE.for_question(None)) == 1

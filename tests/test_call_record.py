@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.session import SessionStore
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.context import CallContext
 from mcp_sim.simulator.recorder import history_turn, journal_record
 from mcp_sim.simulator.transition import Change

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from mcp_sim.errors import SnapshotInvalid
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.session import Session, SessionStore, Turn
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.simulator import recorder
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.simulator.options import SimOptions
 from mcp_sim.simulator.prompt import PromptShaper, turn_tokens, unseen_changes

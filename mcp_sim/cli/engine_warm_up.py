@@ -13,8 +13,8 @@ from typing import Any
 from mcp_sim.cli.config import ModelConfig
 from mcp_sim.cli.wiring import EMBEDDED_OPTIONS, default_sampling
 from mcp_sim.models.base import CompletionRequest, Sampling
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import build_messages
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.spec.world import World
 
 WARM_UP_MAX_TOKENS = 16
@@ -47,7 +47,7 @@ def warm_up_request() -> CompletionRequest:
     tool = world.tools[0]
     shape = AnswerShape.of(tool, EMBEDDED_OPTIONS.bounds)
     arguments = {"name": "Ada"}
-    messages = build_messages(world, [], tool, arguments, world.state, envelope=shape.envelope)
+    messages = build_messages(world, [], tool, arguments, world.state, shape=shape)
     sampling = default_sampling(ModelConfig()) or Sampling()
     return CompletionRequest(
         messages=messages,

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import OBSERVATION_MARKER
 
 _PATCH_FOLLOW_UP = """\
@@ -35,16 +36,14 @@ def regeneration_messages(
     messages: Sequence[ChatMessage],
     answer: str,
     violations: Sequence[str],
-    *,
-    structured: bool,
-    ask_patch: bool,
-    envelope: bool = False,
+    shape: AnswerShape,
 ) -> list[ChatMessage]:
-    """The request to answer a call again because the answer contradicts the world state."""
+    """The request to answer a call again, in its ``shape``, because the answer contradicts
+    the world state."""
     listed = "\n".join(f"- {v}" for v in violations)
-    if structured:
+    if shape.structured:
         again = "Answer again with only a JSON object that follows the tool's output schema."
-    elif envelope:
+    elif shape.envelope:
         again = (
             'Answer again with only a JSON object whose "observation" field holds the raw output.'
         )
@@ -54,7 +53,9 @@ def regeneration_messages(
             "<predicted_observation></predicted_observation> tags"
         )
         again += (
-            ", then the state change in <state_patch></state_patch> tags." if ask_patch else "."
+            ", then the state change in <state_patch></state_patch> tags."
+            if shape.ask_patch
+            else "."
         )
     return [
         *messages,

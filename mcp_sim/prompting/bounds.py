@@ -67,7 +67,9 @@ def envelope_schema(bounds: OutputBounds, *, may_be_empty: bool = False) -> dict
     """The schema of a free-text observation wrapped for a small model; ``may_be_empty`` lets
     the observation be the empty string (a tool whose real answer is nothing, such as a
     "think" tool), which the grammar otherwise rules out."""
-    text = {"type": "string", "minLength": 0 if may_be_empty else 1, "maxLength": bounds.max_string}
+    text: dict[str, Any] = {"type": "string", "maxLength": bounds.max_string}
+    if not may_be_empty:
+        text["minLength"] = 1
     return {
         "type": "object",
         "properties": {ENVELOPE_KEY: text},

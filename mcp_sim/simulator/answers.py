@@ -1,7 +1,7 @@
 """From a model's completion to an observation: pure functions, no I/O.
 
 A call asks for its answer in one of three shapes (see
-:mod:`mcp_sim.simulator.answer_shape`). These functions unwrap each shape, say what is wrong
+:mod:`mcp_sim.prompting.answer_shape`). These functions unwrap each shape, say what is wrong
 with an answer that has none, and word the request to answer again.
 """
 
@@ -20,9 +20,9 @@ from mcp_sim.prompting.answer_format import (
     extract_observation,
     strip_code_fence,
 )
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.bounds import open_envelope
 from mcp_sim.runtime.state import split_patch
-from mcp_sim.simulator.answer_shape import AnswerShape
 
 
 @dataclass

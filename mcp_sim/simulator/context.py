@@ -11,10 +11,10 @@ from mcp_sim.errors import SimError
 from mcp_sim.journal import CacheUse, JournalRecord, PatchStatus, Source
 from mcp_sim.models.base import ChatMessage, Completion, ProgressCallback
 from mcp_sim.perturb.planner import NO_PLAN, Plan
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.audit import Violation
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.answer_cache import PendingAnswer
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.transition import Change
 from mcp_sim.spec.world import ToolSpec, World
 

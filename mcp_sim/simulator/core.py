@@ -35,12 +35,12 @@ from mcp_sim.models.base import ProgressCallback, Sampling, WorldModel
 from mcp_sim.models.replay import Replay
 from mcp_sim.perturb import injection as inject
 from mcp_sim.perturb.planner import Perturber, Plan, profiles_for
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.audit import Auditor
 from mcp_sim.runtime.session import Session, SessionStore
 from mcp_sim.runtime.virtual_clock import virtual_now
 from mcp_sim.simulator.answer_cache import AnswerCache
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.answer_sources import AnswerSource, SourceChoice, SourceChooser
 from mcp_sim.simulator.context import CallContext, CallResult, CallTrace, UnknownTool
 from mcp_sim.simulator.gateway import ModelGateway

@@ -109,15 +109,8 @@ class ModelAnswerer:
             return answer, change, violations
         ctx.usage.regenerated = True
         ctx.session.consistency.regenerated += 1
-        shape = ctx.shape
-        retry = regeneration_messages(
-            request.messages,
-            answer.content,
-            [str(v) for v in violations],
-            structured=shape.structured,
-            ask_patch=shape.ask_patch,
-            envelope=shape.envelope,
-        )
+        violated = [str(v) for v in violations]
+        retry = regeneration_messages(request.messages, answer.content, violated, ctx.shape)
         # A failed regeneration leaves the first answer standing, its violations counted.
         with contextlib.suppress(ModelError):
             regeneration = replace(request, messages=retry, purpose="regeneration")

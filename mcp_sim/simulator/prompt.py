@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import (
     PastCall,
     TurnContext,
@@ -29,7 +30,6 @@ from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.runtime.state import PatchOp
-from mcp_sim.simulator.answer_shape import AnswerShape
 from mcp_sim.simulator.options import SimOptions
 from mcp_sim.simulator.prompt_budget import fit_budget
 from mcp_sim.spec.world import ToolSpec, World
@@ -164,7 +164,6 @@ class PromptShaper:
             state_view=state_section,
             now=now,
             fresh_ids=session.ids.offer(self.world) if shape.writes else {},
-            ask_patch=shape.ask_patch,
             first_turn=session.history_start + 1,
             sections=sections,
         )
@@ -181,8 +180,7 @@ class PromptShaper:
             tool,
             args,
             session.state,
-            structured=shape.structured,
-            envelope=shape.envelope,
+            shape=shape,
             context=replace(context, head=head),
             simulation_instruction=simulation_instruction,
         )
