@@ -39,7 +39,8 @@ import anyio
 
 from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, read_calls
 from mcp_sim.prompting.native import estimate_tokens, render_system
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import PromptSettings, Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import load_world
 
 
@@ -53,17 +54,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("world", type=Path)
     parser.add_argument("calls", type=Path)
-    parser.add_argument("--state-budget", type=int, default=SimOptions.state_budget_tokens)
-    parser.add_argument("--history-budget", type=int, default=SimOptions.history_budget_tokens)
+    parser.add_argument("--state-budget", type=int, default=PromptSettings().state_budget)
+    parser.add_argument("--history-budget", type=int, default=PromptSettings().history_budget)
     parser.add_argument("--limit", type=int, default=0, help="only the first N calls")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args(argv[1:])
     loading = time.perf_counter()
     world = load_world(args.world)
     calls = read_calls(args.calls)[: args.limit or None]
-    options = SimOptions(
-        state_budget_tokens=args.state_budget, history_budget_tokens=args.history_budget
-    )
+    options = Settings.of(state_budget=args.state_budget, history_budget=args.history_budget)
     print(
         f"{args.world}: {len(calls)} calls, state {len(json.dumps(world.state)):,} chars, "
         f"loaded in {time.perf_counter() - loading:.1f} s; state budget {args.state_budget}, "
@@ -71,7 +70,7 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     rows = anyio.run(measure, world, calls, options)
-    budget = Simulator(world, TeacherModel(), options=options).budget
+    budget = Simulator(world, TeacherModel(), settings=options).budget
     system = estimate_tokens(render_system(world))
     print(
         f"prompt budget: system {system} + state {budget.state_tokens} (later turns "

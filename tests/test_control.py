@@ -11,10 +11,11 @@ import anyio
 import pytest
 from mcp import Client
 
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import SnapshotInvalid
 from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.snapshot import Snapshot
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools, call_control_tool
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
@@ -58,7 +59,7 @@ async def test_control_tools_snapshot_fork_and_reset(
 ) -> None:
     simulator = Simulator(shop, script(cancel(script, 0, "cancelled")))
     folder = SnapshotFolder(tmp_path)
-    server = build_server(simulator, control=Control(simulator, snapshots=folder))
+    server = build_server(simulator, control=ControlTools.over(simulator, folder))
     path = tmp_path / "snap.json"
     with anyio.fail_after(10):
         async with Client(server) as client:
@@ -91,10 +92,11 @@ async def test_control_tools_snapshot_fork_and_reset(
 
 
 async def test_a_session_id_over_256_characters_is_refused(shop: World, script: Any) -> None:
-    control = Control(Simulator(shop, script()))
+    tools = ControlTools.over(Simulator(shop, script()))
     with pytest.raises(ValueError, match="at most 256"):
-        await control.create("s" * 257)
-    assert (await control.create("s" * 256))["id"] == "s" * 256
+        await call_control_tool(tools, "sim_create_session", {"id": "s" * 257}, "caller")
+    made = await call_control_tool(tools, "sim_create_session", {"id": "s" * 256}, "caller")
+    assert made["id"] == "s" * 256
 
 
 def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
@@ -107,14 +109,14 @@ def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
     simulator = Simulator(world, script())
     build_server(simulator)
     with pytest.raises(SimError, match="sim_reset"):
-        build_server(simulator, control=Control(simulator))
+        build_server(simulator, control=ControlTools.over(simulator))
 
 
 async def test_control_tools_know_the_callers_session_before_its_first_call(
     shop: World, script: Any
 ) -> None:
     simulator = Simulator(shop, script())
-    async with Client(build_server(simulator, control=Control(simulator))) as client:
+    async with Client(build_server(simulator, control=ControlTools.over(simulator))) as client:
         state = await client.call_tool("sim_state", {})
     assert not state.is_error
     assert state.structured_content is not None
@@ -169,8 +171,9 @@ async def test_control_tools_keep_no_files_without_a_folder_and_hide_episodes(
     shop: World, script: Any
 ) -> None:
     simulator = Simulator(shop, script())
-    simulator.sessions.get("episode-1")
-    control = Control(simulator, hidden=lambda sid: sid == "episode-1")
+    hub = EpisodeHub({shop.world: simulator})
+    await hub.create(episode_id="episode-1")
+    control = ControlTools(hub, shop.world)
     async with Client(build_server(simulator, control=control)) as client:
         saved = await client.call_tool("sim_snapshot", {"file": "s.json"})
         listed = await client.call_tool("sim_sessions", {})

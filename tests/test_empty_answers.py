@@ -11,10 +11,10 @@ import pytest
 
 from mcp_sim.fidelity.trajectory_export import exported_rows
 from mcp_sim.models.replay import Replay
-from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.prompting.native import OBSERVATION_MARKER
+from mcp_sim.settings.combined import Settings
 from mcp_sim.simulator.answer_cache import AnswerCache
-from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
 
@@ -56,18 +56,19 @@ def notes() -> World:
 
 
 @pytest.mark.parametrize(
-    ("bounds", "empty"),
+    ("bounded", "empty"),
     [
-        (None, "<predicted_observation></predicted_observation>"),
-        (OutputBounds(), '{"observation": ""}'),
+        (False, "<predicted_observation></predicted_observation>"),
+        (True, '{"observation": ""}'),
     ],
 )
 async def test_an_empty_answer_is_journaled_shown_later_and_exported(
-    notes: World, bounds: OutputBounds | None, empty: str
+    notes: World, bounded: bool, empty: str
 ) -> None:
-    book = ScriptedModel.answer(BOOK) if bounds is None else json.dumps({"observation": BOOK})
+    book = json.dumps({"observation": BOOK}) if bounded else ScriptedModel.answer(BOOK)
     model = ScriptedModel(empty, book)
-    simulator = Simulator(notes, model, options=SimOptions(bounds=bounds))
+    settings = Settings.of(bounded_output=bounded)
+    simulator = Simulator(notes, model, settings=settings)
     thought = await simulator.call("s", "think", THOUGHT)
     assert (thought.text, thought.source, thought.is_error) == ("", "model", False)
     await simulator.call("s", "get_book", {"id": "b1"})
@@ -80,7 +81,7 @@ async def test_an_empty_answer_is_journaled_shown_later_and_exported(
         ("think", "", "model"),
         ("get_book", BOOK, "model"),
     ]
-    rows = await exported_rows(notes, records, "sft", options=SimOptions(bounds=bounds))
+    rows = await exported_rows(notes, records, "sft", settings=settings)
     assert len(rows) == 2
     assert rows[0]["messages"][-1]["content"] == (
         "<predicted_observation>\n\n</predicted_observation>"
@@ -110,10 +111,10 @@ async def test_an_empty_answer_is_cached(notes: World, tmp_path: Path) -> None:
     cache = AnswerCache(tmp_path / "answers.sqlite", "scripted")
     empty = "<predicted_observation></predicted_observation>"
     # One seed for both runs, so the second run's request is the first's.
-    seeded = SamplingOverrides(seed=7)
-    first = Simulator(notes, ScriptedModel(empty), cache=cache, sampling=seeded)
+    seeded = Settings.of(seed=7)
+    first = Simulator(notes, ScriptedModel(empty), cache=cache, settings=seeded)
     await first.call("s", "think", THOUGHT)
-    again = Simulator(notes, ScriptedModel(), cache=cache, sampling=seeded)
+    again = Simulator(notes, ScriptedModel(), cache=cache, settings=seeded)
     result = await again.call("s", "think", THOUGHT)
     (record,) = again.journal.records("s")
     assert (result.text, result.source, record.cache) == ("", "model", "hit")

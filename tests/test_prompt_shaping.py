@@ -9,9 +9,9 @@ from mcp_sim.errors import SnapshotInvalid
 from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.session import Session, SessionStore, Turn
 from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.settings import Settings
 from mcp_sim.simulator import recorder
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.simulator.options import SimOptions
 from mcp_sim.simulator.prompt import PromptShaper, turn_tokens, unseen_changes
 from mcp_sim.spec.world import World
 
@@ -28,7 +28,7 @@ def session_with_turns(world: World, count: int, observation: str) -> Session:
 
 
 def test_building_a_prompt_changes_nothing_in_the_session(bookstore: World) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=100, keep_turns=2), 1000)
+    shaper = PromptShaper(bookstore, Settings.of(history_budget=100, keep_turns=2).prompt, 1000)
     session = session_with_turns(bookstore, 5, "x" * 300)
     history = list(session.history)
     prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None, TEXT)
@@ -39,7 +39,7 @@ def test_building_a_prompt_changes_nothing_in_the_session(bookstore: World) -> N
 
 def test_preparing_compacts_the_history_within_its_budget(bookstore: World) -> None:
     budget = 300
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=budget, keep_turns=2), 1000)
+    shaper = PromptShaper(bookstore, Settings.of(history_budget=budget, keep_turns=2).prompt, 1000)
     session = session_with_turns(bookstore, 5, "x" * 300)
     shaper.prepare(session)
     shown = shaper.shown_history(session)
@@ -51,7 +51,7 @@ def test_preparing_compacts_the_history_within_its_budget(bookstore: World) -> N
 
 
 def test_compaction_lets_go_of_the_turns_no_prompt_shows_again(bookstore: World) -> None:
-    options = SimOptions(history_budget_tokens=300, keep_turns=2, reference_turns=3)
+    options = Settings.of(history_budget=300, keep_turns=2, reference_turns=3).prompt
     shaper = PromptShaper(bookstore, options, 1000)
     session = session_with_turns(bookstore, 50, "x" * 300)
     shaper.prepare(session)
@@ -65,7 +65,7 @@ def test_compaction_lets_go_of_the_turns_no_prompt_shows_again(bookstore: World)
 def test_a_session_restored_from_a_compacted_one_shows_the_same_prompt(
     bookstore: World,
 ) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=300, keep_turns=2), 1000)
+    shaper = PromptShaper(bookstore, Settings.of(history_budget=300, keep_turns=2).prompt, 1000)
     session = session_with_turns(bookstore, 50, "x" * 300)
     shaper.prepare(session)
     snapshot = Snapshot.parse(session.snapshot().model_dump_json())
@@ -90,8 +90,8 @@ async def test_calls_the_model_does_not_answer_are_compacted_too(
     bookstore: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(recorder, "KEPT_TURNS_LIMIT", 10)
-    options = SimOptions(history_budget_tokens=200, keep_turns=2)
-    simulator = Simulator(bookstore, None, options=options)
+    options = Settings.of(history_budget=200, keep_turns=2)
+    simulator = Simulator(bookstore, None, settings=options)
     for _ in range(40):
         await simulator.call("s", "search_books", {"query": "glass"})  # a pinned fixture
     session = simulator.sessions.get("s")
@@ -99,7 +99,7 @@ async def test_calls_the_model_does_not_answer_are_compacted_too(
 
 
 def test_a_small_history_is_kept_whole(bookstore: World) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(), 1000)
+    shaper = PromptShaper(bookstore, Settings.of().prompt, 1000)
     session = session_with_turns(bookstore, 3, "short")
     shaper.prepare(session)
     assert session.history_start == 0 and len(shaper.shown_history(session)) == 3

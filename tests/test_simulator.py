@@ -9,11 +9,13 @@ from collections.abc import Callable
 import anyio
 import pytest
 
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.runtime.session import Session, SessionStore
-from mcp_sim.simulator.core import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
+from mcp_sim.settings import SamplingSettings, Settings
+from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
@@ -190,11 +192,8 @@ async def test_an_empty_completion_is_asked_for_once_more(bookstore: World) -> N
 
 
 async def test_no_envelope_from_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
-    from mcp_sim.prompting.bounds import OutputBounds
-    from mcp_sim.simulator.core import SimOptions
-
     model = ScriptedModel('{"text": "b1"}', '{"observation": "b1: The Glass River"}')
-    simulator = Simulator(bookstore, model, options=SimOptions(bounds=OutputBounds()))
+    simulator = Simulator(bookstore, model, settings=Settings.of(bounded_output=True))
     result = await simulator.call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.text) == (False, "b1: The Glass River")
     retry = model.requests[1]
@@ -402,12 +401,12 @@ WORLD_WITH_MODEL_SECTION = BOOKSTORE.read_text(encoding="utf-8") + (
 
 
 def test_sampling_defaults_come_from_the_model_card(bookstore: World) -> None:
-    assert resolve_sampling(bookstore, SamplingOverrides()) == Sampling()
+    assert SamplingSettings().resolve(bookstore) == Sampling()
 
 
 def test_world_model_section_overrides_the_defaults() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
-    sampling = resolve_sampling(world, SamplingOverrides())
+    sampling = SamplingSettings().resolve(world)
     assert (sampling.temperature, sampling.top_p, sampling.thinking) == (0.1, 0.5, False)
     assert (sampling.top_k, sampling.max_tokens) == (Sampling().top_k, Sampling().max_tokens)
 
@@ -415,8 +414,8 @@ def test_world_model_section_overrides_the_defaults() -> None:
 async def test_command_line_overrides_beat_the_world_model_section() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
     model = ScriptedModel(observation("x"))
-    overrides = SamplingOverrides(temperature=0.9, max_tokens=256, thinking=True, seed=7)
-    await Simulator(world, model, sampling=overrides).call("s", "get_book", {"book_id": "b1"})
+    overrides = Settings.of(temperature=0.9, max_tokens=256, thinking=True, seed=7)
+    await Simulator(world, model, settings=overrides).call("s", "get_book", {"book_id": "b1"})
     # --seed is the base of the session's seed; each request's seed is drawn from the session.
     request_seed = Session.start("s", world, base_seed=7).next_request_seed()
     assert model.requests[0].sampling == Sampling(
@@ -432,10 +431,10 @@ async def test_command_line_overrides_beat_the_world_model_section() -> None:
 def test_backend_defaults_replace_the_model_card_but_not_the_world_or_command_line() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
     backend = Sampling(temperature=1.0, max_tokens=512)
-    assert resolve_sampling(world, SamplingOverrides(), backend) == Sampling(
+    assert SamplingSettings().resolve(world, backend) == Sampling(
         temperature=0.1, top_p=0.5, thinking=False, max_tokens=512
     )
-    assert resolve_sampling(world, SamplingOverrides(max_tokens=64), backend).max_tokens == 64
+    assert SamplingSettings(max_tokens=64).resolve(world, backend).max_tokens == 64
 
 
 async def test_answers_without_model_tells_which_calls_need_the_model(bookstore: World) -> None:
@@ -463,7 +462,6 @@ async def test_expired_sessions_leave_the_journal(bookstore: World) -> None:
 
 
 async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: World) -> None:
-    from mcp_sim.server.control import Control
     from tests.scripted_model import ScriptedModel
 
     answer = ScriptedModel.answer({"id": "b1", "title": "The Glass River"})
@@ -471,7 +469,8 @@ async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: Wor
     simulator = Simulator(bookstore, model)
     for book in ("b1", "b3"):
         await simulator.call("parent", "get_book", {"book_id": book})
-    await Control(simulator).fork("parent", "fork")
+    hub = EpisodeHub({bookstore.world: simulator})
+    await hub.lifecycle.fork_session(bookstore.world, "parent", "fork")
     await simulator.call("parent", "get_book", {"book_id": "b4"})
     await simulator.call("fork", "get_book", {"book_id": "b4"})
     parent_prompt, fork_prompt = (r.messages for r in model.requests[-2:])

@@ -24,7 +24,7 @@ from typing import Protocol
 
 import anyio
 
-from mcp_sim.episodes.episode import Episode
+from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.records import episode_of, head_of, new_record, rebuild, step_of
 from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.errors import EpisodeBusy, EpisodeConflict, EpisodeStoreError, UnknownSession
@@ -40,7 +40,7 @@ class EpisodeRegistry(Protocol):
 
     def is_episode(self, world: str, session_id: str) -> bool: ...
 
-    def register(self, episode: Episode) -> None: ...
+    def register(self, episode: EpisodeEntry) -> None: ...
 
     def unregister(self, episode_id: str) -> None: ...
 
@@ -78,11 +78,11 @@ class DurableEpisodes:
 
     # --- life cycle ---------------------------------------------------------------------------
 
-    async def created(self, episode: Episode, session: Session) -> None:
+    async def created(self, episode: EpisodeEntry, session: Session) -> None:
         await self.store.create(episode.id, episode.token, new_record(episode, session))
         self._warm[episode.id] = _Warm(session, 0)
 
-    async def restarted(self, episode: Episode, session: Session) -> None:
+    async def restarted(self, episode: EpisodeEntry, session: Session) -> None:
         """Write a reset: ``session`` starts over as ``episode`` (under ``holding``)."""
         warm = self._warm[episode.id]
         rev = await self.store.restart(

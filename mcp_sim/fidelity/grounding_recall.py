@@ -27,7 +27,8 @@ from typing import Any
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.runtime.state_shape import normalize
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
 
@@ -172,9 +173,9 @@ def kind_of(world: World, simulator: Simulator, call: dict[str, Any]) -> str:
     return "lookup" if named else "search"
 
 
-async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions) -> dict[str, Any]:
+async def measure(world: World, calls: list[dict[str, Any]], settings: Settings) -> dict[str, Any]:
     model = TeacherModel()
-    simulator = Simulator(world, model, options=options)
+    simulator = Simulator(world, model, settings=settings)
     # The world's index is built once, on the first call: timed apart from the calls.
     started = time.perf_counter()
     _ = simulator.view.index

@@ -187,5 +187,7 @@ async def record(
         else:
             host, port = http
             server = build_upstream_recorder(recorder, listing, default_session="default")
-            say(f"recording {listing.name} on http://{host}:{port}/mcp")
-            await serve_http(http_app(server, host=host), host, port)
+            shown = f"recording {listing.name} on http://{host}:{port}/mcp"
+            await serve_http(
+                http_app(server, host=host), host, port, on_listening=lambda: say(shown)
+            )

@@ -128,7 +128,8 @@ class Session:
         cls, session_id: str, world: World, *, seed: int | None = None, base_seed: int | None = None
     ) -> Session:
         """A fresh session at the world's starting state. ``seed`` names the session's seed;
-        without it one is derived from ``base_seed`` and the id (see :mod:`mcp_sim.runtime.session_seeds`)."""
+        without it one is derived from ``base_seed`` and the id (see
+        :mod:`mcp_sim.runtime.session_seeds`)."""
         chosen = seed if seed is not None else session_seed(base_seed, session_id)
         return cls(
             id=session_id,

@@ -25,7 +25,7 @@ asks the model, through the same prompt, only for what it has not.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
@@ -40,13 +40,13 @@ from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.audit import Auditor
 from mcp_sim.runtime.session import Session, SessionStore
 from mcp_sim.runtime.virtual_clock import virtual_now
+from mcp_sim.settings.combined import Settings
 from mcp_sim.simulator.answer_cache import AnswerCache
 from mcp_sim.simulator.answer_sources import AnswerSource, SourceChoice, SourceChooser
 from mcp_sim.simulator.context import CallContext, CallResult, CallTrace, UnknownTool
 from mcp_sim.simulator.gateway import ModelGateway
 from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.simulator.model_answer import ModelAnswerer
-from mcp_sim.simulator.options import SamplingOverrides, SimOptions, resolve_sampling
 from mcp_sim.simulator.page_answer import PageAnswerer
 from mcp_sim.simulator.prompt import PromptShaper
 from mcp_sim.simulator.prompt_budget import PromptBudget
@@ -59,11 +59,8 @@ from mcp_sim.web.world_memory import WorldMemory
 
 __all__ = [
     "CallResult",
-    "SamplingOverrides",
-    "SimOptions",
     "Simulator",
     "UnknownTool",
-    "resolve_sampling",
 ]
 
 
@@ -75,24 +72,33 @@ class Simulator:
         world: World,
         model: WorldModel | None,
         *,
+        settings: Settings | None = None,
+        default_sampling: Sampling | None = None,
         sessions: SessionStore | None = None,
         journal: Journal | None = None,
-        sampling: SamplingOverrides | None = None,
-        options: SimOptions | None = None,
-        default_sampling: Sampling | None = None,
         perturber: Perturber | None = None,
         cache: AnswerCache | None = None,
         replay: Replay | None = None,
         memory: WorldMemory | None = None,
         metrics: Metrics | None = None,
+        watchers: Sequence[Callable[[CallTrace], None]] = (),
+        write_through: WriteThrough | None = None,
     ) -> None:
-        """``memory`` keeps the pages of a world with a web (its own in-memory one if not
-        given); see :mod:`mcp_sim.web.pages`."""
+        """``settings`` say how to sample and prompt (used as given: the builder,
+        :mod:`mcp_sim.api.assembly`, resolves the embedded model's defaults), over
+        ``default_sampling`` when neither they nor the world say. ``memory`` keeps the pages of
+        a world with a web (its own in-memory one if not given; see :mod:`mcp_sim.web.pages`).
+        ``watchers`` are called with every finished call's :class:`CallTrace`, inside the
+        session's lock (``mcp-sim ui`` keeps them to show what the model was shown): they must
+        be quick. ``write_through`` makes calls durable (the episode store's; ``None`` keeps
+        them in this process only)."""
         self.world = world
+        self.settings = settings or Settings()
+        self.options = self.settings.prompt
         self.metrics = metrics if metrics is not None else Metrics()
         self.cache = cache
         self.replay = replay
-        self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
+        self.sampling = self.settings.sampling.resolve(world, default_sampling)
         self.journal = journal if journal is not None else Journal()
         self.sessions = (
             sessions if sessions is not None else SessionStore(world, on_expire=self.journal.forget)
@@ -100,16 +106,11 @@ class Simulator:
         if self.sessions.base_seed is None:
             # --seed is the base of every session's seed (see mcp_sim.runtime.session_seeds).
             self.sessions.base_seed = self.sampling.seed
-        self.options = options or SimOptions()
         self.perturber = perturber or Perturber(
             profiles_for(world.perturbations), seed=self.sampling.seed
         )
-        self.write_through: WriteThrough | None = None
-        """Where calls are made durable, set by whoever keeps the sessions elsewhere (the
-        episode hub with a store); ``None`` keeps them in this process only."""
-        self.watchers: list[Callable[[CallTrace], None]] = []
-        """Called with every finished call's :class:`CallTrace`, inside the session's lock
-        (``mcp-sim ui`` keeps them to show what the model was shown); they must be quick."""
+        self.write_through = write_through
+        self.watchers = tuple(watchers)
         self.pages: PageStore | None = None
         if world.web() is not None:
             self.pages = PageStore(
@@ -147,18 +148,13 @@ class Simulator:
             sessions=self.sessions,
             journal=self.journal,
             metrics=self.metrics,
-            timing=self.options.journal_timing,
+            timing=self.settings.records.journal_timing,
             compact=self.prompts.compact,
         )
 
     @property
     def model(self) -> WorldModel | None:
-        """The world model; may be set later (the CLI launches it only when a call needs it)."""
         return self.gateway.model
-
-    @model.setter
-    def model(self, model: WorldModel | None) -> None:
-        self.gateway.model = model
 
     @property
     def view(self) -> StateView:
@@ -245,8 +241,9 @@ class Simulator:
         started: float,
         progress: ProgressCallback | None,
     ) -> CallContext:
-        """The context of a call whose answer source is chosen: its virtual time, and the shape of the answer the
-        model is asked for (an injected error is the tool's error text, not its schema)."""
+        """The context of a call whose answer source is chosen: its virtual time, and the shape
+        of the answer the model is asked for (an injected error is the tool's error text, not
+        its schema)."""
         now = virtual_now(self.world, session.steps + 1)
         error = choice.instruction is not None and choice.instruction.error
         shape = AnswerShape.of(tool, self.options.bounds, error=error)

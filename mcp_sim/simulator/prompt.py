@@ -30,7 +30,7 @@ from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.runtime.state import PatchOp
-from mcp_sim.simulator.options import SimOptions
+from mcp_sim.settings.prompt import PromptSettings
 from mcp_sim.simulator.prompt_budget import fit_budget
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -75,17 +75,17 @@ class Prompt:
 class PromptShaper:
     """Builds the prompts of one world's calls within the budgets of its options."""
 
-    def __init__(self, world: World, options: SimOptions, max_tokens: int) -> None:
+    def __init__(self, world: World, options: PromptSettings, max_tokens: int) -> None:
         """``max_tokens`` is the answer's limit, which the prompt leaves room for in the
         model's context window when that is known."""
         self.world = world
         self.options = options
         self.budget = fit_budget(
-            options.state_budget_tokens,
-            options.turn_budget_tokens,
-            options.history_budget_tokens,
+            options.state_budget,
+            options.turn_budget,
+            options.history_budget,
             system_tokens=estimate_tokens(render_system(world)),
-            context_tokens=options.context_tokens,
+            context_tokens=options.context_window,
             max_tokens=max_tokens,
         )
         self.view = StateView(world, self.budget.state_tokens, self.budget.turn_tokens)
