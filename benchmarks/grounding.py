@@ -15,6 +15,8 @@ Printed per tool, per kind of call and overall:
   numbers, numbers compared by value, values the call's own arguments hold left out; a
   non-JSON answer is one value), the share that appear in the prompt outside the system
   message, next to their key. Successful calls only.
+- **unsimulated**: calls the simulator could not answer (``model_error``) though the stand-in
+  gave the real answer (an answer shape it refuses, such as an empty one); should be 0;
 - the share of calls with recall 1.0;
 - prompt tokens (mean, p95, max; the simulator's estimate) and the longest prompt in
   characters;

@@ -170,16 +170,18 @@ async def test_reasoning_from_the_endpoint_is_passed_through(bookstore: World) -
     assert (result.text, result.reasoning) == ("x", "thoughts")
 
 
-async def test_empty_observation_twice_is_a_model_error(bookstore: World) -> None:
-    empty = "<think>only thinking</think><predicted_observation> </predicted_observation>"
+async def test_no_observation_twice_is_a_model_error(bookstore: World) -> None:
+    # Closed tags around nothing would be an answer (see tests/test_empty_answers.py);
+    # thinking and an unclosed tag are not.
+    empty = "<think>only thinking</think><predicted_observation> "
     model = ScriptedModel(empty, empty)
     result = await Simulator(bookstore, model).call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.source) == (True, "model_error")
     assert "empty observation" in result.text and len(model.requests) == 2
 
 
-async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> None:
-    empty = "<predicted_observation>\n</predicted_observation>"
+async def test_an_empty_completion_is_asked_for_once_more(bookstore: World) -> None:
+    empty = ""
     model = ScriptedModel(empty, observation("b1 record"))
     result = await Simulator(bookstore, model).call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.text) == (False, "b1 record")
@@ -189,9 +191,8 @@ async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> Non
     assert "<predicted_observation>" in retry.messages[-1]["content"]
 
 
-async def test_blank_envelope_of_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
-
-    model = ScriptedModel('{"observation": "  "}', '{"observation": "b1: The Glass River"}')
+async def test_no_envelope_from_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
+    model = ScriptedModel('{"text": "b1"}', '{"observation": "b1: The Glass River"}')
     simulator = Simulator(bookstore, model, settings=Settings.of(bounded_output=True))
     result = await simulator.call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.text) == (False, "b1: The Glass River")

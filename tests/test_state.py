@@ -1,4 +1,5 @@
-"""The world state as the server keeps it: checked patches, versions, the side channel."""
+"""The world state as the server keeps it: checked patches, versions, fresh ids, virtual time
+and seeds."""
 
 from __future__ import annotations
 

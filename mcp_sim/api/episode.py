@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.api.results import ToolResult, episode_over
+from mcp_sim.api.tool_results import ToolResult, episode_over
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.journal import JournalRecord
 from mcp_sim.models.base import ProgressCallback

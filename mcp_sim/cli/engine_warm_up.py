@@ -12,9 +12,9 @@ from typing import Any
 
 from mcp_sim.api.assembly import Resolved
 from mcp_sim.models.base import CompletionRequest, Sampling
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import build_messages
 from mcp_sim.settings.combined import Settings
-from mcp_sim.simulator.answers import enveloped, response_schema
 from mcp_sim.spec.world import World
 
 WARM_UP_MAX_TOKENS = 16
@@ -46,15 +46,13 @@ def warm_up_request() -> CompletionRequest:
     world = World.model_validate(WARM_UP_WORLD)
     tool = world.tools[0]
     embedded = Resolved.of(Settings())
-    bounds = embedded.settings.prompt.bounds
+    shape = AnswerShape.of(tool, embedded.settings.prompt.bounds)
     arguments = {"name": "Ada"}
-    messages = build_messages(
-        world, [], tool, arguments, world.state, envelope=enveloped(tool, bounds)
-    )
+    messages = build_messages(world, [], tool, arguments, world.state, shape=shape)
     sampling = embedded.default_sampling or Sampling()
     return CompletionRequest(
         messages=messages,
         sampling=replace(sampling, max_tokens=WARM_UP_MAX_TOKENS),
-        response_schema=response_schema(tool, bounds),
+        response_schema=shape.response_schema,
         schema_name=tool.name,
     )

@@ -28,8 +28,8 @@ from mcp_sim.errors import SimError
 from mcp_sim.fidelity.eval_report import render_html, table
 from mcp_sim.fidelity.evaluate import evaluate
 from mcp_sim.fidelity.judge import Judge, JudgeSettings
-from mcp_sim.fidelity.recorder import record
 from mcp_sim.fidelity.trajectory_export import export_rows, write_rows
+from mcp_sim.fidelity.upstream_recorder import record
 from mcp_sim.journal import Journal, JournalRecord, read_journal
 from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel

@@ -9,7 +9,7 @@ from mcp_sim.episodes.access import EpisodeAccess
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session
-from mcp_sim.runtime.side_channel import virtual_now
+from mcp_sim.runtime.virtual_clock import virtual_now
 from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.scoring.verdict import Verdict, choose_task, score
 

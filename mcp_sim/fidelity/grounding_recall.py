@@ -125,11 +125,15 @@ class Figures:
     chars: list[int] = field(default_factory=list)
     build_ms: list[float] = field(default_factory=list)
     calls: int = 0
+    unsimulated: int = 0
+    """Calls the simulator could not answer (a ``model_error`` result), though the stand-in
+    model gave the real answer: an answer shape the simulator refuses."""
 
     def row(self) -> dict[str, Any]:
         tokens = sorted(self.tokens) or [0]
         return {
             "calls": self.calls,
+            "unsimulated": self.unsimulated,
             "scored": len(self.recalls),
             "recall": statistics.fmean(self.recalls) if self.recalls else None,
             "all_facts": (
@@ -185,7 +189,7 @@ async def measure(world: World, calls: list[dict[str, Any]], settings: Settings)
             answer += f"\n<state_patch>{json.dumps(patch)}</state_patch>"
         model.answer, model.reached, model.prompts = answer, None, []
         started = time.perf_counter()
-        await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
+        result = await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
         if not model.prompts:
             continue
         messages = model.prompts[0]
@@ -196,6 +200,7 @@ async def measure(world: World, calls: list[dict[str, Any]], settings: Settings)
         checked = facts(call["response"], call["arguments"])
         for group in figures:
             group.calls += 1
+            group.unsimulated += result.source == "model_error"
             group.tokens.append(estimate_tokens("".join(m["content"] for m in messages)))
             group.chars.append(whole)
             group.build_ms.append(((model.reached or started) - started) * 1000)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_sim.engine.paths import EMBEDDED_MODEL_NAME
 from mcp_sim.models.base import Sampling
-from mcp_sim.models.routing import read_url_file
+from mcp_sim.models.replicas import read_url_file
 from mcp_sim.settings import values
 from mcp_sim.settings.declare import Flag
 

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import annotated_types
 from pydantic.fields import FieldInfo
 
-from mcp_sim.models.routing import read_url_file
+from mcp_sim.models.replicas import read_url_file
 
 STORE_SCHEMES = ("memory", "sqlite:///PATH", "redis://HOST:PORT/DB")
 
