@@ -102,7 +102,7 @@ async def test_bounded_simulator_asks_for_an_envelope_and_unwraps_it(bookstore: 
     assert not result.is_error
     assert result.text == "b3: Cartographers of Rain"
     request = model.requests[0]
-    assert request.response_schema == envelope_schema(BOUNDS, may_be_empty=True)
+    assert request.response_schema == envelope_schema(BOUNDS)
     assert "<predicted_observation>" not in request.messages[-1]["content"]
 
 

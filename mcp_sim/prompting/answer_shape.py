@@ -47,8 +47,11 @@ class AnswerShape:
             bounded = schema if bounds is None else bounded_schema(schema, bounds)
             return cls(True, False, writes, bounded, error)
         if bounds is not None:
-            envelope = envelope_schema(bounds, may_be_empty=not error)
-            return cls(False, True, writes, envelope, error, bounds)
+            # The grammar still rules the empty text out for the small models bounds are for:
+            # they answer blank when lost (Gemma 270M does), and a repair is worth more than
+            # an empty answer that a "think" tool alone would give. An empty envelope a model
+            # writes anyway is taken (see may_be_empty).
+            return cls(False, True, writes, envelope_schema(bounds), error, bounds)
         return cls(False, False, writes, None, error)
 
     @property
