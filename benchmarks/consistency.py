@@ -16,17 +16,17 @@ import argparse
 import sys
 import time
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import anyio
 
-from mcp_sim.cli.wiring import EMBEDDED_OPTIONS
+from mcp_sim.api.assembly import Resolved
 from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import load_world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,12 +55,12 @@ def session_calls(session: int, count: int) -> list[tuple[str, dict[str, Any]]]:
 
 
 async def run(
-    model_url: str, calls: int, sessions: int, options: SimOptions, max_tokens: int
+    model_url: str, calls: int, sessions: int, options: Settings, max_tokens: int
 ) -> None:
     world = load_world(ROOT / "worlds" / "shop.yaml")
     model = OpenAICompatibleModel(EndpointSettings(base_urls=[model_url], request_timeout=900))
     simulator = Simulator(
-        world, model, default_sampling=Sampling(max_tokens=max_tokens), options=options
+        world, model, default_sampling=Sampling(max_tokens=max_tokens), settings=options
     )
     per_session = -(-calls // sessions)
     sources: Counter[str] = Counter()
@@ -111,7 +111,7 @@ def main() -> None:
         "world model instead of the embedded tiny model's",
     )
     args = parser.parse_args()
-    options = SimOptions() if args.full_model else replace(EMBEDDED_OPTIONS)
+    options = Settings.of() if args.full_model else Resolved.of(Settings()).settings
     if args.model_url:
         anyio.run(run, args.model_url, args.calls, args.sessions, options, args.max_tokens)
         return

@@ -16,6 +16,8 @@ Printed per tool, per kind of call and overall:
   numbers, numbers compared by value, values the call's own arguments hold left out; a
   non-JSON answer is one value), the share that appear in the prompt outside the system
   message, next to their key. Successful calls only.
+- **unsimulated**: calls the simulator could not answer (``model_error``) though the stand-in
+  gave the real answer (an answer shape it refuses, such as an empty one); should be 0;
 - the share of calls with recall 1.0;
 - prompt tokens (mean, p95, max; the simulator's estimate) and the longest prompt in
   characters;
@@ -25,7 +27,7 @@ Kinds: a call's ``kind`` field where it has one, else ``lookup`` (a read whose a
 record's key), ``search`` (another read), ``write``. Also: state-grounded recall (only the
 answer's values the state holds), prefix reuse (the share of a call's prompt that is a prefix of
 the previous call's prompt and answer, in characters of the rendered chat), and calls the
-simulator could not answer (``model_errors``).
+simulator could not answer.
 
 ``--zoo`` generates the worlds of ``benchmarks/zoo`` (state of ``--size-mb`` MB each, calls
 answered by code) and prints the figures per shape and per kind of call (``lookup``,
@@ -51,7 +53,8 @@ sys.path.insert(0, str(ROOT))  # benchmarks.zoo, when this runs as a script
 from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table  # noqa: E402
 from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, read_calls  # noqa: E402
 from mcp_sim.prompting.native import estimate_tokens, render_system  # noqa: E402
-from mcp_sim.simulator.core import SimOptions, Simulator  # noqa: E402
+from mcp_sim.settings import PromptSettings, Settings  # noqa: E402
+from mcp_sim.simulator.core import Simulator  # noqa: E402
 from mcp_sim.spec.loading import load_world  # noqa: E402
 
 
@@ -71,8 +74,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--episodes", type=int, default=30, help="zoo episodes per shape")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--include-held-out", action="store_true")
-    parser.add_argument("--state-budget", type=int, default=SimOptions.state_budget_tokens)
-    parser.add_argument("--history-budget", type=int, default=SimOptions.history_budget_tokens)
+    parser.add_argument("--state-budget", type=int, default=PromptSettings().state_budget)
+    parser.add_argument("--history-budget", type=int, default=PromptSettings().history_budget)
     parser.add_argument("--limit", type=int, default=0, help="only the first N calls")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args(argv[1:])
@@ -83,9 +86,7 @@ def main(argv: list[str]) -> int:
     loading = time.perf_counter()
     world = load_world(args.world)
     calls = read_calls(args.calls)[: args.limit or None]
-    options = SimOptions(
-        state_budget_tokens=args.state_budget, history_budget_tokens=args.history_budget
-    )
+    options = Settings.of(state_budget=args.state_budget, history_budget=args.history_budget)
     print(
         f"{args.world}: {len(calls)} calls, state {len(json.dumps(world.state)):,} chars, "
         f"loaded in {time.perf_counter() - loading:.1f} s; state budget {args.state_budget}, "
@@ -93,7 +94,7 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     rows = anyio.run(measure, world, calls, options)
-    budget = Simulator(world, TeacherModel(), options=options).budget
+    budget = Simulator(world, TeacherModel(), settings=options).budget
     system = estimate_tokens(render_system(world))
     print(
         f"prompt budget: system {system} + state {budget.state_tokens} (later turns "
@@ -113,9 +114,7 @@ def main(argv: list[str]) -> int:
 
 def _zoo(args: argparse.Namespace) -> int:
     shapes = chosen_shapes(args.shapes, args.include_held_out)
-    options = SimOptions(
-        state_budget_tokens=args.state_budget, history_budget_tokens=args.history_budget
-    )
+    options = Settings.of(state_budget=args.state_budget, history_budget=args.history_budget)
     print(
         f"zoo: {', '.join(shapes)}; {args.size_mb} MB, {args.episodes} episodes each, seed "
         f"{args.seed}",

@@ -25,7 +25,8 @@ import anyio
 
 from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import PromptSettings, Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.world import World
 
@@ -122,9 +123,9 @@ def session_calls(count: int) -> list[tuple[str, dict[str, Any]]]:
     return calls[:count]
 
 
-async def run_session(world: World, options: SimOptions, count: int = CALLS) -> list[str]:
+async def run_session(world: World, options: Settings, count: int = CALLS) -> list[str]:
     model = RuleBasedModel(world)
-    simulator = Simulator(world, model, options=options)
+    simulator = Simulator(world, model, settings=options)
     model.simulator = simulator
     for tool, args in session_calls(count):
         result = await simulator.call(SESSION, tool, args)
@@ -159,7 +160,7 @@ def sharing(prompts: list[str]) -> tuple[float, float, list[float]]:
 
 async def main() -> None:
     world = load_world(ROOT / "worlds" / "shop.yaml")
-    plain = await run_session(world, SimOptions())  # the default history budget is not reached
+    plain = await run_session(world, Settings.of())  # the default history budget is not reached
     weighted, mean, per_call = sharing(plain)
     print(f"prefix sharing over a {CALLS}-call session (calls 2..{CALLS}):")
     print(f"  shared fraction, character-weighted: {weighted:.3f}")
@@ -172,12 +173,12 @@ async def main() -> None:
     print(f"  first call sharing >= 0.9: {crossing}")
     per_call_unshared = len(plain[-1]) - shared_prefix(plain[-2], plain[-1])
     print(f"  characters not shared at call {CALLS}: {per_call_unshared:,}")
-    compacted = await run_session(world, SimOptions(history_budget_tokens=4000, keep_turns=8))
+    compacted = await run_session(world, Settings.of(history_budget=4000, keep_turns=8))
     c_weighted, c_mean, _ = sharing(compacted)
     print(f"prompt at call {CALLS}:")
     print(
         f"  without compaction (default history budget "
-        f"{SimOptions.history_budget_tokens:,} tokens, not reached): {len(plain[-1]):,} chars, "
+        f"{PromptSettings().history_budget:,} tokens, not reached): {len(plain[-1]):,} chars, "
         f"~{estimate_tokens(plain[-1]):,} tokens"
     )
     print(
@@ -187,7 +188,7 @@ async def main() -> None:
     )
     large = big_world(world)
     size = len(json.dumps(large.state))
-    tokens = [estimate_tokens(p) for p in await run_session(large, SimOptions(), count=10)]
+    tokens = [estimate_tokens(p) for p in await run_session(large, Settings.of(), count=10)]
     print(f"large world ({size / 1e6:.1f} MB state, state budget 8,000 tokens), prompt tokens:")
     print("  " + " ".join(f"{t:,}" for t in tokens))
 

@@ -441,11 +441,11 @@ async def prefix() -> dict[str, float]:
     import prefix_sharing
 
     from mcp_sim.prompting.native import estimate_tokens
-    from mcp_sim.simulator.core import SimOptions
+    from mcp_sim.settings import Settings
     from mcp_sim.spec.loading import load_world
 
     world = load_world(ROOT / "worlds" / "shop.yaml")
-    prompts = await prefix_sharing.run_session(world, SimOptions(history_budget_tokens=10**9))
+    prompts = await prefix_sharing.run_session(world, Settings.of(history_budget=10**9))
     weighted, mean, _ = prefix_sharing.sharing(prompts)
     tokens = [estimate_tokens(p) for p in prompts]
     return {

@@ -19,8 +19,8 @@ import anyio
 from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
-from mcp_sim.prompting.bounds import OutputBounds
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import load_world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ async def run(model_url: str, calls: int, max_tokens: int) -> int:
         world,
         model,
         default_sampling=Sampling(max_tokens=max_tokens),
-        options=SimOptions(bounds=OutputBounds()),
+        settings=Settings.of(bounded_output=True),
     )
     valid = 0
     started = time.perf_counter()

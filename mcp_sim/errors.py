@@ -2,6 +2,7 @@
 
     SimError
     ├── SpecError            a world file is broken (carries every problem found)
+    ├── SettingsError        a setting (flag, MCP_SIM_* variable, config file key) is invalid
     ├── ModelError           the world model could not give a usable answer
     │   ├── ModelUnavailable     endpoint down, refused, 5xx / 429 after retries
     │   │   ├── ConnectFailed        no connection to an endpoint could be opened (one try)
@@ -15,6 +16,7 @@
     ├── WorldMemoryError     a world memory file cannot be opened or used
     ├── DraftError           ``world new`` could not draft a valid world spec
     ├── UnknownWorld         an episode was asked of a world the server does not host
+    ├── ListenFailed         a server cannot listen on its address (taken, not this machine's)
     ├── EpisodeStoreError    the durable episode store cannot be reached or used
     │   ├── EpisodeBusy          another worker holds the episode's lease past the wait
     │   └── EpisodeConflict      the episode moved on elsewhere while a call ran here
@@ -37,6 +39,16 @@ from dataclasses import dataclass
 
 class SimError(Exception):
     """Base of every error mcp-sim raises on purpose."""
+
+
+class SettingsError(SimError):
+    """A setting has a value it cannot take, or no setting has that name; ``source`` names
+    where it was given (a flag, an environment variable, a config file's key)."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        super().__init__(f"{source}: {problem}")
+        self.source = source
+        self.problem = problem
 
 
 @dataclass(frozen=True)
@@ -98,6 +110,16 @@ class EngineError(SimError):
 
 class UnknownWorld(SimError):
     """An episode was asked of a world this server does not host."""
+
+
+class ListenFailed(SimError):
+    """A server cannot listen on its address: another server holds it, it is not one of this
+    machine's, or it needs privileges. ``address`` is ``HOST:PORT``; ``reason`` says why."""
+
+    def __init__(self, address: str, reason: str) -> None:
+        super().__init__(f"cannot listen on {address}: {reason}")
+        self.address = address
+        self.reason = reason
 
 
 class EpisodeStoreError(SimError):

@@ -22,7 +22,7 @@ from mcp import Client
 from mcp.server import Server
 
 from mcp_sim.authoring.mcp_import import Upstream, connect, read_listing
-from mcp_sim.fidelity.recorder import Recorder, build_recorder, world_hash
+from mcp_sim.fidelity.upstream_recorder import UpstreamRecorder, build_upstream_recorder, world_hash
 from mcp_sim.journal import Journal
 
 NODE22_BIN = os.environ.get("MCP_SIM_NODE22_BIN", "")
@@ -117,8 +117,10 @@ async def recording(upstream: Upstream | Server[Any], journal: Journal) -> Async
     """A client of the recorder (in memory) in front of the real server."""
     async with connect(upstream) as real:
         listing = await read_listing(real)
-        recorder = Recorder(real, journal, world_hash=world_hash(listing) or "")
-        async with Client(build_recorder(recorder, listing, default_session="stdio")) as client:
+        recorder = UpstreamRecorder(real, journal, world_hash=world_hash(listing) or "")
+        async with Client(
+            build_upstream_recorder(recorder, listing, default_session="stdio")
+        ) as client:
             yield client
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_sim.api import Episode, Worlds
-from mcp_sim.errors import SpecError, UnknownSession
+from mcp_sim.errors import SimError, SpecError, UnknownSession
 from mcp_sim.simulator.core import UnknownTool
 from mcp_sim.spec.loading import parse_world
 from tests.conftest import BOOKSTORE, WORLDS
@@ -114,7 +114,7 @@ def test_episode_rules_name_tools_the_world_has() -> None:
 
 
 async def test_worlds_need_different_ids_and_a_world_to_default_to() -> None:
-    with pytest.raises(Exception, match="given twice"):
+    with pytest.raises(SimError, match="are both world"):
         await Worlds.open(SHOP, SHOP)
     async with await Worlds.open(SHOP, BOOKSTORE) as worlds:
         with pytest.raises(Exception, match="name a world"):

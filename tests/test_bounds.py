@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
 
@@ -92,7 +93,11 @@ def test_output_bounds_reject_nonsense() -> None:
 
 async def test_bounded_simulator_asks_for_an_envelope_and_unwraps_it(bookstore: World) -> None:
     model = ScriptedModel('{"observation": "b3: Cartographers of Rain"}')
-    simulator = Simulator(bookstore, model, options=SimOptions(bounds=BOUNDS))
+    simulator = Simulator(
+        bookstore,
+        model,
+        settings=Settings.of(bounded_output=True, output_string_limit=10, output_items_limit=2),
+    )
     result = await simulator.call("s", "get_book", {"book_id": "b3"})
     assert not result.is_error
     assert result.text == "b3: Cartographers of Rain"
@@ -106,7 +111,11 @@ async def test_bounded_simulator_sends_a_bounded_copy_of_the_output_schema(
 ) -> None:
     answer = {"results": [], "total": 0}
     model = ScriptedModel(json.dumps(answer))
-    simulator = Simulator(bookstore, model, options=SimOptions(bounds=BOUNDS))
+    simulator = Simulator(
+        bookstore,
+        model,
+        settings=Settings.of(bounded_output=True, output_string_limit=10, output_items_limit=2),
+    )
     result = await simulator.call("s", "search_books", {"query": "rain"})
     assert result.structured == answer
     sent = model.requests[0].response_schema
@@ -117,6 +126,10 @@ async def test_bounded_simulator_sends_a_bounded_copy_of_the_output_schema(
 
 
 async def test_an_answer_that_is_no_envelope_is_an_error_result(bookstore: World) -> None:
-    simulator = Simulator(bookstore, ScriptedModel("just text"), options=SimOptions(bounds=BOUNDS))
+    simulator = Simulator(
+        bookstore,
+        ScriptedModel("just text"),
+        settings=Settings.of(bounded_output=True, output_string_limit=10, output_items_limit=2),
+    )
     result = await simulator.call("s", "get_book", {"book_id": "b3"})
     assert result.is_error and result.source == "model_error"

@@ -14,8 +14,9 @@ from mcp_sim.errors import CacheError
 from mcp_sim.journal import Journal, read_journal
 from mcp_sim.models.base import CompletionRequest, Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.settings import Settings
 from mcp_sim.simulator.answer_cache import AnswerCache, PendingAnswer
-from mcp_sim.simulator.core import CallResult, SamplingOverrides, Simulator
+from mcp_sim.simulator.core import CallResult, Simulator
 from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
 from tests.openai_double import OpenAIDouble, Reply
@@ -29,9 +30,7 @@ SEARCH = {"results": [{"id": "b3", "title": "C", "author": "L", "price": 22.9, "
 def simulator(
     world: World, model: ScriptedModel, cache: AnswerCache, journal: Journal, seed: int = 7
 ) -> Simulator:
-    return Simulator(
-        world, model, cache=cache, journal=journal, sampling=SamplingOverrides(seed=seed)
-    )
+    return Simulator(world, model, cache=cache, journal=journal, settings=Settings.of(seed=seed))
 
 
 async def run_session(sim: Simulator) -> list[CallResult]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.simulator.context import CallContext
 from mcp_sim.simulator.recorder import history_turn, journal_record
@@ -11,7 +12,9 @@ from mcp_sim.spec.world import World
 
 def context(world: World) -> CallContext:
     session = SessionStore(world).get("s")
-    return CallContext(session, world.tools[0], {"query": "rain"}, "2026-01-01T09:00", 0.0)
+    tool = world.tools[0]
+    shape = AnswerShape.of(tool, None)
+    return CallContext(session, tool, {"query": "rain"}, "2026-01-01T09:00", 0.0, shape)
 
 
 def test_a_turn_not_shown_to_the_model_keeps_its_bare_action(bookstore: World) -> None:

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from mcp_sim.cli.config import SimulationConfig
+from mcp_sim.api.assembly import Resolved
 from mcp_sim.cli.main import main
 from mcp_sim.cli.parser import build_parser
-from mcp_sim.cli.wiring import EMBEDDED_MAX_TOKENS, EMBEDDED_OPTIONS, default_sampling, sim_options
+from mcp_sim.cli.settings_flags import read_settings
 from mcp_sim.journal import read_journal
 from mcp_sim.models.base import Sampling
-from mcp_sim.simulator.core import SimOptions
+from mcp_sim.settings import PromptSettings
+from mcp_sim.settings.model import EMBEDDED_MAX_TOKENS
 from mcp_sim.spec.world import World, world_json_schema
 from tests.conftest import BOOKSTORE, ROOT, WorldWriter
 from tests.processes import run_cli
@@ -226,7 +227,7 @@ def test_call_answered_without_the_model_starts_no_model(
     def no_model(*args: object) -> None:
         raise AssertionError("mcp-sim call started a world model it did not need")
 
-    monkeypatch.setattr("mcp_sim.cli.wiring.launched_model", no_model)
+    monkeypatch.setattr("mcp_sim.api.model_launch.LaunchingModel.start", no_model)
     pinned = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", '{"query": "glass"}')
     assert (pinned.code, json.loads(pinned.out)) == (0, bookstore.fixtures[1].result)
     invalid = cli(capsys, "call", str(BOOKSTORE), "search_books", "--args", "{}")
@@ -235,30 +236,32 @@ def test_call_answered_without_the_model_starts_no_model(
     assert unknown.code == 2
 
 
-def _parsed(*argv: str) -> SimulationConfig:
-    return SimulationConfig.from_args(
-        build_parser().parse_args(["call", str(BOOKSTORE), "get_book", *argv])
-    )
+def _parsed(*argv: str) -> Resolved:
+    args = build_parser().parse_args(["call", str(BOOKSTORE), "get_book", *argv])
+    return Resolved.of(read_settings(args))
 
 
 def test_the_embedded_model_gets_small_model_options_by_default() -> None:
-    options = sim_options(_parsed())
+    resolved = _parsed()
+    options = resolved.settings.prompt
     assert options.bounds is not None
     assert not options.model_seeds
-    assert options.history_budget_tokens == EMBEDDED_OPTIONS.history_budget_tokens
-    assert default_sampling(_parsed().model) == Sampling(max_tokens=EMBEDDED_MAX_TOKENS)
+    assert options.history_budget == 3000
+    assert resolved.default_sampling == Sampling(max_tokens=EMBEDDED_MAX_TOKENS)
 
 
 def test_a_model_url_gets_the_full_model_options_by_default() -> None:
-    options = sim_options(_parsed(*DEAD_MODEL))
+    resolved = _parsed(*DEAD_MODEL)
+    options = resolved.settings.prompt
     assert options.bounds is None
     assert options.model_seeds
-    assert options.history_budget_tokens == SimOptions().history_budget_tokens
-    assert default_sampling(_parsed(*DEAD_MODEL).model) is None
+    assert options.history_budget == PromptSettings().history_budget
+    assert resolved.default_sampling is None
 
 
 def test_small_model_options_can_be_switched_either_way() -> None:
-    on = sim_options(_parsed(*DEAD_MODEL, "--bounded-output", "--no-model-seeds"))
+    on = _parsed(*DEAD_MODEL, "--bounded-output", "--no-model-seeds").settings.prompt
     assert on.bounds is not None and not on.model_seeds
-    off = sim_options(_parsed("--no-bounded-output", "--model-seeds", "--history-budget", "900"))
-    assert off.bounds is None and off.model_seeds and off.history_budget_tokens == 900
+    off = _parsed("--no-bounded-output", "--model-seeds", "--history-budget", "900")
+    prompt = off.settings.prompt
+    assert prompt.bounds is None and prompt.model_seeds and prompt.history_budget == 900

@@ -17,7 +17,7 @@ import pytest
 from mcp_sim.cli.main import main
 from mcp_sim.cli.parser import build_parser
 from mcp_sim.cli.world_commands import DOMAINS
-from mcp_sim.simulator.core import SimOptions
+from mcp_sim.settings import PromptSettings
 from mcp_sim.spec.world import Domain
 from tests.conftest import BOOKSTORE, ROOT
 from tests.processes import run_cli
@@ -47,6 +47,10 @@ BAD_VALUES = {
     "--state-budget": "many",
     "--turn-budget": "0",
     "--context-window": "-5",
+    "--reference-turns": "-1",
+    "--output-string-limit": "0",
+    "--output-items-limit": "x",
+    "--config": MISSING,
     "--perturb": "",
     "--max-body-bytes": "10",
     "--episode-store": "postgres://db",
@@ -231,9 +235,9 @@ def test_help_shows_the_simulator_defaults(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert f"(default {SimOptions().history_budget_tokens};" in out
-    assert f"(default {SimOptions().keep_turns})" in out
-    assert "{sim." not in out
+    assert f"(default {PromptSettings().history_budget:g};" in out
+    assert f"(default {PromptSettings().keep_turns})" in out
+    assert "3000 for the embedded model" in out
 
 
 def test_serve_without_a_world_or_an_example_says_to_give_one(

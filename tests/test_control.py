@@ -4,23 +4,27 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
-from mcp_sim.errors import SnapshotInvalid
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.errors import SessionExists, SnapshotInvalid
 from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.snapshot import Snapshot
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools, call_control_tool
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
-from tests.processes import request_meta
+from tests.conftest import BOOKSTORE, ROOT
+from tests.processes import DEAD_MODEL, request_meta
 
 
 def cancel(script: Any, index: int, status: str) -> str:
@@ -58,7 +62,7 @@ async def test_control_tools_snapshot_fork_and_reset(
 ) -> None:
     simulator = Simulator(shop, script(cancel(script, 0, "cancelled")))
     folder = SnapshotFolder(tmp_path)
-    server = build_server(simulator, control=Control(simulator, snapshots=folder))
+    server = build_server(simulator, control=ControlTools.over(simulator, folder))
     path = tmp_path / "snap.json"
     with anyio.fail_after(10):
         async with Client(server) as client:
@@ -91,10 +95,11 @@ async def test_control_tools_snapshot_fork_and_reset(
 
 
 async def test_a_session_id_over_256_characters_is_refused(shop: World, script: Any) -> None:
-    control = Control(Simulator(shop, script()))
+    tools = ControlTools.over(Simulator(shop, script()))
     with pytest.raises(ValueError, match="at most 256"):
-        await control.create("s" * 257)
-    assert (await control.create("s" * 256))["id"] == "s" * 256
+        await call_control_tool(tools, "sim_create_session", {"id": "s" * 257}, "caller")
+    made = await call_control_tool(tools, "sim_create_session", {"id": "s" * 256}, "caller")
+    assert made["id"] == "s" * 256
 
 
 def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
@@ -107,14 +112,14 @@ def test_world_tools_named_like_control_tools_are_refused(script: Any) -> None:
     simulator = Simulator(world, script())
     build_server(simulator)
     with pytest.raises(SimError, match="sim_reset"):
-        build_server(simulator, control=Control(simulator))
+        build_server(simulator, control=ControlTools.over(simulator))
 
 
 async def test_control_tools_know_the_callers_session_before_its_first_call(
     shop: World, script: Any
 ) -> None:
     simulator = Simulator(shop, script())
-    async with Client(build_server(simulator, control=Control(simulator))) as client:
+    async with Client(build_server(simulator, control=ControlTools.over(simulator))) as client:
         state = await client.call_tool("sim_state", {})
     assert not state.is_error
     assert state.structured_content is not None
@@ -169,8 +174,9 @@ async def test_control_tools_keep_no_files_without_a_folder_and_hide_episodes(
     shop: World, script: Any
 ) -> None:
     simulator = Simulator(shop, script())
-    simulator.sessions.get("episode-1")
-    control = Control(simulator, hidden=lambda sid: sid == "episode-1")
+    hub = EpisodeHub({shop.world: simulator})
+    await hub.create(episode_id="episode-1")
+    control = ControlTools(hub, shop.world)
     async with Client(build_server(simulator, control=control)) as client:
         saved = await client.call_tool("sim_snapshot", {"file": "s.json"})
         listed = await client.call_tool("sim_sessions", {})
@@ -179,3 +185,43 @@ async def test_control_tools_keep_no_files_without_a_folder_and_hide_episodes(
     assert listed.structured_content is not None
     assert "episode-1" not in [s["id"] for s in listed.structured_content["sessions"]]
     assert reached.is_error
+
+
+async def test_control_tools_change_the_callers_episode_through_the_hub(
+    shop: World, script: Any
+) -> None:
+    simulator = Simulator(shop, script(cancel(script, 0, "cancelled")))
+    hub = EpisodeHub({shop.world: simulator})
+    parent = await hub.create(episode_id="parent", seed=3)
+    await simulator.call(parent.id, "update_order", {"order_id": "ord_00001"})
+    fork = await hub.fork(parent.id, "fork")
+    tools = ControlTools(hub, shop.world)
+    journal = await call_control_tool(tools, "sim_journal", {}, fork.id)
+    assert [json.loads(line)["session"] for line in journal.splitlines()] == ["parent"]
+    with pytest.raises(SessionExists):
+        await call_control_tool(tools, "sim_create_session", {"id": "parent"}, "caller")
+    plain = await call_control_tool(tools, "sim_fork", {"id": "plain"}, fork.id)
+    reset = await call_control_tool(tools, "sim_reset", {}, fork.id)
+    listed = await call_control_tool(tools, "sim_sessions", {}, "caller")
+    assert plain["version"] == 1 and not hub.is_episode(shop.world, "plain")
+    assert reset["version"] == 0 and reset["seed"] == 3
+    assert hub.entry(fork.id).parent is None and hub.journal(fork.id) == []
+    assert {s["id"] for s in listed["sessions"]} == {"plain", "caller"}
+
+
+async def test_a_stdio_server_offers_the_control_tools_on_its_own_session(tmp_path: Path) -> None:
+    args = [str(BOOKSTORE.relative_to(ROOT)), "--control-tools", "--snapshot-dir", str(tmp_path)]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "mcp_sim", "serve", *args, *DEAD_MODEL],
+        cwd=str(ROOT),
+    )
+    with anyio.fail_after(30), (tmp_path / "stderr.txt").open("w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+            saved = await client.call_tool("sim_snapshot", {"file": "s.json"})
+            fork = await client.call_tool("sim_fork", {"id": "f", "seed": 4})
+            listed = await client.call_tool("sim_sessions", {})
+    assert saved.structured_content == {"saved_to": str(tmp_path / "s.json"), "version": 0}
+    assert fork.structured_content is not None and fork.structured_content["seed"] == 4
+    assert listed.structured_content is not None
+    assert {s["id"] for s in listed.structured_content["sessions"]} == {"stdio", "f"}

@@ -16,8 +16,7 @@ import anyio
 import httpx2
 import pytest
 
-from mcp_sim.cli.config import ModelConfig
-from mcp_sim.cli.wiring import launched_model
+from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.engine import background
 from mcp_sim.engine.background import (
     engine_run_status,
@@ -34,6 +33,7 @@ from mcp_sim.engine.warm_up import warm_up
 from mcp_sim.models.base import CompletionRequest, Sampling
 from mcp_sim.models.openai import OpenAICompatibleModel
 from mcp_sim.models.payload import chat_payload
+from mcp_sim.settings import ModelSettings
 from tests.engine_fakes import fake_engine, seen_requests
 from tests.openai_double import OpenAIDouble, Reply
 
@@ -233,9 +233,11 @@ async def test_launched_model_uses_the_running_engine(
     monkeypatch.setattr(VLLMServer, "embedded", no_launch)
     lines: list[str] = []
     with anyio.fail_after(30):
-        async with launched_model(ModelConfig(), lines.append) as model:
-            assert isinstance(model, OpenAICompatibleModel)
-            assert model.settings.base_urls == [engine.base_url]
+        launching = LaunchingModel(ModelSettings(), lines.append)
+        model = await launching.start()
+        assert isinstance(model, OpenAICompatibleModel)
+        assert model.settings.base_urls == [engine.base_url]
+        await launching.aclose()
     assert lines == [f"engine: using the running engine at {engine.base_url}"]
     assert running_engine(home) == engine  # the command leaves it running
 
@@ -253,8 +255,10 @@ async def test_launched_model_starts_its_own_without_a_running_engine(
 
     monkeypatch.setattr(VLLMServer, "embedded", embedded)
     with anyio.fail_after(30):
-        async with launched_model(ModelConfig(), lambda line: None) as model:
-            assert isinstance(model, OpenAICompatibleModel)
-            assert model.settings.base_urls == [own[0].base_url]
-            pgid = own[0].pid or 0
+        launching = LaunchingModel(ModelSettings())
+        model = await launching.start()
+        assert isinstance(model, OpenAICompatibleModel)
+        assert model.settings.base_urls == [own[0].base_url]
+        pgid = own[0].pid or 0
+        await launching.aclose()
     assert not group_alive(pgid)

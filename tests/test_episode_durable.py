@@ -14,12 +14,14 @@ from typing import Any
 import anyio
 import pytest
 
+from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.episodes.store import EpisodeStore
-from mcp_sim.episodes.stores import open_store
+from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import EpisodeBusy, UnknownSession
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.simulator.core import SamplingOverrides, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
 from tests.services import redis_server
@@ -77,10 +79,16 @@ async def worker(
     """One worker's hub over the store at ``url`` (``None``: memory only)."""
     model = DigestModel()
     store: EpisodeStore | None = open_store(url, idle_seconds=None) if url else None
+    durable = DurableEpisodes(store, lease_seconds=lease) if store else None
     # One --seed for every worker, as a deployment gives them: the perturbations' seeds
     # derive from it.
-    simulator = Simulator(shop, model, sampling=SamplingOverrides(seed=11))
-    hub = EpisodeHub({shop.world: simulator}, store=store, lease_seconds=lease)
+    simulator = Simulator(
+        shop,
+        model,
+        settings=Settings.of(seed=11),
+        write_through=durable.write_through(shop.world) if durable else None,
+    )
+    hub = EpisodeHub({shop.world: simulator}, durable=durable)
     try:
         yield hub, model
     finally:
@@ -109,13 +117,13 @@ async def test_an_episode_goes_on_in_another_worker_exactly_as_in_the_first(
         async with worker(shop, None) as (alone, alone_model):
             await alone.create(shop.world, "e1", seed=7)
             await run_calls(alone, "e1", CALLS)
-            expected = lines(alone, "e1"), await alone.state("e1"), alone.summary(alone.get("e1"))
+            expected = lines(alone, "e1"), await alone.state("e1"), alone.summary(alone.entry("e1"))
         async with worker(shop, store_url) as (first, _):
             await first.create(shop.world, "e1", seed=7)
             await run_calls(first, "e1", CALLS[:5])
         async with worker(shop, store_url) as (second, second_model):
             await run_calls(second, "e1", CALLS[5:])
-            got = lines(second, "e1"), await second.state("e1"), second.summary(second.get("e1"))
+            got = lines(second, "e1"), await second.state("e1"), second.summary(second.entry("e1"))
     assert got == expected
     # The prompts of the calls made after the move are byte for byte those of the run that
     # never moved: history, clock, ids, seeds and perturbations all carried over.
@@ -139,7 +147,7 @@ async def test_a_worker_with_a_warm_copy_catches_up_before_its_next_call(
             expected = lines(alone, "e1")
         async with worker(shop, store_url) as (a, _), worker(shop, store_url) as (b, _):
             made = await a.create(shop.world, "e1", seed=3)
-            assert await b.holder(made.token) == "e1"
+            assert await b.token_holder(made.token) == "e1"
             await run_calls(a, "e1", CALLS[:2])
             await run_calls(b, "e1", CALLS[2:4])  # b loads it; a's copy is now behind
             await run_calls(a, "e1", CALLS[4:6])  # a must catch up first
@@ -191,11 +199,11 @@ async def test_reset_fork_and_delete_reach_every_worker(shop: World, store_url: 
             summary = await b.reset("e1")
             assert (summary["steps"], summary["version"], summary["seed"]) == (0, 0, 5)
             assert (await a.state("e1"))["version"] == 0 and a.journal("e1") == []
-            assert await a.holder(made.token) == "e1"
+            assert await a.token_holder(made.token) == "e1"
             await b.delete("e1")
             with pytest.raises(UnknownSession):
                 await a.find("e1")
-            assert await a.holder(made.token) is None
+            assert await a.token_holder(made.token) is None
 
 
 async def test_a_call_writes_its_step_not_the_state(shop: World, tmp_path: Path) -> None:
@@ -219,7 +227,9 @@ async def test_an_episode_idle_past_the_timeout_is_gone_from_the_store(
 ) -> None:
     store = open_store(store_url, idle_seconds=1.5)
     assert store is not None
-    hub = EpisodeHub({shop.world: Simulator(shop, DigestModel())}, store=store)
+    durable = DurableEpisodes(store)
+    simulator = Simulator(shop, DigestModel(), write_through=durable.write_through(shop.world))
+    hub = EpisodeHub({shop.world: simulator}, durable=durable)
     try:
         with anyio.fail_after(30):
             idle = await hub.create(shop.world, "idle")

@@ -88,11 +88,11 @@ async def test_episodes_never_share_state_and_forks_carry_their_past(
     assert untouched.reward < 1.0
 
     await hub.reset(fork.id)
-    assert hub.journal(fork.id) == [] and hub.get(fork.id).parent is None
+    assert hub.journal(fork.id) == [] and hub.entry(fork.id).parent is None
     assert (await hub.state(fork.id))["version"] == 0
     await hub.delete(fork.id)
     with pytest.raises(UnknownSession):
-        hub.get(fork.id)
+        hub.entry(fork.id)
     assert not hub.is_episode(shop.world, fork.id)
 
 
@@ -105,4 +105,4 @@ async def test_idle_episodes_expire_with_their_sessions(shop: World) -> None:
     simulator.sessions.expire_idle()
     assert len(hub) == 0 and hub.listing() == []
     with pytest.raises(UnknownSession):
-        hub.get(episode.id)
+        hub.entry(episode.id)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.episodes.store_sqlite import SqliteEpisodeStore
-from mcp_sim.episodes.store_url import check_store_url
-from mcp_sim.episodes.stores import open_store
 from mcp_sim.errors import EpisodeStoreError
+from mcp_sim.settings.values import check_store_url
 
 
 def test_store_urls_are_checked_before_anything_opens() -> None:

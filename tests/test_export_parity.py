@@ -18,7 +18,8 @@ from mcp_sim.errors import ModelUnavailable
 from mcp_sim.fidelity.trajectory_export import exported_rows
 from mcp_sim.journal import Journal, read_journal
 from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
 from tests.conftest import ROOT
@@ -81,15 +82,13 @@ class RecordingModel:
 async def test_export_gives_the_prompts_sent_under_small_budgets(tmp_path: Path) -> None:
     spec, calls = long_session(0.05, episodes=3)
     world = World.model_validate(spec)
-    options = SimOptions(
-        history_budget_tokens=1500, keep_turns=3, state_budget_tokens=600, reference_turns=2
-    )
+    options = Settings.of(history_budget=1500, keep_turns=3, state_budget=600, reference_turns=2)
     failing = 4  # this call's model request fails: a step, but no turn of the history
     answers: list[str | None] = [model_answer(c) for c in calls]
     answers.insert(failing, None)
     model = RecordingModel(answers)
     journal = Journal(tmp_path / "journal.jsonl")
-    simulator = Simulator(world, model, journal=journal, options=options)
+    simulator = Simulator(world, model, journal=journal, settings=options)
     for i, call in enumerate([*calls[:failing], calls[failing], *calls[failing:]]):
         result = await simulator.call("s", call.tool, call.arguments)
         assert result.source == ("model_error" if i == failing else "model")
@@ -97,7 +96,7 @@ async def test_export_gives_the_prompts_sent_under_small_budgets(tmp_path: Path)
     assert_compacted_and_reanchored(model.sent)
 
     records = read_journal(tmp_path / "journal.jsonl")
-    rows = await exported_rows(world, records, "sft", options=options)
+    rows = await exported_rows(world, records, "sft", settings=options)
     assert [row["messages"][:-1] for row in rows] == model.sent
     assert [
         r["turn_idx"] for r in await exported_rows(world, records, "agentworld", None, options)

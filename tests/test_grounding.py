@@ -10,7 +10,8 @@ import pytest
 from mcp_sim.errors import SpecError
 from mcp_sim.fidelity.grounding_recall import TeacherModel, measure
 from mcp_sim.prompting.native import estimate_tokens, render_system
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import PromptSettings, Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
 from tests.world_generator import make_world, record_calls
@@ -36,7 +37,7 @@ async def test_prompts_hold_the_facts_of_the_real_answers(
     shape_world: tuple[str, World, list[dict[str, Any]]],
 ) -> None:
     shape, world, calls = shape_world
-    rows = await measure(world, calls, SimOptions())
+    rows = await measure(world, calls, Settings.of())
     overall = rows["overall"]
     assert overall["recall"] >= 0.85, (shape, rows)
     lookups = rows.get("kind lookup")
@@ -50,10 +51,8 @@ async def test_no_prompt_exceeds_its_budget_even_when_budgets_are_tight(
     shape_world: tuple[str, World, list[dict[str, Any]]],
 ) -> None:
     shape, world, calls = shape_world
-    options = SimOptions(
-        state_budget_tokens=1500, turn_budget_tokens=700, history_budget_tokens=2500
-    )
-    bound = Simulator(world, TeacherModel(), options=options).budget.bound
+    options = Settings.of(state_budget=1500, turn_budget=700, history_budget=2500)
+    bound = Simulator(world, TeacherModel(), settings=options).budget.bound
     system = estimate_tokens(render_system(world))
     rows = await measure(world, calls[:80], options)
     assert rows["overall"]["tokens_max"] <= system + bound, (shape, rows["overall"])
@@ -65,18 +64,18 @@ async def test_a_context_window_shrinks_the_parts_to_leave_room_for_the_answer()
     world, calls = recorded("clinic", 0.5, episodes=4)
     system = estimate_tokens(render_system(world))
     window = system + 6000 + 32768
-    simulator = Simulator(world, TeacherModel(), options=SimOptions(context_tokens=window))
+    simulator = Simulator(world, TeacherModel(), settings=Settings.of(context_window=window))
     budget = simulator.budget
     assert budget.total_tokens == window - simulator.sampling.max_tokens
-    assert budget.state_tokens < SimOptions.state_budget_tokens
-    rows = await measure(world, calls, SimOptions(context_tokens=window))
+    assert budget.state_tokens < PromptSettings().state_budget
+    rows = await measure(world, calls, Settings.of(context_window=window))
     assert rows["overall"]["tokens_max"] <= window - simulator.sampling.max_tokens
 
 
 def test_a_window_too_small_for_the_world_is_a_clear_error() -> None:
     world, _ = recorded("clinic", 0.2, episodes=1)
     with pytest.raises(ValueError, match="context window of 1000 tokens"):
-        Simulator(world, TeacherModel(), options=SimOptions(context_tokens=1000))
+        Simulator(world, TeacherModel(), settings=Settings.of(context_window=1000))
 
 
 HINTED = """\
@@ -112,7 +111,7 @@ async def test_hints_narrow_a_search_to_a_collection_and_a_field() -> None:
     world = world.model_copy(update={"state": {**world.state, "people": people}})
     model = TeacherModel()
     model.answer = "<predicted_observation>p2</predicted_observation>"
-    simulator = Simulator(world, model, options=SimOptions(state_budget_tokens=800))
+    simulator = Simulator(world, model, settings=Settings.of(state_budget=800))
     await simulator.call("a", "find_person", {"city": "Lisbon"})
     shown = model.prompts[0][-1]["content"]
     assert "- /people/p2:" in shown

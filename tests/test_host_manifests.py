@@ -74,7 +74,7 @@ def test_the_registry_entry_starts_a_server_mcp_sim_accepts(
     (key,) = package["environmentVariables"]
     config = serve_config(registry_argv(package), monkeypatch, {key["name"]: "k3y"})
     assert config.world.name == f"{example['default']}.yaml"
-    assert config.simulation.model.api_key == "k3y"
+    assert config.settings.model.api_key == "k3y"
 
 
 def bundle_argv(settings: dict[str, str]) -> tuple[list[str], dict[str, str]]:
@@ -99,15 +99,15 @@ def test_the_bundle_runs_the_released_package_with_the_users_settings(
     argv, env = bundle_argv(settings)
     config = serve_config(argv, monkeypatch, env)
     assert config.worlds == (BOOKSTORE,)
-    assert config.simulation.model.urls == ("http://gpu:8000/v1",)
-    assert config.simulation.model.api_key == "k3y"
+    assert config.settings.model.model_url == ["http://gpu:8000/v1"]
+    assert config.settings.model.api_key == "k3y"
     assert set(MANIFEST["user_config"]) == set(settings)
 
 
 def test_the_bundle_without_an_api_key_sends_none(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = {name: str(s.get("default", "")) for name, s in MANIFEST["user_config"].items()}
     argv, env = bundle_argv({**defaults, "world": str(BOOKSTORE)})
-    assert serve_config(argv, monkeypatch, env).simulation.model.api_key is None
+    assert serve_config(argv, monkeypatch, env).settings.model.api_key is None
 
 
 @pytest.mark.peers

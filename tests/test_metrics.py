@@ -13,9 +13,10 @@ import pytest
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import ModelTimeout
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.hosting import HostingOptions, hosting_app
 from mcp_sim.server.mcp_front import build_server
+from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.simulator.metrics import Latencies, Metrics, error_kind
 from mcp_sim.spec.world import World
@@ -59,7 +60,7 @@ async def known_sequence(shop: World, script: Any) -> tuple[Simulator, Any]:
 
 async def test_metrics_count_a_known_sequence_of_calls(shop: World, script: Any) -> None:
     simulator, model = await known_sequence(shop, script)
-    report = Control(simulator).metrics()
+    report = simulator.metrics.report(simulator.sessions)
 
     assert report["sessions"] == {"live": 2, "started": 2, "expired": 0, "busy": 0, "queued": 0}
     calls = report["calls"]
@@ -239,7 +240,7 @@ async def test_metrics_are_a_control_tool_too(shop: World, script: Any) -> None:
     from mcp import Client
 
     simulator, _ = await known_sequence(shop, script)
-    async with Client(build_server(simulator, control=Control(simulator))) as client:
+    async with Client(build_server(simulator, control=ControlTools.over(simulator))) as client:
         result = await client.call_tool("sim_metrics", {})
     assert result.structured_content is not None
     assert result.structured_content["calls"]["total"] == 5
@@ -249,15 +250,12 @@ async def test_answer_cache_hits_and_misses_are_counted(
     bookstore: World, tmp_path: Any, script: Any
 ) -> None:
     from mcp_sim.simulator.answer_cache import AnswerCache
-    from mcp_sim.simulator.core import SamplingOverrides
 
     cache = AnswerCache(tmp_path / "cache.sqlite", "scripted")
     answer = script.answer({"id": "b3", "title": "Cartographers of Rain"})
     reports = []
     for _ in range(2):  # the second run finds the first run's answer in the cache
-        simulator = Simulator(
-            bookstore, script(answer), cache=cache, sampling=SamplingOverrides(seed=7)
-        )
+        simulator = Simulator(bookstore, script(answer), cache=cache, settings=Settings.of(seed=7))
         await simulator.call("s1", "get_book", {"book_id": "b3"})
         reports.append(simulator.metrics.report(simulator.sessions))
     cache.close()

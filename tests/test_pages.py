@@ -8,9 +8,9 @@ import json
 import anyio
 import pytest
 
-from mcp_sim.prompting.bounds import OutputBounds
 from mcp_sim.prompting.search_formats import SearchResult, render_results
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import load_world, parse_world
 from mcp_sim.spec.world import World
 from tests.conftest import WORLDS
@@ -301,7 +301,7 @@ async def test_a_bounded_model_answers_results_as_json_shown_in_the_native_forma
 ) -> None:
     answer = json.dumps({"results": [REVIEW.as_json()]})
     model = ScriptedModel(answer)
-    sim = Simulator(velandre, model, options=SimOptions(bounds=OutputBounds()))
+    sim = Simulator(velandre, model, settings=Settings.of(bounded_output=True))
     result = await sim.call("s1", "web_search", {"queries": ["toll review"]})
     assert result.text == render_results("toll review", [REVIEW], "Sounder")
     request = model.requests[0]
@@ -317,7 +317,7 @@ async def test_a_bounded_model_writes_pages_in_an_envelope(velandre: World) -> N
         json.dumps({"observation": REVIEW_PAGE}),
         NO_FACTS,
     )
-    sim = Simulator(velandre, model, options=SimOptions(bounds=OutputBounds()))
+    sim = Simulator(velandre, model, settings=Settings.of(bounded_output=True))
     await sim.call("s1", "web_search", {"queries": ["toll review"]})
     page = await sim.call("s1", "open_page", {"url": REVIEW_URL})
     assert page.text.startswith(f"# {REVIEW.title}\n\n*The Port Ysolde Courier*")

@@ -116,7 +116,7 @@ def test_call_answered_by_an_injected_error_starts_no_model(
     def no_model(*args: object) -> None:
         raise AssertionError("mcp-sim call started a world model it did not need")
 
-    monkeypatch.setattr("mcp_sim.cli.wiring.launched_model", no_model)
+    monkeypatch.setattr("mcp_sim.api.model_launch.LaunchingModel.start", no_model)
     run = cli(
         capsys, "call", str(world), "get_book", "--args", '{"book_id": "b1"}', "--perturb", "down"
     )

@@ -9,6 +9,7 @@ import pytest
 
 from mcp_sim.models.base import ChatMessage
 from mcp_sim.prompting.answer_format import extract_observation
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import (
     OBSERVATION_MARKER,
     PastCall,
@@ -39,16 +40,23 @@ def messages_for(
 ) -> list[ChatMessage]:
     tool = world.tool("get_book")
     assert tool is not None
+    shape = AnswerShape(structured, envelope=False, writes=False, response_schema=None)
     return build_messages(
-        world, history, tool, {"book_id": "b3"}, {"orders": ["ord_9"]}, structured=structured
+        world, history, tool, {"book_id": "b3"}, {"orders": ["ord_9"]}, shape=shape
     )
 
 
 def test_system_prompt_is_identical_across_calls_and_sessions(bookstore: World) -> None:
     first = messages_for(bookstore, history=[])
     later = messages_for(bookstore, structured=True)
+    tool = bookstore.tools[0]
     other_session = build_messages(
-        load_world(BOOKSTORE), HISTORY[:1], bookstore.tools[0], {"query": "x"}, {"books": []}
+        load_world(BOOKSTORE),
+        HISTORY[:1],
+        tool,
+        {"query": "x"},
+        {"books": []},
+        shape=AnswerShape.of(tool, None),
     )
     assert first[0]["role"] == "system"
     assert first[0]["content"] == later[0]["content"] == other_session[0]["content"]
@@ -152,6 +160,7 @@ def test_a_given_head_is_the_current_turn_up_to_its_closing_part(bookstore: Worl
         tool,
         {"book_id": "b3"},
         {"orders": []},
+        shape=AnswerShape.of(tool, None),
         context=TurnContext(head=head, sections=["**Known Pages:** none"]),
         simulation_instruction="Answer slowly.",
     )

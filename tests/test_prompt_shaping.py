@@ -6,13 +6,16 @@ from __future__ import annotations
 import pytest
 
 from mcp_sim.errors import SnapshotInvalid
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.session import Session, SessionStore, Turn
 from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.settings import Settings
 from mcp_sim.simulator import recorder
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.simulator.options import SimOptions
 from mcp_sim.simulator.prompt import PromptShaper, turn_tokens, unseen_changes
 from mcp_sim.spec.world import World
+
+TEXT = AnswerShape(structured=False, envelope=False, writes=False, response_schema=None)
 
 
 def session_with_turns(world: World, count: int, observation: str) -> Session:
@@ -25,10 +28,10 @@ def session_with_turns(world: World, count: int, observation: str) -> Session:
 
 
 def test_building_a_prompt_changes_nothing_in_the_session(bookstore: World) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=100, keep_turns=2), 1000)
+    shaper = PromptShaper(bookstore, Settings.of(history_budget=100, keep_turns=2).prompt, 1000)
     session = session_with_turns(bookstore, 5, "x" * 300)
     history = list(session.history)
-    prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None)
+    prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None, TEXT)
     assert session.history_start == 0
     assert session.history == history and all(t.action is None for t in session.history)
     assert prompt.anchor and "rain" in prompt.head
@@ -36,33 +39,33 @@ def test_building_a_prompt_changes_nothing_in_the_session(bookstore: World) -> N
 
 def test_preparing_compacts_the_history_within_its_budget(bookstore: World) -> None:
     budget = 300
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=budget, keep_turns=2), 1000)
+    shaper = PromptShaper(bookstore, Settings.of(history_budget=budget, keep_turns=2).prompt, 1000)
     session = session_with_turns(bookstore, 5, "x" * 300)
     shaper.prepare(session)
     shown = shaper.shown_history(session)
     assert session.history_start == 3 and len(shown) == 2
     assert all(t.action is not None for t in shown)
     assert sum(turn_tokens(t) for t in shown) <= budget
-    prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None)
+    prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None, TEXT)
     assert "### Turn 6" in prompt.head
 
 
 def test_compaction_lets_go_of_the_turns_no_prompt_shows_again(bookstore: World) -> None:
-    options = SimOptions(history_budget_tokens=300, keep_turns=2, reference_turns=3)
+    options = Settings.of(history_budget=300, keep_turns=2, reference_turns=3).prompt
     shaper = PromptShaper(bookstore, options, 1000)
     session = session_with_turns(bookstore, 50, "x" * 300)
     shaper.prepare(session)
     assert session.turn_count == 50 and session.history_start == 48
     assert session.history_offset == 47 and len(session.history) == 3
     assert len(shaper.references(session, {})) == 3 * 2
-    prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None)
+    prompt = shaper.messages(session, bookstore.tools[0], {"query": "rain"}, None, None, TEXT)
     assert "### Turn 51" in prompt.head
 
 
 def test_a_session_restored_from_a_compacted_one_shows_the_same_prompt(
     bookstore: World,
 ) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=300, keep_turns=2), 1000)
+    shaper = PromptShaper(bookstore, Settings.of(history_budget=300, keep_turns=2).prompt, 1000)
     session = session_with_turns(bookstore, 50, "x" * 300)
     shaper.prepare(session)
     snapshot = Snapshot.parse(session.snapshot().model_dump_json())
@@ -70,7 +73,9 @@ def test_a_session_restored_from_a_compacted_one_shows_the_same_prompt(
     shaper.prepare(restored)
     assert (restored.history_offset, restored.turn_count) == (47, 50)
     args = {"query": "rain"}
-    shown = [shaper.messages(s, bookstore.tools[0], args, None, None) for s in (session, restored)]
+    shown = [
+        shaper.messages(s, bookstore.tools[0], args, None, None, TEXT) for s in (session, restored)
+    ]
     assert shown[0].messages == shown[1].messages
 
 
@@ -85,8 +90,8 @@ async def test_calls_the_model_does_not_answer_are_compacted_too(
     bookstore: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(recorder, "KEPT_TURNS_LIMIT", 10)
-    options = SimOptions(history_budget_tokens=200, keep_turns=2)
-    simulator = Simulator(bookstore, None, options=options)
+    options = Settings.of(history_budget=200, keep_turns=2)
+    simulator = Simulator(bookstore, None, settings=options)
     for _ in range(40):
         await simulator.call("s", "search_books", {"query": "glass"})  # a pinned fixture
     session = simulator.sessions.get("s")
@@ -94,7 +99,7 @@ async def test_calls_the_model_does_not_answer_are_compacted_too(
 
 
 def test_a_small_history_is_kept_whole(bookstore: World) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(), 1000)
+    shaper = PromptShaper(bookstore, Settings.of().prompt, 1000)
     session = session_with_turns(bookstore, 3, "short")
     shaper.prepare(session)
     assert session.history_start == 0 and len(shaper.shown_history(session)) == 3

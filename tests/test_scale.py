@@ -18,7 +18,6 @@ import uvicorn
 from mcp import Client
 
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.server.control import Control
 from mcp_sim.server.mcp_front import SESSION_META_KEY, build_server, http_app
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
@@ -68,7 +67,7 @@ async def test_a_thousand_sessions_have_calls_in_flight_at_once(bookstore: World
                     tg.start_soon(call, f"episode-{i}")
     assert len(texts) == 1000
     assert all(text == f"for {session}" for session, text in texts.items())
-    report = Control(simulator).metrics()
+    report = simulator.metrics.report(simulator.sessions)
     assert report["sessions"]["live"] == 1000 and report["calls"]["by_source"] == {"model": 1000}
 
 

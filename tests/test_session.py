@@ -6,8 +6,8 @@ import copy
 import json
 from typing import Any
 
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.runtime.session import Session, SessionStore
-from mcp_sim.server.control import Control
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
@@ -51,21 +51,20 @@ async def test_forks_share_their_parents_state_until_they_change_it(
     shop: World, script: Any
 ) -> None:
     pristine = copy.deepcopy(shop.state)
-    answers = [script.answer("cancelled", CANCEL_ORDER_1), script.answer("done", [])] * 3
+    patch = [{"op": "replace", "path": "/orders/0/status", "value": "packed"}]
+    answers = [script.answer("cancelled", CANCEL_ORDER_1), script.answer("packed", patch)]
     simulator = Simulator(shop, script(*answers))
-    control = Control(simulator)
+    lifecycle = EpisodeHub({shop.world: simulator}).lifecycle
     await simulator.call("parent", "update_order", {"order_id": "ord_00001"})
     parent = simulator.sessions.get("parent")
     parent_state = copy.deepcopy(parent.state)
-    await control.fork("parent", "fork")
+    await lifecycle.fork_session(shop.world, "parent", "fork")
     fork = simulator.sessions.get("fork")
     assert fork.state["orders"] is parent.state["orders"]
-    patch = [{"op": "replace", "path": "/orders/0/status", "value": "packed"}]
-    simulator.model = script(script.answer("packed", patch))
     await simulator.call("fork", "update_order", {"order_id": "ord_00001"})
     assert fork.state["orders"][0]["status"] == "packed"
     assert parent.state == parent_state
-    await control.reset("fork")
+    await lifecycle.reset("fork", world=shop.world)
     assert fork.state is shop.state
     assert shop.state == pristine
 

@@ -9,11 +9,13 @@ from collections.abc import Callable
 import anyio
 import pytest
 
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import ModelError, ModelTimeout, ModelUnavailable
 from mcp_sim.journal import Journal
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, Sampling
 from mcp_sim.runtime.session import Session, SessionStore
-from mcp_sim.simulator.core import SamplingOverrides, Simulator, UnknownTool, resolve_sampling
+from mcp_sim.settings import SamplingSettings, Settings
+from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
 from tests.conftest import BOOKSTORE
@@ -168,16 +170,18 @@ async def test_reasoning_from_the_endpoint_is_passed_through(bookstore: World) -
     assert (result.text, result.reasoning) == ("x", "thoughts")
 
 
-async def test_empty_observation_twice_is_a_model_error(bookstore: World) -> None:
-    empty = "<think>only thinking</think><predicted_observation> </predicted_observation>"
+async def test_no_observation_twice_is_a_model_error(bookstore: World) -> None:
+    # Closed tags around nothing would be an answer (see tests/test_empty_answers.py);
+    # thinking and an unclosed tag are not.
+    empty = "<think>only thinking</think><predicted_observation> "
     model = ScriptedModel(empty, empty)
     result = await Simulator(bookstore, model).call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.source) == (True, "model_error")
     assert "empty observation" in result.text and len(model.requests) == 2
 
 
-async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> None:
-    empty = "<predicted_observation>\n</predicted_observation>"
+async def test_an_empty_completion_is_asked_for_once_more(bookstore: World) -> None:
+    empty = ""
     model = ScriptedModel(empty, observation("b1 record"))
     result = await Simulator(bookstore, model).call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.text) == (False, "b1 record")
@@ -187,12 +191,9 @@ async def test_empty_observation_is_asked_for_once_more(bookstore: World) -> Non
     assert "<predicted_observation>" in retry.messages[-1]["content"]
 
 
-async def test_blank_envelope_of_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
-    from mcp_sim.prompting.bounds import OutputBounds
-    from mcp_sim.simulator.core import SimOptions
-
-    model = ScriptedModel('{"observation": "  "}', '{"observation": "b1: The Glass River"}')
-    simulator = Simulator(bookstore, model, options=SimOptions(bounds=OutputBounds()))
+async def test_no_envelope_from_a_small_model_is_asked_for_once_more(bookstore: World) -> None:
+    model = ScriptedModel('{"text": "b1"}', '{"observation": "b1: The Glass River"}')
+    simulator = Simulator(bookstore, model, settings=Settings.of(bounded_output=True))
     result = await simulator.call("s", "get_book", {"book_id": "b1"})
     assert (result.is_error, result.text) == (False, "b1: The Glass River")
     retry = model.requests[1]
@@ -400,12 +401,12 @@ WORLD_WITH_MODEL_SECTION = BOOKSTORE.read_text(encoding="utf-8") + (
 
 
 def test_sampling_defaults_come_from_the_model_card(bookstore: World) -> None:
-    assert resolve_sampling(bookstore, SamplingOverrides()) == Sampling()
+    assert SamplingSettings().resolve(bookstore) == Sampling()
 
 
 def test_world_model_section_overrides_the_defaults() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
-    sampling = resolve_sampling(world, SamplingOverrides())
+    sampling = SamplingSettings().resolve(world)
     assert (sampling.temperature, sampling.top_p, sampling.thinking) == (0.1, 0.5, False)
     assert (sampling.top_k, sampling.max_tokens) == (Sampling().top_k, Sampling().max_tokens)
 
@@ -413,8 +414,8 @@ def test_world_model_section_overrides_the_defaults() -> None:
 async def test_command_line_overrides_beat_the_world_model_section() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
     model = ScriptedModel(observation("x"))
-    overrides = SamplingOverrides(temperature=0.9, max_tokens=256, thinking=True, seed=7)
-    await Simulator(world, model, sampling=overrides).call("s", "get_book", {"book_id": "b1"})
+    overrides = Settings.of(temperature=0.9, max_tokens=256, thinking=True, seed=7)
+    await Simulator(world, model, settings=overrides).call("s", "get_book", {"book_id": "b1"})
     # --seed is the base of the session's seed; each request's seed is drawn from the session.
     request_seed = Session.start("s", world, base_seed=7).next_request_seed()
     assert model.requests[0].sampling == Sampling(
@@ -430,10 +431,10 @@ async def test_command_line_overrides_beat_the_world_model_section() -> None:
 def test_backend_defaults_replace_the_model_card_but_not_the_world_or_command_line() -> None:
     world = parse_world(WORLD_WITH_MODEL_SECTION)
     backend = Sampling(temperature=1.0, max_tokens=512)
-    assert resolve_sampling(world, SamplingOverrides(), backend) == Sampling(
+    assert SamplingSettings().resolve(world, backend) == Sampling(
         temperature=0.1, top_p=0.5, thinking=False, max_tokens=512
     )
-    assert resolve_sampling(world, SamplingOverrides(max_tokens=64), backend).max_tokens == 64
+    assert SamplingSettings(max_tokens=64).resolve(world, backend).max_tokens == 64
 
 
 async def test_answers_without_model_tells_which_calls_need_the_model(bookstore: World) -> None:
@@ -461,7 +462,6 @@ async def test_expired_sessions_leave_the_journal(bookstore: World) -> None:
 
 
 async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: World) -> None:
-    from mcp_sim.server.control import Control
     from tests.scripted_model import ScriptedModel
 
     answer = ScriptedModel.answer({"id": "b1", "title": "The Glass River"})
@@ -469,9 +469,17 @@ async def test_a_fork_prompts_with_the_same_history_as_its_parent(bookstore: Wor
     simulator = Simulator(bookstore, model)
     for book in ("b1", "b3"):
         await simulator.call("parent", "get_book", {"book_id": book})
-    await Control(simulator).fork("parent", "fork")
+    hub = EpisodeHub({bookstore.world: simulator})
+    await hub.lifecycle.fork_session(bookstore.world, "parent", "fork")
     await simulator.call("parent", "get_book", {"book_id": "b4"})
     await simulator.call("fork", "get_book", {"book_id": "b4"})
     parent_prompt, fork_prompt = (r.messages for r in model.requests[-2:])
     assert fork_prompt == parent_prompt
     assert "### Turn 2" in fork_prompt[3]["content"]
+
+
+def test_a_simulators_parts_cannot_be_set_after_it_is_built(bookstore: World) -> None:
+    simulator = Simulator(bookstore, None)
+    for name, value in (("write_through", None), ("watchers", ()), ("model", None)):
+        with pytest.raises(AttributeError, match="given when it is built"):
+            setattr(simulator, name, value)

@@ -156,7 +156,10 @@ def test_a_control_character_is_reported_where_it_is(fast: bool, char: str) -> N
 def test_the_end_of_a_file_without_a_last_line_break_is_inside_the_file() -> None:
     text = TOOL + "state: [1, 2"
     problem = refusal(text)
-    assert (problem.line, problem.column) == (text.count("\n") + 1, len("state: [1, 2") + 1)
+    # Reported where the '[' opened, with the end of the file where the parser gave up.
+    last = text.count("\n") + 1
+    assert (problem.line, problem.column) == (last, len("state: ["))
+    assert f"reached the end of the file at {last}:{len('state: [1, 2') + 1})" in problem.message
 
 
 @pytest.mark.parametrize("path", sorted(WORLDS.glob("*.yaml")), ids=lambda p: p.name)

@@ -10,7 +10,8 @@ import pytest
 
 from mcp_sim.errors import SpecError
 from mcp_sim.runtime.entities import EntityIndex
-from mcp_sim.runtime.side_channel import IdAllocator, virtual_now
+from mcp_sim.runtime.fresh_ids import IdAllocator
+from mcp_sim.runtime.virtual_clock import virtual_now
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.state import id_format_regex
 from mcp_sim.spec.world import World, world_json_schema

@@ -1,4 +1,5 @@
-"""The world state as the server keeps it: checked patches, versions, the side channel."""
+"""The world state as the server keeps it: checked patches, versions, fresh ids, virtual time
+and seeds."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from mcp_sim.errors import PatchRejected
 from mcp_sim.journal import Journal, read_journal
 from mcp_sim.runtime.session import SessionStore
 from mcp_sim.runtime.state import StateRules, parse_patch, split_patch
-from mcp_sim.simulator.core import CallResult, SamplingOverrides, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import CallResult, Simulator
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
 
@@ -242,7 +244,7 @@ async def test_same_seed_and_answers_give_a_byte_identical_journal(
     async def replay(name: str, seed: int) -> tuple[bytes, list[int | None]]:
         calls, model = scenario(script)
         journal = Journal(tmp_path / name)
-        simulator = Simulator(shop, model, journal=journal, sampling=SamplingOverrides(seed=seed))
+        simulator = Simulator(shop, model, journal=journal, settings=Settings.of(seed=seed))
         await run(simulator, calls)
         journal.close()
         return (tmp_path / name).read_bytes(), [r.sampling.seed for r in model.requests]
@@ -257,9 +259,10 @@ async def test_same_seed_and_answers_give_a_byte_identical_journal(
 
 
 async def test_journal_timing_records_latency(shop: World, script: Any) -> None:
-    from mcp_sim.simulator.core import SimOptions
 
-    simulator = Simulator(shop, script(script.answer("x")), options=SimOptions(journal_timing=True))
+    simulator = Simulator(
+        shop, script(script.answer("x")), settings=Settings.of(journal_timing=True)
+    )
     await simulator.call("s1", "get_order", {"order_id": "ord_00001"})
     latency = simulator.journal.records("s1")[0].latency_ms
     assert latency is not None and latency >= 0
@@ -337,7 +340,6 @@ def test_split_patch_ignores_drafts_in_thinking() -> None:
 async def test_without_model_seeds_requests_carry_no_seed_and_journals_still_replay(
     shop: World, script: Any, tmp_path: Path
 ) -> None:
-    from mcp_sim.simulator.core import SimOptions
 
     async def replay(name: str) -> tuple[bytes, list[int | None]]:
         calls, model = scenario(script)
@@ -346,8 +348,7 @@ async def test_without_model_seeds_requests_carry_no_seed_and_journals_still_rep
             shop,
             model,
             journal=journal,
-            sampling=SamplingOverrides(seed=7),
-            options=SimOptions(model_seeds=False),
+            settings=Settings.of(seed=7, model_seeds=False),
         )
         await run(simulator, calls)
         journal.close()

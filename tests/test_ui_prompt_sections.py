@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import build_messages, render_state
 from mcp_sim.simulator.context import ModelExchange
 from mcp_sim.spec.world import World
@@ -31,7 +32,12 @@ def test_sections_are_cut_at_headings_and_state_ones_marked() -> None:
 def test_an_exchange_splits_into_system_history_turn_and_follow_up(bookstore: World) -> None:
     tool = bookstore.tools[1]
     messages: list[ChatMessage] = build_messages(
-        bookstore, [], tool, {"book_id": "b3"}, {"books": [{"id": "b3"}]}
+        bookstore,
+        [],
+        tool,
+        {"book_id": "b3"},
+        {"books": [{"id": "b3"}]},
+        shape=AnswerShape.of(tool, None),
     )
     follow_up: list[ChatMessage] = [
         {"role": "assistant", "content": "not json"},

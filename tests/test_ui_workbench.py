@@ -55,11 +55,11 @@ async def workbench(
 ) -> AsyncIterator[tuple[str, EpisodeHub]]:
     traces = TraceBook()
     simulators = {
-        shop.world: Simulator(shop, StreamingModel(*answers)),
-        bookstore.world: Simulator(bookstore, StreamingModel(*answers)),
+        world.world: Simulator(
+            world, StreamingModel(*answers), watchers=[traces.watcher(world.world)]
+        )
+        for world in (shop, bookstore)
     }
-    for name, simulator in simulators.items():
-        simulator.watchers.append(traces.watcher(name))
     hub = EpisodeHub(simulators)
     worlds = Worlds(hub)
     files_served = WorldFiles(files or [WORLDS / "bookstore.yaml"])
@@ -227,11 +227,13 @@ async def test_check_again_reads_the_files_as_they_are_now(
 
 async def test_progress_lines_are_spaced_by_the_interval(bookstore: World) -> None:
     """The clock is injected: lines at 0 s, 0.12 s and 0.3 s; the two between are dropped."""
-    simulator = Simulator(bookstore, StreamingModel(ScriptedModel.answer({"ok": True})))
-    simulator.model = _FiveProgress(ScriptedModel.answer({"ok": True}))
-    worlds = Worlds(EpisodeHub({bookstore.world: simulator}))
     traces = TraceBook()
-    simulator.watchers.append(traces.watcher(bookstore.world))
+    simulator = Simulator(
+        bookstore,
+        _FiveProgress(ScriptedModel.answer({"ok": True})),
+        watchers=[traces.watcher(bookstore.world)],
+    )
+    worlds = Worlds(EpisodeHub({bookstore.world: simulator}))
     episode = await worlds.episode()
     times: Iterator[float] = iter([0.0, 0.05, 0.12, 0.15, 0.3])
     stream = CallStream(

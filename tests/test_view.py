@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 from mcp_sim.prompting.native import estimate_tokens
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
 BUDGET = 8000
@@ -42,7 +43,7 @@ async def test_large_state_prompt_stays_in_budget_and_carries_the_referenced_ord
     target = world.state["orders"][3140]
     patch = [{"op": "replace", "path": "/orders/3140/status", "value": "cancelled"}]
     model = script(script.answer({**target, "status": "cancelled"}, patch))
-    simulator = Simulator(world, model, options=SimOptions(state_budget_tokens=BUDGET))
+    simulator = Simulator(world, model, settings=Settings.of(state_budget=BUDGET))
 
     result = await simulator.call("s", "update_order", {"order_id": "ord_03141"})
 
@@ -70,8 +71,8 @@ async def test_small_state_is_shown_whole(shop: World, script: Any) -> None:
 async def test_history_is_compacted_to_the_last_turns_in_jumps(shop: World, script: Any) -> None:
     long_observation = "x" * 3000  # about 1000 tokens per turn
     model = script(*[script.answer(long_observation) for _ in range(12)])
-    options = SimOptions(history_budget_tokens=5000, keep_turns=2)
-    simulator = Simulator(shop, model, options=options)
+    options = Settings.of(history_budget=5000, keep_turns=2)
+    simulator = Simulator(shop, model, settings=options)
     for _ in range(12):
         await simulator.call("s", "get_order", {"order_id": "ord_00001"})
     shown = [(len(r.messages) - 2) // 2 for r in model.requests]

@@ -18,7 +18,7 @@ from benchmarks.zoo.kit import clone
 from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table
 from mcp_sim.fidelity.grounding_recall import state_values
 from mcp_sim.runtime.state_shape import normalize
-from mcp_sim.simulator.core import SimOptions
+from mcp_sim.settings.combined import Settings
 from mcp_sim.spec.loading import load_world
 
 SMALL_MB = 0.1
@@ -176,7 +176,7 @@ def test_two_shapes_are_held_out_unless_asked_for() -> None:
 
 async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
     shapes = sorted(SHAPES)
-    report = await measure_zoo(shapes, 0.05, seed=5, episodes=2, options=SimOptions())
+    report = await measure_zoo(shapes, 0.05, seed=5, episodes=2, settings=Settings())
     assert list(report["shapes"]) == shapes
     for shape in shapes:
         rows = report["shapes"][shape]["rows"]
@@ -189,7 +189,7 @@ async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
         b["info"]["calls"] for b in report["shapes"].values()
     )
     lines = table(report)
-    assert lines[0].startswith("shape\tgroup\tcalls\tmodel_errors\trecall")
+    assert lines[0].startswith("shape\tgroup\tcalls\tunsimulated\trecall")
     assert any(line.startswith("ALL\tsearch\t") for line in lines)
 
 

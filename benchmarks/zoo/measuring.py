@@ -11,12 +11,12 @@ from typing import Any
 
 from benchmarks.zoo import HELD_OUT, KINDS, SHAPES, generate
 from mcp_sim.fidelity.grounding_recall import Figures, measure_figures
-from mcp_sim.simulator.core import SimOptions
+from mcp_sim.settings.combined import Settings
 from mcp_sim.spec.world import World
 
 COLUMNS = (
     "calls",
-    "model_errors",
+    "unsimulated",
     "recall",
     "all_facts",
     "grounded",
@@ -42,14 +42,14 @@ def chosen_shapes(names: str | None, include_held_out: bool) -> list[str]:
 
 
 async def measure_shape(
-    shape: str, size_mb: float, seed: int, episodes: int, options: SimOptions
+    shape: str, size_mb: float, seed: int, episodes: int, settings: Settings
 ) -> tuple[dict[str, Figures], dict[str, Any]]:
     """Figures per group (``overall``, ``kind K``) and facts about the run."""
     started = time.perf_counter()
     spec, calls = generate(shape, size_mb, seed, episodes)
     generated = time.perf_counter() - started
     world = World.model_validate(spec)
-    groups, index_ms = await measure_figures(world, calls, options)
+    groups, index_ms = await measure_figures(world, calls, settings)
     info = {
         "state_chars": len(json.dumps(spec["state"])),
         "calls": len(calls),
@@ -62,14 +62,14 @@ async def measure_shape(
 
 
 async def measure_zoo(
-    shapes: list[str], size_mb: float, seed: int, episodes: int, options: SimOptions
+    shapes: list[str], size_mb: float, seed: int, episodes: int, settings: Settings
 ) -> dict[str, Any]:
     """``{"shapes": {shape: {"info": ..., "rows": {group: row}}}, "all": {group: row}}``:
     rows per shape and group (``overall``, ``kind K``), and per group over all shapes."""
     merged: dict[str, Figures] = defaultdict(Figures)
     report: dict[str, Any] = {"shapes": {}, "held_out": sorted(HELD_OUT & set(shapes))}
     for shape in shapes:
-        groups, info = await measure_shape(shape, size_mb, seed, episodes, options)
+        groups, info = await measure_shape(shape, size_mb, seed, episodes, settings)
         for name, figures in groups.items():
             merged[name].merge(figures)
         report["shapes"][shape] = {"info": info, "rows": _rows(groups)}

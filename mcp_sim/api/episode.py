@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.api.results import ToolResult, episode_over
+from mcp_sim.api.tool_results import ToolResult, episode_over
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.journal import JournalRecord
 from mcp_sim.models.base import ProgressCallback
@@ -27,7 +27,7 @@ class Episode:
     def __init__(self, hub: EpisodeHub, episode_id: str) -> None:
         self._hub = hub
         self.id = episode_id
-        episode = hub.get(episode_id)
+        episode = hub.entry(episode_id)
         self.world_id = episode.world
         self.token = episode.token
         """The episode's bearer token, for its URL when the same hub is served over HTTP."""
@@ -42,12 +42,12 @@ class Episode:
     @property
     def task(self) -> str | None:
         """The verify task the episode is scored on by default."""
-        return self._hub.get(self.id).task
+        return self._hub.entry(self.id).task
 
     @property
     def parent(self) -> str | None:
         """The episode this one was forked from."""
-        return self._hub.get(self.id).parent
+        return self._hub.entry(self.id).parent
 
     @property
     def tools(self) -> list[ToolSpec]:
@@ -57,11 +57,11 @@ class Episode:
     @property
     def steps(self) -> int:
         """How many calls the episode has made (a fork counts its parent's)."""
-        return self._hub.session(self._hub.get(self.id)).steps
+        return self._hub.held(self.id).session.steps
 
     @property
     def seed(self) -> int:
-        return self._hub.session(self._hub.get(self.id)).seed
+        return self._hub.held(self.id).session.seed
 
     @property
     def done(self) -> bool:
@@ -100,7 +100,7 @@ class Episode:
 
     def summary(self) -> dict[str, Any]:
         """What a server's ``GET /episodes/{id}`` says about the episode."""
-        return self._hub.summary(self._hub.get(self.id))
+        return self._hub.summary(self._hub.entry(self.id))
 
     async def reset(self, *, seed: int | None = None) -> None:
         """Back to the world's start: state, history and clock; the same seed unless given."""

@@ -12,88 +12,96 @@ from world files and a model (:meth:`Worlds.open`) and calls it directly::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
+from mcp_sim.api.assembly import Resolved, Watch, WorldSource, assemble
 from mcp_sim.api.episode import Episode
+from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.errors import SimError
-from mcp_sim.models.base import Sampling, WorldModel
-from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.models.base import WorldModel
 from mcp_sim.runtime.snapshot import Snapshot
-from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator
-from mcp_sim.spec.loading import load_world
+from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
-WorldSource = str | Path | World
-"""A world file's path, or a loaded :class:`~mcp_sim.spec.world.World`."""
+__all__ = ["ModelSource", "WorldSource", "Worlds"]
 
 ModelSource = WorldModel | str | Sequence[str] | None
 """A world model: one already built (any :class:`~mcp_sim.models.base.WorldModel`, such as a
 test double), the base URL of an OpenAI-compatible server (``http://gpu:8000/v1``), several
-replicas' URLs, or ``None`` (calls that need a model become error results)."""
+replicas' URLs, another text (the model id to request, as ``--model``), or ``None`` (the model
+the settings name: by default the embedded one, started when a call first needs it)."""
 
 
 class Worlds:
     """Several worlds, each with its simulator, and their episodes (an
     :class:`~mcp_sim.episodes.hub.EpisodeHub`). Close it, or use it as an async context
-    manager, to close the model client it opened."""
+    manager, to close what it opened (the model it launched, journals, caches, the store)."""
 
     def __init__(self, simulators: Mapping[str, Simulator] | EpisodeHub) -> None:
         """Worlds over ready simulators (world id → simulator), or over the hub of their
         episodes; the caller owns the simulators."""
         self.hub = simulators if isinstance(simulators, EpisodeHub) else EpisodeHub(simulators)
+        self.model: WorldModel | None = None
+        self.resolved = Resolved.of(Settings(), model_given=True)
         self._resources = AsyncExitStack()
 
     @classmethod
     async def open(
         cls,
         *worlds: WorldSource,
+        settings: Settings | None = None,
         model: ModelSource = None,
-        api_key: str | None = None,
-        model_name: str | None = None,
-        seed: int | None = None,
-        sampling: SamplingOverrides | None = None,
-        default_sampling: Sampling | None = None,
-        options: SimOptions | None = None,
+        watch: Watch | None = None,
+        say: Callable[[str], None] | None = None,
+        **given: Any,
     ) -> Self:
-        """Open ``worlds`` (files or loaded worlds, different ``world:`` ids) answered by
-        ``model``. ``seed`` is the base of every episode's seed; ``sampling`` and ``options``
-        are what ``serve``'s sampling and prompt flags set. A world file's problems raise
-        :class:`mcp_sim.errors.SpecError`, one ``FILE:LINE:COL`` line each."""
-        if not worlds:
-            raise ValueError("open at least one world")
-        loaded = [w if isinstance(w, World) else load_world(w) for w in worlds]
-        names = [w.world for w in loaded]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise SimError(f"worlds need different ids; given twice: {', '.join(twice)}")
+        """Open ``worlds`` (files or loaded worlds, different ``world:`` ids) as ``mcp-sim
+        serve`` would with the same settings: ``settings``, or the settings named in
+        ``given`` by their flag's name (``journal="calls.jsonl"``, ``cache=...``,
+        ``perturb=["flaky"]``, ``seed=7``, ``history_budget=3000``, ``episode_store=...``;
+        see :class:`~mcp_sim.settings.Settings`), answered by ``model`` (see
+        :data:`ModelSource`). ``watch`` gives each world's simulator a watcher of its calls;
+        ``say`` is told what is being started. A world file's problems raise
+        :class:`mcp_sim.errors.SpecError`, one ``FILE:LINE:COL`` line each; a bad setting
+        :class:`mcp_sim.errors.SettingsError`."""
+        built: WorldModel | None = None
+        if isinstance(model, str) and not model.startswith(("http://", "https://")):
+            given["model"] = model
+        elif isinstance(model, str):
+            given["model_url"] = [model]
+        elif isinstance(model, Sequence):
+            given["model_url"] = list(model)
+        else:
+            built = model
+        if settings is not None and given:
+            settings = Settings.of(**{**settings.flat(), **given})
+        chosen = settings if settings is not None else Settings.of(**given)
         stack = AsyncExitStack()
-        world_model = _world_model(model, api_key=api_key, model_name=model_name)
-        if world_model is not None and not _is_model(model):
-            stack.push_async_callback(world_model.aclose)
-        overrides = sampling or SamplingOverrides()
-        if seed is not None:
-            overrides = SamplingOverrides(**{**vars(overrides), "seed": seed})
-        simulators = {
-            w.world: Simulator(
-                w,
-                world_model,
-                sampling=overrides,
-                options=options,
-                default_sampling=default_sampling,
+        try:
+            system = await assemble(
+                stack, worlds, chosen, model=built, watch=watch, say=say or _quiet
             )
-            for w in loaded
-        }
-        opened = cls(simulators)
+        except BaseException:
+            await stack.aclose()
+            raise
+        opened = cls(system.hub)
+        opened.model = system.model
+        opened.resolved = system.resolved
         opened._resources = stack
         return opened
 
+    async def start_model(self) -> None:
+        """Start the model now rather than at the first call that needs it (``serve`` does,
+        so that the first call does not wait for the engine to load)."""
+        if isinstance(self.model, LaunchingModel):
+            await self.model.start()
+
     async def aclose(self) -> None:
-        """Close what :meth:`open` opened (the model client of a URL)."""
+        """Close what :meth:`open` opened."""
         await self._resources.aclose()
 
     async def __aenter__(self) -> Self:
@@ -149,23 +157,5 @@ class Worlds:
         return [Episode(self.hub, summary["id"]) for summary in self.hub.listing()]
 
 
-def _is_model(model: ModelSource) -> bool:
-    return model is not None and not isinstance(model, str | Sequence)
-
-
-def _world_model(
-    model: ModelSource, *, api_key: str | None, model_name: str | None
-) -> WorldModel | None:
-    if model is None:
-        return None
-    if isinstance(model, str):
-        urls = [model]
-    elif isinstance(model, Sequence):
-        urls = list(model)
-    else:
-        return model
-    if not urls:
-        raise ValueError("give at least one model URL")
-    return OpenAICompatibleModel(
-        EndpointSettings(base_urls=urls, api_key=api_key, model=model_name)
-    )
+def _quiet(message: str) -> None:
+    """A library user's worlds say nothing unless asked to."""

@@ -1,16 +1,14 @@
 """``mcp-sim call``: one tool call, its observation on stdout and where it came from on stderr.
-The world model is launched only if the call needs it (a fixture, a replayed answer or an
-injected fault answer without one)."""
+The world model is launched only if the call needs it (not for a fixture, a replayed answer
+or an injected fault answer without one): the builder's model starts when first asked."""
 
 from __future__ import annotations
 
 import sys
-from contextlib import AsyncExitStack
-from dataclasses import replace
 
 import anyio
 
-from mcp_sim.cli import wiring
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.cli.config import CallConfig
 from mcp_sim.cli.console import say
 from mcp_sim.simulator.core import CallResult, UnknownTool
@@ -24,24 +22,11 @@ def run(config: CallConfig) -> int:
 
 
 async def _call(config: CallConfig) -> int:
-    world = wiring.load(config.world)
-    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
-    async with AsyncExitStack() as stack:
-        simulator = wiring.open_simulator(
-            stack,
-            world,
-            config.simulation,
-            journal=config.journal,
-            perturbations=wiring.perturber(config.perturb, world),
-            memory=config.world_memory,
-        )
-        if world.tool(config.tool) is None:
-            say(str(UnknownTool(config.tool, world)))
+    async with await Worlds.open(config.world, settings=config.settings, say=say) as worlds:
+        simulator = worlds.simulator()
+        if simulator.world.tool(config.tool) is None:
+            say(str(UnknownTool(config.tool, simulator.world)))
             return 2
-        if not simulator.answers_without_model(config.tool, config.arguments, SESSION):
-            simulator.model = await stack.enter_async_context(
-                wiring.launched_model(config.simulation.model, say)
-            )
         result = await simulator.call(SESSION, config.tool, config.arguments)
         injected = simulator.journal.records(SESSION)[-1].perturbations
     _print(result, show_reasoning=config.show_reasoning)

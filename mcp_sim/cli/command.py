@@ -4,9 +4,8 @@ a command's parsed flags to its typed configuration and its handler."""
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeAlias, TypeVar
 
 Config = TypeVar("Config")
@@ -24,6 +23,21 @@ class Command(Generic[Config]):
         return self.run(self.read(args))
 
 
+@dataclass(frozen=True)
+class HelpExample:
+    """One use of a command for its ``--help``: the command line as typed (starting with
+    ``mcp-sim``) and what it does."""
+
+    command: str
+    does: str
+
+
+def examples_epilog(examples: Sequence[HelpExample]) -> str:
+    """The examples block that ends a command's help, each command under what it does."""
+    blocks = [f"  # {example.does}\n  {example.command}" for example in examples]
+    return "examples:\n" + "\n\n".join(blocks)
+
+
 class CliParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit status 2: a bad value
     names its flag and says what was expected, without the usage block argparse prints.
@@ -33,9 +47,18 @@ class CliParser(argparse.ArgumentParser):
     TOOL``) needs it: otherwise Python 3.11's argparse lets the first positional alone take the
     tool's place when an option follows it (``call WORLD --args JSON TOOL``)."""
 
-    def __init__(self, *args: Any, intermixed: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        intermixed: bool = False,
+        examples: Sequence[HelpExample] = (),
+        **kwargs: Any,
+    ) -> None:
+        if examples:
+            kwargs["epilog"] = examples_epilog(examples)
         super().__init__(*args, **kwargs)
         self.intermixed = intermixed
+        self.help_examples = tuple(examples)
         self._in_intermixed = False
 
     def parse_known_args(
@@ -59,27 +82,17 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[CliParser]"
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Fills ``{sim.FIELD}`` and ``{embedded.FIELD}`` in help texts with the simulator's
-    default options."""
+    """argparse's help, wider (flag names and their help side by side up to 32 columns). A
+    description or epilog of several lines (the examples) is printed as written; one of a
+    single line is wrapped to the terminal."""
 
-    _DEFAULT = re.compile(r"\{(sim|embedded)\.(\w+)\}")
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32)
 
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help
-        if text is None or self._DEFAULT.search(text) is None:
-            return text
-        # Imported only when help is shown: parsing never needs the simulator.
-        from mcp_sim.cli.wiring import EMBEDDED_OPTIONS
-        from mcp_sim.simulator.core import SimOptions
-
-        defaults = {"sim": SimOptions(), "embedded": EMBEDDED_OPTIONS}
-        known = {f.name for f in fields(SimOptions)}
-
-        def fill(match: re.Match[str]) -> str:
-            name = match[2]
-            return str(getattr(defaults[match[1]], name)) if name in known else match[0]
-
-        return self._DEFAULT.sub(fill, text)
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" not in text:
+            return super()._fill_text(text, width, indent)
+        return "".join(indent + line for line in text.splitlines(keepends=True))
 
 
 def add_command(
@@ -88,14 +101,19 @@ def add_command(
     command: Command[Any],
     *,
     help: str,
+    description: str,
+    examples: Sequence[HelpExample],
     parents: Sequence[CliParser] = (),
     intermixed: bool = False,
 ) -> CliParser:
-    """A subcommand's parser, dispatching to ``command`` (see :class:`CliParser` for
-    ``intermixed``)."""
+    """A subcommand's parser, dispatching to ``command``: its ``--help`` starts with
+    ``description`` (what it does, in a sentence or two; ``help`` is its line in the list of
+    commands) and ends with ``examples`` (see :class:`CliParser` for ``intermixed``)."""
     parser: CliParser = subcommands.add_parser(
         name,
         help=help,
+        description=description,
+        examples=examples,
         parents=list(parents),
         formatter_class=HelpFormatter,
         intermixed=intermixed,
@@ -105,8 +123,23 @@ def add_command(
     return parser
 
 
-def add_group(subcommands: Subcommands, name: str, *, help: str, metavar: str) -> Subcommands:
-    """A command made of subcommands (``world new``, ``engine install``)."""
-    parser = subcommands.add_parser(name, help=help, formatter_class=HelpFormatter)
+def add_group(
+    subcommands: Subcommands,
+    name: str,
+    *,
+    help: str,
+    metavar: str,
+    description: str,
+    examples: Sequence[HelpExample],
+) -> Subcommands:
+    """A command made of subcommands (``world new``, ``engine install``), its help begun and
+    ended as :func:`add_command`'s."""
+    parser = subcommands.add_parser(
+        name,
+        help=help,
+        description=description,
+        examples=examples,
+        formatter_class=HelpFormatter,
+    )
     actions: Subcommands = parser.add_subparsers(required=True, metavar=metavar)
     return actions

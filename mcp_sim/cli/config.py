@@ -3,143 +3,27 @@ flags (``from_args``), so that a command's work sees named, typed values and nev
 argparse namespace.
 
 The options several commands share (the world model, sampling, state and prompt,
-perturbations) have one type each; a command's configuration holds them beside its own.
+perturbations, journal and cache) are :class:`~mcp_sim.settings.Settings`, read by
+:func:`~mcp_sim.cli.settings_flags.read_settings`; a command's configuration holds them beside
+its own.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp_sim.cli.console import UsageError
 from mcp_sim.cli.example_worlds import NO_WORLD, example_path, world_or_example
+from mcp_sim.cli.settings_flags import read_settings
+from mcp_sim.settings.combined import Settings
 
 if TYPE_CHECKING:
     from mcp_sim.fidelity.trajectory_export import ExportFormat
     from mcp_sim.journal import Source
     from mcp_sim.spec.world import Domain
-
-
-# --- shared options -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """Which world model answers, and how it is reached."""
-
-    urls: tuple[str, ...] = ()
-    """OpenAI-compatible base URLs (``--model-url`` and ``--model-urls-file``)."""
-    model: str | None = None
-    api_key: str | None = None
-    vllm: str | None = None
-    """A model for a vLLM that mcp-sim launches itself."""
-    vllm_args: tuple[str, ...] = ()
-    timeout: float = 600.0
-    retries: int = 2
-    max_concurrency: int = 1024
-    cache: Path | None = None
-
-    @property
-    def embedded(self) -> bool:
-        """No endpoint and no vLLM given: the embedded tiny model answers."""
-        return not self.urls and not self.vllm
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ModelConfig:
-        return cls(
-            urls=(*args.model_url, *(args.model_urls_file or ())),
-            model=args.model,
-            api_key=args.api_key,
-            vllm=args.vllm,
-            vllm_args=tuple(args.vllm_arg),
-            timeout=args.timeout,
-            retries=args.retries,
-            max_concurrency=args.max_concurrency,
-            cache=args.cache,
-        )
-
-
-@dataclass(frozen=True)
-class SamplingConfig:
-    """Sampling values given on the command line; ``None`` leaves the world's or the default."""
-
-    temperature: float | None = None
-    top_p: float | None = None
-    top_k: int | None = None
-    max_tokens: int | None = None
-    thinking: bool | None = None
-    seed: int | None = None
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> SamplingConfig:
-        return cls(
-            temperature=args.temperature,
-            top_p=args.top_p,
-            top_k=args.top_k,
-            max_tokens=args.max_tokens,
-            thinking=False if args.no_thinking else None,
-            seed=args.seed,
-        )
-
-
-@dataclass(frozen=True)
-class PromptConfig:
-    """How state and history are kept and shown; ``None`` leaves the default for the model."""
-
-    journal_timing: bool = False
-    history_budget: int | None = None
-    keep_turns: int | None = None
-    state_budget: int | None = None
-    turn_budget: int | None = None
-    context_window: int | None = None
-    model_seeds: bool | None = None
-    bounded_output: bool | None = None
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> PromptConfig:
-        return cls(
-            journal_timing=args.journal_timing,
-            history_budget=args.history_budget,
-            keep_turns=args.keep_turns,
-            state_budget=args.state_budget,
-            turn_budget=args.turn_budget,
-            context_window=args.context_window,
-            model_seeds=args.model_seeds,
-            bounded_output=args.bounded_output,
-        )
-
-
-@dataclass(frozen=True)
-class SimulationConfig:
-    """Everything the commands that simulate (serve, call, eval, world new) share."""
-
-    model: ModelConfig = ModelConfig()
-    sampling: SamplingConfig = SamplingConfig()
-    prompt: PromptConfig = PromptConfig()
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> SimulationConfig:
-        return cls(
-            ModelConfig.from_args(args),
-            SamplingConfig.from_args(args),
-            PromptConfig.from_args(args),
-        )
-
-
-@dataclass(frozen=True)
-class PerturbConfig:
-    """The perturbation profiles switched on, and the seed of their decisions."""
-
-    profiles: tuple[str, ...] = ()
-    seed: int | None = None
-    """``--perturb-seed``, else ``--seed``."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> PerturbConfig:
-        seed = args.perturb_seed if args.perturb_seed is not None else args.seed
-        return cls(tuple(args.perturb), seed)
 
 
 # --- serve, call -----------------------------------------------------------------------------
@@ -150,14 +34,12 @@ class CallConfig:
     world: Path
     tool: str
     arguments: dict[str, Any]
-    simulation: SimulationConfig
-    perturb: PerturbConfig
+    settings: Settings
     show_reasoning: bool = False
-    journal: Path | None = None
-    world_memory: Path | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CallConfig:
+        settings = read_settings(args)
         world = world_or_example(
             args.world,
             args.example,
@@ -167,11 +49,8 @@ class CallConfig:
             world=world,
             tool=args.tool,
             arguments=args.args if args.args is not None else {},
-            simulation=SimulationConfig.from_args(args),
-            perturb=PerturbConfig.from_args(args),
+            settings=settings,
             show_reasoning=args.show_reasoning,
-            journal=args.journal,
-            world_memory=args.world_memory,
         )
 
 
@@ -224,17 +103,12 @@ class NewWorldConfig:
     domain: Domain
     output: Path
     force: bool
-    simulation: SimulationConfig
+    settings: Settings
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> NewWorldConfig:
-        return cls(
-            description=args.description,
-            domain=args.domain,
-            output=args.output,
-            force=args.force,
-            simulation=SimulationConfig.from_args(args),
-        )
+        settings = read_settings(args)
+        return cls(args.description, args.domain, args.output, args.force, settings)
 
 
 @dataclass(frozen=True)
@@ -322,24 +196,27 @@ class JudgeConfig:
 class EvalConfig:
     journal: Path
     world: Path
-    simulation: SimulationConfig
+    settings: Settings
+    """The simulator's; its journal (``--predictions``) gets the predictions."""
     judge: JudgeConfig
     json: Path | None = None
     html: Path | None = None
-    predictions: Path | None = None
     sessions: tuple[str, ...] = ()
     max_calls: int | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> EvalConfig:
+        settings = read_settings(args)
+        if args.predictions is not None:
+            records = settings.records.model_copy(update={"journal": args.predictions})
+            settings = settings.model_copy(update={"records": records})
         return cls(
             journal=args.journal,
             world=world_or_example(args.world, args.example, flag="--world"),
-            simulation=SimulationConfig.from_args(args),
+            settings=settings,
             judge=JudgeConfig.from_args(args),
             json=args.json,
             html=args.html,
-            predictions=args.predictions,
             sessions=tuple(args.session),
             max_calls=args.max_calls,
         )
@@ -352,14 +229,14 @@ class ExportConfig:
     format: ExportFormat
     output: Path
     sources: tuple[Source, ...] = ()
-    simulation: SimulationConfig = SimulationConfig()
-    """The options ``serve`` ran with: the prompts are rebuilt as it built them."""
+    settings: Settings = field(default_factory=Settings)
+    """The settings ``serve`` ran with: the prompts are rebuilt as it built them."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ExportConfig:
+        settings = read_settings(args)
         world = world_or_example(args.world, args.example, flag="--world")
-        simulation = SimulationConfig.from_args(args)
-        return cls(args.journal, world, args.format, args.output, (*args.source,), simulation)
+        return cls(args.journal, world, args.format, args.output, (*args.source,), settings)
 
 
 # --- engine ----------------------------------------------------------------------------------

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from mcp_sim.cli.config import ModelConfig
-from mcp_sim.cli.wiring import EMBEDDED_OPTIONS, default_sampling
+from mcp_sim.api.assembly import Resolved
 from mcp_sim.models.base import CompletionRequest, Sampling
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import build_messages
-from mcp_sim.simulator.answers import enveloped, response_schema
+from mcp_sim.settings.combined import Settings
 from mcp_sim.spec.world import World
 
 WARM_UP_MAX_TOKENS = 16
@@ -45,15 +45,14 @@ def warm_up_request() -> CompletionRequest:
     """The first call of :data:`WARM_UP_WORLD`, as the embedded model is asked it."""
     world = World.model_validate(WARM_UP_WORLD)
     tool = world.tools[0]
-    bounds = EMBEDDED_OPTIONS.bounds
+    embedded = Resolved.of(Settings())
+    shape = AnswerShape.of(tool, embedded.settings.prompt.bounds)
     arguments = {"name": "Ada"}
-    messages = build_messages(
-        world, [], tool, arguments, world.state, envelope=enveloped(tool, bounds)
-    )
-    sampling = default_sampling(ModelConfig()) or Sampling()
+    messages = build_messages(world, [], tool, arguments, world.state, shape=shape)
+    sampling = embedded.default_sampling or Sampling()
     return CompletionRequest(
         messages=messages,
         sampling=replace(sampling, max_tokens=WARM_UP_MAX_TOKENS),
-        response_schema=response_schema(tool, bounds),
+        response_schema=shape.response_schema,
         schema_name=tool.name,
     )

@@ -8,15 +8,33 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
 from mcp_sim.cli.example_worlds import add_example_option
+from mcp_sim.cli.settings_flags import REBUILDING, add_settings
+from mcp_sim.settings import values
 
 if TYPE_CHECKING:
     pass
 
 ANY_SOURCE = ("real", "model", "fixture", "validation", "replay")
+
+FILESYSTEM_SERVER = "npx -y @modelcontextprotocol/server-filesystem /tmp"
+"""A real MCP server the examples start over stdio."""
+
+EVAL_DESCRIPTION = (
+    "Replay a journal of real calls (written by record) teacher-forced: the simulator answers "
+    "each call with the real history before it, and each answer is scored against the real "
+    "one, per tool, in a JSON and an HTML report."
+)
+EVAL_EXAMPLES = [
+    HelpExample("mcp-sim eval --journal real.jsonl --world fs.yaml", "score the embedded model"),
+    HelpExample(
+        "mcp-sim eval --journal real.jsonl --world fs.yaml --max-calls 50 "
+        "--model-url http://127.0.0.1:8000/v1 --judge-url http://127.0.0.1:8001/v1",
+        "score a model of yours on the first 50 calls, with an LLM judge",
+    ),
+]
 
 
 def import_world(config: ImportConfig) -> int:
@@ -43,11 +61,11 @@ def export(config: ExportConfig) -> int:
     return fidelity_runs.export_journal(config)
 
 
-def register(subcommands: Subcommands, model_options: CliParser) -> None:
+def register(subcommands: Subcommands) -> None:
     _add_import(subcommands)
     _add_record(subcommands)
-    _add_eval(subcommands, model_options)
-    _add_export(subcommands, model_options)
+    _add_eval(subcommands)
+    _add_export(subcommands)
 
 
 def _add_upstream_options(parser: argparse.ArgumentParser) -> None:
@@ -89,6 +107,16 @@ def _add_import(subcommands: Subcommands) -> None:
         Command(ImportConfig.from_args, import_world),
         help="write a world with the tools of a real MCP server (-- COMMAND, or --url) or of "
         "an OpenAPI 3 document (--openapi)",
+        description="Write a world file with the tools of a real MCP server (started with -- "
+        "COMMAND, or reached at --url) or of an OpenAPI 3 document, their names, descriptions "
+        "and schemas kept as they are, to fill in with a state and fixtures.",
+        examples=[
+            HelpExample(f"mcp-sim import -o fs.yaml -- {FILESYSTEM_SERVER}", "a server over stdio"),
+            HelpExample(
+                "mcp-sim import --openapi examples/petstore.openapi.yaml -o petstore.yaml",
+                "an OpenAPI document",
+            ),
+        ],
     )
     p.add_argument(
         "-o",
@@ -120,6 +148,20 @@ def _add_record(subcommands: Subcommands) -> None:
         Command(RecordConfig.from_args, record),
         help="serve a real MCP server's tools, forwarding every call and journaling the real "
         "answers",
+        description="Serve a real MCP server's tools in its place, forwarding every call to it "
+        "and appending the real answers to a journal: the recording eval scores a simulator "
+        "against and export turns into training rows.",
+        examples=[
+            HelpExample(
+                f"mcp-sim record --journal real.jsonl -- {FILESYSTEM_SERVER}",
+                "record a server over stdio, for an agent that speaks stdio",
+            ),
+            HelpExample(
+                "mcp-sim record --url https://mcp.example.com/mcp --header 'Authorization: "
+                "Bearer TOKEN' --journal real.jsonl --http 127.0.0.1:8766",
+                "record a remote server, for an agent that speaks HTTP",
+            ),
+        ],
     )
     p.add_argument(
         "--journal",
@@ -134,6 +176,7 @@ def _add_record(subcommands: Subcommands) -> None:
         metavar="HOST:PORT",
         help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
     )
+    p.set_defaults(address_flag="--http")  # named when the address is taken
     p.add_argument(
         "--world-out",
         type=values.output_file,
@@ -144,14 +187,16 @@ def _add_record(subcommands: Subcommands) -> None:
     _add_upstream_options(p)
 
 
-def _add_eval(subcommands: Subcommands, model_options: CliParser) -> None:
+def _add_eval(subcommands: Subcommands) -> None:
     p = add_command(
         subcommands,
         "eval",
         Command(EvalConfig.from_args, evaluate),
         help="replay a recorded journal teacher-forced and measure how close the simulator comes",
-        parents=[model_options],
+        description=EVAL_DESCRIPTION,
+        examples=EVAL_EXAMPLES,
     )
+    add_settings(p, REBUILDING)
     recorded = values.existing_file("journal")
     p.add_argument(
         "--journal", type=recorded, required=True, metavar="REAL", help="the recorded journal"
@@ -229,16 +274,31 @@ def _add_judge_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_export(subcommands: Subcommands, model_options: CliParser) -> None:
-    # The model options are the ones the journal was served with: the prompts are rebuilt
-    # with the same budgets and defaults (the embedded model's without --model-url).
+def _add_export(subcommands: Subcommands) -> None:
+    # The settings are the ones the journal was served with: the prompts are rebuilt with the
+    # same budgets and defaults (the embedded model's without --model-url).
     p = add_command(
         subcommands,
         "export",
         Command(ExportConfig.from_args, export),
         help="turn a journal into AgentWorldBench-style or chat-format SFT JSONL",
-        parents=[model_options],
+        description="Turn a journal into training rows: AgentWorldBench-style records, or chat "
+        "SFT rows whose prompt is the one the world model is shown for the call and whose "
+        "answer is the journal's.",
+        examples=[
+            HelpExample(
+                "mcp-sim export --journal real.jsonl --world fs.yaml --format sft --source real "
+                "-o sft.jsonl",
+                "the real answers of a recording, as SFT rows",
+            ),
+            HelpExample(
+                "mcp-sim export --journal calls.jsonl --example bookstore --format agentworld "
+                "-o bench.jsonl",
+                "a served world's calls, AgentWorldBench-style",
+            ),
+        ],
     )
+    add_settings(p, REBUILDING)
     p.add_argument("--journal", type=values.existing_file("journal"), required=True, metavar="PATH")
     p.add_argument(
         "--world",

@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import AsyncExitStack
-from dataclasses import replace
 from pathlib import Path
 
 import anyio
 
+from mcp_sim.api.assembly import Resolved
+from mcp_sim.api.worlds import Worlds
 from mcp_sim.authoring.mcp_import import Upstream, import_server, write_text
 from mcp_sim.authoring.openapi_import import import_openapi
-from mcp_sim.cli import wiring
 from mcp_sim.cli.config import (
     EvalConfig,
     ExportConfig,
@@ -28,11 +28,12 @@ from mcp_sim.errors import SimError
 from mcp_sim.fidelity.eval_report import render_html, table
 from mcp_sim.fidelity.evaluate import evaluate
 from mcp_sim.fidelity.judge import Judge, JudgeSettings
-from mcp_sim.fidelity.recorder import record
 from mcp_sim.fidelity.trajectory_export import export_rows, write_rows
+from mcp_sim.fidelity.upstream_recorder import record
 from mcp_sim.journal import Journal, JournalRecord, read_journal
 from mcp_sim.models.base import Sampling
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.spec.loading import load_world
 
 
 def _upstream(config: UpstreamConfig) -> Upstream:
@@ -96,20 +97,17 @@ def evaluate_journal(config: EvalConfig) -> int:
 
 
 async def _evaluate(config: EvalConfig) -> int:
-    world = wiring.load(config.world)
-    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
     records = _selected(config)
     if not records:
         say("the journal has no calls to evaluate")
         return 1
     async with AsyncExitStack() as stack:
-        model = await stack.enter_async_context(wiring.launched_model(config.simulation.model, say))
-        simulator = wiring.open_simulator(
-            stack, world, config.simulation, model=model, journal=config.predictions
+        worlds = await stack.enter_async_context(
+            await Worlds.open(config.world, settings=config.settings, say=say)
         )
         judge = _judge(stack, config.judge)
         report = await evaluate(
-            simulator,
+            worlds.simulator(),
             records,
             journal=str(config.journal),
             judge=judge,
@@ -142,17 +140,16 @@ def _judge(stack: AsyncExitStack, config: JudgeConfig) -> Judge | None:
 
 
 def export_journal(config: ExportConfig) -> int:
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     records = _read(config.journal)
-    simulation = config.simulation
+    resolved = Resolved.of(config.settings)
     rows = export_rows(
         world,
         records,
         config.format,
         config.sources,
-        wiring.sim_options(simulation),
-        sampling=wiring.sampling_overrides(simulation.sampling),
-        default_sampling=wiring.default_sampling(simulation.model),
+        resolved.settings,
+        default_sampling=resolved.default_sampling,
     )
     count = write_rows(rows, config.output)
     print(f"wrote {count} rows to {config.output}", file=sys.stderr)

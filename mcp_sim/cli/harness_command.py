@@ -9,10 +9,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcp_sim.cli import values
-from mcp_sim.cli.command import Command, Subcommands, add_command, add_group
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
 from mcp_sim.cli.console import UsageError, say
 from mcp_sim.cli.example_worlds import add_example_option, world_or_example
+from mcp_sim.settings import values
 
 DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
@@ -33,20 +33,20 @@ class HarnessConfig:
 
 
 def trl(config: HarnessConfig) -> int:
-    from mcp_sim.cli import wiring
     from mcp_sim.harness.trl_shim import trl_environment_source
+    from mcp_sim.spec.loading import load_world
 
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     home = (config.output or Path.cwd() / "x").resolve().parent
     relative = Path(os.path.relpath(config.world.resolve(), home)).as_posix()
     return _write(config.output, trl_environment_source(world, relative, config.url))
 
 
 def inspect(config: HarnessConfig) -> int:
-    from mcp_sim.cli import wiring
     from mcp_sim.harness.inspect_shim import inspect_task_source
+    from mcp_sim.spec.loading import load_world
 
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     if not world.verify:
         raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
     # The docstring's `mcp-sim serve` line names the world as it was named here.
@@ -72,13 +72,43 @@ def _write(output: Path | None, text: str) -> int:
 
 def register(subcommands: Subcommands) -> None:
     kinds = add_group(
-        subcommands, "harness", help="write a harness shim for a world", metavar="HARNESS"
+        subcommands,
+        "harness",
+        help="write a harness shim for a world",
+        metavar="HARNESS",
+        description="Write the Python file a training or evaluation harness needs to use a "
+        "world: a TRL environment class (trl) or an Inspect task (inspect).",
+        examples=[
+            HelpExample("mcp-sim harness trl --example bookstore -o trl_environment.py", "for TRL"),
+            HelpExample(
+                "mcp-sim harness inspect --example bookstore -o inspect_task.py", "for Inspect"
+            ),
+        ],
     )
+    _add_trl(kinds)
+    _add_inspect(kinds)
+
+
+def _add_trl(kinds: Subcommands) -> None:
     p = add_command(
         kinds,
         "trl",
         Command(HarnessConfig.from_args, trl),
         help="a TRL environment_factory class: one typed method per tool, reset, get_reward",
+        description="Write a class for TRL's environment_factory: one typed method per tool of "
+        "the world, reset and get_reward, each episode simulated in the process with the world "
+        "model.",
+        examples=[
+            HelpExample(
+                "mcp-sim harness trl --example bookstore -o trl_environment.py",
+                "the bookstore as a TRL environment",
+            ),
+            HelpExample(
+                "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
+                "-o shop_env.py",
+                "answered by a model server when $MCP_SIM_MODEL_URL is unset",
+            ),
+        ],
     )
     p.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
     add_example_option(p)
@@ -90,11 +120,28 @@ def register(subcommands: Subcommands) -> None:
         metavar="URL",
         help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
     )
+
+
+def _add_inspect(kinds: Subcommands) -> None:
     p = add_command(
         kinds,
         "inspect",
         Command(HarnessConfig.from_args, inspect),
         help="an Inspect task: a sample per verify task, each in its own episode, scored by verify",
+        description="Write an Inspect task over a served world: a sample per verify task of the "
+        "world, each run in its own episode of an mcp-sim server and scored by the task's "
+        "checks.",
+        examples=[
+            HelpExample(
+                "mcp-sim harness inspect --example bookstore -o inspect_task.py",
+                "the bookstore's tasks, for a server at the default URL",
+            ),
+            HelpExample(
+                "mcp-sim harness inspect worlds/shop.yaml --server-url http://sim-box:8765 "
+                "-o shop_task.py",
+                "the shop's tasks, for a server elsewhere",
+            ),
+        ],
     )
     p.add_argument("world", nargs="?", help="world spec (YAML) with verify tasks")
     add_example_option(p)

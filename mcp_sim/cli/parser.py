@@ -14,25 +14,31 @@ from mcp_sim.cli import (
     workbench_command,
     world_commands,
 )
-from mcp_sim.cli.command import CliParser, HelpFormatter
-from mcp_sim.cli.options import model_options, perturb_options
+from mcp_sim.cli.command import CliParser, HelpExample, HelpFormatter
 
 
 def build_parser() -> CliParser:
     parser = CliParser(
         prog="mcp-sim",
         description="An MCP server whose tools are imaginary: every call is answered by a "
-        "language world model.",
+        "language world model. `mcp-sim COMMAND --help` says what a command does, with "
+        "examples.",
+        examples=[
+            HelpExample("mcp-sim serve --example bookstore", "serve an example world on stdio"),
+            HelpExample(
+                """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
+                "make one call in it and print the observation",
+            ),
+        ],
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"mcp-sim {__version__}")
     subcommands = parser.add_subparsers(required=True, metavar="COMMAND")
-    model = model_options()
-    serve_commands.register(subcommands, [model, perturb_options()])
-    world_commands.register(subcommands, model)
-    fidelity_commands.register(subcommands, model)
+    serve_commands.register(subcommands)
+    world_commands.register(subcommands)
+    fidelity_commands.register(subcommands)
     verify_command.register(subcommands)
     engine_commands.register(subcommands)
     harness_command.register(subcommands)
-    workbench_command.register(subcommands, [model, perturb_options()])
+    workbench_command.register(subcommands)
     return parser

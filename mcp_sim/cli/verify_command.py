@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_sim.cli import values
-from mcp_sim.cli.command import Command, Subcommands, add_command
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.console import say
 from mcp_sim.cli.example_worlds import add_example_option, world_or_example
+from mcp_sim.settings import values
 
 if TYPE_CHECKING:
     from mcp_sim.scoring.journal_replay import ReplayedEpisode
@@ -51,13 +51,13 @@ class VerifyConfig:
 def verify(config: VerifyConfig) -> int:
     import anyio
 
-    from mcp_sim.cli import wiring
     from mcp_sim.errors import SimError
     from mcp_sim.journal import read_journal
     from mcp_sim.scoring.journal_replay import pick_episode, replay
     from mcp_sim.scoring.verdict import choose_task
+    from mcp_sim.spec.loading import load_world
 
-    world = wiring.load(config.world)
+    world = load_world(config.world)
     try:
         records = read_journal(config.journal)
         name, task = choose_task(world, config.task)
@@ -107,6 +107,20 @@ def register(subcommands: Subcommands) -> None:
         "verify",
         Command(VerifyConfig.from_args, verify),
         help="score an episode from its journal with the world's verify checks; print JSON",
+        description="Score an episode offline: replay its journal's changes onto the world's "
+        "starting state, run the task's verify checks on the result and the calls, and print "
+        "the verdict as JSON (reward and each check), as POST /episodes/{id}/verify does.",
+        examples=[
+            HelpExample(
+                "mcp-sim verify --example bookstore --journal calls.jsonl",
+                "the journal's one episode, scored by the world's one task",
+            ),
+            HelpExample(
+                "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
+                "gift-order --judge-url http://127.0.0.1:8001/v1",
+                "one episode of several, its rubric checks decided by an LLM judge",
+            ),
+        ],
     )
     p.add_argument(
         "world",

@@ -8,12 +8,11 @@ import argparse
 import secrets
 from dataclasses import dataclass
 
-from mcp_sim.cli import values
-from mcp_sim.cli.command import CliParser, Command, Subcommands, add_command
-from mcp_sim.cli.config import PerturbConfig, SimulationConfig
+from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
 from mcp_sim.cli.example_worlds import add_example_option
-from mcp_sim.cli.serve_commands import add_access_flags
 from mcp_sim.cli.serve_config import ServeConfig, served_files
+from mcp_sim.cli.settings_flags import SIMULATION, add_settings, group_names, read_settings
+from mcp_sim.settings import values
 
 DEFAULT_ADDRESS = ("127.0.0.1", 8780)
 
@@ -27,15 +26,12 @@ class WorkbenchConfig:
     def from_args(cls, args: argparse.Namespace) -> WorkbenchConfig:
         # A page on loopback is still reachable by every local user and program: without a
         # token of the designer's, one is made up and given in the page's URL (as Jupyter does).
-        token = args.auth_token or secrets.token_urlsafe(24)
+        settings = read_settings(args)
+        token = settings.server.auth_token or secrets.token_urlsafe(24)
+        server = settings.server.model_copy(update={"http": args.address, "auth_token": token})
         serve = ServeConfig(
-            worlds=served_files(tuple(args.world), args.example),
-            simulation=SimulationConfig.from_args(args),
-            perturb=PerturbConfig.from_args(args),
-            http=args.address,
-            auth_token=token,
-            allowed_hosts=tuple(args.allow_host),
-            journal=args.journal,
+            served_files(tuple(args.world), args.example),
+            settings.model_copy(update={"server": server}),
         )
         serve.check()
         return cls(serve)
@@ -47,14 +43,28 @@ def run(config: WorkbenchConfig) -> int:
     return workbench_serving.run(config.serve)
 
 
-def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
+UI_SETTINGS = (*SIMULATION, *group_names("records"), "auth_token", "allow_host")
+"""What ``serve`` takes, less how it serves: the page's own server decides that."""
+
+
+def register(subcommands: Subcommands) -> None:
     p = add_command(
         subcommands,
         "ui",
         Command(WorkbenchConfig.from_args, run),
         help="the world designer's workbench: a local web page to make calls in episodes and "
         "see what the model was shown, what it answered and what each call changed",
-        parents=parents,
+        description="Open the world designer's workbench: a local web page where you make "
+        "calls in episodes of your worlds and see, for each call, the prompt the model was "
+        "shown, what it answered and how the state changed. The page's URL, with its token, "
+        "is printed once the server listens.",
+        examples=[
+            HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
+            HelpExample(
+                "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
+                "every world of a folder, on another port, each call journaled",
+            ),
+        ],
     )
     p.add_argument("world", nargs="*", help="world spec (YAML), or a folder of them")
     add_example_option(
@@ -70,14 +80,5 @@ def register(subcommands: Subcommands, parents: list[CliParser]) -> None:
         metavar="HOST:PORT",
         help="where to serve the page (default 127.0.0.1:8780)",
     )
-    add_access_flags(
-        p,
-        token_help="the operator's token (env MCP_SIM_AUTH_TOKEN); without one a random token "
-        "is made and put in the page's URL",
-    )
-    p.add_argument(
-        "--journal",
-        type=values.output_file,
-        metavar="PATH",
-        help="append every call to this JSONL file",
-    )
+    p.set_defaults(address_flag="--address")  # named when the address is taken
+    add_settings(p, UI_SETTINGS)

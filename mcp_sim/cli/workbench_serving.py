@@ -5,14 +5,12 @@ command."""
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
-from dataclasses import replace
 from urllib.parse import quote
 
 import anyio
 
 from mcp_sim.api.worlds import Worlds
-from mcp_sim.cli import serving, wiring
+from mcp_sim.cli import serving
 from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import ServeConfig
 from mcp_sim.errors import SimError
@@ -39,23 +37,23 @@ async def _serve(config: ServeConfig) -> bool:
     if not files.worlds:
         # The page needs a world to call; the problems are above, with their lines.
         raise SimError("no world file loads: fix the problems above and start mcp-sim ui again")
-    config = replace(config, simulation=await wiring.with_served_window(config.simulation))
-    starting = serving.starting_model(config)
     traces = TraceBook()
-    async with AsyncExitStack() as stack:
-        simulators = serving.open_simulators(stack, config, files.worlds, starting)
-        for name, simulator in simulators.items():
-            simulator.watchers.append(traces.watcher(name))
-        worlds = Worlds(await serving.episode_hub(stack, config, simulators))
+    opened = Worlds.open(*files.worlds, settings=config.settings, watch=traces.watcher, say=say)
+    async with await opened as worlds:
         reload = anyio.Event()
         workbench = Workbench(worlds, traces, files, reload=reload.set)
-        assert config.http is not None
-        host, port = config.http
+        host, port = config.http or ("127.0.0.1", 0)
         shown_host = f"[{host}]" if ":" in host else host
-        token = quote(config.auth_token or "", safe="")
-        say(f"workbench: http://{shown_host}:{port}/ui#token={token}")
+        token = quote(config.settings.server.auth_token or "", safe="")
+        page = f"workbench: http://{shown_host}:{port}/ui#token={token}"
         async with anyio.create_task_group() as tg:
-            await tg.start(serving.run_model, config, starting)
-            await serving.serve_worlds(config, worlds, workbench=workbench.app, stop=reload)
+            tg.start_soon(worlds.start_model)
+            await serving.serve_worlds(
+                config,
+                worlds,
+                workbench=workbench.app,
+                stop=reload,
+                on_listening=lambda: say(page),
+            )
             tg.cancel_scope.cancel()
     return reload.is_set()

@@ -5,23 +5,27 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 import anyio
 
+from mcp_sim.api.assembly import Resolved
+from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.authoring.drafting import COMPACT_MAX_TOKENS, DRAFT_MAX_TOKENS, draft_world
 from mcp_sim.authoring.world_export import export_world
-from mcp_sim.cli import wiring
 from mcp_sim.cli.config import ExportWorldConfig, NewWorldConfig
 from mcp_sim.cli.console import say
+from mcp_sim.errors import SimError
 from mcp_sim.models.base import Sampling
 from mcp_sim.perturb.planner import profiles_for
+from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.perturbations import describe
+from mcp_sim.web.world_memory import WorldMemory
 
 
 def list_profiles(world_path: str | None, *, as_json: bool) -> int:
     """The built-in perturbation profiles and the world's own, as JSON or one line a rule."""
-    world = wiring.load(world_path) if world_path else None
+    world = load_world(world_path) if world_path else None
     profiles = profiles_for(world.perturbations if world else {})
     if as_json:
         listing = {
@@ -53,19 +57,20 @@ def draft(config: NewWorldConfig) -> int:
 
 
 async def _draft(config: NewWorldConfig) -> int:
-    bounds = wiring.sim_options(config.simulation).bounds
-    given = {
-        k: v
-        for k, v in asdict(wiring.sampling_overrides(config.simulation.sampling)).items()
-        if v is not None
-    }
+    settings = Resolved.of(config.settings).settings
+    bounds = settings.prompt.bounds
+    given = {k: v for k, v in settings.sampling.model_dump().items() if v is not None}
     limit = COMPACT_MAX_TOKENS if bounds is not None else DRAFT_MAX_TOKENS
     sampling = replace(Sampling(max_tokens=limit), **given)
-    async with wiring.launched_model(config.simulation.model, say) as model:
+    model = LaunchingModel(settings.model, say)
+    try:
+        await model.start()
         say(f"drafting a {config.domain} world")
         drafted = await draft_world(
             config.description, config.domain, model, sampling=sampling, bounds=bounds
         )
+    finally:
+        await model.aclose()
     config.output.parent.mkdir(parents=True, exist_ok=True)
     config.output.write_text(drafted.text, encoding="utf-8")
     world = drafted.world
@@ -74,10 +79,13 @@ async def _draft(config: NewWorldConfig) -> int:
 
 
 def export(config: ExportWorldConfig) -> int:
-    world = wiring.load(config.world)
-    memory = wiring.world_memory(world, config.world_memory)
-    if memory is None:
-        return 2
+    world = load_world(config.world)
+    if world.web() is None:
+        raise SimError(
+            f"--world-memory keeps the pages of a world's web, and {world.world} has none (it "
+            "needs a search: section, or domain search with web_search and open_page)"
+        )
+    memory = WorldMemory(world.world, config.world_memory)
     with memory:
         text = export_world(world, memory)
     if config.output:

@@ -24,7 +24,7 @@ from typing import Protocol
 
 import anyio
 
-from mcp_sim.episodes.episode import Episode
+from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.records import episode_of, head_of, new_record, rebuild, step_of
 from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.errors import EpisodeBusy, EpisodeConflict, EpisodeStoreError, UnknownSession
@@ -40,7 +40,7 @@ class EpisodeRegistry(Protocol):
 
     def is_episode(self, world: str, session_id: str) -> bool: ...
 
-    def register(self, episode: Episode) -> None: ...
+    def register(self, episode: EpisodeEntry) -> None: ...
 
     def unregister(self, episode_id: str) -> None: ...
 
@@ -55,16 +55,13 @@ class DurableEpisodes:
     """The durable side of one worker's episodes."""
 
     def __init__(
-        self,
-        store: EpisodeStore,
-        simulators: Mapping[str, Simulator],
-        registry: EpisodeRegistry,
-        *,
-        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        self, store: EpisodeStore, *, lease_seconds: float = DEFAULT_LEASE_SECONDS
     ) -> None:
+        """Made before the simulators, which take their write-through from it
+        (:meth:`write_through`); the hub over them then :meth:`attach`es them."""
         self.store = store
-        self.simulators = simulators
-        self.registry = registry
+        self.simulators: Mapping[str, Simulator] = {}
+        self._registry: EpisodeRegistry | None = None
         self.lease_seconds = lease_seconds
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This worker's name on the leases it takes."""
@@ -72,17 +69,40 @@ class DurableEpisodes:
         self._locks: dict[str, anyio.Lock] = {}
         self._given_back: set[str] = set()
         """Episodes whose lease a call's append has given back already."""
+
+    def write_through(self, world: str) -> WorldWriteThrough:
+        """What the simulator of ``world`` is built with, to make its episodes' calls durable."""
+        return WorldWriteThrough(self, functools.partial(self.is_episode, world))
+
+    def attach(self, simulators: Mapping[str, Simulator], registry: EpisodeRegistry) -> None:
+        """The simulators built with :meth:`write_through`, and the index of episodes (the
+        hub's) that says which of their sessions are episodes."""
         for name, simulator in simulators.items():
-            is_episode = functools.partial(registry.is_episode, name)
-            simulator.write_through = WorldWriteThrough(self, is_episode)
+            through = simulator.write_through
+            if not isinstance(through, WorldWriteThrough) or through.durable is not self:
+                raise ValueError(
+                    f"the simulator of {name} was not built with this store's write-through "
+                    "(Simulator(..., write_through=durable.write_through(world)))"
+                )
+        self.simulators = simulators
+        self._registry = registry
+
+    @property
+    def registry(self) -> EpisodeRegistry:
+        if self._registry is None:
+            raise RuntimeError("durable episodes used before a hub attached its simulators")
+        return self._registry
+
+    def is_episode(self, world: str, session_id: str) -> bool:
+        return self._registry is not None and self._registry.is_episode(world, session_id)
 
     # --- life cycle ---------------------------------------------------------------------------
 
-    async def created(self, episode: Episode, session: Session) -> None:
+    async def created(self, episode: EpisodeEntry, session: Session) -> None:
         await self.store.create(episode.id, episode.token, new_record(episode, session))
         self._warm[episode.id] = _Warm(session, 0)
 
-    async def restarted(self, episode: Episode, session: Session) -> None:
+    async def restarted(self, episode: EpisodeEntry, session: Session) -> None:
         """Write a reset: ``session`` starts over as ``episode`` (under ``holding``)."""
         warm = self._warm[episode.id]
         rev = await self.store.restart(

@@ -32,7 +32,7 @@ from typing import Any
 
 import jsonpatch
 
-from mcp_sim.episodes.episode import Episode
+from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.journal import JournalRecord
 from mcp_sim.perturb.planner import PerturbState
 from mcp_sim.runtime.session import Session, Turn
@@ -66,7 +66,7 @@ class NewRecord:
     head: str
 
 
-def new_record(episode: Episode, session: Session) -> NewRecord:
+def new_record(episode: EpisodeEntry, session: Session) -> NewRecord:
     meta = {
         "world": episode.world,
         "task": episode.task,
@@ -104,10 +104,12 @@ def head_of(session: Session) -> str:
     )
 
 
-def episode_of(stored: StoredEpisode, episode_id: str) -> Episode:
+def episode_of(stored: StoredEpisode, episode_id: str) -> EpisodeEntry:
     meta = json.loads(stored.meta)
     inherited = tuple(JournalRecord.model_validate_json(line) for line in meta["inherited"])
-    return Episode(episode_id, meta["world"], stored.token, meta["task"], meta["parent"], inherited)
+    return EpisodeEntry(
+        episode_id, meta["world"], stored.token, meta["task"], meta["parent"], inherited
+    )
 
 
 def rebuild(world: World, stored: StoredEpisode) -> tuple[Session, list[JournalRecord]]:

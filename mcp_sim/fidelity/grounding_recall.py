@@ -16,7 +16,7 @@ state or written by an earlier call): a count or a sum that no record holds is l
 Prefix reuse of a call (not the first of its episode): the share of its prompt, in characters
 of the chat rendered as a chat template lays it out (``<|role|>`` + content), that is a prefix
 of the previous call's prompt followed by that call's answer: what a server's prefix cache can
-reuse. Calls the simulator could not answer (``model_error``) are counted apart.
+reuse. Calls the simulator could not answer (``model_error``) are counted apart (``unsimulated``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from typing import Any
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.runtime.state_shape import normalize
-from mcp_sim.simulator.core import SimOptions, Simulator
+from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
 
@@ -137,19 +138,21 @@ class Figures:
     build_ms: list[float] = field(default_factory=list)
     reuse: list[float] = field(default_factory=list)
     calls: int = 0
-    model_errors: int = 0
+    unsimulated: int = 0
+    """Calls the simulator could not answer (a ``model_error`` result), though the stand-in
+    model gave the real answer: an answer shape the simulator refuses."""
 
     def merge(self, other: Figures) -> None:
         for name in ("recalls", "grounded", "tokens", "chars", "build_ms", "reuse"):
             getattr(self, name).extend(getattr(other, name))
         self.calls += other.calls
-        self.model_errors += other.model_errors
+        self.unsimulated += other.unsimulated
 
     def row(self) -> dict[str, Any]:
         tokens = sorted(self.tokens) or [0]
         return {
             "calls": self.calls,
-            "model_errors": self.model_errors,
+            "unsimulated": self.unsimulated,
             "scored": len(self.recalls),
             "recall": _mean(self.recalls),
             "all_facts": (
@@ -225,20 +228,20 @@ def state_values(value: Any, into: set[str] | None = None) -> set[str]:
     return found
 
 
-async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions) -> dict[str, Any]:
-    groups, index_ms = await measure_figures(world, calls, options)
+async def measure(world: World, calls: list[dict[str, Any]], settings: Settings) -> dict[str, Any]:
+    groups, index_ms = await measure_figures(world, calls, settings)
     rows = {name: figures.row() for name, figures in sorted(groups.items())}
     rows["overall"]["index_ms"] = index_ms
     return rows
 
 
 async def measure_figures(
-    world: World, calls: list[dict[str, Any]], options: SimOptions
+    world: World, calls: list[dict[str, Any]], settings: Settings
 ) -> tuple[dict[str, Figures], float]:
     """Figures per group (``overall``, ``tool NAME``, ``kind KIND``: a call's ``kind`` field if
     it has one, else :func:`kind_of`), and the milliseconds the world's index took to build."""
     model = TeacherModel()
-    simulator = Simulator(world, model, options=options)
+    simulator = Simulator(world, model, settings=settings)
     # The world's index is built once, on the first call: timed apart from the calls.
     started = time.perf_counter()
     _ = simulator.view.index
@@ -260,7 +263,7 @@ async def measure_figures(
         figures = [groups["overall"], groups[f"tool {call['tool']}"], groups[f"kind {kind}"]]
         if result.source == "model_error":
             for group in figures:
-                group.model_errors += 1
+                group.unsimulated += 1
         if not model.prompts:
             continue
         messages = model.prompts[0]

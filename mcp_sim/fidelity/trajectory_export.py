@@ -14,7 +14,7 @@ model is the journal itself (:class:`_JournalModel`). It answers every request o
 the journaled observation and committed patch, so the session's state, history, compaction,
 re-anchoring, state views, fresh ids and instructions evolve exactly as they did when the
 journal was written, and it keeps the first request of each call: the prompt to export. The
-simulator's options (budgets, output bounds) must be the ones the journal was served with;
+simulator's settings (budgets, output bounds) must be the ones the journal was served with;
 the defaults are ``serve``'s.
 
 A row is written for each call the simulator asks the model about: answers of the model, and
@@ -49,7 +49,8 @@ from mcp_sim.models.base import (
 )
 from mcp_sim.prompting.bounds import ENVELOPE_KEY
 from mcp_sim.prompting.native import OBSERVATION_MARKER
-from mcp_sim.simulator.core import SamplingOverrides, SimOptions, Simulator
+from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
 ExportFormat = Literal["agentworld", "sft"]
@@ -158,21 +159,15 @@ async def exported_rows(
     records: list[JournalRecord],
     fmt: ExportFormat,
     sources: Collection[Source] | None = None,
-    options: SimOptions | None = None,
+    settings: Settings | None = None,
     *,
-    sampling: SamplingOverrides | None = None,
     default_sampling: Sampling | None = None,
 ) -> list[dict[str, Any]]:
     """One row per call put to the model whose source is in ``sources`` (all by default),
-    grouped by session; ``options`` are the simulator options the journal was served with."""
+    grouped by session; ``settings`` are the ones the journal was served with (as resolved
+    for its model: :class:`mcp_sim.api.assembly.Resolved`)."""
     model = _JournalModel()
-    simulator = Simulator(
-        world,
-        model,
-        options=options or SimOptions(),
-        sampling=sampling,
-        default_sampling=default_sampling,
-    )
+    simulator = Simulator(world, model, settings=settings, default_sampling=default_sampling)
     turns = await _turns(world, records, simulator, model)
     by_session: dict[str, list[_Turn]] = {}
     for turn in turns:
@@ -198,19 +193,18 @@ def export_rows(
     records: list[JournalRecord],
     fmt: ExportFormat,
     sources: Collection[Source] | None = None,
-    options: SimOptions | None = None,
+    settings: Settings | None = None,
     *,
-    sampling: SamplingOverrides | None = None,
     default_sampling: Sampling | None = None,
 ) -> Iterator[dict[str, Any]]:
     """:func:`exported_rows` for synchronous callers (outside an event loop)."""
     rows = anyio.run(
-        partial(exported_rows, sampling=sampling, default_sampling=default_sampling),
+        partial(exported_rows, default_sampling=default_sampling),
         world,
         records,
         fmt,
         sources,
-        options,
+        settings,
     )
     return iter(rows)
 

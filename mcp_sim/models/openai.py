@@ -5,7 +5,7 @@ so the caller needs progress while it does, and a cancelled MCP call must stop t
 which only closing the streaming HTTP response achieves.
 
 This module holds the settings and the retry loop; around it, :mod:`.payload` builds the
-request, :mod:`.http11` sends it (:mod:`.http_client` when httpx2 is needed), :mod:`.routing`
+request, :mod:`.http11` sends it (:mod:`.http_client` when httpx2 is needed), :mod:`.replicas`
 chooses the replica, :mod:`.streamed_answer` reads the event stream and :mod:`.failures` says
 what a failure means. Every failure reaches the caller as a :mod:`mcp_sim.errors` error;
 nothing foreign escapes, except cancellation, which always propagates.
@@ -41,9 +41,9 @@ from mcp_sim.models.failures import (
 from mcp_sim.models.http11 import LeanClient
 from mcp_sim.models.http_client import HttpClient, Httpx2Client, proxied
 from mcp_sim.models.payload import chat_payload, request_headers
-from mcp_sim.models.progress import Progress
-from mcp_sim.models.routing import Replicas
-from mcp_sim.models.streamed_answer import Answer, completion_of, read_answer
+from mcp_sim.models.replicas import Replicas
+from mcp_sim.models.stream_progress import StreamProgress
+from mcp_sim.models.streamed_answer import StreamedAnswer, completion_of, read_answer
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class EndpointSettings:
     queues and batches requests itself: a low limit here would hold back calls of other
     sessions and leave the batch emptier than the GPU allows."""
     down_cooldown: float = 10.0
-    """Seconds a replica that refused a connection is tried last (see :mod:`.routing`)."""
+    """Seconds a replica that refused a connection is tried last (see :mod:`.replicas`)."""
     progress_interval: float = 0.5
     progress_tokens: int = 64
     """Progress is reported after this many seconds or this many new tokens, whichever first."""
@@ -110,7 +110,7 @@ class EndpointSettings:
 class _Call:
     """Per-call bookkeeping shared by the retry loop and the timeout handler."""
 
-    progress: Progress
+    progress: StreamProgress
     endpoint: str
 
 
@@ -120,7 +120,7 @@ class OpenAICompatibleModel:
     Requests with a routing key stick to one replica (chosen by a stable hash of the key, so a
     session's prompt prefix stays in one replica's cache) and fail over to the key's next
     replica when it cannot be reached; requests without a key go round robin. The key is also
-    sent as ``X-Session-Id``, for a router in front of the replicas. See :mod:`.routing`.
+    sent as ``X-Session-Id``, for a router in front of the replicas. See :mod:`.replicas`.
     """
 
     def __init__(
@@ -183,7 +183,7 @@ class OpenAICompatibleModel:
         settings = self._settings
         order = self._replicas.order(request.routing_key)
         call = _Call(
-            progress=Progress(progress, settings.progress_interval, settings.progress_tokens),
+            progress=StreamProgress(progress, settings.progress_interval, settings.progress_tokens),
             endpoint=order[0],
         )
         try:
@@ -249,7 +249,9 @@ class OpenAICompatibleModel:
                     body = await read_error_body(response)
                     keyed = bool(self._settings.api_key)
                     raise status_failure(url, "chat/completions", response, body, api_key=keyed)
-                answer = await read_answer(url, response, Answer(model=model), call.progress)
+                answer = await read_answer(
+                    url, response, StreamedAnswer(model=model), call.progress
+                )
         except ConnectFailed as exc:
             self._replicas.mark_down(url)
             raise connect_failure(exc) from exc

@@ -18,8 +18,8 @@ from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import Completion, CompletionRequest
 from mcp_sim.models.failures import Retryable, snippet, stream_error
 from mcp_sim.models.http_client import StreamedResponse
-from mcp_sim.models.progress import Progress
 from mcp_sim.models.sse import EventParser
+from mcp_sim.models.stream_progress import StreamProgress
 
 _ABORTED_FINISH_REASONS = frozenset({"abort", "error"})
 _DRAIN_SECONDS = 1.0
@@ -28,7 +28,7 @@ dropped instead of kept for the next request."""
 
 
 @dataclass
-class Answer:
+class StreamedAnswer:
     """What one streamed response has told us so far."""
 
     model: str
@@ -50,8 +50,8 @@ class Answer:
 
 
 async def read_answer(
-    url: str, response: StreamedResponse, answer: Answer, progress: Progress
-) -> Answer:
+    url: str, response: StreamedResponse, answer: StreamedAnswer, progress: StreamProgress
+) -> StreamedAnswer:
     """Read the response's events into ``answer``, reporting progress as tokens arrive."""
     parser = EventParser()
     chunks = response.aiter_bytes()
@@ -79,7 +79,7 @@ async def read_answer(
     return answer
 
 
-def completion_of(url: str, request: CompletionRequest, answer: Answer) -> Completion:
+def completion_of(url: str, request: CompletionRequest, answer: StreamedAnswer) -> Completion:
     """The completion a finished answer makes, or the failure it stands for."""
     if answer.finish_reason in _ABORTED_FINISH_REASONS:
         raise Retryable(
@@ -109,7 +109,7 @@ def completion_of(url: str, request: CompletionRequest, answer: Answer) -> Compl
     )
 
 
-def _on_events(url: str, events: list[str], answer: Answer) -> None:
+def _on_events(url: str, events: list[str], answer: StreamedAnswer) -> None:
     """Take in the events of one network read (up to ``[DONE]``)."""
     for i, data in enumerate(events):
         if data.strip() == "[DONE]":
@@ -141,7 +141,7 @@ def _decode(url: str, data: str) -> Any:
         ) from None
 
 
-def _on_chunk(url: str, data: str, chunk: Any, answer: Answer) -> None:
+def _on_chunk(url: str, data: str, chunk: Any, answer: StreamedAnswer) -> None:
     # Runs for every token streamed, so the usual chunk (one choice, a one-field delta) takes
     # as few steps as it can; type() checks are cheaper than isinstance() here.
     if type(chunk) is not dict:
@@ -189,7 +189,7 @@ def _on_chunk(url: str, data: str, chunk: Any, answer: Answer) -> None:
             answer.finish_reason = finish_reason
 
 
-def _on_usage(usage: dict[str, Any], answer: Answer) -> None:
+def _on_usage(usage: dict[str, Any], answer: StreamedAnswer) -> None:
     prompt_tokens = usage.get("prompt_tokens")
     completion_tokens = usage.get("completion_tokens")
     if isinstance(prompt_tokens, int):

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import OBSERVATION_MARKER
 
 _PATCH_FOLLOW_UP = """\
@@ -35,16 +36,14 @@ def regeneration_messages(
     messages: Sequence[ChatMessage],
     answer: str,
     violations: Sequence[str],
-    *,
-    structured: bool,
-    ask_patch: bool,
-    envelope: bool = False,
+    shape: AnswerShape,
 ) -> list[ChatMessage]:
-    """The request to answer a call again because the answer contradicts the world state."""
+    """The request to answer a call again, in its ``shape``, because the answer contradicts
+    the world state."""
     listed = "\n".join(f"- {v}" for v in violations)
-    if structured:
+    if shape.structured:
         again = "Answer again with only a JSON object that follows the tool's output schema."
-    elif envelope:
+    elif shape.envelope:
         again = (
             'Answer again with only a JSON object whose "observation" field holds the raw output.'
         )
@@ -54,7 +53,9 @@ def regeneration_messages(
             "<predicted_observation></predicted_observation> tags"
         )
         again += (
-            ", then the state change in <state_patch></state_patch> tags." if ask_patch else "."
+            ", then the state change in <state_patch></state_patch> tags."
+            if shape.ask_patch
+            else "."
         )
     return [
         *messages,
@@ -77,6 +78,21 @@ def extract_observation(text: str) -> str:
     """The observation inside a model answer, following the official extraction rules: drop
     thinking, take the last ``<predicted_observation>`` block (or the whole text), strip the
     history marker."""
+    text = _without_thinking(text)
+    blocks = _OBSERVATION_BLOCK.findall(text)
+    return _unmarked(blocks[-1] if blocks else text)
+
+
+def closes_observation(text: str) -> bool:
+    """Whether a model answer, its thinking left out, closes its last
+    ``<predicted_observation>`` block: an empty observation so given is an answer, not one
+    the model never gave (or was cut off in)."""
+    text = _without_thinking(text)
+    start = text.rfind("<predicted_observation>")
+    return start >= 0 and "</predicted_observation>" in text[start:]
+
+
+def _without_thinking(text: str) -> str:
     text = _THINK_BLOCK.sub("", text)
     if "</think>" in text:
         text = text.rsplit("</think>", 1)[1]
@@ -84,8 +100,10 @@ def extract_observation(text: str) -> str:
         head, tail = text.split("<think>", 1)
         tag = tail.find("<predicted_observation>")
         text = head + (tail[tag:] if tag >= 0 else "")
-    blocks = _OBSERVATION_BLOCK.findall(text)
-    observation = blocks[-1] if blocks else text
+    return text
+
+
+def _unmarked(observation: str) -> str:
     observation = observation.strip()
     if observation.startswith(OBSERVATION_MARKER):
         observation = observation[len(OBSERVATION_MARKER) :]

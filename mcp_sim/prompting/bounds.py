@@ -63,13 +63,16 @@ def bounded_schema(schema: Any, bounds: OutputBounds) -> Any:
     return out
 
 
-def envelope_schema(bounds: OutputBounds) -> dict[str, Any]:
-    """The schema of a free-text observation wrapped for a small model."""
+def envelope_schema(bounds: OutputBounds, *, may_be_empty: bool = False) -> dict[str, Any]:
+    """The schema of a free-text observation wrapped for a small model; ``may_be_empty`` lets
+    the observation be the empty string (a tool whose real answer is nothing, such as a
+    "think" tool), which the grammar otherwise rules out."""
+    text: dict[str, Any] = {"type": "string", "maxLength": bounds.max_string}
+    if not may_be_empty:
+        text["minLength"] = 1
     return {
         "type": "object",
-        "properties": {
-            ENVELOPE_KEY: {"type": "string", "minLength": 1, "maxLength": bounds.max_string}
-        },
+        "properties": {ENVELOPE_KEY: text},
         "required": [ENVELOPE_KEY],
         "additionalProperties": False,
     }

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.canon import render_canon
 from mcp_sim.prompting.search_formats import search_conventions
 from mcp_sim.prompting.wording import (
@@ -73,8 +74,6 @@ class TurnContext:
     """The virtual time of the call."""
     fresh_ids: Mapping[str, Sequence[str]] = field(default_factory=dict)
     """Unused ids per entity, offered for records the call creates."""
-    ask_patch: bool = False
-    """Ask for the state change in ``<state_patch>`` tags after the observation."""
     first_turn: int = 1
     """The number of the first history turn shown (greater than 1 after compaction)."""
     sections: Sequence[str] = ()
@@ -277,15 +276,16 @@ def build_messages(
     arguments: dict[str, Any],
     state: dict[str, Any],
     *,
-    structured: bool = False,
-    envelope: bool = False,
+    shape: AnswerShape,
     context: TurnContext | None = None,
     simulation_instruction: str | None = None,
 ) -> list[ChatMessage]:
-    """Chat messages for one call. ``structured`` asks for bare JSON (the request then also
-    carries a ``response_format`` constraint, which leaves no room for tags); ``envelope`` asks
-    for a free-text observation wrapped in ``{"observation": ...}`` (see :mod:`mcp_sim.prompting.bounds`);
-    ``simulation_instruction`` bends this call's answer (see :mod:`mcp_sim.perturb.injection`)."""
+    """Chat messages for one call, closing with the request for an answer of ``shape`` (see
+    :mod:`mcp_sim.prompting.answer_shape`): bare JSON (the request then also carries a
+    ``response_format`` constraint, which leaves no room for tags), a free-text observation
+    wrapped in ``{"observation": ...}``, or one in tags, its state patch after it when the
+    shape asks for one. ``simulation_instruction`` bends this call's answer (see
+    :mod:`mcp_sim.perturb.injection`)."""
     context = context or TurnContext()
     messages: list[ChatMessage] = [{"role": "system", "content": render_system(world)}]
     omitted = ""
@@ -311,13 +311,13 @@ def build_messages(
     # so the next call's prompt repeats this one up to here.
     closing = [render_instruction(simulation_instruction)] if simulation_instruction else []
     closing += [section for section in context.sections if section]
-    if structured:
+    if shape.structured:
         instruction = STRUCTURED_INSTRUCTION
-    elif envelope:
+    elif shape.envelope:
         instruction = ENVELOPE_INSTRUCTION
     else:
         instruction = TURN_INSTRUCTION
-    if context.ask_patch and not structured and not envelope:
+    if shape.ask_patch:
         instruction += PATCH_INSTRUCTION
     tail = "".join(f"\n\n{part}" for part in closing)
     messages.append({"role": "user", "content": f"{omitted}{head}{tail}{instruction}"})

@@ -35,7 +35,8 @@ import anyio
 from mcp_sim.errors import SnapshotInvalid
 from mcp_sim.perturb.planner import PerturbState
 from mcp_sim.runtime.entities import EntityIndex
-from mcp_sim.runtime.side_channel import IdAllocator, session_seed
+from mcp_sim.runtime.fresh_ids import IdAllocator
+from mcp_sim.runtime.session_seeds import session_seed
 from mcp_sim.runtime.snapshot import Snapshot, SnapshotTurn
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.spec.world import World
@@ -127,7 +128,8 @@ class Session:
         cls, session_id: str, world: World, *, seed: int | None = None, base_seed: int | None = None
     ) -> Session:
         """A fresh session at the world's starting state. ``seed`` names the session's seed;
-        without it one is derived from ``base_seed`` and the id (see :mod:`mcp_sim.runtime.side_channel`)."""
+        without it one is derived from ``base_seed`` and the id (see
+        :mod:`mcp_sim.runtime.session_seeds`)."""
         chosen = seed if seed is not None else session_seed(base_seed, session_id)
         return cls(
             id=session_id,
@@ -139,7 +141,7 @@ class Session:
         )
 
     def become(self, other: Session) -> None:
-        """Take over ``other``'s world (state, history, side channel) in place, keeping this
+        """Take over ``other``'s world (state, history, fresh ids, seeds) in place, keeping this
         session's id and lock: a call already queued on the lock then runs on the new content
         instead of on an orphaned session object. How reset and restore work on a live id."""
         for item in fields(self):

@@ -1,17 +1,25 @@
 """The control operations as MCP tools (``sim_*``), offered only when the server runs with
-``--control-tools``. Unlike the HTTP API, a snapshot can be saved to and loaded from a file
-on the server here, which is the point of running the tools on a local (stdio) server: by
-plain file name, in the folder ``--snapshot-dir`` names and nowhere else
-(:mod:`mcp_sim.server.snapshot_files`). Episodes are out of the tools' reach: only the
-caller's own session or plain sessions can be named."""
+``--control-tools``: a thin adapter over the episode hub's life cycle and journals
+(:class:`mcp_sim.episodes.hub.EpisodeHub`), the same code the episode API runs. The HTTP API
+for the same operations is the episode API (:mod:`mcp_sim.server.episode_routes`).
+
+Unlike the HTTP API, a snapshot can be saved to and loaded from a file on the server here,
+which is the point of running the tools on a local (stdio) server: by plain file name, in the
+folder ``--snapshot-dir`` names and nowhere else (:mod:`mcp_sim.server.snapshot_files`).
+Episodes are out of the tools' reach: only the caller's own session (an episode's, over its
+own URL) or plain sessions can be named, and the sessions the tools make are plain ones."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.scoring import session_summary
 from mcp_sim.errors import SnapshotInvalid, UnknownSession
-from mcp_sim.server.control import Control
+from mcp_sim.server.request_meta import MAX_SESSION_ID_LENGTH
 from mcp_sim.server.snapshot_files import SnapshotFolder
+from mcp_sim.simulator.core import Simulator
 
 _SESSION = {"type": "string", "description": "Session id (default: this connection's session)"}
 _SEED = {"type": "integer", "description": "Seed of the session's RNG"}
@@ -60,11 +68,35 @@ CONTROL_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
 """The control operations as MCP tools: name → (description, input properties)."""
 
 
-async def call_control_tool(
-    control: Control, name: str, arguments: dict[str, Any], caller: str
-) -> Any:
-    """Run control tool ``name`` for a request of session ``caller``; returns JSON data (or
-    text, for the journal). Raises :class:`SimError` subclasses and ``ValueError``."""
+@dataclass(frozen=True)
+class ControlTools:
+    """The control tools of one world of ``hub``; ``snapshots``: the folder snapshot files are
+    saved to and loaded from, if any."""
+
+    hub: EpisodeHub
+    world: str
+    snapshots: SnapshotFolder | None = None
+
+    @classmethod
+    def over(cls, simulator: Simulator, snapshots: SnapshotFolder | None = None) -> ControlTools:
+        """The tools of a server of one simulator and no episodes (stdio)."""
+        name = simulator.world.world
+        return cls(EpisodeHub({name: simulator}), name, snapshots)
+
+    @property
+    def simulator(self) -> Simulator:
+        return self.hub.simulator(self.world)
+
+    def folder(self) -> SnapshotFolder:
+        if self.snapshots is None:
+            raise SnapshotInvalid(
+                "this server keeps no snapshot files: start it with --snapshot-dir DIR to save "
+                "and load them by name"
+            )
+        return self.snapshots
+
+
+def _check_arguments(name: str, arguments: dict[str, Any]) -> None:
     for key, value in arguments.items():
         if key not in CONTROL_TOOLS[name][1]:
             raise ValueError(f"{name} has no argument {key!r}")
@@ -73,41 +105,46 @@ async def call_control_tool(
             raise ValueError(
                 f"{key!r} must be {'an integer' if expected == 'integer' else 'a string'}"
             )
+    new_id = arguments.get("id")
+    if new_id is not None and len(new_id) > MAX_SESSION_ID_LENGTH:
+        raise ValueError(f"a session id is at most {MAX_SESSION_ID_LENGTH} characters")
+
+
+async def call_control_tool(
+    tools: ControlTools, name: str, arguments: dict[str, Any], caller: str
+) -> Any:
+    """Run control tool ``name`` for a request of session ``caller``; returns JSON data (or
+    text, for the journal). Raises :class:`SimError` subclasses and ``ValueError``."""
+    _check_arguments(name, arguments)
+    hub, world = tools.hub, tools.world
     session = arguments.get("session") or caller
     if session == caller:
         # The caller's own session exists from its first request, whatever that request was.
-        control.simulator.sessions.get(caller)
-    elif control.hidden(session):
+        tools.simulator.sessions.get(caller)
+    elif hub.is_episode(world, session):
         raise UnknownSession(f"no live session {session!r}")
     seed = arguments.get("seed")
     if name == "sim_sessions":
-        return {"sessions": control.list()}
+        return {"sessions": [session_summary(s) for s in hub.access.plain_sessions(world)]}
     if name == "sim_metrics":
-        return control.metrics()
+        return tools.simulator.metrics.report(tools.simulator.sessions)
     if name == "sim_create_session":
         file = arguments.get("snapshot_file")
-        snapshot = await _folder(control).load(file) if file else None
-        return await control.create(arguments.get("id"), seed=seed, snapshot=snapshot)
+        snapshot = await tools.folder().load(file) if file else None
+        made = hub.lifecycle.start_session(world, arguments.get("id"), seed=seed, snapshot=snapshot)
+        return session_summary(made)
     if name == "sim_state":
-        return await control.state(session)
+        return await hub.lifecycle.state(session, world=world)
     if name == "sim_reset":
-        return await control.reset(session, seed=seed)
+        return session_summary(await hub.lifecycle.reset(session, seed=seed, world=world))
     if name == "sim_snapshot":
-        taken = await control.snapshot(session)
-        data: dict[str, Any] = taken.model_dump(mode="json")
+        taken = await hub.lifecycle.snapshot(session, world=world)
         if arguments.get("file"):
-            target = await _folder(control).save(arguments["file"], taken)
+            target = await tools.folder().save(arguments["file"], taken)
             return {"saved_to": str(target), "version": taken.version}
-        return data
+        return taken.model_dump(mode="json")
     if name == "sim_fork":
-        return await control.fork(session, arguments.get("id"), seed=seed)
-    return control.journal(session)
-
-
-def _folder(control: Control) -> SnapshotFolder:
-    if control.snapshots is None:
-        raise SnapshotInvalid(
-            "this server keeps no snapshot files: start it with --snapshot-dir DIR to save and "
-            "load them by name"
-        )
-    return control.snapshots
+        forked = await hub.lifecycle.fork_session(world, session, arguments.get("id"), seed=seed)
+        return session_summary(forked)
+    records = hub.scoring.journal(session, world=world)
+    return "".join(r.to_json() + "\n" for r in records)

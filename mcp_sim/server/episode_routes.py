@@ -33,7 +33,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mcp_sim.episodes.hub import Episode, EpisodeHub
+from mcp_sim.episodes.entry import EpisodeEntry
+from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import (
     EpisodeBusy,
     EpisodeStoreError,
@@ -113,7 +114,7 @@ class EpisodeEndpoints:
             Route(one + "/verify", self.verify, methods=["POST"]),
         ]
 
-    def _created(self, request: Request, episode: Episode) -> Response:
+    def _created(self, request: Request, episode: EpisodeEntry) -> Response:
         reply = {
             **self.hub.summary(episode),
             "mcp_url": f"{request.base_url}episodes/{episode.id}/mcp",

@@ -40,15 +40,15 @@ class AccessGuard:
         self,
         app: ASGIApp,
         token: str | None,
-        holder_of: Callable[[str], Awaitable[str | None]],
+        token_holder: Callable[[str], Awaitable[str | None]],
         *,
         public: frozenset[str] = frozenset(),
     ):
-        """``holder_of``: the episode a token opens, if any (asked of a durable store when
+        """``token_holder``: the episode a token opens, if any (asked of a durable store when
         this process has not seen the episode); ``public``: paths anyone may GET."""
         self.app = app
         self._operator = token.encode() if token else None
-        self._holder_of = holder_of
+        self._token_holder = token_holder
         self._public = public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -71,7 +71,7 @@ class AccessGuard:
             return
         holder = None
         if scheme.lower() == b"bearer":
-            holder = await self._holder_of(token.decode("latin-1"))
+            holder = await self._token_holder(token.decode("latin-1"))
         if holder is None:
             challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
             await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)

@@ -19,7 +19,7 @@ from starlette.types import ASGIApp
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
 from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
 from mcp_sim.server.http_front import running, session_manager, transport_security
@@ -66,7 +66,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         is_episode = functools.partial(hub.is_episode, name)
         control = None
         if options.control_tools:
-            control = Control(simulator, hidden=is_episode, snapshots=options.snapshots)
+            control = ControlTools(hub, name, options.snapshots)
         server = build_server(simulator, control=control, is_episode=is_episode)
         managers[name] = session_manager(
             server,
@@ -106,7 +106,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     if options.workbench is not None:
         routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
     router = Router(routes=routes, lifespan=running(list(managers.values())))
-    return AccessGuard(router, options.auth_token, hub.holder, public=options.public_paths)
+    return AccessGuard(router, options.auth_token, hub.token_holder, public=options.public_paths)
 
 
 def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:

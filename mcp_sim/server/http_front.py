@@ -4,7 +4,8 @@ and serving an app with uvicorn."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import socket
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
@@ -20,6 +21,7 @@ from mcp_sim.server.guards import AccessGuard
 from mcp_sim.server.http_messages import MessageCheck
 from mcp_sim.server.http_timeouts import HeaderLimit, HttpLimits, timed_protocol
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
+from mcp_sim.server.listening import listening_sockets
 
 
 def _has_port(host: str) -> bool:
@@ -120,10 +122,12 @@ def http_server(
     limits: HttpLimits | None = None,
     *,
     graceful_seconds: int | None = None,
+    on_listening: Callable[[], None] | None = None,
 ) -> uvicorn.Server:
     """uvicorn serving ``app``, clients held to ``limits`` (see
     :mod:`mcp_sim.server.http_timeouts`); once told to stop, it waits ``graceful_seconds`` at
-    most for the requests in flight (without it, for as long as they last)."""
+    most for the requests in flight (without it, for as long as they last). ``on_listening``
+    is called once it accepts connections."""
     limits = limits or HttpLimits()
     config = uvicorn.Config(
         HeaderLimit(app, limits.max_header_bytes),
@@ -136,7 +140,21 @@ def http_server(
         h11_max_incomplete_event_size=limits.max_header_bytes,
         timeout_graceful_shutdown=graceful_seconds,
     )
-    return uvicorn.Server(config)
+    return _AnnouncingServer(config, on_listening)
+
+
+class _AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, calling ``on_listening`` when its start-up is done (uvicorn has no
+    hook of its own for it)."""
+
+    def __init__(self, config: uvicorn.Config, on_listening: Callable[[], None] | None) -> None:
+        super().__init__(config)
+        self.on_listening = on_listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.on_listening is not None:
+            self.on_listening()
 
 
 STOP_GRACE_SECONDS = 5
@@ -151,23 +169,34 @@ async def serve_http(
     limits: HttpLimits | None = None,
     *,
     stop: anyio.Event | None = None,
+    on_listening: Callable[[], None] | None = None,
 ) -> None:
     """Serve ``app`` until the process is told to stop, or until ``stop`` is set: the server
-    then closes as on Ctrl-C (its lifespan ends, its port is free) and this returns."""
-    raise_open_file_limit()
-    if stop is None:
-        await http_server(app, host, port, limits).serve()
-        return
-    server = http_server(app, host, port, limits, graceful_seconds=STOP_GRACE_SECONDS)
+    then closes as on Ctrl-C (its lifespan ends, its port is free) and this returns.
 
-    async def stop_when_told() -> None:
+    The address is bound first: one that cannot be (taken, say) raises
+    :class:`~mcp_sim.errors.ListenFailed` before anything else happens, and ``on_listening``
+    is called once the server accepts connections, the moment to say that it serves."""
+    raise_open_file_limit()
+    sockets = listening_sockets(host, port)
+    grace = None if stop is None else STOP_GRACE_SECONDS
+    server = http_server(app, host, port, limits, graceful_seconds=grace, on_listening=on_listening)
+
+    async def stop_when_told(stop: anyio.Event) -> None:
         await stop.wait()
         server.should_exit = True
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(stop_when_told)
-        await server.serve()
-        tg.cancel_scope.cancel()
+    try:
+        if stop is None:
+            await server.serve(sockets)
+            return
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stop_when_told, stop)
+            await server.serve(sockets)
+            tg.cancel_scope.cancel()
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def raise_open_file_limit() -> None:

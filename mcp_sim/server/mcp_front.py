@@ -4,7 +4,7 @@ low-level ``Server``, served over stdio or streamable HTTP (:mod:`mcp_sim.server
 Each request belongs to a session, named by its ``_meta``, the transport or the server's
 default (see :mod:`mcp_sim.server.request_meta`). Over HTTP a server hosts its worlds and
 their episodes (:mod:`mcp_sim.server.hosting`); the control operations are MCP tools only when
-``build_server`` is given a ``Control`` (``--control-tools``).
+``build_server`` is given ``ControlTools`` (``--control-tools``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from mcp import MCPDeprecationWarning, MCPError
 from mcp.server import Server
 
 from mcp_sim import __version__
-from mcp_sim.server.control import Control
+from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.http_front import http_app, serve_http
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.request_meta import (
@@ -78,7 +78,7 @@ def build_server(
     simulator: Simulator,
     *,
     default_session: str = "default",
-    control: Control | None = None,
+    control: ControlTools | None = None,
     is_episode: Callable[[str], bool] | None = None,
 ) -> Server[Any]:
     """An MCP server that advertises the world's tools verbatim and answers through ``simulator``.

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from mcp_sim.api.results import ToolResult
+from mcp_sim.api.tool_results import ToolResult
 from mcp_sim.spec.world import World
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mcp_sim.api.episode import Episode
-from mcp_sim.api.results import ToolResult
+from mcp_sim.api.tool_results import ToolResult
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import SimError, VerifyError
 from mcp_sim.server.openenv_protocol import (

@@ -13,8 +13,7 @@ from pydantic import TypeAdapter
 from mcp_sim.errors import EpisodeStoreError, SimError
 from mcp_sim.perturb.injection import InjectedProtocolError
 from mcp_sim.perturb.planner import UnknownProfile
-from mcp_sim.server.control import Control
-from mcp_sim.server.control_tools import CONTROL_TOOLS, call_control_tool
+from mcp_sim.server.control_tools import CONTROL_TOOLS, ControlTools, call_control_tool
 from mcp_sim.server.request_meta import (
     Context,
     SessionRouting,
@@ -44,7 +43,7 @@ def advertised_annotations(tool: ToolSpec) -> types.ToolAnnotations | None:
     return _ANNOTATIONS.validate_python({**defaults, **(tool.annotations or {})})
 
 
-def advertised_tools(world: World, control: Control | None) -> list[types.Tool]:
+def advertised_tools(world: World, control: ControlTools | None) -> list[types.Tool]:
     """The world's tools with their annotations, and with ``control`` the ``sim_*`` tools after them."""
     tools = [
         types.Tool(
@@ -127,7 +126,7 @@ class ToolHandlers:
         subscriptions: Subscriptions,
         *,
         routing: SessionRouting,
-        control: Control | None,
+        control: ControlTools | None,
     ) -> None:
         self.simulator = simulator
         self.subscriptions = subscriptions
@@ -167,7 +166,7 @@ class ToolHandlers:
         return tool_result(result)
 
     async def _call_control_tool(
-        self, control: Control, params: types.CallToolRequestParams, session_id: str
+        self, control: ControlTools, params: types.CallToolRequestParams, session_id: str
     ) -> types.CallToolResult:
         try:
             data = await call_control_tool(control, params.name, params.arguments or {}, session_id)

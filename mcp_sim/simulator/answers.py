@@ -1,11 +1,8 @@
 """From a model's completion to an observation: pure functions, no I/O.
 
-A call asks for its answer in one of three shapes: the observation in
-``<predicted_observation>`` tags (a free-text tool; a write call's patch may ride along in its
-own tag), a JSON object that follows the tool's output schema (a structured tool), or, with
-output bounds for a small model, a JSON envelope whose ``observation`` field holds the text (see
-:mod:`mcp_sim.prompting.bounds`). These functions unwrap each shape, say what is wrong with an
-answer that has none, and word the request to answer again.
+A call asks for its answer in one of three shapes (see
+:mod:`mcp_sim.prompting.answer_shape`). These functions unwrap each shape, say what is wrong
+with an answer that has none, and word the request to answer again.
 """
 
 from __future__ import annotations
@@ -18,10 +15,14 @@ import jsonschema
 
 from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import ChatMessage, Completion
-from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
-from mcp_sim.prompting.bounds import OutputBounds, bounded_schema, envelope_schema, open_envelope
+from mcp_sim.prompting.answer_format import (
+    closes_observation,
+    extract_observation,
+    strip_code_fence,
+)
+from mcp_sim.prompting.answer_shape import AnswerShape
+from mcp_sim.prompting.bounds import open_envelope
 from mcp_sim.runtime.state import split_patch
-from mcp_sim.spec.world import ToolSpec
 
 
 @dataclass
@@ -41,30 +42,13 @@ def format_validation_error(error: jsonschema.ValidationError) -> str:
     return f"{where}: {error.message}" if where else error.message
 
 
-def enveloped(tool: ToolSpec, bounds: OutputBounds | None) -> bool:
-    """Whether ``tool``'s observation is asked for inside an envelope (a free-text tool of a
-    world with output bounds)."""
-    return bounds is not None and tool.output_schema is None
-
-
-def response_schema(tool: ToolSpec, bounds: OutputBounds | None) -> dict[str, Any] | None:
-    """The schema a call's answer is constrained to: the tool's output schema, bounded when
-    there are bounds, or the envelope's for a free-text tool with bounds."""
-    if bounds is None:
-        return tool.output_schema
-    if tool.output_schema is None:
-        return envelope_schema(bounds)
-    schema: dict[str, Any] = bounded_schema(tool.output_schema, bounds)
-    return schema
-
-
 def opened_envelope(content: str) -> str:
-    """The observation inside an envelope answer, stripped; raises
-    :class:`ModelOutputInvalid` when ``content`` is not an envelope or holds nothing."""
+    """The observation inside an envelope answer, stripped (possibly empty); raises
+    :class:`ModelOutputInvalid` when ``content`` is not an envelope."""
     text = open_envelope(content)
     if text is None:
         raise ModelOutputInvalid(f"the answer is not an observation envelope: {content[:200]!r}")
-    return _not_empty(text.strip())
+    return text.strip()
 
 
 def parse_structured(
@@ -91,32 +75,39 @@ def parse_structured(
 
 
 def unwrap(
-    tool: ToolSpec,
+    tool_name: str,
     completion: Completion,
-    *,
-    envelope: bool,
+    shape: AnswerShape,
     validator: jsonschema.protocols.Validator | None,
 ) -> Answer:
-    """The observation in an answer, as the request asked for it (an ``envelope``, tags, or
-    the tool's structured output, checked by ``validator``); raises
-    :class:`ModelOutputInvalid` when it has none."""
+    """The observation in an answer to a call of ``tool_name``, in the ``shape`` it was asked
+    for (a structured answer is checked by ``validator``); raises :class:`ModelOutputInvalid`
+    when it has none. The empty text is an answer where the shape allows it, given as such:
+    an empty envelope, or closed tags around nothing; a completion without either is not."""
     content, reasoning = completion.content, completion.reasoning
-    if envelope:
-        return Answer(content, opened_envelope(content), None, reasoning, None)
-    if tool.output_schema is None or validator is None:
+    if shape.envelope:
+        text = opened_envelope(content)
+        return Answer(
+            content, text if shape.may_be_empty else _not_empty(text), None, reasoning, None
+        )
+    if not shape.structured or validator is None:
         rest, tagged = split_patch(content)
-        return Answer(content, _not_empty(extract_observation(rest)), None, reasoning, tagged)
-    data = parse_structured(tool.name, content, validator)
+        text = extract_observation(rest)
+        if not (shape.may_be_empty and closes_observation(rest)):
+            text = _not_empty(text)
+        return Answer(content, text, None, reasoning, tagged)
+    data = parse_structured(tool_name, content, validator)
     return Answer(content, json.dumps(data, ensure_ascii=False), data, reasoning, None)
 
 
-def page_text(content: str, *, structured: bool, envelope: bool) -> str:
-    """The observation in an answer to a page store's question: JSON text when it asked for
-    ``structured`` output, an ``envelope``'s text, or the tagged observation."""
-    if structured:
+def page_text(content: str, shape: AnswerShape) -> str:
+    """The observation in an answer to a page store's question, in the ``shape`` it was asked
+    for (see :meth:`AnswerShape.for_question`): JSON text, an envelope's text, or the tagged
+    observation."""
+    if shape.structured:
         return _not_empty(strip_code_fence(extract_observation(content)))
-    if envelope:
-        return opened_envelope(content)
+    if shape.envelope:
+        return _not_empty(opened_envelope(content))
     return _not_empty(extract_observation(content))
 
 
@@ -124,21 +115,21 @@ def repair_messages(
     messages: list[ChatMessage],
     completion: Completion,
     error: ModelOutputInvalid,
-    *,
-    envelope: bool,
-    structured: bool,
+    shape: AnswerShape,
 ) -> list[ChatMessage]:
     """``messages`` followed by the invalid answer and a request to answer again that says
-    what was wrong and which shape is wanted."""
-    if envelope:
+    what was wrong and which ``shape`` is wanted."""
+    # Where the empty text is an answer, the request must not rule it out.
+    close = "." if shape.may_be_empty else ", not empty."
+    if shape.envelope:
         again = (
             'Answer again with only a JSON object whose "observation" field holds the '
-            "tool's raw output, not empty."
+            f"tool's raw output{close}"
         )
-    elif not structured:
+    elif not shape.structured:
         again = (
             "Predict the observation again, wrapped in "
-            "<predicted_observation></predicted_observation> tags, not empty."
+            f"<predicted_observation></predicted_observation> tags{close}"
         )
     else:
         again = "Answer again with only a JSON object that follows the tool's output schema."

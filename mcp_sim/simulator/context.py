@@ -11,6 +11,7 @@ from mcp_sim.errors import SimError
 from mcp_sim.journal import CacheUse, JournalRecord, PatchStatus, Source
 from mcp_sim.models.base import ChatMessage, Completion, ProgressCallback
 from mcp_sim.perturb.planner import NO_PLAN, Plan
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.runtime.audit import Violation
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.answer_cache import PendingAnswer
@@ -107,13 +108,15 @@ class CallContext:
     tool: ToolSpec
     arguments: dict[str, Any]
     now: str | None
-    """The virtual time of the call (see :mod:`mcp_sim.runtime.side_channel`)."""
+    """The virtual time of the call (see :mod:`mcp_sim.runtime.virtual_clock`)."""
     started: float
     """``time.perf_counter()`` when the call got the session's lock."""
+    shape: AnswerShape
+    """The shape of the answer the model is asked for, worked out once for the call."""
     progress: ProgressCallback | None = None
     usage: CallUsage = field(default_factory=CallUsage)
     plan: Plan = NO_PLAN
-    """The perturbations planned for the call (none until it is routed)."""
+    """The perturbations planned for the call."""
 
     def result(
         self,

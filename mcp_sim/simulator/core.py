@@ -2,9 +2,9 @@
 
 :meth:`Simulator.call` is a straight sequence of steps over small collaborators, one module
 each: hold the session (with a durable store, :mod:`~mcp_sim.simulator.write_through`) → take
-the session's lock → route the call (:mod:`~mcp_sim.simulator.routing`: recorded answer,
-invalid arguments, a fault the server makes, a pinned fixture, the page store, or the model) →
-answer it → bend the answer as a perturbation says → record the call
+the session's lock → choose who answers (:mod:`~mcp_sim.simulator.answer_sources`: recorded
+answer, invalid arguments, a fault the server makes, a pinned fixture, the page store, or the
+model) → answer it → bend the answer as a perturbation says → record the call
 (:mod:`~mcp_sim.simulator.recorder`: history, metrics, journal) → write it through to the
 durable store, if any → keep its new model answers in the cache → injected waits (latency,
 timeouts) outside the session's lock.
@@ -25,7 +25,7 @@ asks the model, through the same prompt, only for what it has not.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
@@ -35,21 +35,22 @@ from mcp_sim.models.base import ProgressCallback, Sampling, WorldModel
 from mcp_sim.models.replay import Replay
 from mcp_sim.perturb import injection as inject
 from mcp_sim.perturb.planner import Perturber, Plan, profiles_for
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.audit import Auditor
-from mcp_sim.runtime.session import SessionStore
-from mcp_sim.runtime.side_channel import virtual_now
+from mcp_sim.runtime.session import Session, SessionStore
+from mcp_sim.runtime.virtual_clock import virtual_now
+from mcp_sim.settings.combined import Settings
 from mcp_sim.simulator.answer_cache import AnswerCache
+from mcp_sim.simulator.answer_sources import AnswerSource, SourceChoice, SourceChooser
 from mcp_sim.simulator.context import CallContext, CallResult, CallTrace, UnknownTool
 from mcp_sim.simulator.gateway import ModelGateway
 from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.simulator.model_answer import ModelAnswerer
-from mcp_sim.simulator.options import SamplingOverrides, SimOptions, resolve_sampling
 from mcp_sim.simulator.page_answer import PageAnswerer
 from mcp_sim.simulator.prompt import PromptShaper
 from mcp_sim.simulator.prompt_budget import PromptBudget
 from mcp_sim.simulator.recorder import CallRecorder
-from mcp_sim.simulator.routing import Route, Router, Routing
 from mcp_sim.simulator.transition import Transitions
 from mcp_sim.simulator.write_through import WriteThrough
 from mcp_sim.spec.world import ToolSpec, World
@@ -58,11 +59,8 @@ from mcp_sim.web.world_memory import WorldMemory
 
 __all__ = [
     "CallResult",
-    "SamplingOverrides",
-    "SimOptions",
     "Simulator",
     "UnknownTool",
-    "resolve_sampling",
 ]
 
 
@@ -74,47 +72,61 @@ class Simulator:
         world: World,
         model: WorldModel | None,
         *,
+        settings: Settings | None = None,
+        default_sampling: Sampling | None = None,
         sessions: SessionStore | None = None,
         journal: Journal | None = None,
-        sampling: SamplingOverrides | None = None,
-        options: SimOptions | None = None,
-        default_sampling: Sampling | None = None,
         perturber: Perturber | None = None,
         cache: AnswerCache | None = None,
         replay: Replay | None = None,
         memory: WorldMemory | None = None,
         metrics: Metrics | None = None,
+        watchers: Sequence[Callable[[CallTrace], None]] = (),
+        write_through: WriteThrough | None = None,
     ) -> None:
-        """``memory`` keeps the pages of a world with a web (its own in-memory one if not
-        given); see :mod:`mcp_sim.web.pages`."""
+        """``settings`` say how to sample and prompt (used as given: the builder,
+        :mod:`mcp_sim.api.assembly`, resolves the embedded model's defaults), over
+        ``default_sampling`` when neither they nor the world say. ``memory`` keeps the pages of
+        a world with a web (its own in-memory one if not given; see :mod:`mcp_sim.web.pages`).
+        ``watchers`` are called with every finished call's :class:`CallTrace`, inside the
+        session's lock (``mcp-sim ui`` keeps them to show what the model was shown): they must
+        be quick. ``write_through`` makes calls durable (the episode store's; ``None`` keeps
+        them in this process only)."""
         self.world = world
+        self.settings = settings or Settings()
+        self.options = self.settings.prompt
         self.metrics = metrics if metrics is not None else Metrics()
         self.cache = cache
         self.replay = replay
-        self.sampling = resolve_sampling(world, sampling or SamplingOverrides(), default_sampling)
+        self.sampling = self.settings.sampling.resolve(world, default_sampling)
         self.journal = journal if journal is not None else Journal()
         self.sessions = (
             sessions if sessions is not None else SessionStore(world, on_expire=self.journal.forget)
         )
         if self.sessions.base_seed is None:
-            # --seed is the base of every session's seed (see mcp_sim.runtime.side_channel).
+            # --seed is the base of every session's seed (see mcp_sim.runtime.session_seeds).
             self.sessions.base_seed = self.sampling.seed
-        self.options = options or SimOptions()
         self.perturber = perturber or Perturber(
             profiles_for(world.perturbations), seed=self.sampling.seed
         )
-        self.write_through: WriteThrough | None = None
-        """Where calls are made durable, set by whoever keeps the sessions elsewhere (the
-        episode hub with a store); ``None`` keeps them in this process only."""
-        self.watchers: list[Callable[[CallTrace], None]] = []
-        """Called with every finished call's :class:`CallTrace`, inside the session's lock
-        (``mcp-sim ui`` keeps them to show what the model was shown); they must be quick."""
+        self.write_through = write_through
+        self.watchers = tuple(watchers)
         self.pages: PageStore | None = None
         if world.web() is not None:
             self.pages = PageStore(
                 world, memory or WorldMemory(world.world), bounds=self.options.bounds
             )
         self._wire(model)
+        self._built = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Every part is given to the constructor (the write-through, the watchers, the model):
+        # one assigned later would go round the builder and the layers that made it.
+        if getattr(self, "_built", False):
+            raise AttributeError(
+                f"a Simulator's parts are given when it is built: {name} cannot be set after"
+            )
+        super().__setattr__(name, value)
 
     def _wire(self, model: WorldModel | None) -> None:
         """Build the pipeline's parts from the simulator's settings."""
@@ -126,7 +138,7 @@ class Simulator:
             world_hash=self.world.content_hash(),
             seeds=self.options.model_seeds,
         )
-        self.router = Router(self.world, replay=self.replay, pages=self.pages)
+        self.sources = SourceChooser(self.world, replay=self.replay, pages=self.pages)
         self.answerer = ModelAnswerer(
             self.world,
             prompts=self.prompts,
@@ -146,18 +158,13 @@ class Simulator:
             sessions=self.sessions,
             journal=self.journal,
             metrics=self.metrics,
-            timing=self.options.journal_timing,
+            timing=self.settings.records.journal_timing,
             compact=self.prompts.compact,
         )
 
     @property
     def model(self) -> WorldModel | None:
-        """The world model; may be set later (the CLI launches it only when a call needs it)."""
         return self.gateway.model
-
-    @model.setter
-    def model(self, model: WorldModel | None) -> None:
-        self.gateway.model = model
 
     @property
     def view(self) -> StateView:
@@ -198,15 +205,14 @@ class Simulator:
             async with session.lock:
                 started = time.perf_counter()
                 state_before = session.state
-                now = virtual_now(self.world, session.steps + 1)
-                ctx = CallContext(session, tool, arguments or {}, now, started, progress)
+                args = arguments or {}
 
                 def plan() -> Plan:
-                    return self.perturber.plan(session, tool.name, tool.effect, ctx.arguments)
+                    return self.perturber.plan(session, tool.name, tool.effect, args)
 
-                routing = self.router.route(tool, ctx.arguments, plan, session=session)
-                ctx.plan = routing.plan
-                result = await self._answer(ctx, routing)
+                choice = self.sources.choose(tool, args, plan, session=session)
+                ctx = self._context(session, tool, args, choice, started, progress)
+                result = await self._answer(ctx, choice)
                 record, turn = self.recorder.record(ctx, result)
                 if self.watchers:
                     trace = CallTrace(record, tuple(ctx.usage.exchanges), state_before)
@@ -233,8 +239,25 @@ class Simulator:
         def plan() -> Plan:
             return self.perturber.peek(self.sessions.get(session_id), tool.name, tool.effect, args)
 
-        routing = self.router.route(tool, args, plan, session=None)
-        return not self.router.needs_model(routing, tool, args)
+        choice = self.sources.choose(tool, args, plan, session=None)
+        return not self.sources.needs_model(choice, tool, args)
+
+    def _context(
+        self,
+        session: Session,
+        tool: ToolSpec,
+        args: dict[str, Any],
+        choice: SourceChoice,
+        started: float,
+        progress: ProgressCallback | None,
+    ) -> CallContext:
+        """The context of a call whose answer source is chosen: its virtual time, and the shape
+        of the answer the model is asked for (an injected error is the tool's error text, not
+        its schema)."""
+        now = virtual_now(self.world, session.steps + 1)
+        error = choice.instruction is not None and choice.instruction.error
+        shape = AnswerShape.of(tool, self.options.bounds, error=error)
+        return CallContext(session, tool, args, now, started, shape, progress, plan=choice.plan)
 
     def _tool(self, name: str) -> ToolSpec:
         tool = self.world.tool(name)
@@ -243,10 +266,10 @@ class Simulator:
             raise UnknownTool(name, self.world)
         return tool
 
-    async def _answer(self, ctx: CallContext, routing: Routing) -> CallResult:
-        """The answer to a call, from where ``routing`` says, perturbed as its plan says."""
-        match routing.route:
-            case Route.REPLAY if (replayed := routing.replayed) is not None:
+    async def _answer(self, ctx: CallContext, choice: SourceChoice) -> CallResult:
+        """The answer to a call, from where ``choice`` says, perturbed as its plan says."""
+        match choice.source:
+            case AnswerSource.REPLAY if (replayed := choice.replayed) is not None:
                 return ctx.result(
                     replayed.text,
                     replayed.structured,
@@ -254,24 +277,24 @@ class Simulator:
                     "replay",
                     content=replayed.content,
                 )
-            case Route.INVALID if routing.invalid is not None:
-                return ctx.result(routing.invalid, None, True, "validation")
-            case Route.FAULT if (made := routing.fault) is not None:
+            case AnswerSource.INVALID if choice.invalid is not None:
+                return ctx.result(choice.invalid, None, True, "validation")
+            case AnswerSource.FAULT if (made := choice.fault) is not None:
                 return ctx.result(made.text, None, made.is_error, "perturbation")
-            case Route.FIXTURE if (fixture := routing.fixture) is not None:
+            case AnswerSource.FIXTURE if (fixture := choice.fixture) is not None:
                 result = ctx.result(fixture.text, fixture.structured, fixture.is_error, "fixture")
                 if self.page_answerer is not None:
                     await self.page_answerer.observe(ctx, result.text)
-            case Route.PAGES if self.page_answerer is not None:
+            case AnswerSource.PAGES if self.page_answerer is not None:
                 result = await self.page_answerer.answer(ctx)
             case _:
-                result = await self.answerer.answer(ctx, routing.instruction)
-        return _bent(result, routing)
+                result = await self.answerer.answer(ctx, choice.instruction)
+        return _bent(result, choice)
 
 
-def _bent(result: CallResult, routing: Routing) -> CallResult:
+def _bent(result: CallResult, choice: SourceChoice) -> CallResult:
     """``result`` as a ``malformed`` perturbation breaks it."""
-    mangled = inject.mangle(routing.plan, result.text)
+    mangled = inject.mangle(choice.plan, result.text)
     # A model that failed has no answer to break; its error stays readable.
     if mangled is None or result.source == "model_error":
         return result

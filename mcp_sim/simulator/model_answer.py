@@ -18,13 +18,13 @@ from mcp_sim.perturb.injection import Instruction
 from mcp_sim.prompting.answer_format import regeneration_messages
 from mcp_sim.runtime.audit import Auditor, Violation
 from mcp_sim.runtime.entities import EntityIndex
-from mcp_sim.simulator.answers import Answer, enveloped, repair_messages, response_schema, unwrap
+from mcp_sim.simulator.answers import Answer, repair_messages, unwrap
 from mcp_sim.simulator.context import CallContext, CallResult
 from mcp_sim.simulator.gateway import ModelGateway
 from mcp_sim.simulator.metrics import Metrics, error_kind
 from mcp_sim.simulator.prompt import PromptShaper
 from mcp_sim.simulator.transition import Change, Transitions
-from mcp_sim.spec.world import ToolSpec, World
+from mcp_sim.spec.world import World
 
 NO_MODEL = (
     "mcp-sim: no world model is configured and no fixture pins {tool} with these arguments. "
@@ -63,46 +63,40 @@ class ModelAnswerer:
         if self.gateway.model is None:
             self.metrics.observe_failure("no_model")
             return ctx.result(NO_MODEL.format(tool=ctx.tool.name), None, True, "model_error")
-        # An injected error is the tool's error text, not a result that follows its schema, and
-        # it changes nothing: answer it as a read-only text tool.
-        failing = instruction is not None and instruction.error
-        tool = ctx.tool
-        if failing:
-            tool = tool.model_copy(update={"output_schema": None, "effect": "read"})
+        tool, shape = ctx.tool, ctx.shape
         before = EntityIndex.build(self.world, ctx.session.state) if self.world.entities else None
         self.prompts.prepare(ctx.session)
         said = instruction.text if instruction is not None else None
-        prompt = self.prompts.messages(ctx.session, tool, ctx.arguments, ctx.now, before, said)
+        prompt = self.prompts.messages(
+            ctx.session, tool, ctx.arguments, ctx.now, before, shape, said
+        )
         ctx.usage.turn_head, ctx.usage.turn_anchor = prompt.head, prompt.anchor
         request = CompletionRequest(
             messages=prompt.messages,
             sampling=self.sampling,
-            response_schema=response_schema(tool, self.prompts.bounds),
+            response_schema=shape.response_schema,
             schema_name=tool.name,
             routing_key=ctx.session.id,
         )
         try:
-            answer = await self._answer(ctx, tool, request)
-            change = await self._change(ctx, tool, request.messages, answer)
+            answer = await self._answer(ctx, request)
+            change = await self._change(ctx, request.messages, answer)
         except ModelError as exc:
             self.metrics.observe_failure(error_kind(exc))
             text = f"mcp-sim could not simulate {tool.name}: {exc}"
             return ctx.result(text, None, True, "model_error")
-        answer, change, violations = await self._consistent(
-            ctx, tool, request, before, answer, change
-        )
+        answer, change, violations = await self._consistent(ctx, request, before, answer, change)
         ctx.usage.change, ctx.usage.violations = change, violations
         if self.auditor.enabled:
             ctx.session.consistency.checked += 1
             ctx.session.consistency.flagged += len(violations)
-        result = ctx.result(answer.text, answer.structured, failing, "model", answer.reasoning)
+        result = ctx.result(answer.text, answer.structured, shape.error, "model", answer.reasoning)
         self.transitions.commit(ctx.session, change, before, answer.text)
         return result
 
     async def _consistent(
         self,
         ctx: CallContext,
-        tool: ToolSpec,
         request: CompletionRequest,
         before: EntityIndex | None,
         answer: Answer,
@@ -115,53 +109,36 @@ class ModelAnswerer:
             return answer, change, violations
         ctx.usage.regenerated = True
         ctx.session.consistency.regenerated += 1
-        envelope = enveloped(tool, self.prompts.bounds)
-        retry = regeneration_messages(
-            request.messages,
-            answer.content,
-            [str(v) for v in violations],
-            structured=tool.output_schema is not None,
-            ask_patch=tool.effect == "write" and tool.output_schema is None and not envelope,
-            envelope=envelope,
-        )
+        violated = [str(v) for v in violations]
+        retry = regeneration_messages(request.messages, answer.content, violated, ctx.shape)
         # A failed regeneration leaves the first answer standing, its violations counted.
         with contextlib.suppress(ModelError):
             regeneration = replace(request, messages=retry, purpose="regeneration")
-            answer = await self._answer(ctx, tool, regeneration)
-            change = await self._change(ctx, tool, retry, answer)
+            answer = await self._answer(ctx, regeneration)
+            change = await self._change(ctx, retry, answer)
             violations = self._audit(ctx, answer, before, change)
         return answer, change, violations
 
-    async def _answer(self, ctx: CallContext, tool: ToolSpec, request: CompletionRequest) -> Answer:
+    async def _answer(self, ctx: CallContext, request: CompletionRequest) -> Answer:
         completion = await self.gateway.complete(ctx.session, request, ctx.progress, ctx.usage)
         try:
-            return self._unwrapped(tool, completion)
+            return self._unwrapped(ctx, completion)
         except ModelOutputInvalid as first_error:
             # Asked once more, with what was wrong: small models especially sometimes answer
             # with nothing, or with JSON that misses the schema.
-            messages = repair_messages(
-                request.messages,
-                completion,
-                first_error,
-                envelope=enveloped(tool, self.prompts.bounds),
-                structured=tool.output_schema is not None,
-            )
+            messages = repair_messages(request.messages, completion, first_error, ctx.shape)
             retry = replace(request, messages=messages, purpose="repair")
             completion = await self.gateway.complete(ctx.session, retry, ctx.progress, ctx.usage)
-            return self._unwrapped(tool, completion)
+            return self._unwrapped(ctx, completion)
 
-    def _unwrapped(self, tool: ToolSpec, completion: Completion) -> Answer:
-        return unwrap(
-            tool,
-            completion,
-            envelope=enveloped(tool, self.prompts.bounds),
-            validator=self._output_validators.get(tool.name),
-        )
+    def _unwrapped(self, ctx: CallContext, completion: Completion) -> Answer:
+        validator = self._output_validators.get(ctx.tool.name)
+        return unwrap(ctx.tool.name, completion, ctx.shape, validator)
 
     async def _change(
-        self, ctx: CallContext, tool: ToolSpec, messages: list[ChatMessage], answer: Answer
+        self, ctx: CallContext, messages: list[ChatMessage], answer: Answer
     ) -> Change:
-        if tool.effect != "write":
+        if not ctx.shape.writes:
             return Change()
 
         async def ask(request: CompletionRequest) -> str:

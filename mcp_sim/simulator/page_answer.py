@@ -9,8 +9,7 @@ from dataclasses import replace
 
 from mcp_sim.errors import ModelError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling
-from mcp_sim.prompting.bounds import envelope_schema
-from mcp_sim.simulator.answers import enveloped, page_text
+from mcp_sim.simulator.answers import page_text
 from mcp_sim.simulator.context import CallContext, CallResult
 from mcp_sim.simulator.gateway import ModelGateway
 from mcp_sim.simulator.prompt import PromptShaper
@@ -64,16 +63,10 @@ class PageAnswerer:
                 f"{tool.name} call yet; start the server with --model-url URL (or without "
                 "it, to use the embedded model)"
             )
-        structured = question.response_schema is not None
+        shape = ctx.shape.for_question(question.response_schema)
         self.prompts.prepare(ctx.session)
         prompt = self.prompts.messages(
-            ctx.session,
-            tool,
-            question.arguments,
-            ctx.now,
-            None,
-            sections=question.sections,
-            structured=structured,
+            ctx.session, tool, question.arguments, ctx.now, None, shape, sections=question.sections
         )
         if question.arguments == ctx.arguments:
             ctx.usage.turn_head, ctx.usage.turn_anchor = prompt.head, prompt.anchor
@@ -90,13 +83,13 @@ class PageAnswerer:
             sampling = replace(
                 sampling, thinking=False, max_tokens=min(sampling.max_tokens, PATCH_MAX_TOKENS)
             )
-        schema = question.response_schema
-        bounds = self.prompts.bounds
-        if schema is None and enveloped(tool, bounds) and bounds is not None:
-            schema = envelope_schema(bounds)
         request = CompletionRequest(
-            messages, sampling, schema, schema_name=tool.name, routing_key=ctx.session.id
+            messages,
+            sampling,
+            shape.response_schema,
+            schema_name=tool.name,
+            routing_key=ctx.session.id,
         )
         completion = await self.gateway.complete(ctx.session, request, ctx.progress, ctx.usage)
-        text = page_text(completion.content, structured=structured, envelope=schema is not None)
+        text = page_text(completion.content, shape)
         return ModelReply(text, completion.content, completion.reasoning)

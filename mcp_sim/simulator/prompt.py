@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mcp_sim.models.base import ChatMessage
-from mcp_sim.prompting.bounds import OutputBounds
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import (
     PastCall,
     TurnContext,
@@ -30,8 +30,7 @@ from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.runtime.state import PatchOp
-from mcp_sim.simulator.answers import enveloped
-from mcp_sim.simulator.options import SimOptions
+from mcp_sim.settings.prompt import PromptSettings
 from mcp_sim.simulator.prompt_budget import fit_budget
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -76,24 +75,20 @@ class Prompt:
 class PromptShaper:
     """Builds the prompts of one world's calls within the budgets of its options."""
 
-    def __init__(self, world: World, options: SimOptions, max_tokens: int) -> None:
+    def __init__(self, world: World, options: PromptSettings, max_tokens: int) -> None:
         """``max_tokens`` is the answer's limit, which the prompt leaves room for in the
         model's context window when that is known."""
         self.world = world
         self.options = options
         self.budget = fit_budget(
-            options.state_budget_tokens,
-            options.turn_budget_tokens,
-            options.history_budget_tokens,
+            options.state_budget,
+            options.turn_budget,
+            options.history_budget,
             system_tokens=estimate_tokens(render_system(world)),
-            context_tokens=options.context_tokens,
+            context_tokens=options.context_window,
             max_tokens=max_tokens,
         )
         self.view = StateView(world, self.budget.state_tokens, self.budget.turn_tokens)
-
-    @property
-    def bounds(self) -> OutputBounds | None:
-        return self.options.bounds
 
     def prepare(self, session: Session) -> None:
         """Make ``session`` ready to be shown: the one step that changes it. Fills in the
@@ -150,18 +145,15 @@ class PromptShaper:
         args: dict[str, Any],
         now: str | None,
         before: EntityIndex | None,
+        shape: AnswerShape,
         simulation_instruction: str | None = None,
         *,
         sections: Sequence[str] = (),
-        structured: bool | None = None,
     ) -> Prompt:
         """The prompt of a call of ``tool`` with ``args`` at virtual time ``now`` (``before``
-        indexes the state for worlds with entities); reads ``session`` only."""
+        indexes the state for worlds with entities), asking for an answer of ``shape``; reads
+        ``session`` only."""
         shown = self.shown_history(session)
-        write = tool.effect == "write"
-        if structured is None:
-            structured = tool.output_schema is not None
-        envelope = enveloped(tool, self.bounds)
         unseen = unseen_changes(session, shown)
         references = self.references(session, args) if unseen is None else ()
         overlay = self.view.overlay_for(session.state, session.grounding)
@@ -171,8 +163,7 @@ class PromptShaper:
         context = TurnContext(
             state_view=state_section,
             now=now,
-            fresh_ids=session.ids.offer(self.world) if write else {},
-            ask_patch=write and tool.output_schema is None and not envelope,
+            fresh_ids=session.ids.offer(self.world) if shape.writes else {},
             first_turn=session.history_start + 1,
             sections=sections,
         )
@@ -189,8 +180,7 @@ class PromptShaper:
             tool,
             args,
             session.state,
-            structured=structured,
-            envelope=envelope and not structured,
+            shape=shape,
             context=replace(context, head=head),
             simulation_instruction=simulation_instruction,
         )

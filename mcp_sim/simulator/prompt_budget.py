@@ -2,7 +2,7 @@
 
 A prompt is the system part (the world and its tools: fixed per world), the history, the
 current turn (its state section and action) and a closing instruction. Each dynamic part has
-a budget (``SimOptions``: state, turn, history). When the model's context window is known
+a budget (:class:`~mcp_sim.settings.prompt.PromptSettings`: state, turn, history). When the model's context window is known
 (vLLM reports ``max_model_len`` in ``/v1/models``; ``--context-window`` sets it otherwise), the
 prompt must also leave room for the answer's ``max_tokens``: then the parts' budgets shrink
 in proportion until system + parts + closing fit. The view and the compaction keep to the

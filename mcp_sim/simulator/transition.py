@@ -3,8 +3,8 @@
 The model's proposal (the tagged patch in its answer, or else the answer to a follow-up request;
 see :mod:`mcp_sim.runtime.state` for why) is checked by the world's :class:`StateRules`; a rejected
 proposal is asked for once more with the reason. Committing a change moves the session to the
-new state and version and keeps its side channel in step: deleted ids are remembered for the
-auditor, and the id allocator moves past every id now in use.
+new state and version and keeps its ids in step: deleted ids are remembered for the auditor,
+and the id allocator moves past every id now in use.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ class Transitions:
         self, session: Session, change: Change, before: EntityIndex | None, observation: str
     ) -> None:
         """Apply ``change`` to ``session`` (``before`` indexes its state before the call, for
-        worlds with entities) and keep the side channel in step with the ``observation``."""
+        worlds with entities) and keep its ids in step with the ``observation``."""
         if change.status == "rejected":
             session.consistency.patches_rejected += 1
         if change.status == "committed" and change.after is not None:

@@ -35,6 +35,7 @@ from yaml.events import AliasEvent, CollectionStartEvent, Event, NodeEvent
 
 from mcp_sim.errors import SpecError, SpecProblem
 from mcp_sim.spec.locations import Location, format_location, line_and_column, node_path
+from mcp_sim.spec.yaml_syntax import syntax_problem
 
 try:
     from yaml._yaml import CParser
@@ -281,15 +282,13 @@ def read_yaml(
             # libyaml (from PyYAML 6.0.4) has a nesting limit of its own in its scanner, which
             # runs ahead of the composer: read it again where our limit says where it is passed.
             return read_yaml(text, file, limits, fast=False)
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        if mark is not None and mark.index >= len(text):
-            # libyaml puts the end of a file without a last line break on a line of its own.
-            line, column = line_and_column(text, len(text))
-        reason = " ".join(x for x in (exc.context, exc.problem) if x)
-        # Our own refusals say what is wrong; the scanner's and parser's are about syntax.
-        kind = "" if isinstance(exc, ConstructorError | ComposerError) else "YAML syntax error: "
-        raise SpecError([SpecProblem(file, line, column, "", kind + reason)]) from None
+        if isinstance(exc, ConstructorError | ComposerError):
+            # Our own refusals, at the value refused, say what is wrong with it.
+            mark = exc.problem_mark or exc.context_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            reason = " ".join(x for x in (exc.context, exc.problem) if x)
+            raise SpecError([SpecProblem(file, line, column, "", reason)]) from None
+        raise SpecError([syntax_problem(exc, text, file)]) from None
     except yaml.reader.ReaderError as exc:
         # libyaml counts the position in bytes of UTF-8, the pure-Python reader in characters.
         offset = exc.position

@@ -201,7 +201,7 @@ class Workbench:
             if found is not None and found["tool"] == records[-1].tool:
                 return JSONResponse(found)
             try:
-                owner = hub.get(owner).parent
+                owner = hub.entry(owner).parent
             except UnknownSession:
                 owner = None
         return JSONResponse({**record_view(records[-1]), "traced": False})

@@ -76,7 +76,7 @@ def _without_binary(block: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-class Recorder:
+class UpstreamRecorder:
     """Forwards calls to a real server's client and journals what comes back."""
 
     def __init__(
@@ -123,7 +123,9 @@ class Recorder:
             return result
 
 
-def build_recorder(recorder: Recorder, listing: Listing, *, default_session: str) -> Server[Any]:
+def build_upstream_recorder(
+    recorder: UpstreamRecorder, listing: Listing, *, default_session: str
+) -> Server[Any]:
     """An MCP server that looks like the real one (identity, instructions, tools) and records."""
 
     async def list_tools(
@@ -178,12 +180,14 @@ async def record(
             world_out.parent.mkdir(parents=True, exist_ok=True)
             world_out.write_text(text, encoding="utf-8")
             say(f"wrote the world to {world_out}")
-        recorder = Recorder(client, journal, world_hash=hashed or "", timing=timing)
+        recorder = UpstreamRecorder(client, journal, world_hash=hashed or "", timing=timing)
         if http is None:
             say(f"recording {listing.name} ({len(listing.tools)} tools) on stdio")
-            await serve_stdio(build_recorder(recorder, listing, default_session="stdio"))
+            await serve_stdio(build_upstream_recorder(recorder, listing, default_session="stdio"))
         else:
             host, port = http
-            server = build_recorder(recorder, listing, default_session="default")
-            say(f"recording {listing.name} on http://{host}:{port}/mcp")
-            await serve_http(http_app(server, host=host), host, port)
+            server = build_upstream_recorder(recorder, listing, default_session="default")
+            shown = f"recording {listing.name} on http://{host}:{port}/mcp"
+            await serve_http(
+                http_app(server, host=host), host, port, on_listening=lambda: say(shown)
+            )

@@ -9,7 +9,7 @@ import anyio
 from mcp_sim.models.base import ProgressCallback
 
 
-class Progress:
+class StreamProgress:
     """Throttles progress reports and keeps them strictly increasing across retries."""
 
     def __init__(self, callback: ProgressCallback | None, interval: float, every: int) -> None:

@@ -1,9 +1,9 @@
-"""Where the answer to a call comes from: the one routing decision of the pipeline.
+"""Where the answer to a call comes from: the one such decision of the pipeline.
 
 In order: a recorded answer (replay), the server's input validation, a fault the server makes
 itself (a perturbation), then — unless a perturbation tells the model how to bend the answer,
 which only the model can do — a pinned fixture, the page store of a world with a web, and
-finally the world model. :meth:`Router.route` makes the decision both for a call
+finally the world model. :meth:`SourceChooser.choose` makes the decision both for a call
 (:meth:`mcp_sim.simulator.core.Simulator.call`) and for the question whether a call needs the
 model (:meth:`~mcp_sim.simulator.core.Simulator.answers_without_model`), so the two cannot
 disagree.
@@ -28,7 +28,7 @@ from mcp_sim.spec.world import ToolSpec, World
 from mcp_sim.web.pages import PageStore
 
 
-class Route(Enum):
+class AnswerSource(Enum):
     """Who answers a call."""
 
     REPLAY = "replay"
@@ -39,25 +39,25 @@ class Route(Enum):
     MODEL = "model"
 
 
-def decide(
+def choose_source(
     *, replayed: bool, invalid: bool, fault: bool, instructed: bool, pinned: bool, paged: bool
-) -> Route:
-    """The route of a call from what is known of it: a recorded answer, invalid arguments, a
+) -> AnswerSource:
+    """Who answers a call, from what is known of it: a recorded answer, invalid arguments, a
     fault the server makes, a simulation instruction for the model, a fixture, a page store
     that handles the tool."""
     if replayed:
-        return Route.REPLAY
+        return AnswerSource.REPLAY
     if invalid:
-        return Route.INVALID
+        return AnswerSource.INVALID
     if fault:
-        return Route.FAULT
+        return AnswerSource.FAULT
     if instructed:
         # A perturbed call bypasses fixtures and the page store: its bent answer must not
         # become canon.
-        return Route.MODEL
+        return AnswerSource.MODEL
     if pinned:
-        return Route.FIXTURE
-    return Route.PAGES if paged else Route.MODEL
+        return AnswerSource.FIXTURE
+    return AnswerSource.PAGES if paged else AnswerSource.MODEL
 
 
 @dataclass(frozen=True)
@@ -70,10 +70,10 @@ class Fixture:
 
 
 @dataclass(frozen=True)
-class Routing:
-    """The route of one call, with what was found on the way to it."""
+class SourceChoice:
+    """The source chosen to answer one call, with what was found on the way to it."""
 
-    route: Route
+    source: AnswerSource
     plan: Plan = NO_PLAN
     replayed: ReplayAnswer | None = None
     invalid: str | None = None
@@ -102,8 +102,8 @@ def fixture_for(tool: ToolSpec, args: dict[str, Any], world: World) -> Fixture |
     return None
 
 
-class Router:
-    """Routes the calls of one world."""
+class SourceChooser:
+    """Chooses who answers the calls of one world."""
 
     def __init__(self, world: World, *, replay: Replay | None, pages: PageStore | None) -> None:
         self.world = world
@@ -113,15 +113,15 @@ class Router:
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in world.tools
         }
 
-    def route(
+    def choose(
         self,
         tool: ToolSpec,
         args: dict[str, Any],
         plan: Callable[[], Plan],
         *,
         session: Session | None,
-    ) -> Routing:
-        """The route of a call of ``tool`` with ``args``. ``plan`` plans its perturbations,
+    ) -> SourceChoice:
+        """The source of the answer to a call of ``tool`` with ``args``. ``plan`` plans its perturbations,
         and is called only for valid arguments without a recorded answer (planning counts the
         call). A recorded answer is looked up as the next call of ``session``; looking it up
         uses it, so a question that must not change anything passes no session and sees no
@@ -134,7 +134,7 @@ class Router:
         fault = inject.server_answer(planned, tool.name)
         instruction = inject.instruction(planned)
         fixture = fixture_for(tool, args, self.world)
-        route = decide(
+        source = choose_source(
             replayed=replayed is not None,
             invalid=bool(errors),
             fault=fault is not None,
@@ -142,8 +142,8 @@ class Router:
             pinned=fixture is not None,
             paged=self.pages is not None and self.pages.handles(tool.name),
         )
-        return Routing(
-            route,
+        return SourceChoice(
+            source,
             planned,
             replayed,
             validation_message(tool.name, errors) if errors else None,
@@ -152,9 +152,9 @@ class Router:
             fixture,
         )
 
-    def needs_model(self, routing: Routing, tool: ToolSpec, args: dict[str, Any]) -> bool:
-        """Whether a call so routed asks the world model (the page store only for what it has
+    def needs_model(self, choice: SourceChoice, tool: ToolSpec, args: dict[str, Any]) -> bool:
+        """Whether a call of this ``choice`` asks the world model (the page store only for what it has
         not seen yet)."""
-        if routing.route is Route.PAGES:
+        if choice.source is AnswerSource.PAGES:
             return self.pages is not None and not self.pages.settled(tool.name, args)
-        return routing.route is Route.MODEL
+        return choice.source is AnswerSource.MODEL

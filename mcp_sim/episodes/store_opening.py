@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from mcp_sim.episodes.store import EpisodeStore
 from mcp_sim.episodes.store_sqlite import SqliteEpisodeStore
-from mcp_sim.episodes.store_url import check_store_url
 from mcp_sim.errors import EpisodeStoreError
+from mcp_sim.settings.values import check_store_url
 
 
 def open_store(url: str, *, idle_seconds: float | None) -> EpisodeStore | None:

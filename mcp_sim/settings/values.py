@@ -1,10 +1,12 @@
-"""Readers of single option values, for argparse's ``type=``.
+"""Readers of single option values typed on the command line or held in an environment
+variable (argparse's ``type=``).
 
 Each takes the text a user typed and returns the typed value, or raises
 ``argparse.ArgumentTypeError`` with a message that says what was expected; argparse puts the
-flag's name in front, and :class:`mcp_sim.cli.parser.CliParser` prints it as one line with exit
+flag's name in front, and :class:`mcp_sim.cli.command.CliParser` prints it as one line with exit
 status 2. Checking values here, while parsing, means no command starts (and no model is
-launched) with a value it would only trip over later, in a traceback.
+launched) with a value it would only trip over later, in a traceback. :func:`for_field` makes
+the reader of a settings field from its type and constraints, so they are declared once.
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from mcp_sim.episodes.store_url import check_store_url
-from mcp_sim.models.routing import read_url_file
+import annotated_types
+from pydantic.fields import FieldInfo
+
+from mcp_sim.models.replicas import read_url_file
+
+STORE_SCHEMES = ("memory", "sqlite:///PATH", "redis://HOST:PORT/DB")
 
 
 def text(value: str) -> str:
@@ -40,6 +46,15 @@ def http_url(value: str) -> str:
     return value
 
 
+def check_store_url(url: str) -> str:
+    """``url`` if it names an episode store, else a ValueError saying what would."""
+    if url == "memory" or url.startswith(("redis://", "rediss://")):
+        return url
+    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        return url
+    raise ValueError(f"not an episode store: {url!r} (use {', '.join(STORE_SCHEMES)})")
+
+
 def episode_store(value: str) -> str:
     """An episode store's URL: ``memory``, ``sqlite:///PATH`` or ``redis://...``."""
     try:
@@ -48,7 +63,7 @@ def episode_store(value: str) -> str:
         raise ArgumentTypeError(str(exc)) from None
 
 
-def http_urls_file(value: str) -> list[str]:
+def http_urls_file(value: str) -> Path:
     """A file of base URLs, one per line, each checked like ``--model-url``."""
     try:
         urls = read_url_file(value)
@@ -59,7 +74,7 @@ def http_urls_file(value: str) -> list[str]:
             http_url(url)
         except ArgumentTypeError as exc:
             raise ArgumentTypeError(f"{value}: {exc}") from None
-    return urls
+    return Path(value)
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
@@ -175,3 +190,37 @@ def pair(separator: str, what: str) -> Callable[[str], tuple[str, str]]:
         return key.strip(), rest.strip() if separator == ":" else rest
 
     return parse
+
+
+def switch(value: str) -> bool:
+    """A yes/no value in an environment variable: 1/0, true/false, yes/no, on/off."""
+    lowered = value.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ArgumentTypeError(f"expected true or false, got {value!r}")
+
+
+def for_field(info: FieldInfo) -> Callable[[str], Any]:
+    """The reader of one value of a settings field of a plain type (text, whole number,
+    number, yes/no), checked against the field's ``ge``/``gt``/``le`` constraints."""
+    kinds = set(getattr(info.annotation, "__args__", ())) or {info.annotation}
+    kinds.discard(type(None))
+    low = _bound(info, annotated_types.Ge, "ge")
+    above = _bound(info, annotated_types.Gt, "gt")
+    high = _bound(info, annotated_types.Le, "le")
+    if kinds == {bool}:
+        return switch
+    if kinds == {int}:
+        return integer(
+            minimum=None if low is None else int(low), maximum=None if high is None else int(high)
+        )
+    if kinds == {float}:
+        return number(minimum=low, maximum=high, above=above)
+    return text
+
+
+def _bound(info: FieldInfo, kind: type[annotated_types.BaseMetadata], name: str) -> float | None:
+    found = next((getattr(m, name) for m in info.metadata if isinstance(m, kind)), None)
+    return None if found is None else float(found)

@@ -16,7 +16,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.server import Server
 
 from mcp_sim.authoring.mcp_import import connect
-from mcp_sim.fidelity.recorder import observation_of
+from mcp_sim.fidelity.upstream_recorder import observation_of
 from mcp_sim.journal import Journal, read_journal
 from mcp_sim.spec.loading import load_world
 from tests.conftest import ROOT

@@ -16,7 +16,7 @@ import pytest
 
 from mcp_sim.models.base import CompletionRequest
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
-from mcp_sim.models.routing import Replicas, read_url_file
+from mcp_sim.models.replicas import Replicas, read_url_file
 from tests.openai_double import DEFAULT_MODEL, OpenAIDouble, Reply
 from tests.processes import free_port
 
@@ -49,7 +49,7 @@ def test_the_choice_does_not_depend_on_the_order_the_urls_are_given_in() -> None
 
 def test_the_choice_is_the_same_in_another_process() -> None:
     script = (
-        "from mcp_sim.models.routing import Replicas\n"
+        "from mcp_sim.models.replicas import Replicas\n"
         f"r = Replicas({URLS!r}, cooldown=10)\n"
         f"print(','.join(r.ranked(k)[0] for k in {KEYS[:50]!r}))"
     )

@@ -1,0 +1,155 @@
+"""Which episodes there are and who may reach them: the hub's index of episodes by id and by
+token, and the lookups the rest of the hub goes through.
+
+An episode is reached by its own id and its own token, never by naming a session: the HTTP
+layer asks ``token_holder`` which episode a token opens and ``opens`` whether it opens a given
+one, and refuses a shared endpoint's request that names a session ``is_episode`` says is an
+episode's. With a durable store, ``find`` loads an episode this process has not served yet.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from mcp_sim.episodes.durable import DurableEpisodes
+from mcp_sim.episodes.entry import EpisodeEntry
+from mcp_sim.errors import UnknownSession, UnknownWorld
+from mcp_sim.runtime.session import Session
+from mcp_sim.simulator.core import Simulator
+
+
+class HeldSession(NamedTuple):
+    """A live session, its world's simulator, and its episode's entry when it is one."""
+
+    simulator: Simulator
+    session: Session
+    entry: EpisodeEntry | None
+
+
+class EpisodeAccess:
+    """The episodes of a server's worlds, each world with its own simulator, by id and token."""
+
+    def __init__(
+        self,
+        simulators: Mapping[str, Simulator],
+        *,
+        durable: DurableEpisodes | None = None,
+    ) -> None:
+        """``durable``: where episodes are kept durably (none: in this process only); the
+        simulators must have been built with its write-through."""
+        if not simulators:
+            raise ValueError("an episode hub needs at least one world")
+        self.simulators = dict(simulators)
+        self._entries: dict[str, EpisodeEntry] = {}
+        self._by_token: dict[str, str] = {}
+        self.durable = durable
+        if durable is not None:
+            durable.attach(self.simulators, self)
+        for name, simulator in self.simulators.items():
+            simulator.sessions.on_expire(functools.partial(self._expired, name))
+
+    # --- worlds -----------------------------------------------------------------------------
+
+    @property
+    def default_world(self) -> str | None:
+        """The world an episode gets when none is named: the only one, if there is one."""
+        return next(iter(self.simulators)) if len(self.simulators) == 1 else None
+
+    def simulator(self, world: str) -> Simulator:
+        simulator = self.simulators.get(world)
+        if simulator is None:
+            raise UnknownWorld(f"no world {world!r} here (worlds: {', '.join(self.simulators)})")
+        return simulator
+
+    # --- episodes -----------------------------------------------------------------------------
+
+    def entry(self, episode_id: str) -> EpisodeEntry:
+        """The live episode's entry as this process has it (see ``find``)."""
+        entry = self._entries.get(episode_id)
+        if entry is None or self._session_of(entry) is None:
+            raise UnknownSession(f"no live episode {episode_id!r}")
+        return entry
+
+    async def find(self, episode_id: str, *, current: bool = True) -> EpisodeEntry:
+        """The episode's entry, loaded from the durable store when this process does not have
+        it, and with ``current`` brought up to what the store has (another worker may have run
+        calls on it since); without a store, as ``entry``."""
+        if self.durable is not None:
+            await self.durable.refresh(episode_id, check=current)
+        return self.entry(episode_id)
+
+    def held(self, session_id: str, world: str | None = None) -> HeldSession:
+        """The live session ``session_id`` names: an episode's, when ``world`` is left out or
+        the episode is ``world``'s; else the plain session of ``world`` (a shared endpoint's,
+        or one the control tools made)."""
+        entry: EpisodeEntry | None = None
+        if world is None or self.is_episode(world, session_id):
+            entry = self.entry(session_id)
+            simulator = self.simulators[entry.world]
+        else:
+            simulator = self.simulator(world)
+        session = simulator.sessions.find(session_id)
+        if session is None:
+            raise UnknownSession(f"no live session {session_id!r}")
+        return HeldSession(simulator, session, entry)
+
+    def entries(self) -> list[EpisodeEntry]:
+        """The live episodes' entries, oldest first."""
+        return [e for e in list(self._entries.values()) if self._session_of(e) is not None]
+
+    def plain_sessions(self, world: str) -> list[Session]:
+        """The live sessions of ``world`` that are not episodes."""
+        return [s for s in self.simulator(world).sessions if not self.is_episode(world, s.id)]
+
+    def taken(self, session_id: str) -> bool:
+        """Whether ``session_id`` names an episode or a session of any world already."""
+        sessions = (s.sessions for s in self.simulators.values())
+        return session_id in self._entries or any(session_id in s for s in sessions)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _session_of(self, entry: EpisodeEntry) -> Session | None:
+        return self.simulators[entry.world].sessions.find(entry.id)
+
+    # --- tokens --------------------------------------------------------------------------------
+
+    async def token_holder(self, token: str) -> str | None:
+        """The episode ``token`` opens, looked up in the durable store if it is not here."""
+        found = self._by_token.get(token)
+        if found is None and self.durable is not None:
+            found = await self.durable.store.holder(token)
+        return found
+
+    def is_episode(self, world: str, session_id: str) -> bool:
+        """Whether ``session_id`` of ``world`` belongs to an episode (which only its own URL
+        may reach)."""
+        entry = self._entries.get(session_id)
+        return entry is not None and entry.world == world
+
+    def opens(self, token: str, episode_id: str) -> bool:
+        """Whether ``token`` is the token of episode ``episode_id`` (constant-time)."""
+        entry = self._entries.get(episode_id)
+        return entry is not None and hmac.compare_digest(token.encode(), entry.token.encode())
+
+    # --- the index ---------------------------------------------------------------------------
+
+    def register(self, entry: EpisodeEntry) -> None:
+        """Know an episode (new here, reset, or loaded from the store) by its id and token."""
+        self._entries[entry.id] = entry
+        self._by_token[entry.token] = entry.id
+
+    def unregister(self, episode_id: str) -> None:
+        """Forget an episode here (expired, deleted, or gone from the store)."""
+        entry = self._entries.pop(episode_id, None)
+        if entry is not None:
+            self._by_token.pop(entry.token, None)
+        if self.durable is not None:
+            self.durable.evict(episode_id)
+
+    def _expired(self, world: str, session_id: str) -> None:
+        if self.is_episode(world, session_id):
+            self.unregister(session_id)
