@@ -166,10 +166,15 @@ class Search:
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def matches(self, state: State, arguments: dict[str, Any]) -> list[Any]:
+        return [self.show(k, r) for k, r in self._meeting(self.records(state), arguments)]
+
+    def _meeting(
+        self, records: Iterable[tuple[str, dict[str, Any]]], arguments: dict[str, Any]
+    ) -> list[tuple[str, dict[str, Any]]]:
         active = [f for f in self.filters if f.arg in arguments]
         return [
-            self.show(key, record)
-            for key, record in self.records(state)
+            (key, record)
+            for key, record in records
             if all(test(f.op, dig(record, f.path), arguments[f.arg]) for f in active)
         ]
 
@@ -193,7 +198,10 @@ class Search:
         arguments: dict[str, Any] = {}
         for count, chosen in enumerate(usable[:most], start=1):
             arguments[chosen.arg] = chosen.value_from(rng, dig(record, chosen.path))
-            if count >= rng.randint(1, most) and len(self.matches(state, arguments)) <= self.limit:
+            if (
+                count >= rng.randint(1, most)
+                and len(self._meeting(records, arguments)) <= self.limit
+            ):
                 break
         return arguments
 
