@@ -27,7 +27,7 @@ async def _call(config: CallConfig) -> int:
         if simulator.world.tool(config.tool) is None:
             say(str(UnknownTool(config.tool, simulator.world)))
             return 2
-        result = await simulator.call(SESSION, config.tool, config.arguments)
+        result = await simulator.call(SESSION, config.tool, config.args or {})
         injected = simulator.journal.records(SESSION)[-1].perturbations
     _print(result, show_reasoning=config.show_reasoning)
     for record in injected:

@@ -1,5 +1,6 @@
 """How a subcommand is declared: the parser class every command uses, and the record that ties
-a command's parsed flags to its typed configuration and its handler."""
+a command's typed configuration (whose fields declare its flags, see
+:mod:`mcp_sim.cli.arguments`) to its handler."""
 
 from __future__ import annotations
 
@@ -8,16 +9,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, TypeAlias, TypeVar
 
-Config = TypeVar("Config")
+from mcp_sim.cli.arguments import CommandConfig, add_arguments
+
+Config = TypeVar("Config", bound=CommandConfig)
 
 
 @dataclass(frozen=True)
 class Command(Generic[Config]):
-    """A subcommand's two halves: ``read`` turns the parsed flags into the command's typed,
-    frozen configuration, and ``run`` does the work and returns the exit status."""
+    """A subcommand's two halves: its typed, frozen configuration, read from the parsed flags,
+    and ``run``, which does the work and returns the exit status."""
 
-    read: Callable[[argparse.Namespace], Config]
+    config: type[Config]
     run: Callable[[Config], int]
+
+    def read(self, args: argparse.Namespace) -> Config:
+        return self.config.from_args(args)
 
     def __call__(self, args: argparse.Namespace) -> int:
         return self.run(self.read(args))
@@ -103,21 +109,21 @@ def add_command(
     help: str,
     description: str,
     examples: Sequence[HelpExample],
-    parents: Sequence[CliParser] = (),
     intermixed: bool = False,
 ) -> CliParser:
-    """A subcommand's parser, dispatching to ``command``: its ``--help`` starts with
-    ``description`` (what it does, in a sentence or two; ``help`` is its line in the list of
-    commands) and ends with ``examples`` (see :class:`CliParser` for ``intermixed``)."""
+    """A subcommand's parser, its arguments those its configuration declares, dispatching to
+    ``command``: its ``--help`` starts with ``description`` (what it does, in a sentence or
+    two; ``help`` is its line in the list of commands) and ends with ``examples`` (see
+    :class:`CliParser` for ``intermixed``)."""
     parser: CliParser = subcommands.add_parser(
         name,
         help=help,
         description=description,
         examples=examples,
-        parents=list(parents),
         formatter_class=HelpFormatter,
         intermixed=intermixed,
     )
+    add_arguments(parser, command.config)
     # The parser goes along so that a UsageError found later is reported as its error.
     parser.set_defaults(handler=command, command_parser=parser)
     return parser

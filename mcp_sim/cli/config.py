@@ -1,23 +1,28 @@
-"""The typed configuration of every command: frozen dataclasses read once from the parsed
-flags (``from_args``), so that a command's work sees named, typed values and never the
-argparse namespace.
+"""The typed configuration of the commands that call, read and write worlds and journals, each
+flag declared once, as a field (see :mod:`mcp_sim.cli.arguments`): the parsers are generated
+from these classes and the configurations read back from the parsed flags.
 
 The options several commands share (the world model, sampling, state and prompt,
-perturbations, journal and cache) are :class:`~mcp_sim.settings.Settings`, read by
-:func:`~mcp_sim.cli.settings_flags.read_settings`; a command's configuration holds them beside
-its own.
+perturbations, journal and cache) are :class:`~mcp_sim.settings.Settings`, one field here.
 """
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcp_sim.cli.arguments import (
+    CommandConfig,
+    option,
+    options_of,
+    positional,
+    settings_of,
+    world_file,
+    world_files,
+)
 from mcp_sim.cli.console import UsageError
-from mcp_sim.cli.example_worlds import NO_WORLD, example_path, world_or_example
-from mcp_sim.cli.settings_flags import read_settings
+from mcp_sim.cli.settings_flags import REBUILDING, SIMULATION, group_names
+from mcp_sim.settings import values
 from mcp_sim.settings.combined import Settings
 
 if TYPE_CHECKING:
@@ -25,227 +30,261 @@ if TYPE_CHECKING:
     from mcp_sim.journal import Source
     from mcp_sim.spec.world import Domain
 
+DOMAINS = ("mcp", "search", "terminal", "swe", "web", "os", "android")
+"""The world domains (``mcp_sim.spec.world.Domain``; a test keeps the two equal): listed here
+so that parsing does not import the spec models."""
 
-# --- serve, call -----------------------------------------------------------------------------
+SOURCES = ("real", "model", "fixture", "validation", "replay")
+"""How a journaled call was answered (``mcp_sim.journal.Source``), for ``export --source``."""
+
+CALL_SETTINGS = (*SIMULATION, *group_names("records"))
 
 
-@dataclass(frozen=True)
-class CallConfig:
-    world: Path
-    tool: str
-    arguments: dict[str, Any]
-    settings: Settings
-    show_reasoning: bool = False
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> CallConfig:
-        settings = read_settings(args)
-        world = world_or_example(
-            args.world,
-            args.example,
-            missing="give a world file and a tool, or --example NAME and a tool",
-        )
-        return cls(
-            world=world,
-            tool=args.tool,
-            arguments=args.args if args.args is not None else {},
-            settings=settings,
-            show_reasoning=args.show_reasoning,
-        )
+class CallConfig(CommandConfig):
+    world: Path = world_file(missing="give a world file and a tool, or --example NAME and a tool")
+    tool: str = positional(help="tool name")
+    args: dict[str, Any] | None = option(
+        parse=values.json_object,
+        metavar="JSON",
+        help="arguments as a JSON object (default {})",
+        default=None,
+    )
+    show_reasoning: bool = option(help="print the model's reasoning", default=False)
+    settings: Settings = settings_of(CALL_SETTINGS)
 
 
 # --- world files -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ValidateConfig:
-    files: tuple[str, ...]
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ValidateConfig:
-        files = (*args.files, *(str(example_path(name)) for name in args.example))
-        if not files:
-            raise UsageError("FILE", NO_WORLD)
-        return cls(files)
+class ValidateConfig(CommandConfig):
+    files: tuple[Path, ...] = world_files(
+        "world specs (YAML) to check",
+        "also check this example world (repeatable)",
+        metavar="FILE",
+        open_folders=False,
+    )
 
 
-@dataclass(frozen=True)
-class SchemaConfig:
-    output: Path | None = None
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> SchemaConfig:
-        return cls(args.output)
+class SchemaConfig(CommandConfig):
+    output: Path | None = option(
+        "-o", parse=values.output_file, help="write it to this file instead", default=None
+    )
 
 
-@dataclass(frozen=True)
-class ListingConfig:
-    """``perturbations [WORLD]`` and ``report JOURNAL``: a file to read, and JSON or a table."""
-
-    path: str | None
-    as_json: bool = False
-
-    @classmethod
-    def of_world(cls, args: argparse.Namespace) -> ListingConfig:
-        # Without a world, the built-in profiles alone are listed.
-        if args.world is None and args.example is None:
-            return cls(None, args.json)
-        return cls(str(world_or_example(args.world, args.example)), args.json)
-
-    @classmethod
-    def of_journal(cls, args: argparse.Namespace) -> ListingConfig:
-        return cls(args.journal, args.json)
+class PerturbationsConfig(CommandConfig):
+    # Without a world, the built-in profiles alone are listed.
+    world: Path | None = world_file("world spec (YAML) with its own profiles", optional=True)
+    json: bool = option(help="print the profiles as JSON", default=False)
 
 
-@dataclass(frozen=True)
-class NewWorldConfig:
-    description: str
-    domain: Domain
-    output: Path
-    force: bool
-    settings: Settings
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> NewWorldConfig:
-        settings = read_settings(args)
-        return cls(args.description, args.domain, args.output, args.force, settings)
+class ReportConfig(CommandConfig):
+    journal: str = positional(help="journal file (JSONL) written by --journal")
+    json: bool = option(help="print the report as JSON", default=False)
 
 
-@dataclass(frozen=True)
-class ExportWorldConfig:
-    world: Path
-    world_memory: Path
-    output: Path | None = None
+class NewWorldConfig(CommandConfig):
+    settings: Settings = settings_of(REBUILDING)
+    description: str = positional(
+        parse=values.text, help='what the world is, e.g. "a ferry booking API"'
+    )
+    domain: Domain = option(choices=DOMAINS, help="default: mcp", default="mcp")
+    output: Path = option("-o", parse=values.output_file, help="the world file to write")
+    force: bool = option(help="overwrite an existing file", default=False)
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ExportWorldConfig:
-        return cls(world_or_example(args.world, args.example), args.world_memory, args.output)
+
+class ExportWorldConfig(CommandConfig):
+    world: Path = world_file()
+    world_memory: Path = option(
+        parse=values.existing_file("world memory"), metavar="PATH", help="the memory file"
+    )
+    output: Path | None = option(
+        "-o", parse=values.output_file, help="write it to this file instead of stdout", default=None
+    )
 
 
 # --- real tools: import, record, eval, export ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class UpstreamConfig:
+class UpstreamConfig(CommandConfig):
     """A real MCP server: the command that starts it over stdio, or its streamable HTTP URL."""
 
-    command: tuple[str, ...] = ()
-    url: str | None = None
-    env: tuple[tuple[str, str], ...] = ()
-    headers: tuple[tuple[str, str], ...] = ()
+    url: str | None = option(
+        parse=values.http_url,
+        help="streamable HTTP endpoint of the server, e.g. http://host/mcp",
+        default=None,
+    )
+    header: tuple[tuple[str, str], ...] = option(
+        parse=values.pair(":", "'Name: value'"),
+        metavar="'NAME: VALUE'",
+        help="HTTP header for --url (repeatable), e.g. 'Authorization: Bearer ...'",
+        default=(),
+    )
+    env: tuple[tuple[str, str], ...] = option(
+        parse=values.pair("=", "KEY=VALUE"),
+        metavar="KEY=VALUE",
+        help="environment variable for the server command (repeatable; the command also "
+        "inherits mcp-sim's environment)",
+        default=(),
+    )
+    server_command: tuple[str, ...] = positional(
+        metavar="-- COMMAND ARGS",
+        help="the command that starts the server over stdio, after --",
+        default=(),
+    )
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, *, required: bool = True) -> UpstreamConfig:
-        found = cls(tuple(args.server_command), args.url, tuple(args.env), tuple(args.header))
-        if required and bool(found.command) == bool(found.url):
+    def require(self) -> None:
+        """Refuse neither a command nor a URL, or both."""
+        if bool(self.server_command) == bool(self.url):
             raise UsageError(
                 "--url", "give the server's command (after --) or its --url: one of the two"
             )
-        return found
 
 
-@dataclass(frozen=True)
-class ImportConfig:
-    output: Path
-    upstream: UpstreamConfig
-    openapi: Path | None = None
-    world: str | None = None
+UPSTREAM = "the real MCP server"
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ImportConfig:
-        if args.openapi and (args.server_command or args.url):
+
+class ImportConfig(CommandConfig):
+    output: Path = option(
+        "-o", parse=values.output_file, metavar="WORLD", help="world file to write"
+    )
+    openapi: Path | None = option(
+        parse=values.existing_file("OpenAPI document"),
+        metavar="FILE",
+        help="import this OpenAPI 3 document (YAML/JSON)",
+        default=None,
+    )
+    world: str | None = option(
+        parse=values.text,
+        metavar="ID",
+        help="world id (default: from the server or API)",
+        default=None,
+    )
+    upstream: UpstreamConfig = options_of(UpstreamConfig, UPSTREAM)
+
+    def check(self) -> None:
+        if self.openapi is None:
+            self.upstream.require()
+        elif self.upstream.server_command or self.upstream.url:
             raise UsageError("--openapi", "give --openapi, --url or a command, not several")
-        upstream = UpstreamConfig.from_args(args, required=not args.openapi)
-        return cls(args.output, upstream, args.openapi, args.world)
 
 
-@dataclass(frozen=True)
-class RecordConfig:
-    journal: Path
-    upstream: UpstreamConfig
-    http: tuple[str, int] | None = None
-    world_out: Path | None = None
-    journal_timing: bool = False
+class RecordConfig(CommandConfig):
+    journal: Path = option(parse=values.output_file, metavar="PATH", help="append real calls here")
+    http: tuple[str, int] | None = option(
+        parse=values.host_port,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+        default=None,
+    )
+    world_out: Path | None = option(
+        parse=values.output_file,
+        metavar="WORLD",
+        help="also write the imported world here",
+        default=None,
+    )
+    journal_timing: bool = option(help="record real latencies", default=False)
+    upstream: UpstreamConfig = options_of(UpstreamConfig, UPSTREAM)
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> RecordConfig:
-        upstream = UpstreamConfig.from_args(args)
-        return cls(args.journal, upstream, args.http, args.world_out, args.journal_timing)
-
-
-@dataclass(frozen=True)
-class JudgeConfig:
-    url: str | None = None
-    model: str | None = None
-    api_key: str | None = None
-    max_tokens: int = 32768
-    structured: bool = False
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> JudgeConfig:
-        return cls(
-            args.judge_url,
-            args.judge_model,
-            args.judge_api_key,
-            args.judge_max_tokens,
-            args.judge_structured,
-        )
+    def check(self) -> None:
+        self.upstream.require()
 
 
-@dataclass(frozen=True)
-class EvalConfig:
-    journal: Path
-    world: Path
-    settings: Settings
-    """The simulator's; its journal (``--predictions``) gets the predictions."""
-    judge: JudgeConfig
-    json: Path | None = None
-    html: Path | None = None
-    sessions: tuple[str, ...] = ()
-    max_calls: int | None = None
+class JudgeEndpoint(CommandConfig):
+    """An LLM judge's OpenAI-compatible endpoint (``--judge-url``, ``--judge-model``...)."""
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> EvalConfig:
-        settings = read_settings(args)
-        if args.predictions is not None:
-            records = settings.records.model_copy(update={"journal": args.predictions})
-            settings = settings.model_copy(update={"records": records})
-        return cls(
-            journal=args.journal,
-            world=world_or_example(args.world, args.example, flag="--world"),
-            settings=settings,
-            judge=JudgeConfig.from_args(args),
-            json=args.json,
-            html=args.html,
-            sessions=tuple(args.session),
-            max_calls=args.max_calls,
-        )
+    url: str | None = option(
+        parse=values.http_url,
+        metavar="URL",
+        help="OpenAI-compatible base URL of the judge",
+        default=None,
+    )
+    model: str | None = option(
+        parse=values.text,
+        help="judge model id (default: discovered from /v1/models)",
+        default=None,
+    )
+    api_key: str | None = option(
+        parse=values.text,
+        env="MCP_SIM_JUDGE_API_KEY",
+        help="bearer key of the judge endpoint (env MCP_SIM_JUDGE_API_KEY)",
+        default=None,
+    )
 
 
-@dataclass(frozen=True)
-class ExportConfig:
-    journal: Path
-    world: Path
-    format: ExportFormat
-    output: Path
-    sources: tuple[Source, ...] = ()
-    settings: Settings = field(default_factory=Settings)
-    """The settings ``serve`` ran with: the prompts are rebuilt as it built them."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ExportConfig:
-        settings = read_settings(args)
-        world = world_or_example(args.world, args.example, flag="--world")
-        return cls(args.journal, world, args.format, args.output, (*args.source,), settings)
+class JudgeConfig(JudgeEndpoint):
+    max_tokens: int = option(
+        parse=values.integer(minimum=1), help="judge completion limit (32768)", default=32768
+    )
+    structured: bool = option(
+        help="ask the judge for schema-constrained JSON scores (small judges, guided decoding)",
+        default=False,
+    )
 
 
-# --- engine ----------------------------------------------------------------------------------
+class EvalConfig(CommandConfig):
+    settings: Settings = settings_of(REBUILDING)
+    journal: Path = option(
+        parse=values.existing_file("journal"), metavar="REAL", help="the recorded journal"
+    )
+    world: Path = world_file(
+        "the world to simulate it in (or --example NAME)",
+        flag="--world",
+        parse=values.existing_file("world"),
+    )
+    json: Path | None = option(
+        parse=values.output_file,
+        metavar="PATH",
+        help="write the report as JSON (default REAL.eval.json)",
+        default=None,
+    )
+    html: Path | None = option(
+        parse=values.output_file,
+        metavar="PATH",
+        help="write the HTML report (default REAL.eval.html)",
+        default=None,
+    )
+    predictions: Path | None = option(
+        parse=values.output_file,
+        metavar="PATH",
+        help="journal the simulator's predictions to this file",
+        default=None,
+    )
+    session: tuple[str, ...] = option(
+        parse=values.text, help="evaluate only this recorded session", default=()
+    )
+    max_calls: int | None = option(
+        parse=values.integer(minimum=1),
+        metavar="N",
+        help="evaluate the first N calls only",
+        default=None,
+    )
+    judge: JudgeConfig = options_of(JudgeConfig, "LLM judge (optional)", prefix="judge_")
+
+    @property
+    def simulation(self) -> Settings:
+        """The simulator's settings: its journal (``--predictions``) gets the predictions."""
+        if self.predictions is None:
+            return self.settings
+        records = self.settings.records.model_copy(update={"journal": self.predictions})
+        return self.settings.model_copy(update={"records": records})
 
 
-@dataclass(frozen=True)
-class EngineConfig:
-    """The engine commands take no options."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> EngineConfig:
-        return cls()
+class ExportConfig(CommandConfig):
+    # The settings are the ones the journal was served with: the prompts are rebuilt with the
+    # same budgets and defaults (the embedded model's without --model-url).
+    settings: Settings = settings_of(REBUILDING)
+    journal: Path = option(parse=values.existing_file("journal"), metavar="PATH")
+    world: Path = world_file(
+        "the world of the journal (or --example NAME)",
+        flag="--world",
+        parse=values.existing_file("world"),
+    )
+    format: ExportFormat = option(choices=("agentworld", "sft"))
+    output: Path = option(
+        "-o", parse=values.output_file, metavar="PATH", help="JSONL file to write"
+    )
+    source: tuple[Source, ...] = option(
+        choices=SOURCES,
+        help="export only calls answered this way (repeatable; e.g. real)",
+        default=(),
+    )

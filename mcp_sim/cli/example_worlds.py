@@ -41,8 +41,13 @@ def example_path(name: str) -> Path:
     return EXAMPLES_DIR / f"{name}.yaml"
 
 
+def example_of(path: Path) -> str | None:
+    """The name of the example world whose file ``path`` is, if it is one."""
+    return path.stem if path == example_path(path.stem) else None
+
+
 def add_example_option(
-    parser: argparse.ArgumentParser, *, several: bool = False, help: str | None = None
+    parser: argparse._ActionsContainer, *, several: bool = False, help: str | None = None
 ) -> None:
     """``--example NAME`` beside a command's world file; ``several`` makes it repeatable."""
     parser.add_argument(

@@ -38,10 +38,10 @@ from mcp_sim.spec.loading import load_world
 
 def _upstream(config: UpstreamConfig) -> Upstream:
     return Upstream(
-        command=list(config.command),
+        command=list(config.server_command),
         url=config.url,
         env=dict(config.env),
-        headers=dict(config.headers),
+        headers=dict(config.header),
     )
 
 
@@ -84,8 +84,8 @@ def _read(path: Path) -> list[JournalRecord]:
 
 def _selected(config: EvalConfig) -> list[JournalRecord]:
     records = _read(config.journal)
-    if config.sessions:
-        records = [r for r in records if r.session in config.sessions]
+    if config.session:
+        records = [r for r in records if r.session in config.session]
     if config.max_calls is not None:
         records = [r for r in records if r.source != "model_error"][: config.max_calls]
     return records
@@ -103,7 +103,7 @@ async def _evaluate(config: EvalConfig) -> int:
         return 1
     async with AsyncExitStack() as stack:
         worlds = await stack.enter_async_context(
-            await Worlds.open(config.world, settings=config.settings, say=say)
+            await Worlds.open(config.world, settings=config.simulation, say=say)
         )
         judge = _judge(stack, config.judge)
         report = await evaluate(
@@ -147,7 +147,7 @@ def export_journal(config: ExportConfig) -> int:
         world,
         records,
         config.format,
-        config.sources,
+        config.source,
         resolved.settings,
         default_sampling=resolved.default_sampling,
     )

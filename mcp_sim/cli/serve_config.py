@@ -4,42 +4,20 @@ are a usage error, one line and exit status 2)."""
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_sim.cli.arguments import CommandConfig, settings_of, world_files
 from mcp_sim.cli.console import UsageError
-from mcp_sim.cli.example_worlds import NO_WORLD, example_path
-from mcp_sim.cli.settings_flags import read_settings
-from mcp_sim.settings.combined import Settings
-
-WORLD_SUFFIXES = (".yaml", ".yml", ".json")
+from mcp_sim.settings.combined import SETTINGS, Settings
 
 
-def world_files(given: tuple[str, ...]) -> tuple[Path, ...]:
-    """The world files named, a folder standing for the world files directly in it (sorted)."""
-    found: list[Path] = []
-    for name in given:
-        path = Path(name)
-        if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.suffix in WORLD_SUFFIXES and p.is_file())
-            if not inside:
-                raise UsageError("world", f"the folder {name} holds no world files (*.yaml)")
-            found += inside
-        else:
-            found.append(path)
-    return tuple(found)
-
-
-def served_files(given: tuple[str, ...], examples: list[str]) -> tuple[Path, ...]:
-    """The world files of a server: those named (folders opened), then the examples named."""
-    return world_files(given) + tuple(example_path(name) for name in examples)
-
-
-@dataclass(frozen=True)
-class ServeConfig:
-    worlds: tuple[Path, ...]
-    settings: Settings
+class ServeConfig(CommandConfig):
+    worlds: tuple[Path, ...] = world_files(
+        "world spec (YAML), or a folder of them; several worlds need --http",
+        "serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",
+        metavar="world",
+    )
+    settings: Settings = settings_of(SETTINGS)
 
     @property
     def world(self) -> Path:
@@ -51,16 +29,7 @@ class ServeConfig:
         """Where to serve streamable HTTP; ``None`` serves stdio."""
         return self.settings.server.http
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ServeConfig:
-        settings = read_settings(args)
-        found = cls(served_files(tuple(args.world), args.example), settings)
-        found.check()
-        return found
-
     def check(self) -> None:
-        if not self.worlds:
-            raise UsageError("world", NO_WORLD)
         settings = self.settings
         if len(self.worlds) > 1:
             if self.http is None:

@@ -8,16 +8,14 @@ reward wherever its harness reads it.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcp_sim.cli.arguments import CommandConfig, option, options_of, world_file
 from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
+from mcp_sim.cli.config import JudgeEndpoint
 from mcp_sim.cli.console import say
-from mcp_sim.cli.example_worlds import add_example_option, world_or_example
 from mcp_sim.settings import values
 
 if TYPE_CHECKING:
@@ -25,27 +23,29 @@ if TYPE_CHECKING:
     from mcp_sim.spec.verify import Task
 
 
-@dataclass(frozen=True)
-class VerifyConfig:
-    world: Path
-    journal: Path
-    episode: str | None = None
-    task: str | None = None
-    judge_url: str | None = None
-    judge_model: str | None = None
-    judge_api_key: str | None = None
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> VerifyConfig:
-        return cls(
-            world_or_example(args.world, args.example),
-            args.journal,
-            args.episode,
-            args.task,
-            args.judge_url,
-            args.judge_model,
-            args.judge_api_key,
-        )
+class VerifyConfig(CommandConfig):
+    world: Path = world_file(parse=values.existing_file("world"))
+    journal: Path = option(
+        parse=values.existing_file("journal"),
+        metavar="PATH",
+        help="journal (JSONL) the episode was served with (--journal)",
+    )
+    episode: str | None = option(
+        parse=values.text,
+        metavar="ID",
+        help="the episode (session) to score; needed when the journal holds several",
+        default=None,
+    )
+    task: str | None = option(
+        parse=values.text,
+        help="the world's task to score; needed when it has several",
+        default=None,
+    )
+    judge: JudgeEndpoint = options_of(
+        JudgeEndpoint,
+        "rubric judge (rubric checks are left undecided without one)",
+        prefix="judge_",
+    )
 
 
 def verify(config: VerifyConfig) -> int:
@@ -83,11 +83,11 @@ async def _score(
     from mcp_sim.scoring.rubric import RubricJudge
     from mcp_sim.scoring.verdict import score
 
-    judge = None
-    if config.judge_url is not None and any(c.judged for c in task.checks):
+    judge, endpoint = None, config.judge
+    if endpoint.url is not None and any(c.judged for c in task.checks):
         model = OpenAICompatibleModel(
             EndpointSettings(
-                base_urls=[config.judge_url], api_key=config.judge_api_key, model=config.judge_model
+                base_urls=[endpoint.url], api_key=endpoint.api_key, model=endpoint.model
             )
         )
         judge = RubricJudge(model)
@@ -102,10 +102,10 @@ async def _score(
 
 
 def register(subcommands: Subcommands) -> None:
-    p = add_command(
+    add_command(
         subcommands,
         "verify",
-        Command(VerifyConfig.from_args, verify),
+        Command(VerifyConfig, verify),
         help="score an episode from its journal with the world's verify checks; print JSON",
         description="Score an episode offline: replay its journal's changes onto the world's "
         "starting state, run the task's verify checks on the result and the calls, and print "
@@ -121,36 +121,4 @@ def register(subcommands: Subcommands) -> None:
                 "one episode of several, its rubric checks decided by an LLM judge",
             ),
         ],
-    )
-    p.add_argument(
-        "world",
-        nargs="?",
-        type=values.existing_file("world"),
-        help="world spec (YAML); or give --example NAME",
-    )
-    add_example_option(p)
-    p.add_argument(
-        "--journal",
-        type=values.existing_file("journal"),
-        required=True,
-        metavar="PATH",
-        help="journal (JSONL) the episode was served with (--journal)",
-    )
-    p.add_argument(
-        "--episode",
-        type=values.text,
-        metavar="ID",
-        help="the episode (session) to score; needed when the journal holds several",
-    )
-    p.add_argument(
-        "--task", type=values.text, help="the world's task to score; needed when it has several"
-    )
-    j = p.add_argument_group("rubric judge (rubric checks are left undecided without one)")
-    j.add_argument("--judge-url", type=values.http_url, metavar="URL", help="OpenAI-compatible")
-    j.add_argument("--judge-model", type=values.text, help="default: from /v1/models")
-    j.add_argument(
-        "--judge-api-key",
-        type=values.text,
-        default=os.environ.get("MCP_SIM_JUDGE_API_KEY") or None,
-        help="bearer key of the judge endpoint (env MCP_SIM_JUDGE_API_KEY)",
     )

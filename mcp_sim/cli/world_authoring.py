@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import anyio
 
@@ -23,7 +24,7 @@ from mcp_sim.spec.perturbations import describe
 from mcp_sim.web.world_memory import WorldMemory
 
 
-def list_profiles(world_path: str | None, *, as_json: bool) -> int:
+def list_profiles(world_path: Path | None, *, as_json: bool) -> int:
     """The built-in perturbation profiles and the world's own, as JSON or one line a rule."""
     world = load_world(world_path) if world_path else None
     profiles = profiles_for(world.perturbations if world else {})

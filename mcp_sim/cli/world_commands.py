@@ -14,19 +14,13 @@ import sys
 from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
 from mcp_sim.cli.config import (
     ExportWorldConfig,
-    ListingConfig,
     NewWorldConfig,
+    PerturbationsConfig,
+    ReportConfig,
     SchemaConfig,
     ValidateConfig,
 )
 from mcp_sim.cli.console import say
-from mcp_sim.cli.example_worlds import add_example_option
-from mcp_sim.cli.settings_flags import REBUILDING, add_settings
-from mcp_sim.settings import values
-
-DOMAINS = ("mcp", "search", "terminal", "swe", "web", "os", "android")
-"""The world domains (``mcp_sim.spec.world.Domain``; a test keeps the two equal): listed here
-so that parsing does not import the spec models."""
 
 
 def validate(config: ValidateConfig) -> int:
@@ -59,17 +53,17 @@ def schema(config: SchemaConfig) -> int:
     return 0
 
 
-def perturbations(config: ListingConfig) -> int:
+def perturbations(config: PerturbationsConfig) -> int:
     from mcp_sim.cli import world_authoring
 
-    return world_authoring.list_profiles(config.path, as_json=config.as_json)
+    return world_authoring.list_profiles(config.world, as_json=config.json)
 
 
-def report(config: ListingConfig) -> int:
+def report(config: ReportConfig) -> int:
     from mcp_sim.fidelity.journal_report import build_report, render_table
     from mcp_sim.journal import read_journal
 
-    path = str(config.path)
+    path = config.journal
     try:
         records = read_journal(path)
     except OSError as exc:
@@ -79,7 +73,7 @@ def report(config: ListingConfig) -> int:
         say(f"{path} is not an mcp-sim journal: {exc}")
         return 1
     built = build_report(records)
-    print(json.dumps(built.as_dict(), indent=2) if config.as_json else render_table(built))
+    print(json.dumps(built.as_dict(), indent=2) if config.json else render_table(built))
     return 0
 
 
@@ -96,17 +90,16 @@ def export_world(config: ExportWorldConfig) -> int:
 
 
 def register(subcommands: Subcommands) -> None:
-    _add_validate(subcommands)
-    _add_perturbations(subcommands)
+    _add_world_file_commands(subcommands)
     _add_report_and_schema(subcommands)
     _add_world_group(subcommands)
 
 
-def _add_validate(subcommands: Subcommands) -> None:
-    p = add_command(
+def _add_world_file_commands(subcommands: Subcommands) -> None:
+    add_command(
         subcommands,
         "validate",
-        Command(ValidateConfig.from_args, validate),
+        Command(ValidateConfig, validate),
         help="check world specs; report FILE:LINE:COL problems",
         description="Check world specs as serve would load them, and print one line per "
         "file that is ok, or one FILE:LINE:COL line per problem; the exit status is 1 if any "
@@ -119,15 +112,11 @@ def _add_validate(subcommands: Subcommands) -> None:
             ),
         ],
     )
-    p.add_argument("files", nargs="*", metavar="FILE")
-    add_example_option(p, several=True, help="also check this example world (repeatable)")
 
-
-def _add_perturbations(subcommands: Subcommands) -> None:
-    p = add_command(
+    add_command(
         subcommands,
         "perturbations",
-        Command(ListingConfig.of_world, perturbations),
+        Command(PerturbationsConfig, perturbations),
         help="list the perturbation profiles (built in, and a world's own)",
         description="List the perturbation profiles --perturb can name: the built-in ones and "
         "those a world file declares, each with its rules (faults, latency, rate limits, stale "
@@ -137,16 +126,13 @@ def _add_perturbations(subcommands: Subcommands) -> None:
             HelpExample("mcp-sim perturbations --example shop --json", "and the shop's, as JSON"),
         ],
     )
-    p.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
-    add_example_option(p)
-    p.add_argument("--json", action="store_true", help="print the profiles as JSON")
 
 
 def _add_report_and_schema(subcommands: Subcommands) -> None:
-    p = add_command(
+    add_command(
         subcommands,
         "report",
-        Command(ListingConfig.of_journal, report),
+        Command(ReportConfig, report),
         help="summarize a journal: injected faults and how the agent reacted, per tool",
         description="Summarize a journal written by --journal: per tool, the calls, the "
         "faults that were injected and what the agent did next (retried, changed its "
@@ -156,13 +142,11 @@ def _add_report_and_schema(subcommands: Subcommands) -> None:
             HelpExample("mcp-sim report calls.jsonl --json", "the same as JSON, for a script"),
         ],
     )
-    p.add_argument("journal", help="journal file (JSONL) written by --journal")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    p = add_command(
+    add_command(
         subcommands,
         "schema",
-        Command(SchemaConfig.from_args, schema),
+        Command(SchemaConfig, schema),
         help="print the JSON Schema of world specs",
         description="Print the JSON Schema of world specs, for an editor to check and complete "
         "world files as they are typed (point its YAML language server at the file).",
@@ -171,7 +155,6 @@ def _add_report_and_schema(subcommands: Subcommands) -> None:
             HelpExample("mcp-sim schema | head -20", "look at its start"),
         ],
     )
-    p.add_argument("-o", "--output", type=values.output_file, help="write it to this file instead")
 
 
 def _add_world_group(subcommands: Subcommands) -> None:
@@ -190,15 +173,10 @@ def _add_world_group(subcommands: Subcommands) -> None:
             ),
         ],
     )
-    _add_new(actions)
-    _add_export(actions)
-
-
-def _add_new(actions: Subcommands) -> None:
-    new = add_command(
+    add_command(
         actions,
         "new",
-        Command(NewWorldConfig.from_args, new_world),
+        Command(NewWorldConfig, new_world),
         help="draft a world spec with the world model",
         description="Draft a world spec from a sentence with the world model: tools with their "
         "schemas, a starting state and fixtures, validated like any world file before it is "
@@ -212,24 +190,11 @@ def _add_new(actions: Subcommands) -> None:
             ),
         ],
     )
-    add_settings(new, REBUILDING)
-    new.add_argument(
-        "description",
-        type=values.text,
-        help='what the world is, e.g. "a ferry booking API"',
-    )
-    new.add_argument("--domain", choices=DOMAINS, default="mcp", help="default: mcp")
-    new.add_argument(
-        "-o", "--output", type=values.output_file, required=True, help="the world file to write"
-    )
-    new.add_argument("--force", action="store_true", help="overwrite an existing file")
 
-
-def _add_export(actions: Subcommands) -> None:
-    export = add_command(
+    add_command(
         actions,
         "export",
-        Command(ExportWorldConfig.from_args, export_world),
+        Command(ExportWorldConfig, export_world),
         help="write a world file with the pages and facts its memory learnt",
         description="Write a world file back with what its world memory (serve --world-memory) "
         "learnt: shown pages as starting pages, learnt facts in the canon, answered queries as "
@@ -244,16 +209,4 @@ def _add_export(actions: Subcommands) -> None:
                 "a world of yours, printed on stdout",
             ),
         ],
-    )
-    export.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
-    add_example_option(export)
-    export.add_argument(
-        "--world-memory",
-        type=values.existing_file("world memory"),
-        required=True,
-        metavar="PATH",
-        help="the memory file",
-    )
-    export.add_argument(
-        "-o", "--output", type=values.output_file, help="write it to this file instead of stdout"
     )

@@ -1,0 +1,293 @@
+"""A command's own arguments, declared once, as the fields of its typed configuration:
+
+    class SchemaConfig(CommandConfig):
+        output: Path | None = option("-o", parse=values.output_file, help="write it here")
+
+The field's name is the flag's (``--output``) or the positional's; its default is argparse's:
+a field without one is a required flag, ``False`` makes a switch and ``()`` a repeatable flag
+(read as a tuple). The command's parser is generated from the fields (:func:`add_arguments`),
+and its configuration is built from the parsed flags by :meth:`CommandConfig.from_args`, which
+then runs the configuration's ``check``: flags that parse one by one but cannot go together
+are refused there, as a :class:`~mcp_sim.cli.console.UsageError`.
+
+The settings several commands share are one field too (:func:`settings_of`), as are the world
+file or ``--example NAME`` a command reads (:func:`world_file`, :func:`world_files`) and a
+group of options kept in a configuration of their own (:func:`options_of`).
+
+Plain dataclasses rather than pydantic models (as the settings are): a configuration names types
+that parsing must not import (a world's domain, an export format), so the annotations are never
+evaluated and each declaration sits in its field's default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, Self, dataclass_transform
+
+from mcp_sim.cli.console import UsageError
+from mcp_sim.cli.example_worlds import NO_WORLD, add_example_option, example_path, world_or_example
+from mcp_sim.cli.settings_flags import add_settings, read_settings
+
+DECLARATION = "cli"
+"""The key of a field's metadata that holds its declaration."""
+
+Parser = argparse._ActionsContainer
+"""A parser or a group of its arguments (argparse has no public name for the two)."""
+
+
+class Declaration(Protocol):
+    """How a field is given on the command line (``add``) and read back (``read``)."""
+
+    def add(self, parser: Parser, name: str, default: Any) -> None: ...
+
+    def read(self, args: argparse.Namespace, name: str) -> Any: ...
+
+
+def declared(config: type) -> Iterator[tuple[str, Declaration, Any]]:
+    """Each field of ``config``: its name, its declaration and its default."""
+    for field in dataclasses.fields(config):
+        default = field.default
+        if field.default_factory is not dataclasses.MISSING:
+            default = field.default_factory()
+        yield field.name, field.metadata[DECLARATION], default
+
+
+def add_arguments(parser: Parser, config: type, prefix: str = "") -> None:
+    """The arguments of ``config``'s fields, in their order, named ``prefix`` + the field's."""
+    for name, declaration, default in declared(config):
+        declaration.add(parser, prefix + name, default)
+
+
+def read_fields(config: type, args: argparse.Namespace, prefix: str = "") -> dict[str, Any]:
+    """The values of ``config``'s fields, as parsed into ``args``."""
+    return {name: d.read(args, prefix + name) for name, d, _ in declared(config)}
+
+
+def _declare(declaration: Declaration, default: Any = dataclasses.MISSING) -> Any:
+    field: Any = dataclasses.field(default=default, metadata={DECLARATION: declaration})
+    return field
+
+
+@dataclass(frozen=True)
+class Option:
+    """A flag (or, ``positional``, an argument) of one value, a switch or a repeatable flag."""
+
+    help: str | None
+    metavar: str | None = None
+    parse: Callable[[str], Any] | None = None
+    short: str | None = None
+    choices: Collection[str] | None = None
+    positional: bool = False
+    env: str | None = None
+    """A variable whose value stands for the flag when it is not given."""
+
+    def add(self, parser: Parser, name: str, default: Any) -> None:
+        given: dict[str, Any] = {"help": self.help, "metavar": self.metavar}
+        if default is not False:
+            given |= {"type": self.parse, "choices": self.choices}
+        if self.positional:
+            nargs = "*" if default == () else "?" if default is None else None
+            parser.add_argument(name, nargs=nargs, **given)
+            return
+        flags = [f for f in (self.short, "--" + name.replace("_", "-")) if f]
+        if default is False:
+            del given["metavar"]
+            parser.add_argument(*flags, dest=name, action="store_true", **given)
+        elif default == ():
+            parser.add_argument(*flags, dest=name, action="append", default=[], **given)
+        else:
+            required = default is dataclasses.MISSING
+            default = None if required else default
+            parser.add_argument(*flags, dest=name, required=required, default=default, **given)
+
+    def read(self, args: argparse.Namespace, name: str) -> Any:
+        value = getattr(args, name)
+        if value is None and self.env is not None:
+            return os.environ.get(self.env) or None
+        return tuple(value) if isinstance(value, list) else value
+
+
+def option(
+    short: str | None = None,
+    *,
+    help: str | None = None,
+    metavar: str | None = None,
+    parse: Callable[[str], Any] | None = None,
+    choices: Collection[str] | None = None,
+    env: str | None = None,
+    default: Any = dataclasses.MISSING,
+) -> Any:
+    """A flag: ``--NAME VALUE`` (or ``short``), a switch if ``default`` is False, repeatable if
+    it is ``()``, required if there is none."""
+    return _declare(Option(help, metavar, parse, short, choices, env=env), default)
+
+
+def positional(
+    *,
+    help: str | None = None,
+    metavar: str | None = None,
+    parse: Callable[[str], Any] | None = None,
+    default: Any = dataclasses.MISSING,
+) -> Any:
+    """An argument given by its place: optional if ``default`` is None, any number if ``()``."""
+    return _declare(Option(help, metavar, parse, positional=True), default)
+
+
+@dataclass(frozen=True)
+class SettingsOf:
+    """The shared settings ``names`` (see :mod:`mcp_sim.cli.settings_flags`)."""
+
+    names: Collection[str]
+
+    def add(self, parser: Parser, name: str, default: Any) -> None:
+        if not isinstance(parser, argparse.ArgumentParser):
+            raise TypeError("settings make argument groups of their own: declare them at the top")
+        add_settings(parser, self.names)
+
+    def read(self, args: argparse.Namespace, name: str) -> Any:
+        return read_settings(args)
+
+
+def settings_of(names: Collection[str]) -> Any:
+    """The settings ``names`` (flat names), read from the flags, environment and config file."""
+    return _declare(SettingsOf(names))
+
+
+@dataclass(frozen=True)
+class OptionsOf:
+    """The fields of another configuration, under a title in the help."""
+
+    config: type[CommandConfig]
+    title: str
+    prefix: str
+
+    def add(self, parser: Parser, name: str, default: Any) -> None:
+        section = parser.add_argument_group(self.title) if self.title else parser
+        add_arguments(section, self.config, self.prefix)
+
+    def read(self, args: argparse.Namespace, name: str) -> Any:
+        return self.config(**read_fields(self.config, args, self.prefix))
+
+
+def options_of(config: type[CommandConfig], title: str, *, prefix: str = "") -> Any:
+    """The options of ``config`` (its flags named ``prefix`` + its fields'), under ``title``."""
+    return _declare(OptionsOf(config, title, prefix))
+
+
+@dataclass(frozen=True)
+class WorldFile:
+    """The one world a command reads: a world file or ``--example NAME``, not both; with
+    ``optional``, neither (None)."""
+
+    help: str
+    flag: str | None
+    parse: Callable[[str], Any] | None
+    missing: str
+    optional: bool
+
+    def add(self, parser: Parser, name: str, default: Any) -> None:
+        given: dict[str, Any] = {"type": self.parse, "help": self.help}
+        if self.flag is None:
+            parser.add_argument(name, nargs="?", **given)
+        else:
+            parser.add_argument(self.flag, dest=name, metavar="WORLD", **given)
+        add_example_option(parser)
+
+    def read(self, args: argparse.Namespace, name: str) -> Path | None:
+        world, example = getattr(args, name), args.example
+        if self.optional and world is None and example is None:
+            return None
+        return world_or_example(world, example, flag=self.flag or name, missing=self.missing)
+
+
+def world_file(
+    help: str = "world spec (YAML); or give --example NAME",
+    *,
+    flag: str | None = None,
+    parse: Callable[[str], Any] | None = None,
+    missing: str = NO_WORLD,
+    optional: bool = False,
+) -> Any:
+    """A world file given by its place (or by ``flag``, e.g. ``--world``), or ``--example``."""
+    return _declare(WorldFile(help, flag, parse, missing, optional))
+
+
+@dataclass(frozen=True)
+class WorldFiles:
+    """World files by their place and any number of ``--example NAME``, at least one in all."""
+
+    help: str
+    example_help: str
+    metavar: str | None
+    open_folders: bool
+
+    def add(self, parser: Parser, name: str, default: Any) -> None:
+        parser.add_argument(name, nargs="*", metavar=self.metavar, help=self.help)
+        add_example_option(parser, several=True, help=self.example_help)
+
+    def read(self, args: argparse.Namespace, name: str) -> tuple[Path, ...]:
+        label = self.metavar or name
+        given = tuple(Path(p) for p in getattr(args, name))
+        files = _opened(given, label) if self.open_folders else given
+        found = files + tuple(example_path(e) for e in args.example)
+        if not found:
+            raise UsageError(label, NO_WORLD)
+        return found
+
+
+def world_files(
+    help: str, example_help: str, *, metavar: str | None = None, open_folders: bool = True
+) -> Any:
+    """World files (a folder standing for the world files in it, with ``open_folders``) and
+    example worlds, together."""
+    return _declare(WorldFiles(help, example_help, metavar, open_folders))
+
+
+@dataclass_transform(
+    frozen_default=True,
+    kw_only_default=True,
+    field_specifiers=(option, positional, settings_of, options_of, world_file, world_files),
+)
+class CommandConfig:
+    """The typed, frozen configuration of a command: each subclass is a frozen dataclass (its
+    fields given by keyword) whose fields are declared with the functions of this module. A
+    command's work sees named, typed values and never the argparse namespace."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True, kw_only=True)(cls)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Self:
+        config = cls(**read_fields(cls, args))
+        config.check()
+        return config
+
+    def check(self) -> None:
+        """Refuse flags that cannot go together with a :class:`UsageError` (none by default)."""
+
+
+class NoOptions(CommandConfig):
+    """The configuration of a command that takes no options (``examples``, ``engine start``)."""
+
+
+WORLD_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _opened(given: tuple[Path, ...], label: str) -> tuple[Path, ...]:
+    """The world files named, a folder standing for the world files directly in it (sorted)."""
+    found: list[Path] = []
+    for path in given:
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.suffix in WORLD_SUFFIXES and p.is_file())
+            if not inside:
+                raise UsageError(label, f"the folder {path} holds no world files (*.yaml)")
+            found += inside
+        else:
+            found.append(path)
+    return tuple(found)
