@@ -1,14 +1,12 @@
-"""A command's own arguments, declared once, as the fields of its typed configuration:
+"""A command's own arguments, declared once, as the fields of its typed configuration (a
+:class:`~mcp_sim.cli.command.CommandConfig`):
 
-    class SchemaConfig(CommandConfig):
-        output: Path | None = option("-o", parse=values.output_file, help="write it here")
+    output: Path | None = option("-o", parse=values.output_file, help="write it here")
 
 The field's name is the flag's (``--output``) or the positional's; its default is argparse's:
 a field without one is a required flag, ``False`` makes a switch and ``()`` a repeatable flag
-(read as a tuple). The command's parser is generated from the fields (:func:`add_arguments`),
-and its configuration is built from the parsed flags by :meth:`CommandConfig.from_args`, which
-then runs the configuration's ``check``: flags that parse one by one but cannot go together
-are refused there, as a :class:`~mcp_sim.cli.console.UsageError`.
+(read as a tuple). A command's arguments are generated from its fields (:func:`add_arguments`)
+and read back from the parsed flags (:func:`read_fields`).
 
 The settings several commands share are one field too (:func:`settings_of`), as are the world
 file or ``--example NAME`` a command reads (:func:`world_file`, :func:`world_files`) and a
@@ -27,7 +25,7 @@ import os
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Self, dataclass_transform
+from typing import Any, Protocol
 
 from mcp_sim.cli.console import UsageError
 from mcp_sim.cli.example_worlds import NO_WORLD, add_example_option, example_path, world_or_example
@@ -162,7 +160,7 @@ def settings_of(names: Collection[str]) -> Any:
 class OptionsOf:
     """The fields of another configuration, under a title in the help."""
 
-    config: type[CommandConfig]
+    config: type[Any]
     title: str
     prefix: str
 
@@ -174,7 +172,7 @@ class OptionsOf:
         return self.config(**read_fields(self.config, args, self.prefix))
 
 
-def options_of(config: type[CommandConfig], title: str, *, prefix: str = "") -> Any:
+def options_of(config: type[Any], title: str, *, prefix: str = "") -> Any:
     """The options of ``config`` (its flags named ``prefix`` + its fields'), under ``title``."""
     return _declare(OptionsOf(config, title, prefix))
 
@@ -246,34 +244,6 @@ def world_files(
     """World files (a folder standing for the world files in it, with ``open_folders``) and
     example worlds, together."""
     return _declare(WorldFiles(help, example_help, metavar, open_folders))
-
-
-@dataclass_transform(
-    frozen_default=True,
-    kw_only_default=True,
-    field_specifiers=(option, positional, settings_of, options_of, world_file, world_files),
-)
-class CommandConfig:
-    """The typed, frozen configuration of a command: each subclass is a frozen dataclass (its
-    fields given by keyword) whose fields are declared with the functions of this module. A
-    command's work sees named, typed values and never the argparse namespace."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        dataclass(frozen=True, kw_only=True)(cls)
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Self:
-        config = cls(**read_fields(cls, args))
-        config.check()
-        return config
-
-    def check(self) -> None:
-        """Refuse flags that cannot go together with a :class:`UsageError` (none by default)."""
-
-
-class NoOptions(CommandConfig):
-    """The configuration of a command that takes no options (``examples``, ``engine start``)."""
 
 
 WORLD_SUFFIXES = (".yaml", ".yml", ".json")

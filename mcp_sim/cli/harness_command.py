@@ -7,8 +7,15 @@ import os
 import sys
 from pathlib import Path
 
-from mcp_sim.cli.arguments import CommandConfig, option, world_file
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
+from mcp_sim.cli.arguments import option, world_file
+from mcp_sim.cli.command import (
+    Command,
+    CommandConfig,
+    HelpExample,
+    Subcommands,
+    add_command,
+    add_group,
+)
 from mcp_sim.cli.console import UsageError, say
 from mcp_sim.cli.example_worlds import example_of
 from mcp_sim.settings import values
@@ -24,6 +31,22 @@ class HarnessConfig(CommandConfig):
 
 
 class TrlConfig(HarnessConfig):
+    """Write a class for TRL's environment_factory: one typed method per tool of the world,
+    reset and get_reward, each episode simulated in the process with the world model."""
+
+    summary = "a TRL environment_factory class: one typed method per tool, reset, get_reward"
+    examples = (
+        HelpExample(
+            "mcp-sim harness trl --example bookstore -o trl_environment.py",
+            "the bookstore as a TRL environment",
+        ),
+        HelpExample(
+            "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
+            "-o shop_env.py",
+            "answered by a model server when $MCP_SIM_MODEL_URL is unset",
+        ),
+    )
+
     model_url: str | None = option(
         parse=values.http_url,
         metavar="URL",
@@ -33,6 +56,22 @@ class TrlConfig(HarnessConfig):
 
 
 class InspectConfig(HarnessConfig):
+    """Write an Inspect task over a served world: a sample per verify task of the world, each
+    run in its own episode of an mcp-sim server and scored by the task's checks."""
+
+    summary = "an Inspect task: a sample per verify task, each in its own episode, scored by verify"
+    examples = (
+        HelpExample(
+            "mcp-sim harness inspect --example bookstore -o inspect_task.py",
+            "the bookstore's tasks, for a server at the default URL",
+        ),
+        HelpExample(
+            "mcp-sim harness inspect worlds/shop.yaml --server-url http://sim-box:8765 "
+            "-o shop_task.py",
+            "the shop's tasks, for a server elsewhere",
+        ),
+    )
+
     server_url: str | None = option(
         parse=values.http_url,
         metavar="URL",
@@ -95,51 +134,5 @@ def register(subcommands: Subcommands) -> None:
             ),
         ],
     )
-    _add_trl(kinds)
-    _add_inspect(kinds)
-
-
-def _add_trl(kinds: Subcommands) -> None:
-    add_command(
-        kinds,
-        "trl",
-        Command(TrlConfig, trl),
-        help="a TRL environment_factory class: one typed method per tool, reset, get_reward",
-        description="Write a class for TRL's environment_factory: one typed method per tool of "
-        "the world, reset and get_reward, each episode simulated in the process with the world "
-        "model.",
-        examples=[
-            HelpExample(
-                "mcp-sim harness trl --example bookstore -o trl_environment.py",
-                "the bookstore as a TRL environment",
-            ),
-            HelpExample(
-                "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
-                "-o shop_env.py",
-                "answered by a model server when $MCP_SIM_MODEL_URL is unset",
-            ),
-        ],
-    )
-
-
-def _add_inspect(kinds: Subcommands) -> None:
-    add_command(
-        kinds,
-        "inspect",
-        Command(InspectConfig, inspect),
-        help="an Inspect task: a sample per verify task, each in its own episode, scored by verify",
-        description="Write an Inspect task over a served world: a sample per verify task of the "
-        "world, each run in its own episode of an mcp-sim server and scored by the task's "
-        "checks.",
-        examples=[
-            HelpExample(
-                "mcp-sim harness inspect --example bookstore -o inspect_task.py",
-                "the bookstore's tasks, for a server at the default URL",
-            ),
-            HelpExample(
-                "mcp-sim harness inspect worlds/shop.yaml --server-url http://sim-box:8765 "
-                "-o shop_task.py",
-                "the shop's tasks, for a server elsewhere",
-            ),
-        ],
-    )
+    add_command(kinds, "trl", Command(TrlConfig, trl))
+    add_command(kinds, "inspect", Command(InspectConfig, inspect))

@@ -6,12 +6,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcp_sim.cli.arguments import CommandConfig, settings_of, world_files
+from mcp_sim.cli.arguments import settings_of, world_files
+from mcp_sim.cli.command import CommandConfig, HelpExample
 from mcp_sim.cli.console import UsageError
 from mcp_sim.settings.combined import SETTINGS, Settings
 
 
 class ServeConfig(CommandConfig):
+    """Serve worlds over MCP, every tool call answered by the world model: one world on stdio
+    (the default, as an MCP host starts it), or any number over streamable HTTP with --http,
+    where harnesses also start, fork and score episodes (/episodes)."""
+
+    summary = "serve worlds over MCP (stdio by default), with episodes over HTTP"
+    examples = (
+        HelpExample("mcp-sim serve --example bookstore", "the bookstore example on stdio"),
+        HelpExample(
+            "mcp-sim serve worlds/ --http 127.0.0.1:8765 --journal calls.jsonl",
+            "every world of a folder over HTTP, each call appended to a journal",
+        ),
+    )
+
     worlds: tuple[Path, ...] = world_files(
         "world spec (YAML), or a folder of them; several worlds need --http",
         "serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",

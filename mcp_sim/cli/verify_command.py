@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_sim.cli.arguments import CommandConfig, option, options_of, world_file
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
+from mcp_sim.cli.arguments import option, options_of, world_file
+from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
 from mcp_sim.cli.config import JudgeEndpoint
 from mcp_sim.cli.console import say
 from mcp_sim.settings import values
@@ -24,6 +24,23 @@ if TYPE_CHECKING:
 
 
 class VerifyConfig(CommandConfig):
+    """Score an episode offline: replay its journal's changes onto the world's starting state,
+    run the task's verify checks on the result and the calls, and print the verdict as JSON
+    (reward and each check), as POST /episodes/{id}/verify does."""
+
+    summary = "score an episode from its journal with the world's verify checks; print JSON"
+    examples = (
+        HelpExample(
+            "mcp-sim verify --example bookstore --journal calls.jsonl",
+            "the journal's one episode, scored by the world's one task",
+        ),
+        HelpExample(
+            "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
+            "gift-order --judge-url http://127.0.0.1:8001/v1",
+            "one episode of several, its rubric checks decided by an LLM judge",
+        ),
+    )
+
     world: Path = world_file(parse=values.existing_file("world"))
     journal: Path = option(
         parse=values.existing_file("journal"),
@@ -102,23 +119,4 @@ async def _score(
 
 
 def register(subcommands: Subcommands) -> None:
-    add_command(
-        subcommands,
-        "verify",
-        Command(VerifyConfig, verify),
-        help="score an episode from its journal with the world's verify checks; print JSON",
-        description="Score an episode offline: replay its journal's changes onto the world's "
-        "starting state, run the task's verify checks on the result and the calls, and print "
-        "the verdict as JSON (reward and each check), as POST /episodes/{id}/verify does.",
-        examples=[
-            HelpExample(
-                "mcp-sim verify --example bookstore --journal calls.jsonl",
-                "the journal's one episode, scored by the world's one task",
-            ),
-            HelpExample(
-                "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
-                "gift-order --judge-url http://127.0.0.1:8001/v1",
-                "one episode of several, its rubric checks decided by an LLM judge",
-            ),
-        ],
-    )
+    add_command(subcommands, "verify", Command(VerifyConfig, verify))

@@ -8,8 +8,8 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from mcp_sim.cli.arguments import CommandConfig, option, settings_of, world_files
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
+from mcp_sim.cli.arguments import option, settings_of, world_files
+from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
 from mcp_sim.cli.serve_config import ServeConfig
 from mcp_sim.cli.settings_flags import SIMULATION, group_names
 from mcp_sim.settings import values
@@ -22,6 +22,22 @@ UI_SETTINGS = (*SIMULATION, *group_names("records"), "auth_token", "allow_host")
 
 
 class WorkbenchConfig(CommandConfig):
+    """Open the world designer's workbench: a local web page where you make calls in episodes of
+    your worlds and see, for each call, the prompt the model was shown, what it answered and how
+    the state changed. The page's URL, with its token, is printed once the server listens."""
+
+    summary = (
+        "the world designer's workbench: a local web page to make calls in episodes and see "
+        "what the model was shown, what it answered and what each call changed"
+    )
+    examples = (
+        HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
+        HelpExample(
+            "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
+            "every world of a folder, on another port, each call journaled",
+        ),
+    )
+
     worlds: tuple[Path, ...] = world_files(
         "world spec (YAML), or a folder of them",
         "an example world shipped with mcp-sim, with or instead of world files (see `mcp-sim "
@@ -58,22 +74,5 @@ def run(config: WorkbenchConfig) -> int:
 
 
 def register(subcommands: Subcommands) -> None:
-    page = add_command(
-        subcommands,
-        "ui",
-        Command(WorkbenchConfig, run),
-        help="the world designer's workbench: a local web page to make calls in episodes and "
-        "see what the model was shown, what it answered and what each call changed",
-        description="Open the world designer's workbench: a local web page where you make "
-        "calls in episodes of your worlds and see, for each call, the prompt the model was "
-        "shown, what it answered and how the state changed. The page's URL, with its token, "
-        "is printed once the server listens.",
-        examples=[
-            HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
-            HelpExample(
-                "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
-                "every world of a folder, on another port, each call journaled",
-            ),
-        ],
-    )
+    page = add_command(subcommands, "ui", Command(WorkbenchConfig, run))
     page.set_defaults(address_flag="--address")  # named when the address is taken
