@@ -118,11 +118,13 @@ def option(
     parse: Callable[[str], Any] | None = None,
     choices: Collection[str] | None = None,
     env: str | None = None,
-    default: Any = dataclasses.MISSING,
+    required: bool = False,
+    default: Any = None,
 ) -> Any:
-    """A flag: ``--NAME VALUE`` (or ``short``), a switch if ``default`` is False, repeatable if
-    it is ``()``, required if there is none."""
-    return _declare(Option(help, metavar, parse, short, choices, env=env), default)
+    """A flag: ``--NAME VALUE`` (or ``short``), None when not given (as in argparse), a switch
+    if ``default`` is False and repeatable if it is ``()``."""
+    declared = Option(help, metavar, parse, short, choices, env=env)
+    return _declare(declared, dataclasses.MISSING if required else default)
 
 
 def positional(

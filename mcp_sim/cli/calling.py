@@ -9,8 +9,8 @@ import sys
 import anyio
 
 from mcp_sim.api.worlds import Worlds
-from mcp_sim.cli.config import CallConfig
 from mcp_sim.cli.console import say
+from mcp_sim.cli.serve_config import CallConfig
 from mcp_sim.simulator.core import CallResult, UnknownTool
 
 SESSION = "cli"

@@ -1,11 +1,11 @@
 """The commands that work with real tools: ``import``, ``record``, ``eval`` and ``export``.
-Their flags are declared in :mod:`mcp_sim.cli.config`; the work is in
+Their flags are declared in :mod:`mcp_sim.cli.fidelity_config`; the work is in
 :mod:`mcp_sim.cli.fidelity_runs`, imported when one of them runs."""
 
 from __future__ import annotations
 
 from mcp_sim.cli.command import Command, Subcommands, add_command
-from mcp_sim.cli.config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
+from mcp_sim.cli.fidelity_config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
 
 
 def import_world(config: ImportConfig) -> int:

@@ -15,7 +15,8 @@ from mcp_sim.api.assembly import Resolved
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.authoring.mcp_import import Upstream, import_server, write_text
 from mcp_sim.authoring.openapi_import import import_openapi
-from mcp_sim.cli.config import (
+from mcp_sim.cli.console import say
+from mcp_sim.cli.fidelity_config import (
     EvalConfig,
     ExportConfig,
     ImportConfig,
@@ -23,7 +24,6 @@ from mcp_sim.cli.config import (
     RecordConfig,
     UpstreamConfig,
 )
-from mcp_sim.cli.console import say
 from mcp_sim.errors import SimError
 from mcp_sim.fidelity.eval_report import render_html, table
 from mcp_sim.fidelity.evaluate import evaluate

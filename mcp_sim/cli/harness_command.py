@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from mcp_sim.cli.arguments import option, world_file
@@ -16,7 +15,7 @@ from mcp_sim.cli.command import (
     add_command,
     add_group,
 )
-from mcp_sim.cli.console import UsageError, say
+from mcp_sim.cli.console import UsageError, write_output
 from mcp_sim.cli.example_worlds import example_of
 from mcp_sim.settings import values
 
@@ -25,9 +24,7 @@ DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
 class HarnessConfig(CommandConfig):
     world: Path = world_file()
-    output: Path | None = option(
-        "-o", parse=values.output_file, help="write it to this file", default=None
-    )
+    output: Path | None = option("-o", parse=values.output_file, help="write it to this file")
 
 
 class TrlConfig(HarnessConfig):
@@ -51,7 +48,6 @@ class TrlConfig(HarnessConfig):
         parse=values.http_url,
         metavar="URL",
         help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
-        default=None,
     )
 
 
@@ -76,7 +72,6 @@ class InspectConfig(HarnessConfig):
         parse=values.http_url,
         metavar="URL",
         help=f"the mcp-sim server the task uses when $MCP_SIM_URL is unset ({DEFAULT_SERVER_URL})",
-        default=None,
     )
 
 
@@ -87,7 +82,8 @@ def trl(config: TrlConfig) -> int:
     world = load_world(config.world)
     home = (config.output or Path.cwd() / "x").resolve().parent
     relative = Path(os.path.relpath(config.world.resolve(), home)).as_posix()
-    return _write(config.output, trl_environment_source(world, relative, config.model_url))
+    write_output(config.output, trl_environment_source(world, relative, config.model_url))
+    return 0
 
 
 def inspect(config: InspectConfig) -> int:
@@ -106,16 +102,7 @@ def inspect(config: InspectConfig) -> int:
         server_url=config.server_url or DEFAULT_SERVER_URL,
         file_name=config.output.name if config.output else "inspect_task.py",
     )
-    return _write(config.output, text)
-
-
-def _write(output: Path | None, text: str) -> int:
-    if output is None:
-        sys.stdout.write(text)
-        return 0
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
-    say(f"wrote {output}")
+    write_output(config.output, text)
     return 0
 
 

@@ -1,14 +1,13 @@
 """``mcp-sim serve`` and ``mcp-sim call``: the commands that answer tool calls with a simulated
-world. Their flags are declared with their configuration (:mod:`mcp_sim.cli.serve_config`,
-:mod:`mcp_sim.cli.config`); the work is in
-:mod:`mcp_sim.cli.serving` and :mod:`mcp_sim.cli.calling`, imported when the command runs."""
+world, and ``mcp-sim examples``. Their flags are declared in :mod:`mcp_sim.cli.serve_config`;
+the work is in :mod:`mcp_sim.cli.serving` and :mod:`mcp_sim.cli.calling`, imported when the
+command runs."""
 
 from __future__ import annotations
 
 from mcp_sim.cli import example_worlds
 from mcp_sim.cli.command import Command, HelpExample, NoOptions, Subcommands, add_command
-from mcp_sim.cli.config import CallConfig
-from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.cli.serve_config import CallConfig, ServeConfig
 
 
 class ExamplesList(NoOptions):

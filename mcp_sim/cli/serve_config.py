@@ -1,15 +1,46 @@
-"""The typed configuration of ``mcp-sim serve``: which worlds, over which transport, with
-which access rules, checked as a whole (flags that parse one by one but cannot go together
-are a usage error, one line and exit status 2)."""
+"""The typed configuration of ``mcp-sim serve`` (which worlds, over which transport, with
+which access rules, checked as a whole) and of ``mcp-sim call``."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from mcp_sim.cli.arguments import settings_of, world_files
+from mcp_sim.cli.arguments import option, positional, settings_of, world_file, world_files
 from mcp_sim.cli.command import CommandConfig, HelpExample
 from mcp_sim.cli.console import UsageError
+from mcp_sim.cli.settings_flags import SIMULATION, group_names
+from mcp_sim.settings import values
 from mcp_sim.settings.combined import SETTINGS, Settings
+
+CALL_SETTINGS = (*SIMULATION, *group_names("records"))
+
+
+class CallConfig(CommandConfig):
+    """Make one tool call in a world and print its observation on stdout, as a served world
+    would answer it; where the answer came from (fixture, model) goes to stderr. The world model
+    is started only if the call needs it."""
+
+    summary = "make one tool call and print the observation"
+    examples = (
+        HelpExample(
+            """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
+            "a call the world's fixture answers, no model needed",
+        ),
+        HelpExample(
+            """mcp-sim call worlds/bookstore.yaml get_book --args '{"book_id": "b3"}' """
+            "--model-url http://127.0.0.1:8000/v1",
+            "a call the world model answers, at a model server of yours",
+        ),
+    )
+
+    world: Path = world_file(missing="give a world file and a tool, or --example NAME and a tool")
+    tool: str = positional(help="tool name")
+    args: dict[str, Any] | None = option(
+        parse=values.json_object, metavar="JSON", help="arguments as a JSON object (default {})"
+    )
+    show_reasoning: bool = option(help="print the model's reasoning", default=False)
+    settings: Settings = settings_of(CALL_SETTINGS)
 
 
 class ServeConfig(CommandConfig):

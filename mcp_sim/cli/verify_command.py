@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_sim.cli.arguments import option, options_of, world_file
 from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
-from mcp_sim.cli.config import JudgeEndpoint
 from mcp_sim.cli.console import say
+from mcp_sim.cli.fidelity_config import JudgeEndpoint
 from mcp_sim.settings import values
 
 if TYPE_CHECKING:
@@ -46,17 +46,15 @@ class VerifyConfig(CommandConfig):
         parse=values.existing_file("journal"),
         metavar="PATH",
         help="journal (JSONL) the episode was served with (--journal)",
+        required=True,
     )
     episode: str | None = option(
         parse=values.text,
         metavar="ID",
         help="the episode (session) to score; needed when the journal holds several",
-        default=None,
     )
     task: str | None = option(
-        parse=values.text,
-        help="the world's task to score; needed when it has several",
-        default=None,
+        parse=values.text, help="the world's task to score; needed when it has several"
     )
     judge: JudgeEndpoint = options_of(
         JudgeEndpoint,

@@ -9,10 +9,10 @@ models and nothing else; ``world new`` and ``world export`` do their work in
 from __future__ import annotations
 
 import json
-import sys
 
 from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
-from mcp_sim.cli.config import (
+from mcp_sim.cli.console import say, write_output
+from mcp_sim.cli.world_config import (
     ExportWorldConfig,
     NewWorldConfig,
     PerturbationsConfig,
@@ -20,7 +20,6 @@ from mcp_sim.cli.config import (
     SchemaConfig,
     ValidateConfig,
 )
-from mcp_sim.cli.console import say
 
 
 def validate(config: ValidateConfig) -> int:
@@ -43,13 +42,7 @@ def validate(config: ValidateConfig) -> int:
 def schema(config: SchemaConfig) -> int:
     from mcp_sim.spec.world import world_json_schema
 
-    text = json.dumps(world_json_schema(), indent=2) + "\n"
-    if config.output:
-        config.output.parent.mkdir(parents=True, exist_ok=True)
-        config.output.write_text(text, encoding="utf-8")
-        say(f"wrote {config.output}")
-    else:
-        sys.stdout.write(text)
+    write_output(config.output, json.dumps(world_json_schema(), indent=2) + "\n")
     return 0
 
 
