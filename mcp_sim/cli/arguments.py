@@ -3,14 +3,14 @@
 
     output: Path | None = option("-o", parse=values.output_file, help="write it here")
 
-The field's name is the flag's (``--output``) or the positional's; its default is argparse's:
-a field without one is a required flag, ``False`` makes a switch and ``()`` a repeatable flag
-(read as a tuple). A command's arguments are generated from its fields (:func:`add_arguments`)
-and read back from the parsed flags (:func:`read_fields`).
+The field's name is the flag's (``--output``) or the positional's, and its default argparse's:
+None unless given (``required=True`` for a flag that must be), ``False`` for a switch, ``()`` for
+a repeatable flag (read as a tuple). A command's arguments are generated from its fields
+(:func:`add_arguments`) and read back from the parsed flags (:func:`read_fields`).
 
-The settings several commands share are one field too (:func:`settings_of`), as are the world
-file or ``--example NAME`` a command reads (:func:`world_file`, :func:`world_files`) and a
-group of options kept in a configuration of their own (:func:`options_of`).
+The settings several commands share are one field too (:func:`settings_of`), as are a group of
+options kept in a configuration of their own (:func:`options_of`) and the world file or
+``--example NAME`` a command reads (:mod:`mcp_sim.cli.example_worlds`).
 
 Plain dataclasses rather than pydantic models (as the settings are): a configuration names types
 that parsing must not import (a world's domain, an export format), so the annotations are never
@@ -24,11 +24,8 @@ import dataclasses
 import os
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from mcp_sim.cli.console import UsageError
-from mcp_sim.cli.example_worlds import NO_WORLD, add_example_option, example_path, world_or_example
 from mcp_sim.cli.settings_flags import add_settings, read_settings
 
 DECLARATION = "cli"
@@ -49,10 +46,7 @@ class Declaration(Protocol):
 def declared(config: type) -> Iterator[tuple[str, Declaration, Any]]:
     """Each field of ``config``: its name, its declaration and its default."""
     for field in dataclasses.fields(config):
-        default = field.default
-        if field.default_factory is not dataclasses.MISSING:
-            default = field.default_factory()
-        yield field.name, field.metadata[DECLARATION], default
+        yield field.name, field.metadata[DECLARATION], field.default
 
 
 def add_arguments(parser: Parser, config: type, prefix: str = "") -> None:
@@ -66,7 +60,9 @@ def read_fields(config: type, args: argparse.Namespace, prefix: str = "") -> dic
     return {name: d.read(args, prefix + name) for name, d, _ in declared(config)}
 
 
-def _declare(declaration: Declaration, default: Any = dataclasses.MISSING) -> Any:
+def declare(declaration: Declaration, default: Any = dataclasses.MISSING) -> Any:
+    """A field of a command's configuration, given on the command line as ``declaration``
+    says (the field's default is ``default``; without one, it must be given)."""
     field: Any = dataclasses.field(default=default, metadata={DECLARATION: declaration})
     return field
 
@@ -124,7 +120,7 @@ def option(
     """A flag: ``--NAME VALUE`` (or ``short``), None when not given (as in argparse), a switch
     if ``default`` is False and repeatable if it is ``()``."""
     declared = Option(help, metavar, parse, short, choices, env=env)
-    return _declare(declared, dataclasses.MISSING if required else default)
+    return declare(declared, dataclasses.MISSING if required else default)
 
 
 def positional(
@@ -135,7 +131,7 @@ def positional(
     default: Any = dataclasses.MISSING,
 ) -> Any:
     """An argument given by its place: optional if ``default`` is None, any number if ``()``."""
-    return _declare(Option(help, metavar, parse, positional=True), default)
+    return declare(Option(help, metavar, parse, positional=True), default)
 
 
 @dataclass(frozen=True)
@@ -155,7 +151,7 @@ class SettingsOf:
 
 def settings_of(names: Collection[str]) -> Any:
     """The settings ``names`` (flat names), read from the flags, environment and config file."""
-    return _declare(SettingsOf(names))
+    return declare(SettingsOf(names))
 
 
 @dataclass(frozen=True)
@@ -176,90 +172,4 @@ class OptionsOf:
 
 def options_of(config: type[Any], title: str, *, prefix: str = "") -> Any:
     """The options of ``config`` (its flags named ``prefix`` + its fields'), under ``title``."""
-    return _declare(OptionsOf(config, title, prefix))
-
-
-@dataclass(frozen=True)
-class WorldFile:
-    """The one world a command reads: a world file or ``--example NAME``, not both; with
-    ``optional``, neither (None)."""
-
-    help: str
-    flag: str | None
-    parse: Callable[[str], Any] | None
-    missing: str
-    optional: bool
-
-    def add(self, parser: Parser, name: str, default: Any) -> None:
-        given: dict[str, Any] = {"type": self.parse, "help": self.help}
-        if self.flag is None:
-            parser.add_argument(name, nargs="?", **given)
-        else:
-            parser.add_argument(self.flag, dest=name, metavar="WORLD", **given)
-        add_example_option(parser)
-
-    def read(self, args: argparse.Namespace, name: str) -> Path | None:
-        world, example = getattr(args, name), args.example
-        if self.optional and world is None and example is None:
-            return None
-        return world_or_example(world, example, flag=self.flag or name, missing=self.missing)
-
-
-def world_file(
-    help: str = "world spec (YAML); or give --example NAME",
-    *,
-    flag: str | None = None,
-    parse: Callable[[str], Any] | None = None,
-    missing: str = NO_WORLD,
-    optional: bool = False,
-) -> Any:
-    """A world file given by its place (or by ``flag``, e.g. ``--world``), or ``--example``."""
-    return _declare(WorldFile(help, flag, parse, missing, optional))
-
-
-@dataclass(frozen=True)
-class WorldFiles:
-    """World files by their place and any number of ``--example NAME``, at least one in all."""
-
-    help: str
-    example_help: str
-    metavar: str | None
-    open_folders: bool
-
-    def add(self, parser: Parser, name: str, default: Any) -> None:
-        parser.add_argument(name, nargs="*", metavar=self.metavar, help=self.help)
-        add_example_option(parser, several=True, help=self.example_help)
-
-    def read(self, args: argparse.Namespace, name: str) -> tuple[Path, ...]:
-        label = self.metavar or name
-        given = tuple(Path(p) for p in getattr(args, name))
-        files = _opened(given, label) if self.open_folders else given
-        found = files + tuple(example_path(e) for e in args.example)
-        if not found:
-            raise UsageError(label, NO_WORLD)
-        return found
-
-
-def world_files(
-    help: str, example_help: str, *, metavar: str | None = None, open_folders: bool = True
-) -> Any:
-    """World files (a folder standing for the world files in it, with ``open_folders``) and
-    example worlds, together."""
-    return _declare(WorldFiles(help, example_help, metavar, open_folders))
-
-
-WORLD_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-def _opened(given: tuple[Path, ...], label: str) -> tuple[Path, ...]:
-    """The world files named, a folder standing for the world files directly in it (sorted)."""
-    found: list[Path] = []
-    for path in given:
-        if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.suffix in WORLD_SUFFIXES and p.is_file())
-            if not inside:
-                raise UsageError(label, f"the folder {path} holds no world files (*.yaml)")
-            found += inside
-        else:
-            found.append(path)
-    return tuple(found)
+    return declare(OptionsOf(config, title, prefix))

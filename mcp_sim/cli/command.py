@@ -16,9 +16,8 @@ from mcp_sim.cli.arguments import (
     positional,
     read_fields,
     settings_of,
-    world_file,
-    world_files,
 )
+from mcp_sim.cli.example_worlds import world_file, world_files
 
 
 @dataclass(frozen=True)

@@ -7,15 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcp_sim.cli.arguments import (
-    option,
-    options_of,
-    positional,
-    settings_of,
-    world_file,
-)
+from mcp_sim.cli.arguments import option, options_of, positional, settings_of
 from mcp_sim.cli.command import CommandConfig, HelpExample
 from mcp_sim.cli.console import UsageError
+from mcp_sim.cli.example_worlds import world_file
 from mcp_sim.cli.settings_flags import REBUILDING
 from mcp_sim.settings import values
 from mcp_sim.settings.combined import Settings

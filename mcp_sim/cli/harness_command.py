@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mcp_sim.cli.arguments import option, world_file
+from mcp_sim.cli.arguments import option
 from mcp_sim.cli.command import (
     Command,
     CommandConfig,
@@ -16,7 +16,7 @@ from mcp_sim.cli.command import (
     add_group,
 )
 from mcp_sim.cli.console import UsageError, write_output
-from mcp_sim.cli.example_worlds import example_of
+from mcp_sim.cli.example_worlds import example_of, world_file
 from mcp_sim.settings import values
 
 DEFAULT_SERVER_URL = "http://127.0.0.1:8765"

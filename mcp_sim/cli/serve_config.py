@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mcp_sim.cli.arguments import option, positional, settings_of, world_file, world_files
+from mcp_sim.cli.arguments import option, positional, settings_of
 from mcp_sim.cli.command import CommandConfig, HelpExample
 from mcp_sim.cli.console import UsageError
+from mcp_sim.cli.example_worlds import world_file, world_files
 from mcp_sim.cli.settings_flags import SIMULATION, group_names
 from mcp_sim.settings import values
 from mcp_sim.settings.combined import SETTINGS, Settings

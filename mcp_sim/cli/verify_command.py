@@ -12,9 +12,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_sim.cli.arguments import option, options_of, world_file
+from mcp_sim.cli.arguments import option, options_of
 from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
 from mcp_sim.cli.console import say
+from mcp_sim.cli.example_worlds import world_file
 from mcp_sim.cli.fidelity_config import JudgeEndpoint
 from mcp_sim.settings import values
 

@@ -8,8 +8,9 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from mcp_sim.cli.arguments import option, settings_of, world_files
+from mcp_sim.cli.arguments import option, settings_of
 from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
+from mcp_sim.cli.example_worlds import world_files
 from mcp_sim.cli.serve_config import ServeConfig
 from mcp_sim.cli.settings_flags import SIMULATION, group_names
 from mcp_sim.settings import values

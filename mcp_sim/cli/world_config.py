@@ -8,14 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcp_sim.cli.arguments import (
-    option,
-    positional,
-    settings_of,
-    world_file,
-    world_files,
-)
+from mcp_sim.cli.arguments import option, positional, settings_of
 from mcp_sim.cli.command import CommandConfig, HelpExample
+from mcp_sim.cli.example_worlds import world_file, world_files
 from mcp_sim.cli.settings_flags import REBUILDING
 from mcp_sim.settings import values
 from mcp_sim.settings.combined import Settings
