@@ -65,7 +65,7 @@ COMMANDS = {
     "harness trl": WorldCommand(("harness", "trl")),
     "harness inspect": WorldCommand(("harness", "inspect")),
     "perturbations": WorldCommand(
-        ("perturbations",), world_of=lambda config: Path(config.path), none_allowed=True
+        ("perturbations",), world_of=lambda config: config.world, none_allowed=True
     ),
     "world export": WorldCommand(("world", "export", "--world-memory", SOME_FILE)),
 }

@@ -16,7 +16,7 @@ import pytest
 
 from mcp_sim.cli.main import main
 from mcp_sim.cli.parser import build_parser
-from mcp_sim.cli.world_commands import DOMAINS
+from mcp_sim.cli.world_config import DOMAINS
 from mcp_sim.settings import PromptSettings
 from mcp_sim.spec.world import Domain
 from tests.conftest import BOOKSTORE, ROOT

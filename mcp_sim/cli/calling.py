@@ -9,8 +9,8 @@ import sys
 import anyio
 
 from mcp_sim.api.worlds import Worlds
-from mcp_sim.cli.config import CallConfig
 from mcp_sim.cli.console import say
+from mcp_sim.cli.serve_config import CallConfig
 from mcp_sim.simulator.core import CallResult, UnknownTool
 
 SESSION = "cli"
@@ -27,7 +27,7 @@ async def _call(config: CallConfig) -> int:
         if simulator.world.tool(config.tool) is None:
             say(str(UnknownTool(config.tool, simulator.world)))
             return 2
-        result = await simulator.call(SESSION, config.tool, config.arguments)
+        result = await simulator.call(SESSION, config.tool, config.args or {})
         injected = simulator.journal.records(SESSION)[-1].perturbations
     _print(result, show_reasoning=config.show_reasoning)
     for record in injected:

@@ -1,26 +1,23 @@
-"""How a subcommand is declared: the parser class every command uses, and the record that ties
-a command's parsed flags to its typed configuration and its handler."""
+"""How a subcommand is declared: its typed configuration, whose fields declare its flags (see
+:mod:`mcp_sim.cli.arguments`) and whose docstring and examples are its help; the parser class
+every command uses; and the record that ties a configuration to the command's handler."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, NoReturn, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, NoReturn, Self, TypeAlias, TypeVar, dataclass_transform
 
-Config = TypeVar("Config")
-
-
-@dataclass(frozen=True)
-class Command(Generic[Config]):
-    """A subcommand's two halves: ``read`` turns the parsed flags into the command's typed,
-    frozen configuration, and ``run`` does the work and returns the exit status."""
-
-    read: Callable[[argparse.Namespace], Config]
-    run: Callable[[Config], int]
-
-    def __call__(self, args: argparse.Namespace) -> int:
-        return self.run(self.read(args))
+from mcp_sim.cli.arguments import (
+    add_arguments,
+    option,
+    options_of,
+    positional,
+    read_fields,
+    settings_of,
+)
+from mcp_sim.cli.example_worlds import world_file, world_files
 
 
 @dataclass(frozen=True)
@@ -30,6 +27,60 @@ class HelpExample:
 
     command: str
     does: str
+
+
+@dataclass_transform(
+    frozen_default=True,
+    kw_only_default=True,
+    field_specifiers=(option, positional, settings_of, options_of, world_file, world_files),
+)
+class CommandConfig:
+    """The typed configuration of a command, a frozen dataclass (its fields given by keyword)
+    whose fields declare the command's flags; a command's work sees named, typed values and
+    never the argparse namespace. Its docstring is what the command's ``--help`` starts with
+    (what it does, in a sentence or two) and ``examples`` what it ends with."""
+
+    summary: ClassVar[str] = ""
+    """The command's line in the list of commands."""
+    examples: ClassVar[Sequence[HelpExample]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True, kw_only=True)(cls)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Self:
+        """The configuration the parsed flags give, checked as a whole."""
+        config = cls(**read_fields(cls, args))
+        config.check()
+        return config
+
+    def check(self) -> None:
+        """Refuse flags that parse one by one but cannot go together (or a value that can
+        only be checked once the others are known) with a
+        :class:`~mcp_sim.cli.console.UsageError`; none by default."""
+
+
+class NoOptions(CommandConfig):
+    """A command that takes no options."""
+
+
+Config = TypeVar("Config", bound=CommandConfig)
+
+
+@dataclass(frozen=True)
+class Command(Generic[Config]):
+    """A subcommand's two halves: its configuration, read from the parsed flags, and ``run``,
+    which does the work and returns the exit status."""
+
+    config: type[Config]
+    run: Callable[[Config], int]
+
+    def read(self, args: argparse.Namespace) -> Config:
+        return self.config.from_args(args)
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        return self.run(self.read(args))
 
 
 def examples_epilog(examples: Sequence[HelpExample]) -> str:
@@ -96,28 +147,20 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 def add_command(
-    subcommands: Subcommands,
-    name: str,
-    command: Command[Any],
-    *,
-    help: str,
-    description: str,
-    examples: Sequence[HelpExample],
-    parents: Sequence[CliParser] = (),
-    intermixed: bool = False,
+    subcommands: Subcommands, name: str, command: Command[Any], *, intermixed: bool = False
 ) -> CliParser:
-    """A subcommand's parser, dispatching to ``command``: its ``--help`` starts with
-    ``description`` (what it does, in a sentence or two; ``help`` is its line in the list of
-    commands) and ends with ``examples`` (see :class:`CliParser` for ``intermixed``)."""
+    """A subcommand's parser, with the arguments and the help its configuration declares,
+    dispatching to ``command`` (see :class:`CliParser` for ``intermixed``)."""
+    config = command.config
     parser: CliParser = subcommands.add_parser(
         name,
-        help=help,
-        description=description,
-        examples=examples,
-        parents=list(parents),
+        help=config.summary,
+        description=" ".join((config.__doc__ or "").split()),
+        examples=config.examples,
         formatter_class=HelpFormatter,
         intermixed=intermixed,
     )
+    add_arguments(parser, config)
     # The parser goes along so that a UsageError found later is reported as its error.
     parser.set_defaults(handler=command, command_parser=parser)
     return parser

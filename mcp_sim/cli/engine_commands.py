@@ -6,19 +6,68 @@ from __future__ import annotations
 
 import json
 
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
-from mcp_sim.cli.config import EngineConfig
+from mcp_sim.cli.command import Command, HelpExample, NoOptions, Subcommands, add_command, add_group
 from mcp_sim.cli.console import say
 
 
-def install(config: EngineConfig) -> int:
+class EngineInstall(NoOptions):
+    """Install the embedded engine (vLLM's CPU build in a private virtual environment) and
+    convert its model now, rather than on the first command that needs them."""
+
+    summary = "install the engine and convert the model now"
+    examples = (
+        HelpExample("mcp-sim engine install", "install it now"),
+        HelpExample(
+            "mcp-sim engine install && mcp-sim engine start",
+            "install it, then keep it running",
+        ),
+    )
+
+
+class EngineStart(NoOptions):
+    """Start the embedded engine in the background and return once it is ready and warm; serve,
+    call and ui use it instead of starting their own until engine stop."""
+
+    summary = "start the engine in the background; later commands use it instead of their own"
+    examples = (
+        HelpExample("mcp-sim engine start", "start it"),
+        HelpExample(
+            """mcp-sim engine start && mcp-sim call --example bookstore get_book --args """
+            """'{"book_id": "b3"}'""",
+            "start it, then make calls without waiting for a model each time",
+        ),
+    )
+
+
+class EngineStop(NoOptions):
+    """Stop the background engine that engine start left running, and every process it started."""
+
+    summary = "stop the background engine and everything it started"
+    examples = (
+        HelpExample("mcp-sim engine stop", "stop it"),
+        HelpExample("mcp-sim engine stop; mcp-sim engine start", "restart it"),
+    )
+
+
+class EngineStatus(NoOptions):
+    """Print as JSON what is installed and cached for the embedded engine, and whether it runs
+    in the background (its pid, port, URL and log)."""
+
+    summary = "show what is installed and cached, and whether the engine runs (pid, port, log)"
+    examples = (
+        HelpExample("mcp-sim engine status", "all of it"),
+        HelpExample("mcp-sim engine status | jq .running", "whether it runs, and where"),
+    )
+
+
+def install(config: NoOptions) -> int:
     from mcp_sim.engine.install import install_engine  # the engine manager, for this command only
 
     install_engine(say)
     return 0
 
 
-def start(config: EngineConfig) -> int:
+def start(config: NoOptions) -> int:
     # The prompt renderer and the engine manager, for this command only.
     from mcp_sim.cli.engine_warm_up import warm_up_request
     from mcp_sim.engine.background import start_engine
@@ -30,7 +79,7 @@ def start(config: EngineConfig) -> int:
     return 0
 
 
-def stop(config: EngineConfig) -> int:
+def stop(config: NoOptions) -> int:
     from mcp_sim.engine.background import stop_engine
 
     stopped = stop_engine()
@@ -38,7 +87,7 @@ def stop(config: EngineConfig) -> int:
     return 0
 
 
-def status(config: EngineConfig) -> int:
+def status(config: NoOptions) -> int:
     from mcp_sim.engine.background import engine_run_status
     from mcp_sim.engine.install_state import engine_status
 
@@ -61,75 +110,7 @@ def register(subcommands: Subcommands) -> None:
             HelpExample("mcp-sim engine stop", "stop it"),
         ],
     )
-    _add_install(actions)
-    _add_start(actions)
-    _add_stop(actions)
-    _add_status(actions)
-
-
-def _add_install(actions: Subcommands) -> None:
-    add_command(
-        actions,
-        "install",
-        Command(EngineConfig.from_args, install),
-        help="install the engine and convert the model now",
-        description="Install the embedded engine (vLLM's CPU build in a private virtual "
-        "environment) and convert its model now, rather than on the first command that needs "
-        "them.",
-        examples=[
-            HelpExample("mcp-sim engine install", "install it now"),
-            HelpExample(
-                "mcp-sim engine install && mcp-sim engine start",
-                "install it, then keep it running",
-            ),
-        ],
-    )
-
-
-def _add_start(actions: Subcommands) -> None:
-    add_command(
-        actions,
-        "start",
-        Command(EngineConfig.from_args, start),
-        help="start the engine in the background; later commands use it instead of their own",
-        description="Start the embedded engine in the background and return once it is ready "
-        "and warm; serve, call and ui use it instead of starting their own until engine stop.",
-        examples=[
-            HelpExample("mcp-sim engine start", "start it"),
-            HelpExample(
-                """mcp-sim engine start && mcp-sim call --example bookstore get_book --args """
-                """'{"book_id": "b3"}'""",
-                "start it, then make calls without waiting for a model each time",
-            ),
-        ],
-    )
-
-
-def _add_stop(actions: Subcommands) -> None:
-    add_command(
-        actions,
-        "stop",
-        Command(EngineConfig.from_args, stop),
-        help="stop the background engine and everything it started",
-        description="Stop the background engine that engine start left running, and every "
-        "process it started.",
-        examples=[
-            HelpExample("mcp-sim engine stop", "stop it"),
-            HelpExample("mcp-sim engine stop; mcp-sim engine start", "restart it"),
-        ],
-    )
-
-
-def _add_status(actions: Subcommands) -> None:
-    add_command(
-        actions,
-        "status",
-        Command(EngineConfig.from_args, status),
-        help="show what is installed and cached, and whether the engine runs (pid, port, log)",
-        description="Print as JSON what is installed and cached for the embedded engine, and "
-        "whether it runs in the background (its pid, port, URL and log).",
-        examples=[
-            HelpExample("mcp-sim engine status", "all of it"),
-            HelpExample("mcp-sim engine status | jq .running", "whether it runs, and where"),
-        ],
-    )
+    add_command(actions, "install", Command(EngineInstall, install))
+    add_command(actions, "start", Command(EngineStart, start))
+    add_command(actions, "stop", Command(EngineStop, stop))
+    add_command(actions, "status", Command(EngineStatus, status))

@@ -15,7 +15,8 @@ from mcp_sim.api.assembly import Resolved
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.authoring.mcp_import import Upstream, import_server, write_text
 from mcp_sim.authoring.openapi_import import import_openapi
-from mcp_sim.cli.config import (
+from mcp_sim.cli.console import say
+from mcp_sim.cli.fidelity_config import (
     EvalConfig,
     ExportConfig,
     ImportConfig,
@@ -23,7 +24,6 @@ from mcp_sim.cli.config import (
     RecordConfig,
     UpstreamConfig,
 )
-from mcp_sim.cli.console import say
 from mcp_sim.errors import SimError
 from mcp_sim.fidelity.eval_report import render_html, table
 from mcp_sim.fidelity.evaluate import evaluate
@@ -38,10 +38,10 @@ from mcp_sim.spec.loading import load_world
 
 def _upstream(config: UpstreamConfig) -> Upstream:
     return Upstream(
-        command=list(config.command),
+        command=list(config.server_command),
         url=config.url,
         env=dict(config.env),
-        headers=dict(config.headers),
+        headers=dict(config.header),
     )
 
 
@@ -84,8 +84,8 @@ def _read(path: Path) -> list[JournalRecord]:
 
 def _selected(config: EvalConfig) -> list[JournalRecord]:
     records = _read(config.journal)
-    if config.sessions:
-        records = [r for r in records if r.session in config.sessions]
+    if config.session:
+        records = [r for r in records if r.session in config.session]
     if config.max_calls is not None:
         records = [r for r in records if r.source != "model_error"][: config.max_calls]
     return records
@@ -103,7 +103,7 @@ async def _evaluate(config: EvalConfig) -> int:
         return 1
     async with AsyncExitStack() as stack:
         worlds = await stack.enter_async_context(
-            await Worlds.open(config.world, settings=config.settings, say=say)
+            await Worlds.open(config.world, settings=config.simulation, say=say)
         )
         judge = _judge(stack, config.judge)
         report = await evaluate(
@@ -147,7 +147,7 @@ def export_journal(config: ExportConfig) -> int:
         world,
         records,
         config.format,
-        config.sources,
+        config.source,
         resolved.settings,
         default_sampling=resolved.default_sampling,
     )

@@ -3,46 +3,90 @@
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
-from mcp_sim.cli.console import UsageError, say
-from mcp_sim.cli.example_worlds import add_example_option, world_or_example
+from mcp_sim.cli.arguments import option
+from mcp_sim.cli.command import (
+    Command,
+    CommandConfig,
+    HelpExample,
+    Subcommands,
+    add_command,
+    add_group,
+)
+from mcp_sim.cli.console import UsageError, write_output
+from mcp_sim.cli.example_worlds import example_of, world_file
 from mcp_sim.settings import values
 
 DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
 
-@dataclass(frozen=True)
-class HarnessConfig:
-    world: Path
-    output: Path | None
-    url: str | None
-    """trl: the world model's; inspect: the mcp-sim server's."""
-    example: str | None = None
-    """The example world's name, when ``world`` is one (``--example NAME``)."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> HarnessConfig:
-        world = world_or_example(args.world, args.example)
-        return cls(world, args.output, args.url, args.example)
+class HarnessConfig(CommandConfig):
+    world: Path = world_file()
+    output: Path | None = option("-o", parse=values.output_file, help="write it to this file")
 
 
-def trl(config: HarnessConfig) -> int:
+class TrlConfig(HarnessConfig):
+    """Write a class for TRL's environment_factory: one typed method per tool of the world,
+    reset and get_reward, each episode simulated in the process with the world model."""
+
+    summary = "a TRL environment_factory class: one typed method per tool, reset, get_reward"
+    examples = (
+        HelpExample(
+            "mcp-sim harness trl --example bookstore -o trl_environment.py",
+            "the bookstore as a TRL environment",
+        ),
+        HelpExample(
+            "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
+            "-o shop_env.py",
+            "answered by a model server when $MCP_SIM_MODEL_URL is unset",
+        ),
+    )
+
+    model_url: str | None = option(
+        parse=values.http_url,
+        metavar="URL",
+        help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
+    )
+
+
+class InspectConfig(HarnessConfig):
+    """Write an Inspect task over a served world: a sample per verify task of the world, each
+    run in its own episode of an mcp-sim server and scored by the task's checks."""
+
+    summary = "an Inspect task: a sample per verify task, each in its own episode, scored by verify"
+    examples = (
+        HelpExample(
+            "mcp-sim harness inspect --example bookstore -o inspect_task.py",
+            "the bookstore's tasks, for a server at the default URL",
+        ),
+        HelpExample(
+            "mcp-sim harness inspect worlds/shop.yaml --server-url http://sim-box:8765 "
+            "-o shop_task.py",
+            "the shop's tasks, for a server elsewhere",
+        ),
+    )
+
+    server_url: str | None = option(
+        parse=values.http_url,
+        metavar="URL",
+        help=f"the mcp-sim server the task uses when $MCP_SIM_URL is unset ({DEFAULT_SERVER_URL})",
+    )
+
+
+def trl(config: TrlConfig) -> int:
     from mcp_sim.harness.trl_shim import trl_environment_source
     from mcp_sim.spec.loading import load_world
 
     world = load_world(config.world)
     home = (config.output or Path.cwd() / "x").resolve().parent
     relative = Path(os.path.relpath(config.world.resolve(), home)).as_posix()
-    return _write(config.output, trl_environment_source(world, relative, config.url))
+    write_output(config.output, trl_environment_source(world, relative, config.model_url))
+    return 0
 
 
-def inspect(config: HarnessConfig) -> int:
+def inspect(config: InspectConfig) -> int:
     from mcp_sim.harness.inspect_shim import inspect_task_source
     from mcp_sim.spec.loading import load_world
 
@@ -50,23 +94,15 @@ def inspect(config: HarnessConfig) -> int:
     if not world.verify:
         raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
     # The docstring's `mcp-sim serve` line names the world as it was named here.
-    served = f"--example {config.example}" if config.example else config.world.as_posix()
+    example = example_of(config.world)
+    served = f"--example {example}" if example else config.world.as_posix()
     text = inspect_task_source(
         world,
         world_file=served,
-        server_url=config.url or DEFAULT_SERVER_URL,
+        server_url=config.server_url or DEFAULT_SERVER_URL,
         file_name=config.output.name if config.output else "inspect_task.py",
     )
-    return _write(config.output, text)
-
-
-def _write(output: Path | None, text: str) -> int:
-    if output is None:
-        sys.stdout.write(text)
-        return 0
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
-    say(f"wrote {output}")
+    write_output(config.output, text)
     return 0
 
 
@@ -85,71 +121,5 @@ def register(subcommands: Subcommands) -> None:
             ),
         ],
     )
-    _add_trl(kinds)
-    _add_inspect(kinds)
-
-
-def _add_trl(kinds: Subcommands) -> None:
-    p = add_command(
-        kinds,
-        "trl",
-        Command(HarnessConfig.from_args, trl),
-        help="a TRL environment_factory class: one typed method per tool, reset, get_reward",
-        description="Write a class for TRL's environment_factory: one typed method per tool of "
-        "the world, reset and get_reward, each episode simulated in the process with the world "
-        "model.",
-        examples=[
-            HelpExample(
-                "mcp-sim harness trl --example bookstore -o trl_environment.py",
-                "the bookstore as a TRL environment",
-            ),
-            HelpExample(
-                "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
-                "-o shop_env.py",
-                "answered by a model server when $MCP_SIM_MODEL_URL is unset",
-            ),
-        ],
-    )
-    p.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
-    add_example_option(p)
-    p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
-    p.add_argument(
-        "--model-url",
-        dest="url",
-        type=values.http_url,
-        metavar="URL",
-        help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
-    )
-
-
-def _add_inspect(kinds: Subcommands) -> None:
-    p = add_command(
-        kinds,
-        "inspect",
-        Command(HarnessConfig.from_args, inspect),
-        help="an Inspect task: a sample per verify task, each in its own episode, scored by verify",
-        description="Write an Inspect task over a served world: a sample per verify task of the "
-        "world, each run in its own episode of an mcp-sim server and scored by the task's "
-        "checks.",
-        examples=[
-            HelpExample(
-                "mcp-sim harness inspect --example bookstore -o inspect_task.py",
-                "the bookstore's tasks, for a server at the default URL",
-            ),
-            HelpExample(
-                "mcp-sim harness inspect worlds/shop.yaml --server-url http://sim-box:8765 "
-                "-o shop_task.py",
-                "the shop's tasks, for a server elsewhere",
-            ),
-        ],
-    )
-    p.add_argument("world", nargs="?", help="world spec (YAML) with verify tasks")
-    add_example_option(p)
-    p.add_argument("-o", "--output", type=values.output_file, help="write it to this file")
-    p.add_argument(
-        "--server-url",
-        dest="url",
-        type=values.http_url,
-        metavar="URL",
-        help=f"the mcp-sim server the task uses when $MCP_SIM_URL is unset ({DEFAULT_SERVER_URL})",
-    )
+    add_command(kinds, "trl", Command(TrlConfig, trl))
+    add_command(kinds, "inspect", Command(InspectConfig, inspect))

@@ -7,12 +7,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_sim import __version__
-from mcp_sim.cli.command import CliParser, Command
 from mcp_sim.cli.console import UsageError, say
 from mcp_sim.errors import ListenFailed, SettingsError, SimError, SpecError
+
+if TYPE_CHECKING:
+    from mcp_sim.cli.command import CliParser, Command
 
 READER_GONE = 141
 """The exit status when stdout's reader closed it early (``mcp-sim schema | head -1``): 128 +

@@ -1,20 +1,24 @@
 """``mcp-sim serve`` and ``mcp-sim call``: the commands that answer tool calls with a simulated
-world. Their flags and typed configuration live here; the work is in
-:mod:`mcp_sim.cli.serving` and :mod:`mcp_sim.cli.calling`, imported when the command runs."""
+world, and ``mcp-sim examples``. Their flags are declared in :mod:`mcp_sim.cli.serve_config`;
+the work is in :mod:`mcp_sim.cli.serving` and :mod:`mcp_sim.cli.calling`, imported when the
+command runs."""
 
 from __future__ import annotations
 
-import argparse
-
 from mcp_sim.cli import example_worlds
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
-from mcp_sim.cli.config import CallConfig
-from mcp_sim.cli.serve_config import ServeConfig
-from mcp_sim.cli.settings_flags import SIMULATION, add_settings, group_names
-from mcp_sim.settings import values
-from mcp_sim.settings.combined import SETTINGS
+from mcp_sim.cli.command import Command, HelpExample, NoOptions, Subcommands, add_command
+from mcp_sim.cli.serve_config import CallConfig, ServeConfig
 
-CALL_SETTINGS = (*SIMULATION, *group_names("records"))
+
+class ExamplesList(NoOptions):
+    """List the example worlds shipped with mcp-sim: each one's name, title and tools, and the
+    folder they are in. Every command that reads a world file takes --example NAME in its place."""
+
+    summary = "list the example worlds shipped with mcp-sim (serve one with --example NAME)"
+    examples = (
+        HelpExample("mcp-sim examples", "list them"),
+        HelpExample("mcp-sim serve --example shop", "serve one of them on stdio"),
+    )
 
 
 def serve(config: ServeConfig) -> int:
@@ -29,96 +33,13 @@ def call(config: CallConfig) -> int:
     return calling.run(config)
 
 
-def examples(args: argparse.Namespace) -> int:
+def examples(config: NoOptions) -> int:
     return example_worlds.list_examples()
 
 
 def register(subcommands: Subcommands) -> None:
     """Add ``serve``, ``call`` and ``examples``."""
-    _add_serve(subcommands)
-    _add_call(subcommands)
-    add_command(
-        subcommands,
-        "examples",
-        Command(lambda args: args, examples),
-        help="list the example worlds shipped with mcp-sim (serve one with --example NAME)",
-        description="List the example worlds shipped with mcp-sim: each one's name, title and "
-        "tools, and the folder they are in. Every command that reads a world file takes "
-        "--example NAME in its place.",
-        examples=[
-            HelpExample("mcp-sim examples", "list them"),
-            HelpExample("mcp-sim serve --example shop", "serve one of them on stdio"),
-        ],
-    )
-
-
-SERVE_DESCRIPTION = (
-    "Serve worlds over MCP, every tool call answered by the world model: one world on stdio "
-    "(the default, as an MCP host starts it), or any number over streamable HTTP with --http, "
-    "where harnesses also start, fork and score episodes (/episodes)."
-)
-SERVE_EXAMPLES = [
-    HelpExample("mcp-sim serve --example bookstore", "the bookstore example on stdio"),
-    HelpExample(
-        "mcp-sim serve worlds/ --http 127.0.0.1:8765 --journal calls.jsonl",
-        "every world of a folder over HTTP, each call appended to a journal",
-    ),
-]
-
-
-def _add_serve(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "serve",
-        Command(ServeConfig.from_args, serve),
-        help="serve worlds over MCP (stdio by default), with episodes over HTTP",
-        description=SERVE_DESCRIPTION,
-        examples=SERVE_EXAMPLES,
-    )
-    p.add_argument(
-        "world",
-        nargs="*",
-        help="world spec (YAML), or a folder of them; several worlds need --http",
-    )
-    example_worlds.add_example_option(
-        p,
-        several=True,
-        help="serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",
-    )
-    add_settings(p, SETTINGS)
-    p.set_defaults(address_flag="--http")  # named when the address is taken
-
-
-def _add_call(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "call",
-        Command(CallConfig.from_args, call),
-        help="make one tool call and print the observation",
-        description="Make one tool call in a world and print its observation on stdout, as a "
-        "served world would answer it; where the answer came from (fixture, model) goes to "
-        "stderr. The world model is started only if the call needs it.",
-        examples=[
-            HelpExample(
-                """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
-                "a call the world's fixture answers, no model needed",
-            ),
-            HelpExample(
-                """mcp-sim call worlds/bookstore.yaml get_book --args '{"book_id": "b3"}' """
-                "--model-url http://127.0.0.1:8000/v1",
-                "a call the world model answers, at a model server of yours",
-            ),
-        ],
-        intermixed=True,
-    )
-    p.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
-    p.add_argument("tool", help="tool name")
-    example_worlds.add_example_option(p)
-    p.add_argument(
-        "--args",
-        type=values.json_object,
-        metavar="JSON",
-        help="arguments as a JSON object (default {})",
-    )
-    p.add_argument("--show-reasoning", action="store_true", help="print the model's reasoning")
-    add_settings(p, CALL_SETTINGS)
+    served = add_command(subcommands, "serve", Command(ServeConfig, serve))
+    served.set_defaults(address_flag="--http")  # named when the address is taken
+    add_command(subcommands, "call", Command(CallConfig, call), intermixed=True)
+    add_command(subcommands, "examples", Command(ExamplesList, examples))

@@ -1,45 +1,69 @@
-"""The typed configuration of ``mcp-sim serve``: which worlds, over which transport, with
-which access rules, checked as a whole (flags that parse one by one but cannot go together
-are a usage error, one line and exit status 2)."""
+"""The typed configuration of ``mcp-sim serve`` (which worlds, over which transport, with
+which access rules, checked as a whole) and of ``mcp-sim call``."""
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from mcp_sim.cli.arguments import option, positional, settings_of
+from mcp_sim.cli.command import CommandConfig, HelpExample
 from mcp_sim.cli.console import UsageError
-from mcp_sim.cli.example_worlds import NO_WORLD, example_path
-from mcp_sim.cli.settings_flags import read_settings
-from mcp_sim.settings.combined import Settings
+from mcp_sim.cli.example_worlds import world_file, world_files
+from mcp_sim.cli.settings_flags import SIMULATION, group_names
+from mcp_sim.settings import values
+from mcp_sim.settings.combined import SETTINGS, Settings
 
-WORLD_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-def world_files(given: tuple[str, ...]) -> tuple[Path, ...]:
-    """The world files named, a folder standing for the world files directly in it (sorted)."""
-    found: list[Path] = []
-    for name in given:
-        path = Path(name)
-        if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.suffix in WORLD_SUFFIXES and p.is_file())
-            if not inside:
-                raise UsageError("world", f"the folder {name} holds no world files (*.yaml)")
-            found += inside
-        else:
-            found.append(path)
-    return tuple(found)
+CALL_SETTINGS = (*SIMULATION, *group_names("records"))
 
 
-def served_files(given: tuple[str, ...], examples: list[str]) -> tuple[Path, ...]:
-    """The world files of a server: those named (folders opened), then the examples named."""
-    return world_files(given) + tuple(example_path(name) for name in examples)
+class CallConfig(CommandConfig):
+    """Make one tool call in a world and print its observation on stdout, as a served world
+    would answer it; where the answer came from (fixture, model) goes to stderr. The world model
+    is started only if the call needs it."""
+
+    summary = "make one tool call and print the observation"
+    examples = (
+        HelpExample(
+            """mcp-sim call --example bookstore search_books --args '{"query": "glass"}'""",
+            "a call the world's fixture answers, no model needed",
+        ),
+        HelpExample(
+            """mcp-sim call worlds/bookstore.yaml get_book --args '{"book_id": "b3"}' """
+            "--model-url http://127.0.0.1:8000/v1",
+            "a call the world model answers, at a model server of yours",
+        ),
+    )
+
+    world: Path = world_file(missing="give a world file and a tool, or --example NAME and a tool")
+    tool: str = positional(help="tool name")
+    args: dict[str, Any] | None = option(
+        parse=values.json_object, metavar="JSON", help="arguments as a JSON object (default {})"
+    )
+    show_reasoning: bool = option(help="print the model's reasoning", default=False)
+    settings: Settings = settings_of(CALL_SETTINGS)
 
 
-@dataclass(frozen=True)
-class ServeConfig:
-    worlds: tuple[Path, ...]
-    settings: Settings
+class ServeConfig(CommandConfig):
+    """Serve worlds over MCP, every tool call answered by the world model: one world on stdio
+    (the default, as an MCP host starts it), or any number over streamable HTTP with --http,
+    where harnesses also start, fork and score episodes (/episodes)."""
+
+    summary = "serve worlds over MCP (stdio by default), with episodes over HTTP"
+    examples = (
+        HelpExample("mcp-sim serve --example bookstore", "the bookstore example on stdio"),
+        HelpExample(
+            "mcp-sim serve worlds/ --http 127.0.0.1:8765 --journal calls.jsonl",
+            "every world of a folder over HTTP, each call appended to a journal",
+        ),
+    )
+
+    worlds: tuple[Path, ...] = world_files(
+        "world spec (YAML), or a folder of them; several worlds need --http",
+        "serve an example world shipped with mcp-sim (see `mcp-sim examples`), e.g. bookstore",
+        metavar="world",
+    )
+    settings: Settings = settings_of(SETTINGS)
 
     @property
     def world(self) -> Path:
@@ -51,16 +75,7 @@ class ServeConfig:
         """Where to serve streamable HTTP; ``None`` serves stdio."""
         return self.settings.server.http
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ServeConfig:
-        settings = read_settings(args)
-        found = cls(served_files(tuple(args.world), args.example), settings)
-        found.check()
-        return found
-
     def check(self) -> None:
-        if not self.worlds:
-            raise UsageError("world", NO_WORLD)
         settings = self.settings
         if len(self.worlds) > 1:
             if self.http is None:

@@ -14,7 +14,6 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from mcp_sim.cli.command import CliParser
 from mcp_sim.cli.console import UsageError
 from mcp_sim.errors import SettingsError
 from mcp_sim.settings import values
@@ -61,7 +60,7 @@ REBUILDING = (*group_names("model", "sampling", "prompt"), "cache", "journal_tim
 """What the commands that rebuild prompts without serving take (eval, export, world new)."""
 
 
-def add_settings(parser: CliParser, names: Collection[str]) -> None:
+def add_settings(parser: argparse.ArgumentParser, names: Collection[str]) -> None:
     """Flags for the settings ``names`` (flat names, grouped in help by concern), plus
     ``--config`` and ``--print-config``."""
     sections: dict[str, argparse._ArgumentGroup] = {}

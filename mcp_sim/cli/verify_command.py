@@ -8,16 +8,15 @@ reward wherever its harness reads it.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
+from mcp_sim.cli.arguments import option, options_of
+from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
 from mcp_sim.cli.console import say
-from mcp_sim.cli.example_worlds import add_example_option, world_or_example
+from mcp_sim.cli.example_worlds import world_file
+from mcp_sim.cli.fidelity_config import JudgeEndpoint
 from mcp_sim.settings import values
 
 if TYPE_CHECKING:
@@ -25,27 +24,44 @@ if TYPE_CHECKING:
     from mcp_sim.spec.verify import Task
 
 
-@dataclass(frozen=True)
-class VerifyConfig:
-    world: Path
-    journal: Path
-    episode: str | None = None
-    task: str | None = None
-    judge_url: str | None = None
-    judge_model: str | None = None
-    judge_api_key: str | None = None
+class VerifyConfig(CommandConfig):
+    """Score an episode offline: replay its journal's changes onto the world's starting state,
+    run the task's verify checks on the result and the calls, and print the verdict as JSON
+    (reward and each check), as POST /episodes/{id}/verify does."""
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> VerifyConfig:
-        return cls(
-            world_or_example(args.world, args.example),
-            args.journal,
-            args.episode,
-            args.task,
-            args.judge_url,
-            args.judge_model,
-            args.judge_api_key,
-        )
+    summary = "score an episode from its journal with the world's verify checks; print JSON"
+    examples = (
+        HelpExample(
+            "mcp-sim verify --example bookstore --journal calls.jsonl",
+            "the journal's one episode, scored by the world's one task",
+        ),
+        HelpExample(
+            "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
+            "gift-order --judge-url http://127.0.0.1:8001/v1",
+            "one episode of several, its rubric checks decided by an LLM judge",
+        ),
+    )
+
+    world: Path = world_file(parse=values.existing_file("world"))
+    journal: Path = option(
+        parse=values.existing_file("journal"),
+        metavar="PATH",
+        help="journal (JSONL) the episode was served with (--journal)",
+        required=True,
+    )
+    episode: str | None = option(
+        parse=values.text,
+        metavar="ID",
+        help="the episode (session) to score; needed when the journal holds several",
+    )
+    task: str | None = option(
+        parse=values.text, help="the world's task to score; needed when it has several"
+    )
+    judge: JudgeEndpoint = options_of(
+        JudgeEndpoint,
+        "rubric judge (rubric checks are left undecided without one)",
+        prefix="judge_",
+    )
 
 
 def verify(config: VerifyConfig) -> int:
@@ -83,11 +99,11 @@ async def _score(
     from mcp_sim.scoring.rubric import RubricJudge
     from mcp_sim.scoring.verdict import score
 
-    judge = None
-    if config.judge_url is not None and any(c.judged for c in task.checks):
+    judge, endpoint = None, config.judge
+    if endpoint.url is not None and any(c.judged for c in task.checks):
         model = OpenAICompatibleModel(
             EndpointSettings(
-                base_urls=[config.judge_url], api_key=config.judge_api_key, model=config.judge_model
+                base_urls=[endpoint.url], api_key=endpoint.api_key, model=endpoint.model
             )
         )
         judge = RubricJudge(model)
@@ -102,55 +118,4 @@ async def _score(
 
 
 def register(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "verify",
-        Command(VerifyConfig.from_args, verify),
-        help="score an episode from its journal with the world's verify checks; print JSON",
-        description="Score an episode offline: replay its journal's changes onto the world's "
-        "starting state, run the task's verify checks on the result and the calls, and print "
-        "the verdict as JSON (reward and each check), as POST /episodes/{id}/verify does.",
-        examples=[
-            HelpExample(
-                "mcp-sim verify --example bookstore --journal calls.jsonl",
-                "the journal's one episode, scored by the world's one task",
-            ),
-            HelpExample(
-                "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
-                "gift-order --judge-url http://127.0.0.1:8001/v1",
-                "one episode of several, its rubric checks decided by an LLM judge",
-            ),
-        ],
-    )
-    p.add_argument(
-        "world",
-        nargs="?",
-        type=values.existing_file("world"),
-        help="world spec (YAML); or give --example NAME",
-    )
-    add_example_option(p)
-    p.add_argument(
-        "--journal",
-        type=values.existing_file("journal"),
-        required=True,
-        metavar="PATH",
-        help="journal (JSONL) the episode was served with (--journal)",
-    )
-    p.add_argument(
-        "--episode",
-        type=values.text,
-        metavar="ID",
-        help="the episode (session) to score; needed when the journal holds several",
-    )
-    p.add_argument(
-        "--task", type=values.text, help="the world's task to score; needed when it has several"
-    )
-    j = p.add_argument_group("rubric judge (rubric checks are left undecided without one)")
-    j.add_argument("--judge-url", type=values.http_url, metavar="URL", help="OpenAI-compatible")
-    j.add_argument("--judge-model", type=values.text, help="default: from /v1/models")
-    j.add_argument(
-        "--judge-api-key",
-        type=values.text,
-        default=os.environ.get("MCP_SIM_JUDGE_API_KEY") or None,
-        help="bearer key of the judge endpoint (env MCP_SIM_JUDGE_API_KEY)",
-    )
+    add_command(subcommands, "verify", Command(VerifyConfig, verify))

@@ -1,40 +1,71 @@
 """``mcp-sim ui``: the world designer's workbench, a local web page on a server of the worlds
-given (see :mod:`mcp_sim.ui`). Its flags are here; the work is in
+given (see :mod:`mcp_sim.ui`). Its flags are declared here; the work is in
 :mod:`mcp_sim.cli.workbench_serving`, imported when the command runs."""
 
 from __future__ import annotations
 
-import argparse
 import secrets
-from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
 
-from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command
-from mcp_sim.cli.example_worlds import add_example_option
-from mcp_sim.cli.serve_config import ServeConfig, served_files
-from mcp_sim.cli.settings_flags import SIMULATION, add_settings, group_names, read_settings
+from mcp_sim.cli.arguments import option, settings_of
+from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
+from mcp_sim.cli.example_worlds import world_files
+from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.cli.settings_flags import SIMULATION, group_names
 from mcp_sim.settings import values
+from mcp_sim.settings.combined import Settings
 
 DEFAULT_ADDRESS = ("127.0.0.1", 8780)
 
+UI_SETTINGS = (*SIMULATION, *group_names("records"), "auth_token", "allow_host")
+"""What ``serve`` takes, less how it serves: the page's own server decides that."""
 
-@dataclass(frozen=True)
-class WorkbenchConfig:
-    serve: ServeConfig
-    """The server under the page: the worlds over HTTP, with the operator's token."""
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> WorkbenchConfig:
+class WorkbenchConfig(CommandConfig):
+    """Open the world designer's workbench: a local web page where you make calls in episodes of
+    your worlds and see, for each call, the prompt the model was shown, what it answered and how
+    the state changed. The page's URL, with its token, is printed once the server listens."""
+
+    summary = (
+        "the world designer's workbench: a local web page to make calls in episodes and see "
+        "what the model was shown, what it answered and what each call changed"
+    )
+    examples = (
+        HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
+        HelpExample(
+            "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
+            "every world of a folder, on another port, each call journaled",
+        ),
+    )
+
+    worlds: tuple[Path, ...] = world_files(
+        "world spec (YAML), or a folder of them",
+        "an example world shipped with mcp-sim, with or instead of world files (see `mcp-sim "
+        "examples`), e.g. bookstore",
+        metavar="world",
+    )
+    address: tuple[str, int] = option(
+        parse=values.host_port,
+        metavar="HOST:PORT",
+        help="where to serve the page (default 127.0.0.1:8780)",
+        default=DEFAULT_ADDRESS,
+    )
+    settings: Settings = settings_of(UI_SETTINGS)
+
+    @cached_property
+    def serve(self) -> ServeConfig:
+        """The server under the page: the worlds over HTTP, with the operator's token."""
         # A page on loopback is still reachable by every local user and program: without a
         # token of the designer's, one is made up and given in the page's URL (as Jupyter does).
-        settings = read_settings(args)
-        token = settings.server.auth_token or secrets.token_urlsafe(24)
-        server = settings.server.model_copy(update={"http": args.address, "auth_token": token})
-        serve = ServeConfig(
-            served_files(tuple(args.world), args.example),
-            settings.model_copy(update={"server": server}),
+        token = self.settings.server.auth_token or secrets.token_urlsafe(24)
+        server = self.settings.server.model_copy(update={"http": self.address, "auth_token": token})
+        return ServeConfig(
+            worlds=self.worlds, settings=self.settings.model_copy(update={"server": server})
         )
-        serve.check()
-        return cls(serve)
+
+    def check(self) -> None:
+        self.serve.check()
 
 
 def run(config: WorkbenchConfig) -> int:
@@ -43,42 +74,6 @@ def run(config: WorkbenchConfig) -> int:
     return workbench_serving.run(config.serve)
 
 
-UI_SETTINGS = (*SIMULATION, *group_names("records"), "auth_token", "allow_host")
-"""What ``serve`` takes, less how it serves: the page's own server decides that."""
-
-
 def register(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "ui",
-        Command(WorkbenchConfig.from_args, run),
-        help="the world designer's workbench: a local web page to make calls in episodes and "
-        "see what the model was shown, what it answered and what each call changed",
-        description="Open the world designer's workbench: a local web page where you make "
-        "calls in episodes of your worlds and see, for each call, the prompt the model was "
-        "shown, what it answered and how the state changed. The page's URL, with its token, "
-        "is printed once the server listens.",
-        examples=[
-            HelpExample("mcp-sim ui worlds/bookstore.yaml", "one world"),
-            HelpExample(
-                "mcp-sim ui worlds/ --address 127.0.0.1:8781 --journal calls.jsonl",
-                "every world of a folder, on another port, each call journaled",
-            ),
-        ],
-    )
-    p.add_argument("world", nargs="*", help="world spec (YAML), or a folder of them")
-    add_example_option(
-        p,
-        several=True,
-        help="an example world shipped with mcp-sim, with or "
-        "instead of world files (see `mcp-sim examples`), e.g. bookstore",
-    )
-    p.add_argument(
-        "--address",
-        type=values.host_port,
-        default=DEFAULT_ADDRESS,
-        metavar="HOST:PORT",
-        help="where to serve the page (default 127.0.0.1:8780)",
-    )
-    p.set_defaults(address_flag="--address")  # named when the address is taken
-    add_settings(p, UI_SETTINGS)
+    page = add_command(subcommands, "ui", Command(WorkbenchConfig, run))
+    page.set_defaults(address_flag="--address")  # named when the address is taken

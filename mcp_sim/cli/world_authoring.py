@@ -4,8 +4,8 @@ world files written from the world model's draft or from what a world's memory l
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
+from pathlib import Path
 
 import anyio
 
@@ -13,8 +13,8 @@ from mcp_sim.api.assembly import Resolved
 from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.authoring.drafting import COMPACT_MAX_TOKENS, DRAFT_MAX_TOKENS, draft_world
 from mcp_sim.authoring.world_export import export_world
-from mcp_sim.cli.config import ExportWorldConfig, NewWorldConfig
-from mcp_sim.cli.console import say
+from mcp_sim.cli.console import say, write_output
+from mcp_sim.cli.world_config import ExportWorldConfig, NewWorldConfig
 from mcp_sim.errors import SimError
 from mcp_sim.models.base import Sampling
 from mcp_sim.perturb.planner import profiles_for
@@ -23,7 +23,7 @@ from mcp_sim.spec.perturbations import describe
 from mcp_sim.web.world_memory import WorldMemory
 
 
-def list_profiles(world_path: str | None, *, as_json: bool) -> int:
+def list_profiles(world_path: Path | None, *, as_json: bool) -> int:
     """The built-in perturbation profiles and the world's own, as JSON or one line a rule."""
     world = load_world(world_path) if world_path else None
     profiles = profiles_for(world.perturbations if world else {})
@@ -88,10 +88,5 @@ def export(config: ExportWorldConfig) -> int:
     memory = WorldMemory(world.world, config.world_memory)
     with memory:
         text = export_world(world, memory)
-    if config.output:
-        config.output.parent.mkdir(parents=True, exist_ok=True)
-        config.output.write_text(text, encoding="utf-8")
-        say(f"wrote {config.output}")
-    else:
-        sys.stdout.write(text)
+    write_output(config.output, text)
     return 0

@@ -9,24 +9,17 @@ models and nothing else; ``world new`` and ``world export`` do their work in
 from __future__ import annotations
 
 import json
-import sys
 
 from mcp_sim.cli.command import Command, HelpExample, Subcommands, add_command, add_group
-from mcp_sim.cli.config import (
+from mcp_sim.cli.console import say, write_output
+from mcp_sim.cli.world_config import (
     ExportWorldConfig,
-    ListingConfig,
     NewWorldConfig,
+    PerturbationsConfig,
+    ReportConfig,
     SchemaConfig,
     ValidateConfig,
 )
-from mcp_sim.cli.console import say
-from mcp_sim.cli.example_worlds import add_example_option
-from mcp_sim.cli.settings_flags import REBUILDING, add_settings
-from mcp_sim.settings import values
-
-DOMAINS = ("mcp", "search", "terminal", "swe", "web", "os", "android")
-"""The world domains (``mcp_sim.spec.world.Domain``; a test keeps the two equal): listed here
-so that parsing does not import the spec models."""
 
 
 def validate(config: ValidateConfig) -> int:
@@ -49,27 +42,21 @@ def validate(config: ValidateConfig) -> int:
 def schema(config: SchemaConfig) -> int:
     from mcp_sim.spec.world import world_json_schema
 
-    text = json.dumps(world_json_schema(), indent=2) + "\n"
-    if config.output:
-        config.output.parent.mkdir(parents=True, exist_ok=True)
-        config.output.write_text(text, encoding="utf-8")
-        say(f"wrote {config.output}")
-    else:
-        sys.stdout.write(text)
+    write_output(config.output, json.dumps(world_json_schema(), indent=2) + "\n")
     return 0
 
 
-def perturbations(config: ListingConfig) -> int:
+def perturbations(config: PerturbationsConfig) -> int:
     from mcp_sim.cli import world_authoring
 
-    return world_authoring.list_profiles(config.path, as_json=config.as_json)
+    return world_authoring.list_profiles(config.world, as_json=config.json)
 
 
-def report(config: ListingConfig) -> int:
+def report(config: ReportConfig) -> int:
     from mcp_sim.fidelity.journal_report import build_report, render_table
     from mcp_sim.journal import read_journal
 
-    path = str(config.path)
+    path = config.journal
     try:
         records = read_journal(path)
     except OSError as exc:
@@ -79,7 +66,7 @@ def report(config: ListingConfig) -> int:
         say(f"{path} is not an mcp-sim journal: {exc}")
         return 1
     built = build_report(records)
-    print(json.dumps(built.as_dict(), indent=2) if config.as_json else render_table(built))
+    print(json.dumps(built.as_dict(), indent=2) if config.json else render_table(built))
     return 0
 
 
@@ -96,85 +83,10 @@ def export_world(config: ExportWorldConfig) -> int:
 
 
 def register(subcommands: Subcommands) -> None:
-    _add_validate(subcommands)
-    _add_perturbations(subcommands)
-    _add_report_and_schema(subcommands)
-    _add_world_group(subcommands)
-
-
-def _add_validate(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "validate",
-        Command(ValidateConfig.from_args, validate),
-        help="check world specs; report FILE:LINE:COL problems",
-        description="Check world specs as serve would load them, and print one line per "
-        "file that is ok, or one FILE:LINE:COL line per problem; the exit status is 1 if any "
-        "file has problems.",
-        examples=[
-            HelpExample("mcp-sim validate worlds/*.yaml", "every world of a folder"),
-            HelpExample(
-                "mcp-sim validate my_world.yaml --example bookstore",
-                "a world of yours, and an example world beside it",
-            ),
-        ],
-    )
-    p.add_argument("files", nargs="*", metavar="FILE")
-    add_example_option(p, several=True, help="also check this example world (repeatable)")
-
-
-def _add_perturbations(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "perturbations",
-        Command(ListingConfig.of_world, perturbations),
-        help="list the perturbation profiles (built in, and a world's own)",
-        description="List the perturbation profiles --perturb can name: the built-in ones and "
-        "those a world file declares, each with its rules (faults, latency, rate limits, stale "
-        "or paginated answers).",
-        examples=[
-            HelpExample("mcp-sim perturbations", "the built-in profiles"),
-            HelpExample("mcp-sim perturbations --example shop --json", "and the shop's, as JSON"),
-        ],
-    )
-    p.add_argument("world", nargs="?", help="world spec (YAML) with its own profiles")
-    add_example_option(p)
-    p.add_argument("--json", action="store_true", help="print the profiles as JSON")
-
-
-def _add_report_and_schema(subcommands: Subcommands) -> None:
-    p = add_command(
-        subcommands,
-        "report",
-        Command(ListingConfig.of_journal, report),
-        help="summarize a journal: injected faults and how the agent reacted, per tool",
-        description="Summarize a journal written by --journal: per tool, the calls, the "
-        "faults that were injected and what the agent did next (retried, changed its "
-        "arguments, moved on or stopped).",
-        examples=[
-            HelpExample("mcp-sim report calls.jsonl", "a table"),
-            HelpExample("mcp-sim report calls.jsonl --json", "the same as JSON, for a script"),
-        ],
-    )
-    p.add_argument("journal", help="journal file (JSONL) written by --journal")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-
-    p = add_command(
-        subcommands,
-        "schema",
-        Command(SchemaConfig.from_args, schema),
-        help="print the JSON Schema of world specs",
-        description="Print the JSON Schema of world specs, for an editor to check and complete "
-        "world files as they are typed (point its YAML language server at the file).",
-        examples=[
-            HelpExample("mcp-sim schema -o schemas/world.schema.json", "write it to a file"),
-            HelpExample("mcp-sim schema | head -20", "look at its start"),
-        ],
-    )
-    p.add_argument("-o", "--output", type=values.output_file, help="write it to this file instead")
-
-
-def _add_world_group(subcommands: Subcommands) -> None:
+    add_command(subcommands, "validate", Command(ValidateConfig, validate))
+    add_command(subcommands, "perturbations", Command(PerturbationsConfig, perturbations))
+    add_command(subcommands, "report", Command(ReportConfig, report))
+    add_command(subcommands, "schema", Command(SchemaConfig, schema))
     actions = add_group(
         subcommands,
         "world",
@@ -190,70 +102,5 @@ def _add_world_group(subcommands: Subcommands) -> None:
             ),
         ],
     )
-    _add_new(actions)
-    _add_export(actions)
-
-
-def _add_new(actions: Subcommands) -> None:
-    new = add_command(
-        actions,
-        "new",
-        Command(NewWorldConfig.from_args, new_world),
-        help="draft a world spec with the world model",
-        description="Draft a world spec from a sentence with the world model: tools with their "
-        "schemas, a starting state and fixtures, validated like any world file before it is "
-        "written.",
-        examples=[
-            HelpExample('mcp-sim world new "a ferry booking API" -o ferry.yaml', "an MCP world"),
-            HelpExample(
-                'mcp-sim world new "a Linux box whose nginx will not start" --domain os '
-                "-o nginx.yaml --model-url http://127.0.0.1:8000/v1",
-                "an os world, drafted by a larger model of yours",
-            ),
-        ],
-    )
-    add_settings(new, REBUILDING)
-    new.add_argument(
-        "description",
-        type=values.text,
-        help='what the world is, e.g. "a ferry booking API"',
-    )
-    new.add_argument("--domain", choices=DOMAINS, default="mcp", help="default: mcp")
-    new.add_argument(
-        "-o", "--output", type=values.output_file, required=True, help="the world file to write"
-    )
-    new.add_argument("--force", action="store_true", help="overwrite an existing file")
-
-
-def _add_export(actions: Subcommands) -> None:
-    export = add_command(
-        actions,
-        "export",
-        Command(ExportWorldConfig.from_args, export_world),
-        help="write a world file with the pages and facts its memory learnt",
-        description="Write a world file back with what its world memory (serve --world-memory) "
-        "learnt: shown pages as starting pages, learnt facts in the canon, answered queries as "
-        "fixtures, so that serving it starts from everything explorers saw.",
-        examples=[
-            HelpExample(
-                "mcp-sim world export --example web --world-memory web.db -o grown.yaml",
-                "the web example, grown",
-            ),
-            HelpExample(
-                "mcp-sim world export worlds/search.yaml --world-memory search.db",
-                "a world of yours, printed on stdout",
-            ),
-        ],
-    )
-    export.add_argument("world", nargs="?", help="world spec (YAML); or give --example NAME")
-    add_example_option(export)
-    export.add_argument(
-        "--world-memory",
-        type=values.existing_file("world memory"),
-        required=True,
-        metavar="PATH",
-        help="the memory file",
-    )
-    export.add_argument(
-        "-o", "--output", type=values.output_file, help="write it to this file instead of stdout"
-    )
+    add_command(actions, "new", Command(NewWorldConfig, new_world))
+    add_command(actions, "export", Command(ExportWorldConfig, export_world))
