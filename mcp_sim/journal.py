@@ -15,6 +15,8 @@ from typing import Any, BinaryIO, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcp_sim.errors import SimError
+
 Source = Literal[
     "model", "fixture", "validation", "model_error", "perturbation", "real", "replay", "memory"
 ]
@@ -209,6 +211,17 @@ def read_journal(path: str | Path) -> list[JournalRecord]:
                 break
             raise
     return records
+
+
+def load_journal(path: str | Path) -> list[JournalRecord]:
+    """The records of the journal file at ``path`` (:func:`read_journal`); a file that cannot
+    be read, or is no journal, raises a :class:`~mcp_sim.errors.SimError` that says which."""
+    try:
+        return read_journal(path)
+    except OSError as exc:
+        raise SimError(f"cannot read journal {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise SimError(f"{path} is not an mcp-sim journal: {exc}") from None
 
 
 def answered_by_session(records: Iterable[JournalRecord]) -> dict[str, list[JournalRecord]]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mcp_sim.cli.settings_flags import TITLES
-from mcp_sim.settings.combined import GROUPS, each_setting
+from mcp_sim.settings.combined import GROUP_TITLES, GROUPS, each_setting
 from mcp_sim.settings.declare import Declared
 from mcp_sim.settings.sources import CONFIG_ENV
 
@@ -65,7 +64,7 @@ def render() -> str:
         if group != current:
             doc = (GROUPS[group].__doc__ or "").split("\n\n")[0]
             lines += [
-                f"\n## {TITLES[group].capitalize()} (`{group}`)\n",
+                f"\n## {GROUP_TITLES[group].capitalize()} (`{group}`)\n",
                 " ".join(doc.split()) + "\n",
                 "| flag | variable | default | meaning |",
                 "| --- | --- | --- | --- |",

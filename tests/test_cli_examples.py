@@ -14,10 +14,10 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_sim.cli.example_worlds import example_names, example_path
 from mcp_sim.cli.main import main
 from mcp_sim.cli.parser import build_parser
 from mcp_sim.spec.world import World
+from mcp_sim.spec.world_files import example_names, example_path
 from tests.test_cli import DEAD_MODEL, cli
 from tests.test_scoring import tent_episode
 
@@ -56,7 +56,7 @@ COMMANDS = {
         ("validate",), world_of=lambda config: Path(config.files[0]), both_allowed=True
     ),
     "serve": WorldCommand(("serve",), world_of=lambda config: config.worlds[0], both_allowed=True),
-    "ui": WorldCommand(("ui",), world_of=lambda config: config.serve.worlds[0], both_allowed=True),
+    "ui": WorldCommand(("ui",), world_of=lambda config: config.worlds[0], both_allowed=True),
     "verify": WorldCommand(("verify", "--journal", SOME_FILE)),
     "eval": WorldCommand(("eval", "--journal", SOME_FILE), flag="--world"),
     "export": WorldCommand(

@@ -17,9 +17,9 @@ import jsonschema
 import pytest
 
 from mcp_sim import __version__
-from mcp_sim.cli.example_worlds import example_names
 from mcp_sim.cli.parser import build_parser
 from mcp_sim.cli.serve_config import ServeConfig
+from mcp_sim.spec.world_files import example_names
 from tests.conftest import BOOKSTORE, ROOT
 from tests.reference_servers import NODE22_BIN
 

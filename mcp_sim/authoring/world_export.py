@@ -11,11 +11,13 @@ learnt; comments are not kept. It is validated like any world file before it is 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from mcp_sim.authoring.world_yaml import checked_world_yaml
+from mcp_sim.errors import SimError
 from mcp_sim.prompting.search_formats import SearchResult, render_results
 from mcp_sim.spec.fiction import normalize_url, query_parameter
 from mcp_sim.spec.world import World
@@ -35,6 +37,19 @@ def export_world(world: World, memory: WorldMemory) -> str:
         data["canon"] = [*world.canon, *facts]
     text, _ = checked_world_yaml(data, file=f"<export of {world.world}>")
     return text
+
+
+def export_world_memory(world: World, memory_file: Path) -> str:
+    """The world file of ``world`` with what its memory file at ``memory_file`` learnt (see
+    :func:`export_world`). Raises :class:`~mcp_sim.errors.SimError` for a world without a web,
+    whose memory holds nothing to export."""
+    if world.web() is None:
+        raise SimError(
+            f"--world-memory keeps the pages of a world's web, and {world.world} has none (it "
+            "needs a search: section, or domain search with web_search and open_page)"
+        )
+    with WorldMemory(world.world, memory_file) as memory:
+        return export_world(world, memory)
 
 
 def _export_pages(data: dict[str, Any], memory: WorldMemory) -> None:

@@ -69,7 +69,7 @@ def install(config: NoOptions) -> int:
 
 def start(config: NoOptions) -> int:
     # The prompt renderer and the engine manager, for this command only.
-    from mcp_sim.cli.engine_warm_up import warm_up_request
+    from mcp_sim.api.engine_warm_up import warm_up_request
     from mcp_sim.engine.background import start_engine
 
     outcome = start_engine(say, warm_up_with=warm_up_request())
@@ -88,11 +88,9 @@ def stop(config: NoOptions) -> int:
 
 
 def status(config: NoOptions) -> int:
-    from mcp_sim.engine.background import engine_run_status
-    from mcp_sim.engine.install_state import engine_status
+    from mcp_sim.engine.background import engine_report
 
-    report = {**engine_status(), "running": engine_run_status()}
-    print(json.dumps(report, indent=2, default=str))
+    print(json.dumps(engine_report(), indent=2, default=str))
     return 0
 
 

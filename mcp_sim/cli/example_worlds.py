@@ -1,8 +1,5 @@
-"""The example worlds shipped in the package (``mcp-sim serve --example bookstore``,
-``mcp-sim examples``), so that an installed mcp-sim serves one without a checkout.
-
-The files are the checkout's ``worlds/``: ``mcp_sim/worlds`` links to it and the wheel carries
-its YAML files as package data, one copy of each.
+"""``--example NAME``, one of the examples of :mod:`mcp_sim.spec.world_files`, in place of a
+world file.
 
 Every command that reads a world file takes ``--example NAME`` instead of it: the two are
 declared here once, as one field of a command's configuration (:func:`world_file`,
@@ -19,17 +16,9 @@ from typing import Any
 
 from mcp_sim.cli.arguments import Parser, declare
 from mcp_sim.cli.console import UsageError
-
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "worlds"
+from mcp_sim.spec.world_files import example_names, example_path, world_files_in
 
 NO_WORLD = "give a world file, or --example NAME (`mcp-sim examples` lists them)"
-
-WORLD_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-def example_names() -> list[str]:
-    """The example worlds, by file name without ``.yaml``."""
-    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
 
 
 def example_name(value: str) -> str:
@@ -41,16 +30,6 @@ def example_name(value: str) -> str:
             f"no example world {value!r} (examples: {', '.join(known)})"
         )
     return value
-
-
-def example_path(name: str) -> Path:
-    """The file of the example world ``name`` (checked by :func:`example_name`)."""
-    return EXAMPLES_DIR / f"{name}.yaml"
-
-
-def example_of(path: Path) -> str | None:
-    """The name of the example world whose file ``path`` is, if it is one."""
-    return path.stem if path == example_path(path.stem) else None
 
 
 EXAMPLE_HELP = (
@@ -124,7 +103,7 @@ class WorldFiles:
             if not (self.open_folders and path.is_dir()):
                 found.append(path)
                 continue
-            inside = sorted(p for p in path.iterdir() if p.suffix in WORLD_SUFFIXES and p.is_file())
+            inside = world_files_in(path)
             if not inside:
                 raise UsageError(label, f"the folder {path} holds no world files (*.yaml)")
             found += inside
@@ -139,15 +118,3 @@ def world_files(
 ) -> Any:
     """World files and example worlds, together (see :class:`WorldFiles`)."""
     return declare(WorldFiles(help, example_help, metavar, open_folders))
-
-
-def list_examples() -> int:
-    """``mcp-sim examples``: each example's name, title and tools, then where the files are."""
-    from mcp_sim.spec.loading import load_world  # the spec models, for this command only
-
-    for name in example_names():
-        world = load_world(example_path(name))
-        tools = f"{len(world.tools)} tool{'' if len(world.tools) == 1 else 's'}"
-        print(f"{name:<10} {world.title} ({tools}, domain {world.domain})")
-    print(f"\nfiles in {EXAMPLES_DIR}; serve one with `mcp-sim serve --example NAME`")
-    return 0

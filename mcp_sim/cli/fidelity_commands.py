@@ -1,40 +1,118 @@
-"""The commands that work with real tools: ``import``, ``record``, ``eval`` and ``export``.
-Their flags are declared in :mod:`mcp_sim.cli.fidelity_config`; the work is in
-:mod:`mcp_sim.cli.fidelity_runs`, imported when one of them runs."""
+"""The commands that work with real tools: ``import``, ``record``, ``eval`` and ``export``
+(:mod:`mcp_sim.authoring` and :mod:`mcp_sim.fidelity` do the work). Their flags are declared
+in :mod:`mcp_sim.cli.fidelity_config`; each handler imports the MCP client, the simulator or
+the importers when it runs."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from mcp_sim.cli.command import Command, Subcommands, add_command
+from mcp_sim.cli.console import say
 from mcp_sim.cli.fidelity_config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
+from mcp_sim.errors import SimError
+from mcp_sim.journal import JournalRecord, read_journal
 
 
 def import_world(config: ImportConfig) -> int:
-    from mcp_sim.cli import fidelity_runs  # the MCP client and importers, for this command only
+    import anyio
 
-    return fidelity_runs.import_world(config)
+    from mcp_sim.authoring.mcp_import import import_server, write_text
+    from mcp_sim.authoring.openapi_import import import_openapi
+
+    if config.openapi is not None:
+        text = import_openapi(config.openapi, world=config.world)
+    else:
+        upstream = config.upstream.upstream()
+        text = anyio.run(lambda: import_server(upstream, world=config.world))
+    write_text(config.output, text)
+    say(f"wrote {config.output}")
+    return 0
 
 
-def record(config: RecordConfig) -> int:
-    from mcp_sim.cli import fidelity_runs
+def record_real_calls(config: RecordConfig) -> int:
+    from contextlib import closing
 
-    return fidelity_runs.record_real_calls(config)
+    import anyio
+
+    from mcp_sim.fidelity.upstream_recorder import record
+    from mcp_sim.journal import Journal
+
+    upstream = config.upstream.upstream()
+    with closing(Journal(config.journal)) as journal:
+        anyio.run(
+            lambda: record(
+                upstream,
+                journal,
+                http=config.http,
+                timing=config.journal_timing,
+                world_out=config.world_out,
+                say=say,
+            )
+        )
+    return 0
+
+
+def _read(path: Path) -> list[JournalRecord]:
+    try:
+        return read_journal(path)
+    except (OSError, ValueError) as exc:
+        raise SimError(f"cannot read the journal {path}: {exc}") from None
 
 
 def evaluate(config: EvalConfig) -> int:
-    from mcp_sim.cli import fidelity_runs
+    import anyio
 
-    return fidelity_runs.evaluate_journal(config)
+    from mcp_sim.fidelity.eval_report import table, write_reports
+    from mcp_sim.fidelity.journal_eval import evaluate_journal, selected_calls
+    from mcp_sim.fidelity.judge import JudgeSettings
+    from mcp_sim.models.base import Sampling
+
+    records = selected_calls(_read(config.journal), config.session, config.max_calls)
+    if not records:
+        say("the journal has no calls to evaluate")
+        return 1
+    judge = config.judge
+    sampling = Sampling(temperature=0.6, max_tokens=judge.max_tokens)
+    report = anyio.run(
+        lambda: evaluate_journal(
+            config.world,
+            records,
+            config.settings,
+            journal=str(config.journal),
+            predictions=config.predictions,
+            judge=judge.endpoint(),
+            judge_settings=JudgeSettings(sampling, judge.structured),
+            say=say,
+        )
+    )
+    print(table(report))
+    json_path, html_path = write_reports(report, config.journal, config.json, config.html)
+    say(f"wrote {json_path} and {html_path}")
+    return 0
 
 
 def export(config: ExportConfig) -> int:
-    from mcp_sim.cli import fidelity_runs
+    from mcp_sim.fidelity.trajectory_export import export_journal
+    from mcp_sim.spec.loading import load_world
 
-    return fidelity_runs.export_journal(config)
+    world, records = load_world(config.world), _read(config.journal)
+    count = export_journal(
+        world,
+        records,
+        config.format,
+        config.output,
+        sources=config.source,
+        settings=config.settings,
+    )
+    print(f"wrote {count} rows to {config.output}", file=sys.stderr)
+    return 0
 
 
 def register(subcommands: Subcommands) -> None:
     add_command(subcommands, "import", Command(ImportConfig, import_world))
-    recording = add_command(subcommands, "record", Command(RecordConfig, record))
+    recording = add_command(subcommands, "record", Command(RecordConfig, record_real_calls))
     recording.set_defaults(address_flag="--http")  # named when the address is taken
     add_command(subcommands, "eval", Command(EvalConfig, evaluate))
     add_command(subcommands, "export", Command(ExportConfig, export))

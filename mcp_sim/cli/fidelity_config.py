@@ -16,8 +16,10 @@ from mcp_sim.settings import values
 from mcp_sim.settings.combined import Settings
 
 if TYPE_CHECKING:
+    from mcp_sim.authoring.mcp_import import Upstream
     from mcp_sim.fidelity.trajectory_export import ExportFormat
     from mcp_sim.journal import Source
+    from mcp_sim.models.openai import EndpointSettings
 
 SOURCES = ("real", "model", "fixture", "validation", "replay")
 """How a journaled call was answered (``mcp_sim.journal.Source``), for ``export --source``."""
@@ -50,6 +52,17 @@ class UpstreamConfig(CommandConfig):
         help="the command that starts the server over stdio, after --",
         default=(),
     )
+
+    def upstream(self) -> Upstream:
+        """The server to connect to."""
+        from mcp_sim.authoring.mcp_import import Upstream  # the MCP client, when connecting
+
+        return Upstream(
+            command=list(self.server_command),
+            url=self.url,
+            env=dict(self.env),
+            headers=dict(self.header),
+        )
 
     def require(self) -> None:
         """Refuse neither a command nor a URL, or both."""
@@ -152,6 +165,14 @@ class JudgeEndpoint(CommandConfig):
         help="bearer key of the judge endpoint (env MCP_SIM_JUDGE_API_KEY)",
     )
 
+    def endpoint(self) -> EndpointSettings | None:
+        """The judge's endpoint, if ``--judge-url`` names one."""
+        from mcp_sim.models.openai import EndpointSettings  # the model client, when judged
+
+        if self.url is None:
+            return None
+        return EndpointSettings(base_urls=[self.url], api_key=self.api_key, model=self.model)
+
 
 class JudgeConfig(JudgeEndpoint):
     max_tokens: int = option(
@@ -214,14 +235,6 @@ class EvalConfig(CommandConfig):
         parse=values.integer(minimum=1), metavar="N", help="evaluate the first N calls only"
     )
     judge: JudgeConfig = options_of(JudgeConfig, "LLM judge (optional)", prefix="judge_")
-
-    @property
-    def simulation(self) -> Settings:
-        """The simulator's settings: its journal (``--predictions``) gets the predictions."""
-        if self.predictions is None:
-            return self.settings
-        records = self.settings.records.model_copy(update={"journal": self.predictions})
-        return self.settings.model_copy(update={"records": records})
 
 
 class ExportConfig(CommandConfig):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from mcp_sim.cli.arguments import option
@@ -16,10 +15,9 @@ from mcp_sim.cli.command import (
     add_group,
 )
 from mcp_sim.cli.console import UsageError, write_output
-from mcp_sim.cli.example_worlds import example_of, world_file
+from mcp_sim.cli.example_worlds import world_file
+from mcp_sim.harness.shim_files import DEFAULT_SERVER_URL, inspect_task_file, trl_environment_file
 from mcp_sim.settings import values
-
-DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 
 
 class HarnessConfig(CommandConfig):
@@ -76,33 +74,24 @@ class InspectConfig(HarnessConfig):
 
 
 def trl(config: TrlConfig) -> int:
-    from mcp_sim.harness.trl_shim import trl_environment_source
     from mcp_sim.spec.loading import load_world
 
     world = load_world(config.world)
-    home = (config.output or Path.cwd() / "x").resolve().parent
-    relative = Path(os.path.relpath(config.world.resolve(), home)).as_posix()
-    write_output(config.output, trl_environment_source(world, relative, config.model_url))
+    write_output(
+        config.output, trl_environment_file(world, config.world, config.output, config.model_url)
+    )
     return 0
 
 
 def inspect(config: InspectConfig) -> int:
-    from mcp_sim.harness.inspect_shim import inspect_task_source
     from mcp_sim.spec.loading import load_world
 
     world = load_world(config.world)
     if not world.verify:
         raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
-    # The docstring's `mcp-sim serve` line names the world as it was named here.
-    example = example_of(config.world)
-    served = f"--example {example}" if example else config.world.as_posix()
-    text = inspect_task_source(
-        world,
-        world_file=served,
-        server_url=config.server_url or DEFAULT_SERVER_URL,
-        file_name=config.output.name if config.output else "inspect_task.py",
+    write_output(
+        config.output, inspect_task_file(world, config.world, config.output, config.server_url)
     )
-    write_output(config.output, text)
     return 0
 
 

@@ -1,13 +1,20 @@
 """``mcp-sim serve`` and ``mcp-sim call``: the commands that answer tool calls with a simulated
 world, and ``mcp-sim examples``. Their flags are declared in :mod:`mcp_sim.cli.serve_config`;
-the work is in :mod:`mcp_sim.cli.serving` and :mod:`mcp_sim.cli.calling`, imported when the
-command runs."""
+the server stack (:mod:`mcp_sim.server.serving`) and the simulator are imported when the
+command runs.
+
+``call`` prints the observation on stdout and where it came from on stderr. The world model is
+launched only if the call needs it (not for a fixture, a replayed answer or an injected fault
+answer without one): the builder's model starts when first asked."""
 
 from __future__ import annotations
 
-from mcp_sim.cli import example_worlds
+import sys
+
 from mcp_sim.cli.command import Command, HelpExample, NoOptions, Subcommands, add_command
+from mcp_sim.cli.console import say
 from mcp_sim.cli.serve_config import CallConfig, ServeConfig
+from mcp_sim.spec.world_files import EXAMPLES_DIR, example_names, example_path
 
 
 class ExamplesList(NoOptions):
@@ -22,19 +29,56 @@ class ExamplesList(NoOptions):
 
 
 def serve(config: ServeConfig) -> int:
-    from mcp_sim.cli import serving  # the server stack, loaded for this command only
+    import anyio
 
-    return serving.run(config)
+    from mcp_sim.api.worlds import Worlds
+    from mcp_sim.server.serving import serve_worlds
+
+    async def served() -> None:
+        async with await Worlds.open(*config.worlds, settings=config.settings, say=say) as worlds:
+            await serve_worlds(worlds, config.settings, say)
+
+    anyio.run(served)
+    return 0
 
 
 def call(config: CallConfig) -> int:
-    from mcp_sim.cli import calling  # the simulator, loaded for this command only
+    import anyio
 
-    return calling.run(config)
+    from mcp_sim.api.worlds import Worlds
+    from mcp_sim.simulator.core import UnknownTool
+
+    async def called() -> int:
+        async with await Worlds.open(config.world, settings=config.settings, say=say) as worlds:
+            simulator = worlds.simulator()
+            if simulator.world.tool(config.tool) is None:
+                say(str(UnknownTool(config.tool, simulator.world)))
+                return 2
+            result = await simulator.call("cli", config.tool, config.args or {})
+            injected = simulator.journal.records("cli")[-1].perturbations
+        if config.show_reasoning and result.reasoning:
+            reasoning = result.reasoning.strip()
+            print(f"--- reasoning ---\n{reasoning}\n--- observation ---", file=sys.stderr)
+        print(result.text)
+        say(f"source: {result.source}{', isError' if result.is_error else ''}")
+        for record in injected:
+            say(f"injected: {record['kind']} (profile {record['profile']}, rule {record['rule']})")
+        return 1 if result.is_error else 0
+
+    status: int = anyio.run(called)
+    return status
 
 
 def examples(config: NoOptions) -> int:
-    return example_worlds.list_examples()
+    """Each example's name, title and tools, then where the files are."""
+    from mcp_sim.spec.loading import load_world
+
+    for name in example_names():
+        world = load_world(example_path(name))
+        tools = f"{len(world.tools)} tool{'' if len(world.tools) == 1 else 's'}"
+        print(f"{name:<10} {world.title} ({tools}, domain {world.domain})")
+    print(f"\nfiles in {EXAMPLES_DIR}; serve one with `mcp-sim serve --example NAME`")
+    return 0
 
 
 def register(subcommands: Subcommands) -> None:

@@ -10,9 +10,10 @@ from mcp_sim.cli.arguments import option, positional, settings_of
 from mcp_sim.cli.command import CommandConfig, HelpExample
 from mcp_sim.cli.console import UsageError
 from mcp_sim.cli.example_worlds import world_file, world_files
-from mcp_sim.cli.settings_flags import SIMULATION, group_names
+from mcp_sim.cli.settings_flags import SIMULATION
+from mcp_sim.errors import SettingsError
 from mcp_sim.settings import values
-from mcp_sim.settings.combined import SETTINGS, Settings
+from mcp_sim.settings.combined import SETTINGS, Settings, group_names
 
 CALL_SETTINGS = (*SIMULATION, *group_names("records"))
 
@@ -76,19 +77,7 @@ class ServeConfig(CommandConfig):
         return self.settings.server.http
 
     def check(self) -> None:
-        settings = self.settings
-        if len(self.worlds) > 1:
-            if self.http is None:
-                raise UsageError("world", "several worlds are served over --http only")
-            for flag, value in (
-                ("--replay", settings.records.replay),
-                ("--world-memory", settings.records.world_memory),
-            ):
-                if value is not None:
-                    raise UsageError(flag, "applies to one world; serve that world on its own")
-        if settings.server.openenv and self.http is None:
-            raise UsageError("--openenv", "OpenEnv is served over --http only")
-        if settings.episodes.episode_store != "memory" and self.http is None:
-            raise UsageError("--episode-store", "episodes are served over --http only")
-        if settings.episodes.snapshot_dir is not None and not settings.episodes.control_tools:
-            raise UsageError("--snapshot-dir", "goes with --control-tools (the tools use it)")
+        try:
+            self.settings.check_served(len(self.worlds))
+        except SettingsError as exc:
+            raise UsageError(exc.source, exc.problem) from None

@@ -11,33 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Collection
-from pathlib import Path
 from typing import Any
 
 from mcp_sim.cli.console import UsageError
 from mcp_sim.errors import SettingsError
 from mcp_sim.settings import values
-from mcp_sim.settings.combined import GROUPS, SETTINGS, Settings, each_setting
-from mcp_sim.settings.declare import Declared, declared
+from mcp_sim.settings.combined import GROUP_TITLES, SETTINGS, Settings, each_setting, group_names
+from mcp_sim.settings.declare import Declared
 from mcp_sim.settings.printing import render
-from mcp_sim.settings.sources import (
-    CONFIG_ENV,
-    Gathered,
-    config_path,
-    from_config_file,
-    from_environment,
-    reader,
-)
-
-TITLES = {
-    "model": "world model",
-    "sampling": "sampling",
-    "prompt": "state and prompt",
-    "perturb": "perturbations",
-    "records": "journal, cache, memory, replay",
-    "episodes": "episodes",
-    "server": "server",
-}
+from mcp_sim.settings.sources import CONFIG_ENV, gather, reader
 
 SOURCES_NOTE = (
     "Every option below can also be set in the environment as MCP_SIM_NAME (e.g. "
@@ -45,11 +27,6 @@ SOURCES_NOTE = (
     f"or ${CONFIG_ENV} (history_budget = 3000); flags win over variables, variables over the "
     "file."
 )
-
-
-def group_names(*groups: str) -> tuple[str, ...]:
-    """The flat names of the settings of ``groups`` (names in :class:`Settings`)."""
-    return tuple(d.name for group in groups for d in declared(GROUPS[group]))
 
 
 SIMULATION = (*group_names("model", "sampling", "prompt", "perturb"),)
@@ -68,7 +45,7 @@ def add_settings(parser: argparse.ArgumentParser, names: Collection[str]) -> Non
         if setting.name not in names:
             continue
         if group not in sections:
-            sections[group] = parser.add_argument_group(TITLES[group])
+            sections[group] = parser.add_argument_group(GROUP_TITLES[group])
         _add_flag(sections[group], setting)
     files = parser.add_argument_group("settings", SOURCES_NOTE)
     files.add_argument(
@@ -131,15 +108,9 @@ def read_settings(args: argparse.Namespace) -> Settings:
     that cannot be used is a usage error naming where it was given. With ``--print-config``
     they are printed and the command ends."""
     names: tuple[str, ...] = args.settings_names
-    gathered = Gathered()
-    path = config_path(args.config)
+    given = {n: (getattr(args, n), SETTINGS[n][1].option) for n in names if hasattr(args, n)}
     try:
-        if path is not None:
-            from_config_file(gathered, Path(path), names)
-        from_environment(gathered, names)
-        for name in names:
-            if hasattr(args, name):
-                gathered.put(name, getattr(args, name), SETTINGS[name][1].option)
+        gathered = gather(names, given, args.config)
         settings = gathered.settings()
     except SettingsError as exc:
         raise UsageError(exc.source, exc.problem) from None

@@ -1,10 +1,8 @@
 """``mcp-sim ui``: the world designer's workbench, a local web page on a server of the worlds
-given (see :mod:`mcp_sim.ui`). Its flags are declared here; the work is in
-:mod:`mcp_sim.cli.workbench_serving`, imported when the command runs."""
+given (see :mod:`mcp_sim.ui`), served by :mod:`mcp_sim.ui.workbench_serving`."""
 
 from __future__ import annotations
 
-import secrets
 from functools import cached_property
 from pathlib import Path
 
@@ -12,9 +10,9 @@ from mcp_sim.cli.arguments import option, settings_of
 from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
 from mcp_sim.cli.example_worlds import world_files
 from mcp_sim.cli.serve_config import ServeConfig
-from mcp_sim.cli.settings_flags import SIMULATION, group_names
+from mcp_sim.cli.settings_flags import SIMULATION
 from mcp_sim.settings import values
-from mcp_sim.settings.combined import Settings
+from mcp_sim.settings.combined import Settings, group_names
 
 DEFAULT_ADDRESS = ("127.0.0.1", 8780)
 
@@ -54,24 +52,27 @@ class WorkbenchConfig(CommandConfig):
     settings: Settings = settings_of(UI_SETTINGS)
 
     @cached_property
-    def serve(self) -> ServeConfig:
-        """The server under the page: the worlds over HTTP, with the operator's token."""
-        # A page on loopback is still reachable by every local user and program: without a
-        # token of the designer's, one is made up and given in the page's URL (as Jupyter does).
-        token = self.settings.server.auth_token or secrets.token_urlsafe(24)
-        server = self.settings.server.model_copy(update={"http": self.address, "auth_token": token})
-        return ServeConfig(
-            worlds=self.worlds, settings=self.settings.model_copy(update={"server": server})
-        )
+    def served(self) -> Settings:
+        """The settings of the server under the page, with a token."""
+        from mcp_sim.ui.workbench_serving import workbench_settings  # the server stack
+
+        return workbench_settings(self.settings, self.address)
 
     def check(self) -> None:
-        self.serve.check()
+        ServeConfig(worlds=self.worlds, settings=self.served).check()
 
 
 def run(config: WorkbenchConfig) -> int:
-    from mcp_sim.cli import workbench_serving  # the server stack, loaded for this command only
+    import anyio
 
-    return workbench_serving.run(config.serve)
+    from mcp_sim.cli.console import say
+    from mcp_sim.ui.workbench_serving import serve_workbench
+
+    # The page's Reload serves the files anew: the server closes (and with it the model it
+    # launched, if any) and starts again on the same address, with the same token.
+    while anyio.run(serve_workbench, config.worlds, config.served, say):
+        say("workbench: reloading the world files")
+    return 0
 
 
 def register(subcommands: Subcommands) -> None:

@@ -2,8 +2,7 @@
 ``perturbations``, ``report``, and ``world new`` / ``world export``.
 
 Each handler imports what it needs when it runs, so that ``mcp-sim validate`` loads the spec
-models and nothing else; ``world new`` and ``world export`` do their work in
-:mod:`mcp_sim.cli.world_authoring`.
+models and nothing else.
 """
 
 from __future__ import annotations
@@ -47,39 +46,60 @@ def schema(config: SchemaConfig) -> int:
 
 
 def perturbations(config: PerturbationsConfig) -> int:
-    from mcp_sim.cli import world_authoring
+    """The built-in perturbation profiles and the world's own, as JSON or one line a rule."""
+    from mcp_sim.perturb.planner import profiles_for
+    from mcp_sim.spec.loading import load_world
+    from mcp_sim.spec.perturbations import describe
 
-    return world_authoring.list_profiles(config.world, as_json=config.json)
+    world = load_world(config.world) if config.world else None
+    profiles = profiles_for(world.perturbations if world else {})
+    if config.json:
+        listing = {name: profile.as_json() for name, profile in profiles.items()}
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return 0
+    for name, profile in profiles.items():
+        print(
+            f"{name} ({profile.source})"
+            + (f": {profile.description}" if profile.description else "")
+        )
+        for i, rule in enumerate(profile.rules):
+            print(f"  {i}. {describe(rule)}")
+    return 0
 
 
 def report(config: ReportConfig) -> int:
     from mcp_sim.fidelity.journal_report import build_report, render_table
-    from mcp_sim.journal import read_journal
+    from mcp_sim.journal import load_journal
 
-    path = config.journal
-    try:
-        records = read_journal(path)
-    except OSError as exc:
-        say(f"cannot read journal {path}: {exc.strerror}")
-        return 1
-    except ValueError as exc:
-        say(f"{path} is not an mcp-sim journal: {exc}")
-        return 1
-    built = build_report(records)
+    built = build_report(load_journal(config.journal))
     print(json.dumps(built.as_dict(), indent=2) if config.json else render_table(built))
     return 0
 
 
 def new_world(config: NewWorldConfig) -> int:
-    from mcp_sim.cli import world_authoring
+    import anyio
 
-    return world_authoring.draft(config)
+    from mcp_sim.api.world_drafting import draft_with_settings
+
+    if config.output.exists() and not config.force:
+        say(f"{config.output} exists; choose another file or pass --force")
+        return 2
+    drafted = anyio.run(
+        draft_with_settings, config.description, config.domain, config.settings, say
+    )
+    config.output.parent.mkdir(parents=True, exist_ok=True)
+    config.output.write_text(drafted.text, encoding="utf-8")
+    world = drafted.world
+    say(f"wrote {config.output} ({world.world}, {len(world.tools)} tools, domain {world.domain})")
+    return 0
 
 
 def export_world(config: ExportWorldConfig) -> int:
-    from mcp_sim.cli import world_authoring
+    from mcp_sim.authoring.world_export import export_world_memory
+    from mcp_sim.spec.loading import load_world
 
-    return world_authoring.export(config)
+    write_output(config.output, export_world_memory(load_world(config.world), config.world_memory))
+    return 0
 
 
 def register(subcommands: Subcommands) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 import httpx2
 
 from mcp_sim.engine.command_lines import LOOPBACK
-from mcp_sim.engine.install_state import read_json
+from mcp_sim.engine.install_state import engine_status, read_json
 from mcp_sim.engine.paths import EnginePaths
 from mcp_sim.engine.process_group import group_alive, stop_detached_group
 from mcp_sim.engine.progress import EngineProgress, ignore_progress
@@ -205,3 +205,9 @@ def engine_run_status(home: Path | None = None) -> dict[str, Any]:
     healthy = engine.healthy()
     state = "running" if healthy else ("starting" if not acquired else "unhealthy")
     return {"state": state, **asdict(engine), "url": engine.base_url}
+
+
+def engine_report(home: Path | None = None) -> dict[str, Any]:
+    """What ``mcp-sim engine status`` prints: what is installed and cached
+    (:func:`~mcp_sim.engine.install_state.engine_status`) and whether the engine runs."""
+    return {**engine_status(home), "running": engine_run_status(home)}

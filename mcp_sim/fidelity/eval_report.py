@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from mcp_sim.fidelity.evaluate import CallScore, Report, Summary
 
@@ -210,3 +211,20 @@ def render_html(report: Report) -> str:
         "output schema (numbers of calls in brackets). Judge scores are (x−1)/4×100.</p>"
         f"<h2>Calls</h2>{_calls(report.calls)}</body></html>\n"
     )
+
+
+def write_reports(
+    report: Report, journal: Path, json_path: Path | None = None, html_path: Path | None = None
+) -> tuple[Path, Path]:
+    """Write ``report`` of the journal file ``journal`` as JSON and as the HTML page of
+    :func:`render_html`, by default beside the journal (``REAL.eval.json``,
+    ``REAL.eval.html``); returns where."""
+    json_path = json_path or journal.with_suffix(".eval.json")
+    html_path = html_path or journal.with_suffix(".eval.html")
+    for path in (json_path, html_path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(
+        json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    html_path.write_text(render_html(report), encoding="utf-8")
+    return json_path, html_path

@@ -30,7 +30,7 @@ of the unperturbed call.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 import anyio
 
+from mcp_sim.api.assembly import Resolved
 from mcp_sim.errors import ModelUnavailable, SimError
 from mcp_sim.journal import JournalRecord, Source
 from mcp_sim.models.base import (
@@ -219,3 +220,28 @@ def write_rows(rows: Iterator[dict[str, Any]], path: str | Path) -> int:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+def export_journal(
+    world: World,
+    records: Sequence[JournalRecord],
+    fmt: ExportFormat,
+    output: str | Path,
+    *,
+    sources: Collection[Source] | None = None,
+    settings: Settings | None = None,
+) -> int:
+    """Write the rows of ``records`` (those answered from ``sources``, all by default) to
+    ``output`` as JSONL, with the prompts ``serve`` made under ``settings``: resolved as it
+    resolves them, with the embedded model's bounds and sampling when they name no model.
+    Returns how many rows were written."""
+    resolved = Resolved.of(settings or Settings())
+    rows = export_rows(
+        world,
+        list(records),
+        fmt,
+        sources,
+        resolved.settings,
+        default_sampling=resolved.default_sampling,
+    )
+    return write_rows(rows, output)

@@ -52,6 +52,15 @@ class Profile:
     description: str = ""
     source: Literal["built-in", "world"] = "built-in"
 
+    def as_json(self) -> dict[str, Any]:
+        """Where the profile comes from, what it is for and its rules, as JSON (``mcp-sim
+        perturbations --json``)."""
+        return {
+            "source": self.source,
+            "description": self.description,
+            "rules": [r.model_dump(mode="json", exclude_defaults=True) for r in self.rules],
+        }
+
 
 def _builtin(name: str, description: str, *rules: dict[str, Any]) -> Profile:
     return Profile(name, parse_rules(list(rules)), description)

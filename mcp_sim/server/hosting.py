@@ -29,6 +29,7 @@ from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
 from mcp_sim.server.openenv_routes import OPENENV_PATHS, OPENENV_SOCKET, OpenEnvEndpoints
 from mcp_sim.server.snapshot_files import SnapshotFolder
+from mcp_sim.settings.combined import Settings
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,23 @@ class HostingOptions:
     public_paths: frozenset[str] = frozenset()
     """Paths any request may GET, token or not (the workbench's page files, which hold no
     data)."""
+
+    @classmethod
+    def of(cls, settings: Settings) -> HostingOptions:
+        """The options ``settings`` give: its server's access rules and its episodes'."""
+        server, episodes = settings.server, settings.episodes
+        return cls(
+            host=server.http[0] if server.http else cls.host,
+            auth_token=server.auth_token,
+            session_idle_timeout=episodes.session_idle_timeout,
+            allowed_hosts=tuple(server.allow_host),
+            json_response=server.json_response,
+            control_tools=episodes.control_tools,
+            snapshots=SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None,
+            max_body_bytes=server.max_body_bytes,
+            openenv=server.openenv,
+            max_message_bytes=server.max_message_bytes,
+        )
 
 
 def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:

@@ -28,6 +28,8 @@ import h11
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from mcp_sim.settings.serving import ServerSettings
+
 Phase = Literal["headers", "body"]
 
 
@@ -45,6 +47,15 @@ class HttpLimits:
     without an answer (uvicorn's default of 5 s did, behind HAProxy)."""
     max_header_bytes: int = 16 * 1024
     """The request line and headers together (uvicorn's default for h11)."""
+
+    @classmethod
+    def of(cls, server: ServerSettings) -> HttpLimits:
+        """The limits a server's settings set (the keep-alive is not among them)."""
+        return cls(
+            header_timeout=server.header_timeout,
+            body_timeout=server.body_timeout,
+            max_header_bytes=server.max_header_bytes,
+        )
 
 
 def _timeout_response(phase: Phase) -> bytes:

@@ -42,6 +42,24 @@ class Settings(BaseModel):
         :class:`mcp_sim.errors.SettingsError` naming an unknown or invalid one."""
         return from_flat(given, {name: name for name in given})
 
+    def check_served(self, worlds: int) -> None:
+        """Refuse settings that cannot serve ``worlds`` worlds together, with a
+        :class:`~mcp_sim.errors.SettingsError` naming the flag at fault."""
+        http = self.server.http is not None
+        if worlds > 1:
+            if not http:
+                raise SettingsError("world", "several worlds are served over --http only")
+            for name in ("replay", "world_memory"):
+                if getattr(self.records, name) is not None:
+                    flag = f"--{name.replace('_', '-')}"
+                    raise SettingsError(flag, "applies to one world; serve that world on its own")
+        if self.server.openenv and not http:
+            raise SettingsError("--openenv", "OpenEnv is served over --http only")
+        if self.episodes.episode_store != "memory" and not http:
+            raise SettingsError("--episode-store", "episodes are served over --http only")
+        if self.episodes.snapshot_dir is not None and not self.episodes.control_tools:
+            raise SettingsError("--snapshot-dir", "goes with --control-tools (the tools use it)")
+
     def flat(self) -> dict[str, Any]:
         """Every setting by its flat name."""
         return {d.name: getattr(getattr(self, group), d.name) for group, d in each_setting()}
@@ -58,12 +76,29 @@ GROUPS: dict[str, type[BaseModel]] = {
     for name, info in Settings.model_fields.items()
 }
 
+GROUP_TITLES = {
+    "model": "world model",
+    "sampling": "sampling",
+    "prompt": "state and prompt",
+    "perturb": "perturbations",
+    "records": "journal, cache, memory, replay",
+    "episodes": "episodes",
+    "server": "server",
+}
+"""What each group of settings is about, in a few words (the headings of ``--help`` and of
+the settings reference)."""
+
 
 def each_setting() -> Iterator[tuple[str, Declared]]:
     """Every declared setting, with the name of its group in :class:`Settings`."""
     for group, model in GROUPS.items():
         for setting in declared(model):
             yield group, setting
+
+
+def group_names(*groups: str) -> tuple[str, ...]:
+    """The flat names of the settings of ``groups`` (names in :class:`Settings`)."""
+    return tuple(d.name for group in groups for d in declared(GROUPS[group]))
 
 
 SETTINGS: dict[str, tuple[str, Declared]] = {d.name: (g, d) for g, d in each_setting()}

@@ -95,6 +95,23 @@ def from_config_file(gathered: Gathered, path: Path, names: Collection[str]) -> 
             gathered.put(name, _config_value(SETTINGS[name][1], value, source), source)
 
 
+def gather(
+    names: Collection[str], given: Mapping[str, tuple[Any, str]], config: Path | None = None
+) -> Gathered:
+    """The settings ``names`` as a command takes them: ``given`` (each value with where it was
+    given, e.g. its flag) over the ``MCP_SIM_*`` variables over the config file (``config``,
+    else ``$MCP_SIM_CONFIG``). A bad value raises :class:`~mcp_sim.errors.SettingsError`
+    naming where it was given."""
+    gathered = Gathered()
+    path = config_path(config)
+    if path is not None:
+        from_config_file(gathered, path, names)
+    from_environment(gathered, names)
+    for name, (value, source) in given.items():
+        gathered.put(name, value, source)
+    return gathered
+
+
 def _flattened(document: dict[str, Any], path: Path) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     for key, value in document.items():

@@ -1,6 +1,7 @@
-"""The request ``mcp-sim engine start`` warms a new engine up with: the first call of a tiny
-world, shaped as the simulator shapes a call to the embedded model (the native prompt, the
-embedded sampling, the output bounds' JSON-schema envelope), with a small token limit.
+"""The request a new embedded engine is warmed up with (``mcp-sim engine start``): the first
+call of a tiny world, shaped as the simulator shapes a call to the embedded model (the native
+prompt, the embedded sampling, the output bounds' JSON-schema envelope), with a small token
+limit.
 
 Only its shape matters, so that vLLM runs the paths a call runs; its answer is thrown away.
 """
