@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 
-from mcp_sim.api.worlds import Worlds, WorldSource
+from mcp_sim.api.worlds import ModelSource, Worlds, WorldSource
 from mcp_sim.fidelity.evaluate import Report, evaluate
 from mcp_sim.fidelity.judge import Judge, JudgeSettings
 from mcp_sim.journal import JournalRecord
@@ -35,13 +35,15 @@ async def evaluate_journal(
     records: Sequence[JournalRecord],
     settings: Settings | None = None,
     *,
+    model: ModelSource = None,
     journal: str = "",
     predictions: Path | None = None,
     judge: EndpointSettings | None = None,
     judge_settings: JudgeSettings | None = None,
     say: Callable[[str], None] = lambda message: None,
 ) -> Report:
-    """How close the simulator of ``world``, opened with ``settings``, comes to ``records``
+    """How close the simulator of ``world``, opened with ``settings`` and answered by ``model``
+    (see :meth:`~mcp_sim.api.worlds.Worlds.open`), comes to ``records``
     (read from the file named ``journal``, which the report names): per call and per tool,
     scored by the model at ``judge`` too when one is given. The simulator's answers are
     journaled to ``predictions`` when given (else where the settings say). ``say`` is told
@@ -52,13 +54,13 @@ async def evaluate_journal(
         settings = settings.model_copy(update={"records": records_settings})
     async with AsyncExitStack() as stack:
         worlds = await stack.enter_async_context(
-            await Worlds.open(world, settings=settings, say=say)
+            await Worlds.open(world, settings=settings, model=model, say=say)
         )
         scorer = None
         if judge is not None:
-            model = OpenAICompatibleModel(judge)
-            stack.push_async_callback(model.aclose)
-            scorer = Judge(model, judge_settings)
+            judge_model = OpenAICompatibleModel(judge)
+            stack.push_async_callback(judge_model.aclose)
+            scorer = Judge(judge_model, judge_settings)
         return await evaluate(
             worlds.simulator(),
             records,
