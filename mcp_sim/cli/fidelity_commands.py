@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcp_sim.cli.command import Command, Subcommands, add_command
 from mcp_sim.cli.console import say
 from mcp_sim.cli.fidelity_config import EvalConfig, ExportConfig, ImportConfig, RecordConfig
 from mcp_sim.errors import SimError
-from mcp_sim.journal import JournalRecord, read_journal
+
+if TYPE_CHECKING:
+    from mcp_sim.journal import JournalRecord
 
 
 def import_world(config: ImportConfig) -> int:
@@ -24,8 +27,7 @@ def import_world(config: ImportConfig) -> int:
     if config.openapi is not None:
         text = import_openapi(config.openapi, world=config.world)
     else:
-        upstream = config.upstream.upstream()
-        text = anyio.run(lambda: import_server(upstream, world=config.world))
+        text = anyio.run(lambda: import_server(config.upstream.upstream(), world=config.world))
     write_text(config.output, text)
     say(f"wrote {config.output}")
     return 0
@@ -39,11 +41,10 @@ def record_real_calls(config: RecordConfig) -> int:
     from mcp_sim.fidelity.upstream_recorder import record
     from mcp_sim.journal import Journal
 
-    upstream = config.upstream.upstream()
     with closing(Journal(config.journal)) as journal:
         anyio.run(
             lambda: record(
-                upstream,
+                config.upstream.upstream(),
                 journal,
                 http=config.http,
                 timing=config.journal_timing,
@@ -55,6 +56,8 @@ def record_real_calls(config: RecordConfig) -> int:
 
 
 def _read(path: Path) -> list[JournalRecord]:
+    from mcp_sim.journal import read_journal
+
     try:
         return read_journal(path)
     except (OSError, ValueError) as exc:
@@ -67,14 +70,12 @@ def evaluate(config: EvalConfig) -> int:
     from mcp_sim.fidelity.eval_report import table, write_reports
     from mcp_sim.fidelity.journal_eval import evaluate_journal, selected_calls
     from mcp_sim.fidelity.judge import JudgeSettings
-    from mcp_sim.models.base import Sampling
 
     records = selected_calls(_read(config.journal), config.session, config.max_calls)
     if not records:
         say("the journal has no calls to evaluate")
         return 1
     judge = config.judge
-    sampling = Sampling(temperature=0.6, max_tokens=judge.max_tokens)
     report = anyio.run(
         lambda: evaluate_journal(
             config.world,
@@ -83,7 +84,7 @@ def evaluate(config: EvalConfig) -> int:
             journal=str(config.journal),
             predictions=config.predictions,
             judge=judge.endpoint(),
-            judge_settings=JudgeSettings(sampling, judge.structured),
+            judge_settings=JudgeSettings.limited(judge.max_tokens, structured=judge.structured),
             say=say,
         )
     )

@@ -16,7 +16,7 @@ from mcp_sim.cli.command import (
 )
 from mcp_sim.cli.console import UsageError, write_output
 from mcp_sim.cli.example_worlds import world_file
-from mcp_sim.harness.shim_files import DEFAULT_SERVER_URL, inspect_task_file, trl_environment_file
+from mcp_sim.harness.inspect_shim import DEFAULT_SERVER_URL
 from mcp_sim.settings import values
 
 
@@ -74,24 +74,20 @@ class InspectConfig(HarnessConfig):
 
 
 def trl(config: TrlConfig) -> int:
-    from mcp_sim.spec.loading import load_world
+    from mcp_sim.harness.shim_files import trl_environment_file
 
-    world = load_world(config.world)
-    write_output(
-        config.output, trl_environment_file(world, config.world, config.output, config.model_url)
-    )
+    write_output(config.output, trl_environment_file(config.world, config.output, config.model_url))
     return 0
 
 
 def inspect(config: InspectConfig) -> int:
-    from mcp_sim.spec.loading import load_world
+    from mcp_sim.harness.shim_files import inspect_task_file
 
-    world = load_world(config.world)
-    if not world.verify:
-        raise UsageError("world", f"{config.world} has no verify tasks for Inspect to score")
-    write_output(
-        config.output, inspect_task_file(world, config.world, config.output, config.server_url)
-    )
+    try:
+        text = inspect_task_file(config.world, config.output, config.server_url)
+    except ValueError as exc:  # no verify tasks
+        raise UsageError("world", str(exc)) from None
+    write_output(config.output, text)
     return 0
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mcp_sim.errors import ModelOutputInvalid
@@ -178,6 +178,11 @@ class JudgeSettings:
     sampling: Sampling = field(default_factory=lambda: Sampling(temperature=0.6))
     """The official judge runs at temperature 0.6 with 32768 completion tokens."""
     structured: bool = False
+
+    @classmethod
+    def limited(cls, max_tokens: int, *, structured: bool = False) -> JudgeSettings:
+        """The official judge's sampling with another completion limit (``--judge-max-tokens``)."""
+        return cls(replace(cls().sampling, max_tokens=max_tokens), structured)
 
 
 class Judge:

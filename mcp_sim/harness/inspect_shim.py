@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import json
 import textwrap
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from mcp_sim.harness.python_names import python_name
-from mcp_sim.spec.world import World
+
+if TYPE_CHECKING:
+    from mcp_sim.spec.world import World
+
+DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
+"""The mcp-sim server an Inspect task uses when neither it nor ``$MCP_SIM_URL`` names one
+(``mcp-sim serve --http``'s address in the examples)."""
 
 TASK_FUNCTION = '''
 
