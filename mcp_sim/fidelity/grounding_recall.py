@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_sim.fidelity.prefix_reuse import PrefixReuse, Reuse
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.runtime.state_shape import normalize
@@ -124,6 +125,7 @@ class Figures:
     chars: list[int] = field(default_factory=list)
     build_ms: list[float] = field(default_factory=list)
     calls: int = 0
+    reuse: Reuse = field(default_factory=Reuse)
 
     def row(self) -> dict[str, Any]:
         tokens = sorted(self.tokens) or [0]
@@ -141,6 +143,8 @@ class Figures:
             "build_ms_mean": statistics.fmean(self.build_ms) if self.build_ms else 0.0,
             "build_ms_p95": sorted(self.build_ms or [0.0])[int(0.95 * len(self.build_ms or [0]))],
             "build_ms_max": max(self.build_ms or [0.0]),
+            "reuse_chars": self.reuse.row()["reuse_chars"],
+            "reuse_tokens": self.reuse.row()["reuse_tokens"],
         }
 
 
@@ -168,7 +172,14 @@ def kind_of(world: World, simulator: Simulator, call: dict[str, Any]) -> str:
     return "lookup" if named else "search"
 
 
-async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions) -> dict[str, Any]:
+async def measure(
+    world: World,
+    calls: list[dict[str, Any]],
+    options: SimOptions,
+    reuse: PrefixReuse | None = None,
+) -> dict[str, Any]:
+    """The figures per group of calls; ``reuse`` (when given) also measures each episode's
+    prefix reuse (see :mod:`mcp_sim.fidelity.prefix_reuse`)."""
     model = TeacherModel()
     simulator = Simulator(world, model, options=options)
     # The world's index is built once, on the first call: timed apart from the calls.
@@ -193,7 +204,10 @@ async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions
         figures = [groups["overall"], groups[f"tool {call['tool']}"]]
         figures.append(groups[f"kind {kind_of(world, simulator, call)}"])
         checked = facts(call["response"], call["arguments"])
+        shared = reuse.add(str(call["episode"]), messages, answer) if reuse else None
         for group in figures:
+            if shared is not None:
+                group.reuse.add(*shared)
             group.calls += 1
             group.tokens.append(estimate_tokens("".join(m["content"] for m in messages)))
             group.chars.append(whole)

@@ -49,9 +49,13 @@ class SimOptions:
     history_budget_tokens: int = 16_000
     """When the shown history outgrows this, it is compacted to the last ``keep_turns``."""
     keep_turns: int = 8
+    history_keep_share: float = 0.5
+    """A compaction keeps at most this share of the history budget (less the room for the
+    turn that shows the state again), so the history then grows append-only for many calls
+    before the next one (see :mod:`mcp_sim.simulator.compaction`)."""
     state_budget_tokens: int = 8_000
     """A state larger than this is shown as a view (see :mod:`mcp_sim.prompting.state_view`)."""
-    turn_budget_tokens: int = 4_000
+    turn_budget_tokens: int = 1_500
     """A later turn's state section of a large state: the changes and the records it needs."""
     context_tokens: int | None = None
     """The model's context window, when known: the prompt leaves room in it for the answer's
@@ -69,3 +73,5 @@ class SimOptions:
         budgets = (self.history_budget_tokens, self.state_budget_tokens, self.turn_budget_tokens)
         if self.keep_turns < 1 or min(budgets) < 1:
             raise ValueError("keep_turns and the token budgets must be at least 1")
+        if not 0 <= self.history_keep_share <= 1:
+            raise ValueError("history_keep_share must be between 0 and 1")

@@ -30,7 +30,9 @@ from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.runtime.state import PatchOp
+from mcp_sim.prompting.shown_records import known_records
 from mcp_sim.simulator.answers import enveloped
+from mcp_sim.simulator.compaction import compaction_start
 from mcp_sim.simulator.options import SimOptions
 from mcp_sim.simulator.prompt_budget import fit_budget
 from mcp_sim.spec.world import ToolSpec, World
@@ -108,24 +110,23 @@ class PromptShaper:
         session.grounding = self.view.overlay_for(session.state, session.grounding)
 
     def compact(self, session: Session) -> None:
-        """Keep the shown history within its budget, then let go of the turns folded away
-        (all but the last ``reference_turns``, which pick the records a view shows).
-        Compaction jumps (to the last ``keep_turns``) rather than sliding one turn per call,
-        so the prompt prefix stays the same between jumps and the prefix cache keeps
-        working."""
+        """Keep the shown history within its budget, in rare large cuts (see
+        :mod:`mcp_sim.simulator.compaction`), then let go of the turns folded away (all but
+        the last ``reference_turns``, which pick the records a view shows)."""
         shown = self.shown_history(session)
-        size = sum(turn_tokens(t) for t in shown)
-        budget = self.budget.history_tokens
-        if size > budget and len(shown) > self.options.keep_turns:
-            session.history_start = session.turn_count - self.options.keep_turns
-            shown = self.shown_history(session)
-            size = sum(turn_tokens(t) for t in shown)
-        # The kept turns may still be over the budget (large observations, a view's anchor):
-        # drop the oldest until they fit, so the budget is a bound and not a wish.
-        while shown and size > budget:
-            size -= turn_tokens(shown[0])
-            session.history_start += 1
-            shown = shown[1:]
+        sizes = [turn_tokens(t) for t in shown]
+        anchors = [i for i, t in enumerate(shown) if t.anchor]
+        if anchors and unseen_changes(session, shown) is not None:
+            # The newest anchor's state section has the state budget; when the next turn
+            # anchors again instead, that one has it.
+            sizes[anchors[-1]] = max(0, sizes[anchors[-1]] - self.budget.state_tokens)
+        start = compaction_start(
+            sizes,
+            self.budget.history_tokens,
+            keep_turns=self.options.keep_turns,
+            keep_share=self.options.history_keep_share,
+        )
+        session.history_start += start
         session.let_go(session.turn_count - self.options.reference_turns)
 
     @staticmethod
@@ -165,8 +166,13 @@ class PromptShaper:
         unseen = unseen_changes(session, shown)
         references = self.references(session, args) if unseen is None else ()
         overlay = self.view.overlay_for(session.state, session.grounding)
+        known = (
+            known_records([t.head for t in shown], [t.change or () for t in shown])
+            if unseen is not None
+            else set()
+        )
         state_section = self.view.turn_section(
-            session.state, before, unseen, args, references, tool=tool, overlay=overlay
+            session.state, before, unseen, args, references, tool=tool, overlay=overlay, known=known
         )
         context = TurnContext(
             state_view=state_section,
