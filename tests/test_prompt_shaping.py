@@ -36,7 +36,11 @@ def test_building_a_prompt_changes_nothing_in_the_session(bookstore: World) -> N
 
 def test_preparing_compacts_the_history_within_its_budget(bookstore: World) -> None:
     budget = 300
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=budget, keep_turns=2, history_keep_share=1.0), 1000)
+    shaper = PromptShaper(
+        bookstore,
+        SimOptions(history_budget_tokens=budget, keep_turns=2, history_keep_share=1.0),
+        1000,
+    )
     session = session_with_turns(bookstore, 5, "x" * 300)
     shaper.prepare(session)
     shown = shaper.shown_history(session)
@@ -64,7 +68,9 @@ def test_compaction_lets_go_of_the_turns_no_prompt_shows_again(bookstore: World)
 def test_a_session_restored_from_a_compacted_one_shows_the_same_prompt(
     bookstore: World,
 ) -> None:
-    shaper = PromptShaper(bookstore, SimOptions(history_budget_tokens=300, keep_turns=2, history_keep_share=1.0), 1000)
+    shaper = PromptShaper(
+        bookstore, SimOptions(history_budget_tokens=300, keep_turns=2, history_keep_share=1.0), 1000
+    )
     session = session_with_turns(bookstore, 50, "x" * 300)
     shaper.prepare(session)
     snapshot = Snapshot.parse(session.snapshot().model_dump_json())

@@ -31,9 +31,9 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.grounding import Pick, ground
-from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_render import collection_line, dumps, note, record_line, size
+from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_shape import resolve

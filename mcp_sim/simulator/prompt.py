@@ -26,11 +26,11 @@ from mcp_sim.prompting.native import (
     render_preamble,
     render_system,
 )
+from mcp_sim.prompting.shown_records import known_records
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.runtime.state import PatchOp
-from mcp_sim.prompting.shown_records import known_records
 from mcp_sim.simulator.answers import enveloped
 from mcp_sim.simulator.compaction import compaction_start
 from mcp_sim.simulator.options import SimOptions
