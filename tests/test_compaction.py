@@ -44,7 +44,7 @@ def test_record_lines_of_a_view_are_known_unless_outlined() -> None:
         '- /slots/2026-01-01T09:00: {"free":true}\n'
         "- not shown for room: /users/bo"
     )
-    assert record_pointers(head) == ["/users/ana", "/slots/2026-01-01T09:00"]
+    assert record_pointers(head) == ("/users/ana", "/slots/2026-01-01T09:00")
 
 
 def test_a_change_forgets_the_records_it_touches() -> None:

@@ -10,6 +10,7 @@ no change committed since touched, is named instead of repeated.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -21,9 +22,11 @@ _OUTLINED = " (large parts outlined)"
 KNOWN_HEADING = "**Also needed, shown whole in an earlier turn and unchanged since:**"
 
 
-def record_pointers(head: str) -> list[str]:
-    """The pointers of the records ``head`` (a turn as shown) shows whole."""
-    return [p for p in _RECORD_LINE.findall(head) if not p.endswith(_OUTLINED)]
+@functools.lru_cache(maxsize=4096)
+def record_pointers(head: str) -> tuple[str, ...]:
+    """The pointers of the records ``head`` (a turn as shown) shows whole. A session's turns
+    keep their heads, so each is read once, not on every later call."""
+    return tuple(p for p in _RECORD_LINE.findall(head) if not p.endswith(_OUTLINED))
 
 
 def _segments(pointer: str) -> list[str]:
