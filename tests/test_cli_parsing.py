@@ -48,6 +48,7 @@ BAD_VALUES = {
     "--turn-budget": "0",
     "--context-window": "-5",
     "--reference-turns": "-1",
+    "--history-keep-share": "1.5",
     "--output-string-limit": "0",
     "--output-items-limit": "x",
     "--config": MISSING,

@@ -76,13 +76,16 @@ async def test_history_is_compacted_to_the_last_turns_in_jumps(shop: World, scri
     for _ in range(12):
         await simulator.call("s", "get_order", {"order_id": "ord_00001"})
     shown = [(len(r.messages) - 2) // 2 for r in model.requests]
-    # The history grows to just over the budget, then drops to the last two turns.
-    assert shown == [0, 1, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2]
+    # The history grows to just over the budget (the anchor turn's state section has its own
+    # budget), then keeps the anchor turn (so the prompt's prefix up to it stays cached) and
+    # folds the turns after it away.
+    assert shown == [0, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1]
     last = model.requests[-1].messages
-    assert last[1]["content"].startswith("*(Turns 1 to 9 are not shown")
-    assert "### Turn 10" in last[1]["content"] and "### Turn 12" in last[-1]["content"]
+    assert last[1] == model.requests[1].messages[1]
+    assert last[1]["content"].startswith("### Turn 1\n**Current World State:**")
+    assert last[-1]["content"].startswith("### Turn 12\n*(Turns 2 to 11 are not shown;")
     # Between jumps, each prompt extends the previous one's history unchanged.
-    assert model.requests[5].messages[:-1] == model.requests[6].messages[:-3]
+    assert model.requests[7].messages[:-1] == model.requests[8].messages[:-3]
 
 
 async def test_static_prefix_is_identical_across_calls_and_sessions(

@@ -25,7 +25,7 @@ view is only what is shown.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from jsonpointer import escape
@@ -33,6 +33,7 @@ from jsonpointer import escape
 from mcp_sim.prompting.grounding import Pick, ground
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_render import collection_line, dumps, note, record_line, size
+from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_shape import resolve
@@ -117,9 +118,12 @@ class StateView:
         *,
         tool: ToolSpec | None = None,
         overlay: StateOverlay | None = None,
+        known: Collection[str] = frozenset(),
     ) -> str:
         """The state section of a turn: with ``unseen`` ``None``, the anchor (:meth:`render`);
-        otherwise the changes ``unseen`` by the model so far and the records the call needs."""
+        otherwise the changes ``unseen`` by the model so far and the records the call needs,
+        those in ``known`` (shown whole by the history, see
+        :mod:`mcp_sim.prompting.shown_records`) named instead of repeated."""
         if unseen is None:
             return self.render(
                 state, index, references, tool=tool, arguments=arguments, overlay=overlay
@@ -128,7 +132,10 @@ class StateView:
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
             picks = ground(overlay, state, tool, arguments)
-            parts.append(self._records(state, picks, _chars(self.turn_budget_tokens)))
+            named = known_line([p.pointer for p in picks if p.pointer in known])
+            picks = [p for p in picks if p.pointer not in known]
+            room = _chars(self.turn_budget_tokens) - len(named)
+            parts += [self._records(state, picks, room), named]
         elif self.world.entities:
             index = index if index is not None else EntityIndex.build(self.world, state)
             parts.append(self.referenced(index, string_values(arguments)))
