@@ -77,7 +77,8 @@ def test_an_installed_wheel_serves_the_workbench_page(installed: Path, tmp_path:
     log = tmp_path / "ui.log"
     command = [str(installed / "mcp-sim"), "ui", "--example", "bookstore", *DEAD_MODEL]
     command += ["--address", f"127.0.0.1:{port}", "--auth-token", "t0ken"]
-    process = subprocess.Popen(command, stderr=log.open("wb"), cwd=installed)
+    with log.open("wb") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(command, stderr=stderr, cwd=installed)
     try:
         wait_for_port(port, process, "mcp-sim ui from the wheel", log=log)
         for path, starts in [("/ui", "<!doctype html>"), ("/ui/workbench.js", "// The mcp-sim")]:

@@ -107,7 +107,8 @@ def ui_process(*args: str, log: Path) -> Iterator[str]:
     """``mcp-sim ui ARGS`` on a free port; yields its base URL."""
     port = free_port()
     command = [sys.executable, "-m", "mcp_sim", "ui", *args, "--address", f"127.0.0.1:{port}"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"), cwd=ROOT)
+    with log.open("wb") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, cwd=ROOT)
     try:
         wait_for_port(port, process, "mcp-sim ui", log=log)
         yield f"http://127.0.0.1:{port}"
@@ -274,7 +275,8 @@ def test_the_command_says_where_the_page_is(tmp_path: Path) -> None:
     log = tmp_path / "ui.log"
     command = [sys.executable, "-m", "mcp_sim", "ui", str(BOOKSTORE)]
     command += ["--address", f"127.0.0.1:{port}", "--model-url", "http://127.0.0.1:9/v1"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"), cwd=ROOT)
+    with log.open("wb") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, cwd=ROOT)
     try:
         wait_for_port(port, process, "mcp-sim ui", log=log)
     finally:

@@ -65,7 +65,8 @@ def worker(port: int, model_url: str, log: Path, *store: str) -> Iterator[subpro
     """``mcp-sim serve`` of the shop world on ``port`` (every worker the same --seed)."""
     command = [sys.executable, "-m", "mcp_sim", "serve", str(SHOP), "--http", f"127.0.0.1:{port}"]
     command += ["--model-url", model_url, "--seed", "11", "--auth-token", OPERATOR, *store]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("ab"), cwd=ROOT)
+    with log.open("ab") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, cwd=ROOT)
     try:
         wait_for_port(port, process, f"mcp-sim serve on {port}")
         yield process

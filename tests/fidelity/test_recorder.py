@@ -206,7 +206,8 @@ async def test_mcp_sim_record_serves_streamable_http_too(tmp_path: Path) -> None
     command = [sys.executable, "-m", "mcp_sim", "record", "--journal", str(journal)]
     command += ["--http", f"127.0.0.1:{port}", "--env", f"MEMORY_FILE_PATH={tmp_path / 'm.jsonl'}"]
     command += ["--", *memory_command()]
-    process = subprocess.Popen(command, stderr=log.open("wb"), cwd=ROOT)
+    with log.open("wb") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(command, stderr=stderr, cwd=ROOT)
     try:
         await anyio.to_thread.run_sync(wait_until_listening, port, process, log)
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:

@@ -424,7 +424,8 @@ def test_http_server_raises_its_open_file_limit_for_many_sessions(tmp_path: Path
         f"{sys.executable} -m mcp_sim serve {BOOKSTORE} {' '.join(DEAD_MODEL)} "
         f"--http 127.0.0.1:{port}"
     )
-    process = subprocess.Popen(["bash", "-c", command], stderr=log.open("wb"), cwd=ROOT)
+    with log.open("wb") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(["bash", "-c", command], stderr=stderr, cwd=ROOT)
     try:
         wait_until_listening(port, process, log)
         limits = Path(f"/proc/{process.pid}/limits").read_text()

@@ -1,7 +1,7 @@
 """Fuzzing the world loader: a broken world is refused with file, line and column, never with
 another exception, and a world it accepts can be served.
 
-The worlds are mutations of the shipped ones (:mod:`tests.spec.world_mutations`), drawn by
+The worlds are mutations of the shipped ones (:mod:`tests.world_mutations`), drawn by
 hypothesis with a fixed budget and derandomized, so every run tries the same examples.
 ``benchmarks/loader_fuzz.py`` runs the same mutations over 10,000 worlds.
 """
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mcp_sim.errors import SpecError
 from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.locations import LINE_BREAK
-from tests.spec.world_mutations import mutate, seed_worlds, serve_some_calls
+from tests.world_mutations import mutate, seed_worlds, serve_some_calls
 
 SEEDS = seed_worlds()
 

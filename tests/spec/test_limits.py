@@ -11,7 +11,7 @@ from mcp_sim.errors import SpecError, SpecProblem
 from mcp_sim.spec.loading import load_world, parse_world
 from mcp_sim.spec.yaml_reading import ReadingLimits, read_yaml
 from tests.conftest import WORLDS
-from tests.spec.world_mutations import billion_laughs
+from tests.world_mutations import billion_laughs
 
 TOOL = """\
 world: w

@@ -24,7 +24,7 @@ from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
 
-WORLDS = Path(__file__).resolve().parents[2] / "worlds"
+WORLDS = Path(__file__).resolve().parent.parent / "worlds"
 
 Mutation = Callable[[bytes, random.Random], bytes]
 
