@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+import weakref
 import threading
 from array import array
 from collections.abc import Iterable
@@ -188,8 +189,11 @@ class Journal:
     def _spill_file(self) -> BinaryIO:
         if self._spill is None:
             try:
-                # Open for the journal's life, closed by close().
-                self._spill = tempfile.TemporaryFile(prefix="mcp-sim-journal-")  # noqa: SIM115
+                # Open for the journal's life: records stay readable after close(), so the
+                # file is closed (and deleted) when the journal is collected, without a warning.
+                spill = tempfile.TemporaryFile(prefix="mcp-sim-journal-")  # noqa: SIM115
+                weakref.finalize(self, spill.close)
+                self._spill = spill
             except OSError:  # no writable temporary folder: keep the lines in memory
                 self._spill = io.BytesIO()
         return self._spill
