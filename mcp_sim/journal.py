@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import json
 import tempfile
-import weakref
 import threading
+import weakref
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
