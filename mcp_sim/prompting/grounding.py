@@ -25,13 +25,18 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
+from mcp_sim.prompting.field_search import FieldSearch, SearchResult
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.state_shape import normalize, resolve
 from mcp_sim.spec.world import ToolSpec
 
 MAX_MATCHED = 40
 """Matched records considered per call; the view shows as many of them as fit."""
 MAX_LINKED = 40
+MAX_FULL = 150
+"""Records meeting every constraint of a search considered per call (the view shows as many as
+fit, and says how many there are)."""
 MAX_LISTED = 60
 """Records of a listed collection considered per call (the view shows those that fit)."""
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
@@ -47,6 +52,8 @@ class Pick:
     even when the rest of a large record is outlined."""
     matched: int = 0
     """How many of the call's argument values the record holds."""
+    complete: bool = False
+    """Whether the record meets every constraint of a field-aware search."""
 
 
 def argument_values(arguments: Any) -> Iterator[str]:
@@ -85,13 +92,20 @@ class Grounding:
         self.overlay = overlay
         self.state = state
         self.picks: dict[str, Pick] = {}
+        self.search: SearchResult | None = None
+        """The field-aware search of the call, when its arguments constrain fields."""
+        self.summary: Summary | None = None
+        """The summary of a collection a call such as ``count_orders`` answers with."""
 
-    def _pick(self, pointer: str, reason: str, inner: str = "", matched: int = 0) -> None:
+    def _pick(
+        self, pointer: str, reason: str, inner: str = "", matched: int = 0, complete: bool = False
+    ) -> Pick:
         pick = self.picks.get(pointer)
         if pick is None:
-            pick = self.picks[pointer] = Pick(pointer, reason, matched=matched)
+            pick = self.picks[pointer] = Pick(pointer, reason, matched=matched, complete=complete)
         if inner:
             pick.focus.add(inner)
+        return pick
 
     def for_call(
         self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
@@ -102,10 +116,21 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
-        self._match(tool, arguments, labels)
+        hinted = tool is not None and tool.grounding is not None
+        writes = tool is not None and tool.effect == "write"
+        if not hinted and not writes:
+            self.search = FieldSearch(self.overlay, self.state).search(tool, arguments)
+        if tool is not None and is_aggregate(tool):
+            self.summary = summarize(self.overlay, self.state, tool, self.search)
+        if self.search is None:
+            self._match(tool, arguments, labels)
+        else:
+            self._searched(self.search, complete=True)
         if not self.picks:
             self._listed(tool)
         self._link()
+        if self.search is not None:
+            self._searched(self.search, complete=False)
         for text in recent:
             for token in _TOKEN.findall(text):
                 named = normalize(token)
@@ -146,6 +171,21 @@ class Grounding:
         for pointer, (count, _) in best[:MAX_MATCHED]:
             for inner in where[pointer]:
                 self._pick(pointer, "matched", _focus_of(inner), matched=count)
+
+    def _searched(self, search: SearchResult, *, complete: bool) -> None:
+        """The records meeting every constraint (``complete``), or those meeting some, best
+        first, with the sub-records their matching values sit in as focus."""
+        wanted = len(search.constraints)
+        chosen = (
+            [(p, wanted) for p in search.full[:MAX_FULL]]
+            if complete
+            else search.partial[:MAX_MATCHED]
+        )
+        for pointer, met in chosen:
+            record = resolve(self.state, pointer)
+            pick = self._pick(pointer, "matched", matched=met, complete=complete)
+            pick.complete = pick.complete or complete
+            pick.focus |= search.focus_of(pointer, record)
 
     def _listed(self, tool: ToolSpec | None) -> None:
         """The records of the collections a tool reads (its hint's ``reads``), or that its
@@ -200,6 +240,9 @@ def ground(
     tool: ToolSpec | None,
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
-) -> list[Pick]:
-    """The records ``tool`` called with ``arguments`` needs, best first."""
-    return Grounding(overlay, state).for_call(tool, arguments, recent)
+) -> Grounding:
+    """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
+    its field-aware search (``search``)."""
+    grounding = Grounding(overlay, state)
+    grounding.for_call(tool, arguments, recent)
+    return grounding
