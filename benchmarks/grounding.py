@@ -1,6 +1,7 @@
 """Grounding benchmark: does each prompt hold the facts the real answer needs, within budget?
 
     python benchmarks/grounding.py WORLD CALLS.jsonl [--state-budget T] [--limit N] [--json F]
+    python benchmarks/grounding.py --zoo [--shapes a,b] [--size-mb N] [--episodes N] [--json F]
 
 CALLS.jsonl holds recorded calls, one JSON object a line: an episode id (``episode``, or
 ``split`` + ``task_index`` as in tau-bench exports), ``tool``, ``arguments``, the real
@@ -20,8 +21,17 @@ Printed per tool, per kind of call and overall:
   characters;
 - prompt build time per call (ms): from the call's start to the request reaching the model.
 
-Kinds: ``lookup`` (a read whose argument is a record's key), ``search`` (another read),
-``write``.
+Kinds: a call's ``kind`` field where it has one, else ``lookup`` (a read whose argument is a
+record's key), ``search`` (another read), ``write``. Also: state-grounded recall (only the
+answer's values the state holds), prefix reuse (the share of a call's prompt that is a prefix of
+the previous call's prompt and answer, in characters of the rendered chat), and calls the
+simulator could not answer (``model_errors``).
+
+``--zoo`` generates the worlds of ``benchmarks/zoo`` (state of ``--size-mb`` MB each, calls
+answered by code) and prints the figures per shape and per kind of call (``lookup``,
+``nested_lookup``, ``search``, ``join``, ``aggregate``, ``write``, ``read_after_write``,
+``empty``), then per kind over all shapes. The held-out shapes (``benchmarks.zoo.HELD_OUT``) run
+only with ``--include-held-out``: nobody tunes on them.
 """
 
 from __future__ import annotations
@@ -35,10 +45,14 @@ from typing import Any
 
 import anyio
 
-from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, read_calls
-from mcp_sim.prompting.native import estimate_tokens, render_system
-from mcp_sim.simulator.core import SimOptions, Simulator
-from mcp_sim.spec.loading import load_world
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # benchmarks.zoo, when this runs as a script
+
+from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table  # noqa: E402
+from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, read_calls  # noqa: E402
+from mcp_sim.prompting.native import estimate_tokens, render_system  # noqa: E402
+from mcp_sim.simulator.core import SimOptions, Simulator  # noqa: E402
+from mcp_sim.spec.loading import load_world  # noqa: E402
 
 
 def _cell(value: Any) -> str:
@@ -49,13 +63,23 @@ def _cell(value: Any) -> str:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("world", type=Path)
-    parser.add_argument("calls", type=Path)
+    parser.add_argument("world", type=Path, nargs="?")
+    parser.add_argument("calls", type=Path, nargs="?")
+    parser.add_argument("--zoo", action="store_true", help="measure the generated zoo")
+    parser.add_argument("--shapes", help="the zoo's shapes to run, comma-separated")
+    parser.add_argument("--size-mb", type=float, default=4.0, help="zoo state size per shape")
+    parser.add_argument("--episodes", type=int, default=30, help="zoo episodes per shape")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--include-held-out", action="store_true")
     parser.add_argument("--state-budget", type=int, default=SimOptions.state_budget_tokens)
     parser.add_argument("--history-budget", type=int, default=SimOptions.history_budget_tokens)
     parser.add_argument("--limit", type=int, default=0, help="only the first N calls")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args(argv[1:])
+    if args.zoo:
+        return _zoo(args)
+    if args.world is None or args.calls is None:
+        parser.error("give WORLD and CALLS, or --zoo")
     loading = time.perf_counter()
     world = load_world(args.world)
     calls = read_calls(args.calls)[: args.limit or None]
@@ -84,6 +108,25 @@ def main(argv: list[str]) -> int:
         print("\t".join([name, *(_cell(row[c]) for c in columns)]))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return 0
+
+
+def _zoo(args: argparse.Namespace) -> int:
+    shapes = chosen_shapes(args.shapes, args.include_held_out)
+    options = SimOptions(
+        state_budget_tokens=args.state_budget, history_budget_tokens=args.history_budget
+    )
+    print(
+        f"zoo: {', '.join(shapes)}; {args.size_mb} MB, {args.episodes} episodes each, seed "
+        f"{args.seed}",
+        file=sys.stderr,
+    )
+    report = anyio.run(measure_zoo, shapes, args.size_mb, args.seed, args.episodes, options)
+    for shape, block in report["shapes"].items():
+        print(f"{shape}: {block['info']}", file=sys.stderr)
+    print("\n".join(table(report)))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
 
 

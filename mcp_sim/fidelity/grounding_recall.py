@@ -9,7 +9,14 @@ answers and state. No model runs. ``benchmarks/grounding.py`` prints the figures
 Recall of a call: of the real answer's ``"key": value`` pairs (strings of 3+ characters and all
 numbers, numbers compared by value, values the call's own arguments hold left out; an array's
 items count where they stand in the array after its key; a non-JSON answer is one value), the
-share that appear in the prompt outside the system message, next to their key.
+share that appear in the prompt outside the system message, next to their key. State-grounded
+recall counts only the pairs whose value the state holds (as a value or a key, in the world's
+state or written by an earlier call): a count or a sum that no record holds is left out.
+
+Prefix reuse of a call (not the first of its episode): the share of its prompt, in characters
+of the chat rendered as a chat template lays it out (``<|role|>`` + content), that is a prefix
+of the previous call's prompt followed by that call's answer: what a server's prefix cache can
+reuse. Calls the simulator could not answer (``model_error``) are counted apart.
 """
 
 from __future__ import annotations
@@ -117,23 +124,40 @@ def present(key: str | None, value: Any, text: str) -> bool:
     )
 
 
+def _mean(values: list[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
 @dataclass
 class Figures:
     recalls: list[float] = field(default_factory=list)
+    grounded: list[float] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
     chars: list[int] = field(default_factory=list)
     build_ms: list[float] = field(default_factory=list)
+    reuse: list[float] = field(default_factory=list)
     calls: int = 0
+    model_errors: int = 0
+
+    def merge(self, other: Figures) -> None:
+        for name in ("recalls", "grounded", "tokens", "chars", "build_ms", "reuse"):
+            getattr(self, name).extend(getattr(other, name))
+        self.calls += other.calls
+        self.model_errors += other.model_errors
 
     def row(self) -> dict[str, Any]:
         tokens = sorted(self.tokens) or [0]
         return {
             "calls": self.calls,
+            "model_errors": self.model_errors,
             "scored": len(self.recalls),
-            "recall": statistics.fmean(self.recalls) if self.recalls else None,
+            "recall": _mean(self.recalls),
             "all_facts": (
                 sum(r == 1.0 for r in self.recalls) / len(self.recalls) if self.recalls else None
             ),
+            "grounded": _mean(self.grounded),
+            "reuse": _mean(self.reuse),
+            "chars_mean": statistics.fmean(self.chars or [0]),
             "tokens_mean": statistics.fmean(tokens),
             "tokens_p95": tokens[min(len(tokens) - 1, int(0.95 * len(tokens)))],
             "tokens_max": tokens[-1],
@@ -168,14 +192,60 @@ def kind_of(world: World, simulator: Simulator, call: dict[str, Any]) -> str:
     return "lookup" if named else "search"
 
 
+def render(messages: list[dict[str, Any]]) -> str:
+    """The chat as a chat template concatenates it."""
+    return "".join(f"<|{m['role']}|>\n{m['content']}\n" for m in messages)
+
+
+def shared_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix (by halving: slices compare at C speed)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def state_values(value: Any, into: set[str] | None = None) -> set[str]:
+    """Every scalar and key the state holds, as :func:`normalize` looks values up."""
+    found = set() if into is None else into
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(k for k in map(normalize, item) if k is not None)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif (label := normalize(item)) is not None:
+            found.add(label)
+    return found
+
+
 async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions) -> dict[str, Any]:
+    groups, index_ms = await measure_figures(world, calls, options)
+    rows = {name: figures.row() for name, figures in sorted(groups.items())}
+    rows["overall"]["index_ms"] = index_ms
+    return rows
+
+
+async def measure_figures(
+    world: World, calls: list[dict[str, Any]], options: SimOptions
+) -> tuple[dict[str, Figures], float]:
+    """Figures per group (``overall``, ``tool NAME``, ``kind KIND``: a call's ``kind`` field if
+    it has one, else :func:`kind_of`), and the milliseconds the world's index took to build."""
     model = TeacherModel()
     simulator = Simulator(world, model, options=options)
     # The world's index is built once, on the first call: timed apart from the calls.
     started = time.perf_counter()
     _ = simulator.view.index
     index_ms = (time.perf_counter() - started) * 1000
+    held = state_values(world.state)
     groups: dict[str, Figures] = defaultdict(Figures)
+    previous: dict[str, str] = {}  # episode -> its last prompt and answer, rendered
     for call in calls:
         patch = call.get("patch") or []
         tool = world.tool(call["tool"])
@@ -184,23 +254,45 @@ async def measure(world: World, calls: list[dict[str, Any]], options: SimOptions
             answer += f"\n<state_patch>{json.dumps(patch)}</state_patch>"
         model.answer, model.reached, model.prompts = answer, None, []
         started = time.perf_counter()
-        await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
+        result = await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
+        state_values([op.get("value") for op in patch], held)
+        kind = call.get("kind") or kind_of(world, simulator, call)
+        figures = [groups["overall"], groups[f"tool {call['tool']}"], groups[f"kind {kind}"]]
+        if result.source == "model_error":
+            for group in figures:
+                group.model_errors += 1
         if not model.prompts:
             continue
         messages = model.prompts[0]
-        text = "\n".join(m["content"] for m in messages[1:])
-        whole = sum(len(m["content"]) for m in messages)
-        figures = [groups["overall"], groups[f"tool {call['tool']}"]]
-        figures.append(groups[f"kind {kind_of(world, simulator, call)}"])
-        checked = facts(call["response"], call["arguments"])
+        rendered = render(messages)
+        before = previous.get(str(call["episode"]))
+        previous[str(call["episode"])] = render(
+            [*messages, {"role": "assistant", "content": answer}]
+        )
+        build_ms = ((model.reached or started) - started) * 1000
+        reuse = None if before is None else shared_prefix(before, rendered) / len(rendered)
         for group in figures:
             group.calls += 1
-            group.tokens.append(estimate_tokens("".join(m["content"] for m in messages)))
-            group.chars.append(whole)
-            group.build_ms.append(((model.reached or started) - started) * 1000)
-            if checked and not call.get("is_error"):
-                hits = sum(present(k, v, text) for k, v in checked)
-                group.recalls.append(hits / len(checked))
-    rows = {name: figures.row() for name, figures in sorted(groups.items())}
-    rows["overall"]["index_ms"] = index_ms
-    return rows
+            group.chars.append(len(rendered))
+            group.build_ms.append(build_ms)
+            if reuse is not None:
+                group.reuse.append(reuse)
+        _score(figures, call, messages, held)
+    return groups, index_ms
+
+
+def _score(
+    figures: list[Figures], call: dict[str, Any], messages: list[dict[str, Any]], held: set[str]
+) -> None:
+    """Adds the call's prompt size and recall (in context, and state-grounded) to ``figures``."""
+    tokens = estimate_tokens("".join(m["content"] for m in messages))
+    checked = facts(call["response"], call["arguments"])
+    text = "\n".join(m["content"] for m in messages[1:])
+    hits = [present(k, v, text) for k, v in checked]
+    grounded = [hit for hit, (_, v) in zip(hits, checked, strict=True) if normalize(v) in held]
+    for group in figures:
+        group.tokens.append(tokens)
+        if checked and not call.get("is_error"):
+            group.recalls.append(sum(hits) / len(checked))
+            if grounded:
+                group.grounded.append(sum(grounded) / len(grounded))

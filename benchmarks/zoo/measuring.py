@@ -1,0 +1,101 @@
+"""The zoo's figures: each shape generated, its calls run teacher-forced through the real
+simulator (:func:`mcp_sim.fidelity.grounding_recall.measure_figures`), figures per shape and per
+kind of call, and per kind over all shapes measured."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from typing import Any
+
+from benchmarks.zoo import HELD_OUT, KINDS, SHAPES, generate
+from mcp_sim.fidelity.grounding_recall import Figures, measure_figures
+from mcp_sim.simulator.core import SimOptions
+from mcp_sim.spec.world import World
+
+COLUMNS = (
+    "calls",
+    "model_errors",
+    "recall",
+    "all_facts",
+    "grounded",
+    "reuse",
+    "chars_mean",
+    "tokens_mean",
+    "tokens_max",
+    "build_ms_mean",
+    "build_ms_p95",
+)
+"""The figures printed per row (the JSON output has every figure of
+:meth:`mcp_sim.fidelity.grounding_recall.Figures.row`)."""
+
+
+def chosen_shapes(names: str | None, include_held_out: bool) -> list[str]:
+    """The shapes to run: those named (comma-separated), else every shape; the held-out ones
+    only when asked for."""
+    wanted = [n.strip() for n in names.split(",") if n.strip()] if names else list(SHAPES)
+    unknown = [n for n in wanted if n not in SHAPES]
+    if unknown:
+        raise ValueError(f"unknown shapes {unknown}; the zoo has {sorted(SHAPES)}")
+    return [n for n in wanted if include_held_out or n not in HELD_OUT]
+
+
+async def measure_shape(
+    shape: str, size_mb: float, seed: int, episodes: int, options: SimOptions
+) -> tuple[dict[str, Figures], dict[str, Any]]:
+    """Figures per group (``overall``, ``kind K``) and facts about the run."""
+    started = time.perf_counter()
+    spec, calls = generate(shape, size_mb, seed, episodes)
+    generated = time.perf_counter() - started
+    world = World.model_validate(spec)
+    groups, index_ms = await measure_figures(world, calls, options)
+    info = {
+        "state_chars": len(json.dumps(spec["state"])),
+        "calls": len(calls),
+        "episodes": episodes,
+        "generate_s": round(generated, 2),
+        "index_ms": round(index_ms, 1),
+    }
+    kept = {name: figures for name, figures in groups.items() if not name.startswith("tool ")}
+    return kept, info
+
+
+async def measure_zoo(
+    shapes: list[str], size_mb: float, seed: int, episodes: int, options: SimOptions
+) -> dict[str, Any]:
+    """``{"shapes": {shape: {"info": ..., "rows": {group: row}}}, "all": {group: row}}``:
+    rows per shape and group (``overall``, ``kind K``), and per group over all shapes."""
+    merged: dict[str, Figures] = defaultdict(Figures)
+    report: dict[str, Any] = {"shapes": {}, "held_out": sorted(HELD_OUT & set(shapes))}
+    for shape in shapes:
+        groups, info = await measure_shape(shape, size_mb, seed, episodes, options)
+        for name, figures in groups.items():
+            merged[name].merge(figures)
+        report["shapes"][shape] = {"info": info, "rows": _rows(groups)}
+    report["all"] = _rows(merged)
+    return report
+
+
+def _rows(groups: dict[str, Figures]) -> dict[str, dict[str, Any]]:
+    order = ["overall", *(f"kind {k}" for k in KINDS)]
+    return {name: groups[name].row() for name in order if name in groups}
+
+
+def table(report: dict[str, Any]) -> list[str]:
+    """The report as tab-separated lines: one per shape and group, then the totals."""
+    lines = ["\t".join(["shape", "group", *COLUMNS])]
+    blocks = [*report["shapes"].items(), ("ALL", {"rows": report["all"]})]
+    for shape, block in blocks:
+        for group, row in block["rows"].items():
+            cells = [_cell(row[c]) for c in COLUMNS]
+            lines.append("\t".join([shape, group.removeprefix("kind "), *cells]))
+    return lines
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}" if value < 10 else f"{value:.0f}"
+    return str(value)

@@ -1,0 +1,177 @@
+"""The zoo of world shapes (``benchmarks/zoo``): each shape makes a world that loads, the same
+one for the same seed, of the size asked for, with calls of every kind whose answers agree with
+the state; and the grounding benchmark measures every shape."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jsonpatch
+import pytest
+
+from benchmarks.zoo import HELD_OUT, KINDS, SHAPES, generate
+from benchmarks.zoo.kit import clone
+from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table
+from mcp_sim.fidelity.grounding_recall import state_values
+from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.simulator.core import SimOptions
+from mcp_sim.spec.loading import load_world
+
+SMALL_MB = 0.1
+
+
+@pytest.fixture(scope="module", params=sorted(SHAPES))
+def small(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+    shape = str(request.param)
+    spec, calls = generate(shape, SMALL_MB, seed=3, episodes=10)
+    return shape, spec, calls
+
+
+def _episodes(calls: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for call in calls:
+        grouped.setdefault(call["episode"], []).append(call)
+    return grouped
+
+
+def _values(answer: Any) -> set[str]:
+    """The scalar values an answer holds (not its keys), as the state's are looked up."""
+    if isinstance(answer, dict):
+        return _values(list(answer.values()))
+    if isinstance(answer, list):
+        return set().union(*(_values(item) for item in answer))
+    label = normalize(answer)
+    return set() if label is None else {label}
+
+
+def _path_of_keys(value: str, held: set[str]) -> bool:
+    """Whether ``value`` is a path of the state's keys (``/docs/a.txt`` in a tree keyed by
+    name): such a path is where a record is, though no field holds it."""
+    parts = value.split("/")
+    return len(parts) > 2 and all(p in held for p in parts[1:])
+
+
+def _items(answer: Any) -> Any:
+    """A search's records: the answer itself, or the list it wraps (``{"results": [...]}``)."""
+    if isinstance(answer, dict):
+        return next(v for v in answer.values() if isinstance(v, list))
+    return answer
+
+
+def test_each_shape_makes_a_world_that_loads(
+    small: tuple[str, dict[str, Any], list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    _, spec, calls = small
+    path = tmp_path / "world.yaml"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    world = load_world(path)
+    assert world.state == spec["state"]
+    assert {c["tool"] for c in calls} <= {t.name for t in world.tools}
+    assert not world.entities, "the zoo's worlds carry no grounding hints"
+
+
+def test_the_same_seed_makes_the_same_world_and_calls(
+    small: tuple[str, dict[str, Any], list[dict[str, Any]]],
+) -> None:
+    shape, spec, calls = small
+    assert generate(shape, SMALL_MB, seed=3, episodes=10) == (spec, calls)
+    other, _ = generate(shape, SMALL_MB, seed=4, episodes=1)
+    assert other["state"] != spec["state"]
+
+
+def test_every_kind_of_call_is_made_in_episodes_of_5_to_15_calls(
+    small: tuple[str, dict[str, Any], list[dict[str, Any]]],
+) -> None:
+    _, _, calls = small
+    assert set(Counter(c["kind"] for c in calls)) == set(KINDS)
+    assert all(5 <= len(steps) <= 15 for steps in _episodes(calls).values())
+    empties = [c["response"] for c in calls if c["kind"] == "empty"]
+    assert "" in empties
+    # A search that nothing meets answers an empty list (bare, or as an API wraps it).
+    listed = [json.loads(r) for r in empties if r]
+    assert listed and all(_items(answer) == [] for answer in listed), listed
+    assert not any(c["is_error"] for c in calls)
+
+
+def test_answers_agree_with_the_state_as_the_episode_left_it(
+    small: tuple[str, dict[str, Any], list[dict[str, Any]]],
+) -> None:
+    _, spec, calls = small
+    for steps in _episodes(calls).values():
+        state = clone(spec["state"])
+        held: set[str] | None = None  # the values of the state as it is now
+        previous: dict[str, Any] = {}
+        for call in steps:
+            if call["kind"] in ("lookup", "nested_lookup", "read_after_write"):
+                # Every value a lookup answers with is one the state holds (or the call's own).
+                answer = _values(json.loads(call["response"])) - _values(call["arguments"])
+                held = state_values(state) if held is None else held
+                unheld = {v for v in answer - held if not _path_of_keys(v, held)}
+                assert not unheld, (call, unheld)
+            if call["kind"] == "read_after_write":
+                written = _values([op.get("value") for op in previous["patch"]])
+                assert written & _values(json.loads(call["response"])), call
+            if call["kind"] == "write":
+                assert call["patch"], call
+                jsonpatch.apply_patch(state, call["patch"], in_place=True)
+                held = None
+            else:
+                assert call["patch"] == [], call
+            previous = call
+
+
+def test_searches_answer_some_records_of_the_state(
+    small: tuple[str, dict[str, Any], list[dict[str, Any]]],
+) -> None:
+    _, spec, calls = small
+    searches = [c for c in calls if c["kind"] == "search"]
+    assert searches
+    # What the state holds, or held after a write of the episode.
+    held = state_values(spec["state"]) | _values([c["patch"] for c in calls])
+    for call in searches:
+        items = _items(json.loads(call["response"]))
+        assert items, call
+        assert all(_path_of_keys(v, held) for v in _values(items) - held), call
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_state_grows_with_the_size_asked_for(shape: str) -> None:
+    maker = SHAPES[shape]()
+    sizes = [
+        len(json.dumps(maker.build(random.Random(f"{shape}/1"), int(mb * 1e6))))
+        for mb in (0.1, 0.4)
+    ]
+    assert 0.1e6 <= sizes[0] <= 0.14e6, sizes
+    assert 0.4e6 <= sizes[1] <= 0.48e6, sizes
+
+
+def test_two_shapes_are_held_out_unless_asked_for() -> None:
+    assert len(HELD_OUT) == 2
+    assert set(SHAPES) >= HELD_OUT
+    assert not HELD_OUT & set(chosen_shapes(None, include_held_out=False))
+    assert set(chosen_shapes(None, include_held_out=True)) >= HELD_OUT
+    with pytest.raises(ValueError, match="unknown shapes"):
+        chosen_shapes("library,nowhere", include_held_out=False)
+
+
+async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
+    shapes = sorted(SHAPES)
+    report = await measure_zoo(shapes, 0.05, seed=5, episodes=2, options=SimOptions())
+    assert list(report["shapes"]) == shapes
+    for shape in shapes:
+        rows = report["shapes"][shape]["rows"]
+        overall = rows["overall"]
+        assert overall["calls"] == report["shapes"][shape]["info"]["calls"], shape
+        assert overall["recall"] is not None and 0 <= overall["recall"] <= 1, shape
+        assert overall["reuse"] is not None and 0 < overall["reuse"] <= 1, shape
+        assert {f"kind {k}" for k in KINDS} >= set(rows) - {"overall"}, shape
+    assert report["all"]["overall"]["calls"] == sum(
+        b["info"]["calls"] for b in report["shapes"].values()
+    )
+    lines = table(report)
+    assert lines[0].startswith("shape\tgroup\tcalls\tmodel_errors\trecall")
+    assert any(line.startswith("ALL\tsearch\t") for line in lines)
