@@ -19,7 +19,8 @@ from typing import Any
 
 from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import singular, tokens
-from mcp_sim.prompting.field_search import FieldSearch, FieldTables, SearchResult
+from mcp_sim.prompting.field_search import FieldSearch, SearchResult
+from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY, FieldInfo, FieldSchema
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection

@@ -182,18 +182,26 @@ def tool_words(name: str, description: str = "") -> set[str]:
     return set(tokens(name)) | {w.lower() for w in tokens(first)}
 
 
-def best_reading(
+def names_one(reading: Reading, schema: FieldSchema) -> bool:
+    """Whether the constraints pick one record by a field no two records share (a member by
+    ``member_no``, a user by ``email``): a lookup by another name."""
+    return bool(reading.constraints) and all(
+        c.op == "eq" and any(schema.fields[f].unique for f in c.fields) for c in reading.constraints
+    )
+
+
+def rank_readings(
     schemas: list[FieldSchema],
     arguments: dict[str, Any],
     named: set[str],
     id_fields: dict[str, str | None],
-) -> Reading | None:
-    """The collection the arguments select records of best (most constraints, best names,
-    named by the tool: ``named`` holds the words of its name), with its constraints. A
-    collection whose records the arguments only name by key (``id_fields``: each collection's
-    id field) is a lookup, not a search; beside one, only a collection whose fields the
-    arguments name outright is searched (a member's loans by ``member_no``)."""
-    best: Reading | None = None
+) -> list[Reading]:
+    """The collections whose records the arguments select, best first (most constraints,
+    best names, named by the tool: ``named`` holds the words of its name), with their
+    constraints. A collection whose records the arguments only name by key (``id_fields``:
+    each collection's id field) is a lookup, not a search; beside one, only collections whose
+    fields the arguments name outright are searched (a user's orders by ``user_id``)."""
+    found: list[Reading] = []
     lookup = False
     for schema in schemas:
         reading = read_collection(schema, arguments)
@@ -204,9 +212,8 @@ def best_reading(
             continue
         last = schema.collection.rsplit("/", 1)[-1]
         bonus = 0.5 if set(tokens(last)) & named else 0.0
-        scored = Reading(reading.collection, reading.constraints, reading.score + bonus)
-        if best is None or scored.score > best.score:
-            best = scored
-    if best is not None and lookup and any(c.fit < 0.8 for c in best.constraints):
-        return None
-    return best
+        found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
+    found.sort(key=lambda r: -r.score)
+    if lookup:
+        found = [r for r in found if all(c.fit >= 0.8 for c in r.constraints)]
+    return found

@@ -11,151 +11,25 @@ search scans lists of values instead of walking a multi-MB document.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.constraints import Constraint, Reading, best_reading
+from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_readings
 from mcp_sim.prompting.field_names import tokens
-from mcp_sim.prompting.record_fields import KEY, FieldSchema, values_at
+from mcp_sim.prompting.field_tables import (
+    FieldTables,
+    held_values,
+    record_terms,
+    value_test,
+)
+from mcp_sim.prompting.joins import TwoHop, two_hop
+from mcp_sim.prompting.record_fields import KEY, values_at
 from mcp_sim.prompting.relevance import terms
-from mcp_sim.runtime.state_index import StateIndex, StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
+from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.runtime.state_shape import Collection, resolve
 from mcp_sim.spec.world import ToolSpec
-
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
-Column = list[tuple[str, list[Any]]]
-"""``(record pointer, the values it holds at one field path)`` in document order."""
-
-
-class FieldTables:
-    """The field schemas, columns and word sets of a world's starting state, built on first
-    use and kept on its :class:`StateIndex` (shared by every session)."""
-
-    def __init__(self, index: StateIndex) -> None:
-        self.index = index
-        self.schemas: dict[str, FieldSchema] = {}
-        self.columns: dict[tuple[str, str], Column] = {}
-        self.words: dict[str, dict[str, frozenset[str]]] = {}
-        self.positions: dict[str, dict[str, int]] = {}
-
-    @classmethod
-    def of(cls, index: StateIndex) -> FieldTables:
-        tables = index.derived.get("fields")
-        if not isinstance(tables, FieldTables):
-            tables = index.derived["fields"] = cls(index)
-        return tables
-
-    def records(self, collection: Collection) -> Iterator[tuple[str, str, Any]]:
-        value = resolve(self.index.state, collection.pointer)
-        return record_items(collection, value)
-
-    def schema(self, collection: Collection) -> FieldSchema:
-        found = self.schemas.get(collection.pointer)
-        if found is None:
-            pairs = [(key, record) for key, _, record in self.records(collection)]
-            found = self.schemas[collection.pointer] = FieldSchema.of(collection.pointer, pairs)
-        return found
-
-    def column(self, collection: Collection, path: str) -> Column:
-        found = self.columns.get((collection.pointer, path))
-        if found is None:
-            found = [
-                (pointer, held_values(key, record, path))
-                for key, pointer, record in self.records(collection)
-            ]
-            self.columns[(collection.pointer, path)] = found
-        return found
-
-    def position(self, collection: Collection) -> dict[str, int]:
-        found = self.positions.get(collection.pointer)
-        if found is None:
-            found = {p: i for i, (_, p, _) in enumerate(self.records(collection))}
-            self.positions[collection.pointer] = found
-        return found
-
-    def word_sets(self, collection: Collection) -> dict[str, frozenset[str]]:
-        found = self.words.get(collection.pointer)
-        if found is None:
-            found = {p: record_terms(r) for _, p, r in self.records(collection)}
-            self.words[collection.pointer] = found
-        return found
-
-
-def held_values(key: str, record: Any, path: str) -> list[Any]:
-    if path == KEY:
-        return [key]
-    return [value for _, value in values_at(record, path)]
-
-
-def record_terms(record: Any) -> frozenset[str]:
-    """The content words of a record's text (its strings, at any depth)."""
-    found: set[str] = set()
-    stack = [record]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found |= terms(item)
-    return frozenset(found)
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    try:
-        return float(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
-
-
-def _compare(actual: Any, wanted: Any) -> int | None:
-    """-1, 0, 1 for actual below, at, above wanted; ``None`` when they do not compare."""
-    if isinstance(wanted, str) and _DATE.match(wanted) and isinstance(actual, str):
-        if not _DATE.match(actual):
-            return None
-        cut = actual[: len(wanted)]
-        return (cut > wanted) - (cut < wanted)
-    a, w = _number(actual), _number(wanted)
-    if a is None or w is None:
-        return None
-    return (a > w) - (a < w)
-
-
-def _equal(actual: Any, wanted: Any) -> bool:
-    if normalize(actual) == normalize(wanted) and normalize(actual) is not None:
-        return True
-    return (
-        isinstance(wanted, str)
-        and isinstance(actual, str)
-        and _DATE.match(wanted) is not None
-        and actual.startswith(wanted)
-    )
-
-
-def value_test(constraint: Constraint) -> Callable[[Any], bool]:
-    """Whether one value of a field meets ``constraint`` (not for ``text``)."""
-    wanted = constraint.value
-    if constraint.op == "eq":
-        options = wanted if isinstance(wanted, list) else [wanted]
-        return lambda actual: any(_equal(actual, w) for w in options)
-    if constraint.op in ("min", "max"):
-        sign = 1 if constraint.op == "min" else -1
-        return lambda actual: (
-            (_compare(actual, wanted) or 0) * sign >= 0 and (_compare(actual, wanted) is not None)
-        )
-    needle = str(wanted).casefold()
-    if constraint.op == "prefix":
-        return lambda actual: str(actual).casefold().startswith(needle)
-    return lambda actual: needle in str(actual).casefold()
 
 
 @dataclass
@@ -168,8 +42,8 @@ class SearchResult:
     """Records meeting every constraint, in document order."""
     partial: list[tuple[str, int]]
     """Records meeting some: ``(pointer, how many)``, most first."""
-    focus: dict[str, set[str]] = field(default_factory=dict)
-    """Where inside a shown record its matching values sit (filled in by :meth:`focus_of`)."""
+    join: TwoHop | None = None
+    """When no record meets every constraint: two legs that meet in between."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -208,35 +82,52 @@ class FieldSearch:
         self.state = state
         self.tables = FieldTables.of(overlay.base)
 
-    def reading(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> Reading | None:
+    def search(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> list[SearchResult]:
+        """The ranked records the arguments select: of the collection they fit best, and
+        when that names one record by an identifier (a member by ``member_no``), also of the
+        collection whose fields name it (the member's loans); none when the arguments select
+        nothing by field or only name records by key (a lookup)."""
         collections = self.overlay.base.collections
-        schemas = [self.tables.schema(c) for c in collections]
+        schemas = {c.pointer: self.tables.schema(c) for c in collections}
         named = set(tokens(tool.name)) if tool is not None else set()
         id_fields = {c.pointer: c.id_field for c in collections}
-        return best_reading(schemas, arguments, named, id_fields)
+        readings = rank_readings(list(schemas.values()), arguments, named, id_fields)
+        if not readings:
+            return []
+        first = readings[0]
+        results = [self.run(self.collection(first.collection), first)]
+        if names_one(first, schemas[first.collection]):
+            for reading in readings[1:]:
+                if all(c.fit >= 0.8 for c in reading.constraints):
+                    results.append(self.run(self.collection(reading.collection), reading))
+                    break
+        return results
 
     def collection(self, pointer: str) -> Collection:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
 
-    def search(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> SearchResult | None:
-        """The ranked records the arguments select, or ``None`` when they select nothing
-        by field or only name records by key (a lookup)."""
-        reading = self.reading(tool, arguments)
-        if reading is None:
-            return None
-        return self.run(self.collection(reading.collection), reading)
-
     def run(self, collection: Collection, reading: Reading) -> SearchResult:
         met: dict[str, int] = {}
-        for constraint in reading.constraints:
-            for pointer in self.meeting(collection, constraint):
+        hits = [self.meeting(collection, c) for c in reading.constraints]
+        for found in hits:
+            for pointer in found:
                 met[pointer] = met.get(pointer, 0) + 1
         position = self.tables.position(collection)
         order = sorted(met, key=lambda p: position.get(p, len(position)))
         wanted = len(reading.constraints)
         full = [p for p in order if met[p] == wanted]
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
-        return SearchResult(collection, reading, full, partial)
+        result = SearchResult(collection, reading, full, partial)
+        if not full and wanted > 1:
+            schema = self.tables.schema(collection)
+
+            def values(path: str, pointers: list[str]) -> list[tuple[str, list[Any]]]:
+                return self.current(collection, path, pointers)
+
+            result.join = two_hop(values, schema, reading, hits, order)
+            if result.join is not None:
+                result.full = result.join.records
+        return result
 
     def meeting(self, collection: Collection, constraint: Constraint) -> set[str]:
         """The records of ``collection`` (as they are now) meeting ``constraint``."""

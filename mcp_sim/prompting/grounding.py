@@ -54,6 +54,8 @@ class Pick:
     """How many of the call's argument values the record holds."""
     complete: bool = False
     """Whether the record meets every constraint of a field-aware search."""
+    constraints: int = 0
+    """How many constraints that search has (0: not found by one)."""
 
 
 def argument_values(arguments: Any) -> Iterator[str]:
@@ -92,8 +94,8 @@ class Grounding:
         self.overlay = overlay
         self.state = state
         self.picks: dict[str, Pick] = {}
-        self.search: SearchResult | None = None
-        """The field-aware search of the call, when its arguments constrain fields."""
+        self.searches: list[SearchResult] = []
+        """The field-aware searches of the call, when its arguments constrain fields."""
         self.summary: Summary | None = None
         """The summary of a collection a call such as ``count_orders`` answers with."""
 
@@ -119,18 +121,19 @@ class Grounding:
         hinted = tool is not None and tool.grounding is not None
         writes = tool is not None and tool.effect == "write"
         if not hinted and not writes:
-            self.search = FieldSearch(self.overlay, self.state).search(tool, arguments)
+            self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
         if tool is not None and is_aggregate(tool):
-            self.summary = summarize(self.overlay, self.state, tool, self.search)
-        if self.search is None:
+            last = self.searches[-1] if self.searches else None
+            self.summary = summarize(self.overlay, self.state, tool, last)
+        if not self.searches:
             self._match(tool, arguments, labels)
-        else:
-            self._searched(self.search, complete=True)
+        for search in self.searches:
+            self._searched(search, complete=True)
         if not self.picks:
             self._listed(tool)
         self._link()
-        if self.search is not None:
-            self._searched(self.search, complete=False)
+        for search in self.searches:
+            self._searched(search, complete=False)
         for text in recent:
             for token in _TOKEN.findall(text):
                 named = normalize(token)
@@ -185,6 +188,7 @@ class Grounding:
             record = resolve(self.state, pointer)
             pick = self._pick(pointer, "matched", matched=met, complete=complete)
             pick.complete = pick.complete or complete
+            pick.constraints = pick.constraints or wanted
             pick.focus |= search.focus_of(pointer, record)
 
     def _listed(self, tool: ToolSpec | None) -> None:

@@ -124,8 +124,15 @@ class FieldInfo:
     """Normalized values seen in the sample (a few hundred at most)."""
     records: int = 0
     """Sampled records holding the field."""
+    values: int = 0
+    """Values seen in the sample."""
     originals: set[str] = field(default_factory=set)
     """Distinct short strings as written (a few dozen at most)."""
+
+    @property
+    def unique(self) -> bool:
+        """One value per record, no two records alike (in the sample): an identifier."""
+        return self.values == self.records == len(self.distinct) and self.records > 1
 
     @property
     def kind(self) -> str:
@@ -170,6 +177,7 @@ class FieldSchema:
 
 
 def _note(info: FieldInfo, value: Any) -> None:
+    info.values += 1
     kind = kind_of_value(value)
     info.kinds[kind] = info.kinds.get(kind, 0) + 1
     label = normalize(value)

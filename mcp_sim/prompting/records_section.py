@@ -32,6 +32,9 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
     total = len(search.full)
     wanted = len(search.constraints)
     head = f"- Search of {search.collection.pointer} ({constraints}): "
+    if search.join is not None:
+        text = f"{head}{search.join.describe()}; {len(shown)} of them shown below."
+        return text if len(text) <= room else text[: max(0, room - 1)] + "…"
     if total == 0:
         body = f"no record meets all {wanted}" if wanted > 1 else "no record meets it"
         body += f"; {len(search.partial)} meet some (shown below while they fit)."
@@ -59,7 +62,7 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
 def records_section(
     state: dict[str, Any],
     picks: list[Pick],
-    search: SearchResult | None,
+    searches: list[SearchResult],
     room: int,
     summary: Summary | None = None,
 ) -> str:
@@ -67,59 +70,74 @@ def records_section(
     ``room`` characters, best first, and a line naming those left out while that fits."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
-        rest = records_section(state, picks, search, room - len(block) - 2)
+        rest = records_section(state, picks, searches, room - len(block) - 2)
         return f"{block}\n\n{rest}" if rest else block
-    lines: list[str] = []
-    left = room - len(RECORDS_HEADING) - 1
-    note_at: int | None = None
-    if search is not None:
-        note_at, left = 0, left - min(NOTE_ROOM, left // 4)
-    complete = [p for p in picks if p.complete]
-    partial_heading = False
-    shown: list[str] = []
-    missed: list[str] = []
-    for pick in picks:
-        record = resolve(state, pick.pointer)
-        if record is None:
-            continue
+    return _Section(state, picks, searches, room).render()
+
+
+class _Section:
+    def __init__(
+        self, state: dict[str, Any], picks: list[Pick], searches: list[SearchResult], room: int
+    ) -> None:
+        self.state, self.picks, self.searches, self.room = state, picks, searches, room
+        self.lines: list[str] = []
+        self.left = room - len(RECORDS_HEADING) - 1
+        self.note_room = min(NOTE_ROOM, room // 4) // max(1, len(searches))
+        self.left -= (self.note_room + 1) * len(searches)
+        self.waiting = sum(1 for p in picks if p.complete)
+        self.shown: set[str] = set()
+        self.missed: list[str] = []
+        self.partial_heading = False
+
+    def render(self) -> str:
+        for pick in self.picks:
+            record = resolve(self.state, pick.pointer)
+            if record is not None:
+                self.add(pick, record)
+        if self.missed:
+            _name_missed(self.lines, self.missed, self.left)
+        notes = [
+            search_note(s, [p for p in s.full if p in self.shown], self.note_room)
+            for s in self.searches
+        ]
+        lines = [*notes, *self.lines]
+        return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
+
+    def line_of(self, pick: Pick, record: Any) -> str | None:
         focused = pick.reason in ("matched", "listed")
-        fit = left - 1
+        fit = self.left - 1
         if pick.complete:
             # Every record meeting all constraints gets a fair share of the room first.
-            waiting = len(complete) - len(shown)
-            fit = min(fit, max(_LEAST_SHARE, left // max(1, waiting)))
-        line = (
-            record_line(pick.pointer, record, pick.focus, fit, focused=focused) if fit > 0 else None
-        )
-        if line is None and pick.complete and fit < left - 1:
-            line = record_line(pick.pointer, record, pick.focus, left - 1, focused=True)
+            fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting)))
+            self.waiting -= 1
+        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused)
+        if line is None and pick.complete and fit < self.left - 1:
+            line = record_line(pick.pointer, record, pick.focus, self.left - 1, focused=True)
+        return line if fit > 0 else None
+
+    def add(self, pick: Pick, record: Any) -> None:
+        line = self.line_of(pick, record)
         if line is None:
             if not pick.complete:
-                missed.append(pick.pointer)
-            continue
-        if search is not None and pick.reason == "matched" and not pick.complete:
-            if not partial_heading:
-                heading = (
-                    f"- Records meeting some of the {len(search.constraints)} constraints "
-                    "(not all), most first:"
-                )
-                if len(heading) + len(line) + 2 > left:
-                    missed.append(pick.pointer)
-                    continue
-                lines.append(heading)
-                left -= len(heading) + 1
-                partial_heading = True
-            line = f"{line[:2]}(meets {pick.matched} of {len(search.constraints)}) {line[2:]}"
-        lines.append(line)
-        left -= len(line) + 1
+                self.missed.append(pick.pointer)
+            return
+        if pick.constraints and not pick.complete:
+            if not self.partial_heading:
+                heading = "- Records meeting some of the constraints (not all), most first:"
+                if len(heading) + len(line) + 2 > self.left:
+                    self.missed.append(pick.pointer)
+                    return
+                self.lines.append(heading)
+                self.left -= len(heading) + 1
+                self.partial_heading = True
+            line = f"{line[:2]}(meets {pick.matched} of {pick.constraints}) {line[2:]}"
+            if len(line) > self.left:
+                self.missed.append(pick.pointer)
+                return
+        self.lines.append(line)
+        self.left -= len(line) + 1
         if pick.complete:
-            shown.append(pick.pointer)
-    if missed:
-        _name_missed(lines, missed, left)
-    if search is not None and note_at is not None:
-        note = search_note(search, shown, min(NOTE_ROOM, room // 4))
-        lines.insert(note_at, note)
-    return "\n".join([RECORDS_HEADING, *lines]) if lines else ""
+            self.shown.add(pick.pointer)
 
 
 def _name_missed(lines: list[str], missed: list[str], left: int) -> None:

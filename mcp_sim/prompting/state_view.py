@@ -30,7 +30,7 @@ from typing import Any
 
 from jsonpointer import escape
 
-from mcp_sim.prompting.field_search import FieldTables
+from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_fields import enumerations
@@ -208,4 +208,4 @@ class StateView:
         """The records the call needs that fit in ``room`` characters (see
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
-        return records_section(state, picks, grounding.search, room, grounding.summary)
+        return records_section(state, picks, grounding.searches, room, grounding.summary)
