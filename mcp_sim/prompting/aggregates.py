@@ -21,7 +21,7 @@ from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import singular, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.record_fields import KEY, FieldInfo, FieldSchema
+from mcp_sim.prompting.record_fields import SELF, FieldInfo, FieldSchema
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection
 from mcp_sim.spec.world import ToolSpec
@@ -98,7 +98,9 @@ class Summary:
 
 
 def _cut(value: Any, most: int) -> Any:
-    if not isinstance(value, dict) or len(value) <= most or set(value) <= {"sum", "min", "max"}:
+    if isinstance(value, list) and len(value) > most:
+        return [*value[:most], f"… {len(value) - most} more"]
+    if not isinstance(value, dict) or len(value) <= most:
         return value
     kept = dict(list(value.items())[:most])
     kept["…"] = f"{len(value) - most} more"
@@ -116,7 +118,7 @@ def _named_collection(tool: ToolSpec, collections: list[Collection]) -> Collecti
 
 def _targets(schema: FieldSchema, words: set[str]) -> list[FieldInfo]:
     """The fields the tool's words name, else the collection's numbers and enumerations."""
-    fields = [i for p, i in schema.fields.items() if p != KEY and i.records * 2 >= schema.sampled]
+    fields = [i for p, i in schema.fields.items() if p != SELF and i.records * 2 >= schema.sampled]
     named = [i for i in fields if i.words and set(i.words[-1]) & words]
     if named:
         return named[:_MOST_FIELDS]
@@ -135,30 +137,40 @@ def _tidy(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(value, 2)
 
 
-def _field_summary(info: FieldInfo, held: list[tuple[str, list[Any]]]) -> Any:
-    values = [v for _, vs in held for v in vs]
-    if info.kind == "number":
-        numbers = [n for n in map(_number, values) if n is not None]
-        if not numbers:
-            return None
-        return {
-            "sum": _tidy(sum(numbers)),
-            "min": _tidy(min(numbers)),
-            "max": _tidy(max(numbers)),
-            "mean": round(sum(numbers) / len(numbers), 2),
-        }
-    texts = [v for v in values if isinstance(v, str)]
+def _plural(name: str) -> str:
+    if name.endswith("y") and len(name) > 2 and name[-2] not in "aeiou":
+        return name[:-1] + "ies"
+    return name if name.endswith("s") else name + "s"
+
+
+def _add_field(
+    values: dict[str, Any], name: str, info: FieldInfo, held: list[tuple[str, list[Any]]]
+) -> None:
+    """Adds what ``held`` (each record's key and values of the field) sums up to: totals,
+    minima, maxima and means of numbers (grouped by operation, under the field's name),
+    ranges of dates, and the distinct values of strings with their counts."""
+    found = [v for _, vs in held for v in vs]
+    numbers = [n for n in map(_number, found) if n is not None]
+    if info.kind == "number" and numbers:
+        values.setdefault("total", {})[name] = _tidy(sum(numbers))
+        values.setdefault("min", {})[name] = _tidy(min(numbers))
+        values.setdefault("max", {})[name] = _tidy(max(numbers))
+        values.setdefault("mean", {})[name] = round(sum(numbers) / len(numbers), 2)
+        return
+    texts = sorted({v for v in found if isinstance(v, str)})
     if not texts:
-        return None
+        return
     if info.kind == "date":
-        return {"min": min(texts), "max": max(texts)}
-    counts = Counter(texts)
-    if len(counts) == len(held) and all(len(vs) == 1 for _, vs in held):
-        if all(vs[0] == key for key, vs in held):
-            return None  # the records' own ids
-        # Each value is one record's (a name): the record's key says which.
-        return {v[0]: key for key, v in held[:_MOST_VALUES] if isinstance(v[0], str)}
-    return dict(sorted(counts.items())[:_MOST_VALUES])
+        values.setdefault("min", {})[name] = texts[0]
+        values.setdefault("max", {})[name] = texts[-1]
+        return
+    if len(texts) == len(held) and all(len(vs) == 1 for _, vs in held):
+        if any(vs[0] != key for key, vs in held):
+            # Each value is one record's (a name): the record's key says which.
+            values[name] = {vs[0]: key for key, vs in held}
+        return
+    values[_plural(name)] = texts
+    values[f"{name} counts"] = dict(sorted(Counter(v for v in found if isinstance(v, str)).items()))
 
 
 def summarize(
@@ -166,24 +178,27 @@ def summarize(
 ) -> Summary | None:
     """The summary a call of ``tool`` answers with, over the records ``search`` selected
     (or the collection the tool names), or ``None`` when it names no collection."""
+    constrained: set[str] = set()
     if search is not None:
         collection, pointers = search.collection, search.full
         where = "; ".join(c.describe() for c in search.constraints)
+        constrained = {f for c in search.constraints if c.op == "eq" for f in c.fields}
     else:
         found = _named_collection(tool, overlay.base.collections)
         if found is None:
             return None
         collection, pointers, where = found, overlay.pointers(found.pointer), ""
-    tables = FieldTables.of(overlay.base)
-    schema = tables.schema(collection)
+    schema = FieldTables.of(overlay.base).schema(collection)
     search_of = FieldSearch(overlay, state)
     keys = search_of.keys(collection, pointers)
     words = {singular(w) for w in tool_words(tool.name, tool.description)}
-    name = collection.pointer.rsplit("/", 1)[-1] or "records"
-    values: dict[str, Any] = {name: len(pointers)}
-    for info in _targets(schema, words):
+    values: dict[str, Any] = {collection.pointer.rsplit("/", 1)[-1] or "records": len(pointers)}
+    targets = [i for i in _targets(schema, words) if i.path not in constrained]
+    names = [
+        p.rsplit("/", 1)[-1] for p in (i.path.replace("/*", "").replace("/#", "") for i in targets)
+    ]
+    for info, name in zip(targets, names, strict=True):
+        shown = name if names.count(name) == 1 else info.path.replace("/*", "").replace("/#", "")
         held = [(keys[p], v) for p, v in search_of.current(collection, info.path, pointers)]
-        summary = _field_summary(info, held)
-        if summary is not None:
-            values[info.path.replace("/*", "").replace("/#", "")] = summary
+        _add_field(values, shown, info, held)
     return Summary(collection, where, values)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_sim.prompting.field_names import ArgumentName, name_score, read_argument, tokens
-from mcp_sim.prompting.record_fields import KEY, FieldSchema, kind_of_value
+from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema, kind_of_value
 from mcp_sim.runtime.state_shape import normalize
 
 NAME_FIT = 0.6
@@ -40,7 +40,7 @@ class Constraint:
     """How well the argument's name fits the fields (0: matched by value alone)."""
 
     def describe(self) -> str:
-        where = " or ".join(KEY_LABEL if f == KEY else f for f in self.fields)
+        where = " or ".join(KEY_LABEL if f == SELF else f for f in self.fields)
         shown = json.dumps(self.value, ensure_ascii=False)
         symbol = {"eq": "=", "min": "≥", "max": "≤", "prefix": "starts with"}.get(self.op)
         if self.op == "text":
@@ -114,7 +114,7 @@ def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
     return [
         p
         for p, info in schema.fields.items()
-        if p != KEY and info.kind == kind and info.records * 2 >= schema.sampled
+        if p != SELF and info.kind == kind and info.records * 2 >= schema.sampled
     ]
 
 
@@ -171,7 +171,7 @@ def read_collection(schema: FieldSchema, arguments: dict[str, Any]) -> Reading:
 def is_lookup(reading: Reading, id_field: str | None) -> bool:
     """Whether the constraints only name records by key (a lookup the key index answers)."""
     return bool(reading.constraints) and all(
-        c.op == "eq" and (KEY in c.fields or (id_field is not None and id_field in c.fields))
+        c.op == "eq" and (SELF in c.fields or (id_field is not None and id_field in c.fields))
         for c in reading.constraints
     )
 
@@ -195,12 +195,13 @@ def rank_readings(
     arguments: dict[str, Any],
     named: set[str],
     id_fields: dict[str, str | None],
-) -> list[Reading]:
+) -> tuple[list[Reading], bool]:
     """The collections whose records the arguments select, best first (most constraints,
     best names, named by the tool: ``named`` holds the words of its name), with their
     constraints. A collection whose records the arguments only name by key (``id_fields``:
     each collection's id field) is a lookup, not a search; beside one, only collections whose
-    fields the arguments name outright are searched (a user's orders by ``user_id``)."""
+    fields the arguments name outright are searched (a user's orders by ``user_id``); the
+    flag says whether the arguments named a record by key."""
     found: list[Reading] = []
     lookup = False
     for schema in schemas:
@@ -215,5 +216,11 @@ def rank_readings(
         found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
     found.sort(key=lambda r: -r.score)
     if lookup:
-        found = [r for r in found if all(c.fit >= 0.8 for c in r.constraints)]
-    return found
+        found = [r for r in found if refers(r)]
+    return found, lookup
+
+
+def refers(reading: Reading) -> bool:
+    """Whether every constraint names its fields outright or names entries of a map (a
+    warehouse's stock of the item a lookup names): records linked to a looked-up one."""
+    return all(c.fit >= 0.8 or all(f.endswith(KEY) for f in c.fields) for c in reading.constraints)

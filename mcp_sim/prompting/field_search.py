@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_readings
+from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_readings, refers
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
@@ -25,11 +25,14 @@ from mcp_sim.prompting.field_tables import (
     value_test,
 )
 from mcp_sim.prompting.joins import TwoHop, two_hop
-from mcp_sim.prompting.record_fields import KEY, values_at
+from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection, resolve
 from mcp_sim.spec.world import ToolSpec
+
+LINKED_SEARCHES = 2
+"""Collections searched for records linked to one an identifier names (its loans, its stock)."""
 
 
 @dataclass
@@ -58,11 +61,12 @@ class SearchResult:
                 continue
             test = value_test(constraint)
             for path in constraint.fields:
-                if path == KEY:
+                if path == SELF:
                     continue
                 for inner, value in values_at(record, path):
                     if test(value):
-                        found.add(sub_record(inner))
+                        # A matching map key focuses its entry (a warehouse's item).
+                        found.add(inner if path.endswith(KEY) else sub_record(inner))
         found.discard("")
         return found
 
@@ -91,16 +95,14 @@ class FieldSearch:
         schemas = {c.pointer: self.tables.schema(c) for c in collections}
         named = set(tokens(tool.name)) if tool is not None else set()
         id_fields = {c.pointer: c.id_field for c in collections}
-        readings = rank_readings(list(schemas.values()), arguments, named, id_fields)
+        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields)
         if not readings:
             return []
         first = readings[0]
         results = [self.run(self.collection(first.collection), first)]
-        if names_one(first, schemas[first.collection]):
-            for reading in readings[1:]:
-                if all(c.fit >= 0.8 for c in reading.constraints):
-                    results.append(self.run(self.collection(reading.collection), reading))
-                    break
+        if lookup or names_one(first, schemas[first.collection]):
+            linked = [r for r in readings[1:] if refers(r)][:LINKED_SEARCHES]
+            results += [self.run(self.collection(r.collection), r) for r in linked]
         return results
 
     def collection(self, pointer: str) -> Collection:

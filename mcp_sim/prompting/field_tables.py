@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint
-from mcp_sim.prompting.record_fields import KEY, FieldSchema, values_at
+from mcp_sim.prompting.record_fields import SELF, FieldSchema, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
@@ -80,7 +80,7 @@ class FieldTables:
 
 
 def held_values(key: str, record: Any, path: str) -> list[Any]:
-    if path == KEY:
+    if path == SELF:
         return [key]
     return [value for _, value in values_at(record, path)]
 

@@ -3,7 +3,7 @@
 A field path names a place in every record of a collection, whatever its shape:
 ``address/city`` (a nested object), ``items/*/price`` (an array's items), ``dates/#`` (the keys
 of a map keyed by date or id: a per-record calendar, variants by item id) and
-``dates/*/status`` (inside its entries), ``#`` (the record's own key). :func:`field_paths`
+``dates/*/status`` (inside its entries), ``^`` (the record's own key). :func:`field_paths`
 lists a record's paths with their values, :func:`values_at` walks one path of one record, and
 :class:`FieldSchema` describes a collection's fields from a sample of its records (their
 names' words, and what kind of values they hold), computed once per world.
@@ -23,7 +23,9 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.runtime.state_shape import looks_keyed, normalize
 
 KEY = "#"
-"""The segment of a path that stands for a map's keys (alone: the record's own key)."""
+"""The segment of a path that stands for a map's keys."""
+SELF = "^"
+"""The path of a record's own key (its key in the collection, or its id field's value)."""
 ANY = "*"
 """The segment of a path that stands for any entry of an array or a map."""
 _MAX_DEPTH = 6
@@ -142,7 +144,7 @@ class FieldInfo:
 def path_words(path: str, collection: str) -> tuple[tuple[str, ...], ...]:
     """The words of a field path: ``address/city`` → ((address,), (city,)); ``#`` (a
     record's key) → the collection's name and ``id`` (``/users`` → ((user, id),))."""
-    if path == KEY:
+    if path == SELF:
         name = collection.rsplit("/", 1)[-1]
         return ((*tokens(name), "id"),)
     segments = [s for s in path.split("/") if s not in (KEY, ANY)]
@@ -162,10 +164,10 @@ class FieldSchema:
         """The schema of a collection from its ``(key, record)`` pairs."""
         step = max(1, len(records) // SAMPLE)
         sample = records[::step][:SAMPLE]
-        fields: dict[str, FieldInfo] = {KEY: FieldInfo(KEY, path_words(KEY, collection))}
+        fields: dict[str, FieldInfo] = {SELF: FieldInfo(SELF, path_words(SELF, collection))}
         for key, record in sample:
-            _note(fields[KEY], key)
-            fields[KEY].records += 1
+            _note(fields[SELF], key)
+            fields[SELF].records += 1
             for path, values in field_paths(record).items():
                 info = fields.get(path)
                 if info is None:
@@ -197,7 +199,7 @@ def enumerations(schema: FieldSchema) -> str:
     as it stands in a record: what a write's answer or a count by value needs to get right."""
     parts: list[str] = []
     for path, info in schema.fields.items():
-        if path == KEY or info.kind != "string" or info.records * 4 < schema.sampled:
+        if path == SELF or info.kind != "string" or info.records * 4 < schema.sampled:
             continue
         name = path.rsplit("/", 1)[-1]
         if name in (KEY, ANY) or not 2 <= len(info.distinct) <= ENUM_MOST:
