@@ -268,3 +268,25 @@ def test_a_trip_no_record_makes_alone_is_shown_as_two_legs() -> None:
     grounding = ground(overlay, world.state, tool, arguments)
     text = records_section(world.state, list(grounding.picks.values()), grounding.searches, 30_000)
     assert "make two legs" in text and '"2025-05-07":{"price":107}' in text
+
+
+def test_people_in_a_tree_are_found_at_any_depth() -> None:
+    def unit(code: str, depth: int, people: list[tuple[str, int]]) -> dict[str, Any]:
+        members = [
+            {"emp_id": f"{code}-{i}", "name": n, "grade": g} for i, (n, g) in enumerate(people)
+        ]
+        below = [unit(f"{code}{k}", depth + 1, people) for k in range(2)] if depth < 3 else []
+        return {"code": code, "members": members, "units": below}
+
+    people = [("Ana Lee", 3), ("Bob Ng", 7), ("Ana Ng", 9)]
+    state = {"divisions": [unit(f"D{i}", 1, people) for i in range(3)]}
+    world = world_of(state, ("find_people", "People by name and grade."))
+    overlay = overlay_of(world)
+    result, *_ = FieldSearch(overlay, world.state).search(
+        world.tool("find_people"), {"name_starts": "Ana", "min_grade": 5}
+    )
+    assert result.nested == "members"
+    assert "/divisions/0/members/2" in result.full
+    assert "/divisions/2/units/1/units/0/members/2" in result.full
+    assert len(result.full) == 3 * 7  # one per unit: 3 divisions of 1 + 2 + 4 units
+    assert all(p.endswith("/members/2") for p in result.full)

@@ -11,6 +11,7 @@ search scans lists of values instead of walking a multi-MB document.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +26,17 @@ from mcp_sim.prompting.field_tables import (
     value_test,
 )
 from mcp_sim.prompting.joins import TwoHop, two_hop
+from mcp_sim.prompting.nested_records import narrowed, nested_entity, nested_hits
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, resolve
+from mcp_sim.runtime.state_shape import Collection, record_items, resolve
 from mcp_sim.spec.world import ToolSpec
+
+
+def _natural(pointer: str) -> list[tuple[int, str]]:
+    return [(int(p), "") if p.isdigit() else (-1, p) for p in pointer.split("/")]
+
 
 LINKED_SEARCHES = 2
 """Collections searched for records linked to one an identifier names (its loans, its stock)."""
@@ -47,6 +54,8 @@ class SearchResult:
     """Records meeting some: ``(pointer, how many)``, most first."""
     join: TwoHop | None = None
     """When no record meets every constraint: two legs that meet in between."""
+    nested: str | None = None
+    """The kind of nested record searched (``members``), when not the collection's own."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -56,6 +65,8 @@ class SearchResult:
         """The sub-records of ``record`` holding the values the constraints name (a
         calendar's requested date, an order's matching item)."""
         found: set[str] = set()
+        if self.nested is not None:
+            return found
         for constraint in self.constraints:
             if constraint.op == "text":
                 continue
@@ -109,6 +120,9 @@ class FieldSearch:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
 
     def run(self, collection: Collection, reading: Reading) -> SearchResult:
+        entity = nested_entity(self.tables.schema(collection), reading)
+        if entity is not None:
+            return self.run_nested(collection, narrowed(reading, entity), entity)
         met: dict[str, int] = {}
         hits = [self.meeting(collection, c) for c in reading.constraints]
         for found in hits:
@@ -130,6 +144,25 @@ class FieldSearch:
             if result.join is not None:
                 result.full = result.join.records
         return result
+
+    def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
+        """The search on the ``entity`` records nested inside the collection's records."""
+
+        def records() -> Iterator[tuple[str, Any]]:
+            for _, pointer, record in record_items(
+                collection, resolve(self.state, collection.pointer)
+            ):
+                yield pointer, record
+
+        met: dict[str, int] = {}
+        for constraint in reading.constraints:
+            for pointer in nested_hits(records, constraint, entity, value_test(constraint)):
+                met[pointer] = met.get(pointer, 0) + 1
+        order = sorted(met, key=_natural)
+        wanted = len(reading.constraints)
+        full = [p for p in order if met[p] == wanted]
+        partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
+        return SearchResult(collection, reading, full, partial, nested=entity)
 
     def meeting(self, collection: Collection, constraint: Constraint) -> set[str]:
         """The records of ``collection`` (as they are now) meeting ``constraint``."""

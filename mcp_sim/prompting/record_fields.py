@@ -28,7 +28,7 @@ SELF = "^"
 """The path of a record's own key (its key in the collection, or its id field's value)."""
 ANY = "*"
 """The segment of a path that stands for any entry of an array or a map."""
-_MAX_DEPTH = 6
+_MAX_DEPTH = 16
 _MAX_ITEMS = 256
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 SAMPLE = 200

@@ -31,7 +31,10 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
     constraints = "; ".join(c.describe() for c in search.constraints)
     total = len(search.full)
     wanted = len(search.constraints)
-    head = f"- Search of {search.collection.pointer} ({constraints}): "
+    where = search.collection.pointer + (
+        f" (its {search.nested} at any depth)" if search.nested else ""
+    )
+    head = f"- Search of {where} ({constraints}): "
     if search.join is not None:
         text = f"{head}{search.join.describe()}; {len(shown)} of them shown below."
         return text if len(text) <= room else text[: max(0, room - 1)] + "…"
