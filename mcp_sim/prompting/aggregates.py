@@ -61,17 +61,36 @@ _AGGREGATE_WORDS = frozenset(
         "overview",
     ]
 )
+_COMPOUND_PARTS = ("count", "total", "stats", "summary")
 _MOST_FIELDS = 4
 _MOST_VALUES = 60
 
 
+_AGGREGATE_PHRASES = (
+    "how many",
+    "number of",
+    "total",
+    "sum of",
+    "average",
+    "distinct",
+    "statistic",
+    "list of all",
+)
+
+
 def is_aggregate(tool: ToolSpec | None) -> bool:
-    """Whether the tool's name (or the first sentence of its description) asks for a summary
-    of a collection rather than records."""
+    """Whether the tool asks for a summary of a collection rather than records: its name
+    says so (``count_orders``, ``genre_stats``, ``list_all_types``), or the first sentence of
+    its description does (``how many``, ``the total``)."""
     if tool is None or tool.effect == "write":
         return False
-    words = tool_words(tool.name, tool.description)
-    return bool(words & _AGGREGATE_WORDS) or "how many" in tool.description.lower()
+    words = tokens(tool.name)
+    if set(words) & _AGGREGATE_WORDS:
+        return True
+    if any(part in word for word in words for part in _COMPOUND_PARTS):
+        return True  # headcount, subtotal
+    first = tool.description.split(". ")[0].lower()
+    return any(phrase in first for phrase in _AGGREGATE_PHRASES)
 
 
 @dataclass

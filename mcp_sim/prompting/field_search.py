@@ -83,10 +83,14 @@ class SearchResult:
 
 
 def sub_record(inner: str) -> str:
-    """The sub-record a value sits in: ``/dates/2024-05-01/status`` → ``/dates/2024-05-01``
-    (a value on the record itself, ``/email``, focuses nothing)."""
-    parts = inner.split("/")
-    return "/".join(parts[:3]) if len(parts) > 3 else (inner if len(parts) == 3 else "")
+    """The sub-record a value sits in: ``/dates/2024-05-01/prices/economy`` →
+    ``/dates/2024-05-01``, ``/units/3/units/0/code`` → ``/units/3/units/0`` (the nearest
+    enclosing entry of an array or a map keyed by id or date); a value on the record itself
+    (``/email``) focuses nothing."""
+    parts = inner.split("/")[:-1]
+    while len(parts) > 2 and not any(c.isdigit() for c in parts[-1]):
+        parts.pop()
+    return "/".join(parts) if len(parts) > 1 else ""
 
 
 class FieldSearch:

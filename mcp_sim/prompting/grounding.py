@@ -26,7 +26,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
-from mcp_sim.prompting.field_search import FieldSearch, SearchResult
+from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
 from mcp_sim.spec.world import ToolSpec
@@ -39,6 +39,7 @@ MAX_FULL = 150
 fit, and says how many there are)."""
 MAX_LISTED = 60
 """Records of a listed collection considered per call (the view shows those that fit)."""
+_COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 
 
@@ -74,6 +75,11 @@ def argument_values(arguments: Any) -> Iterator[str]:
             if label is not None and label not in seen:
                 seen.add(label)
                 yield label
+            if isinstance(value, str) and _COMPOUND.search(value):
+                # A compound key (a unit's path, "warehouse|sku") names its parts, the
+                # last (the innermost) first.
+                for part in reversed(_COMPOUND.split(value)):
+                    yield from walk(part) if part != value else iter(())
 
     yield from walk(arguments)
 
@@ -173,7 +179,7 @@ class Grounding:
         best = sorted(scores.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
         for pointer, (count, _) in best[:MAX_MATCHED]:
             for inner in where[pointer]:
-                self._pick(pointer, "matched", _focus_of(inner), matched=count)
+                self._pick(pointer, "matched", sub_record(inner), matched=count)
 
     def _searched(self, search: SearchResult, *, complete: bool) -> None:
         """The records meeting every constraint (``complete``), or those meeting some, best
@@ -229,13 +235,6 @@ class Grounding:
         if facts is None:
             return None
         return [label for label in facts.values if label != normalize(facts.key)]
-
-
-def _focus_of(inner: str) -> str:
-    """The sub-record a value sits in: ``/dates/2024-05-01/status`` → ``/dates/2024-05-01``,
-    and a value on the record itself (``/email``) focuses nothing."""
-    parts = inner.split("/")
-    return "/".join(parts[:3]) if len(parts) > 3 else (inner if len(parts) == 3 else "")
 
 
 def ground(
