@@ -11,7 +11,7 @@ search scans lists of values instead of walking a multi-MB document.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_r
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
+    equal_labels,
     held_values,
     record_terms,
     value_test,
@@ -188,9 +189,7 @@ class FieldSearch:
             return hits
         test = value_test(constraint)
         for path in constraint.fields:
-            for pointer, values in self.tables.column(collection, path):
-                if pointer not in changed and any(test(v) for v in values):
-                    hits.add(pointer)
+            hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
             for pointer, facts in changed.items():
                 if facts is None or not pointer.startswith(prefix):
                     continue
@@ -198,6 +197,22 @@ class FieldSearch:
                 if any(test(v) for v in held_values(facts.key, record, path)):
                     hits.add(pointer)
         return hits
+
+    def base_hits(
+        self, collection: Collection, path: str, constraint: Constraint, test: Callable[[Any], bool]
+    ) -> set[str]:
+        """The records of the starting state meeting ``constraint`` at ``path``."""
+        if constraint.op == "eq":
+            index = self.tables.label_index(collection, path)
+            found: set[str] = set()
+            for label in equal_labels(constraint.value):
+                found |= index.get(label, set())
+            return found
+        if constraint.op in ("min", "max"):
+            bounded = self.tables.ordered(collection, path).bounded(constraint.op, constraint.value)
+            if bounded is not None:
+                return bounded
+        return {p for p, values in self.tables.column(collection, path) if any(map(test, values))}
 
     def current(
         self, collection: Collection, path: str, pointers: list[str]

@@ -11,7 +11,9 @@ dates, prefixes and substrings.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint
@@ -35,6 +37,8 @@ class FieldTables:
         self.columns: dict[tuple[str, str], Column] = {}
         self.words: dict[str, dict[str, frozenset[str]]] = {}
         self.positions: dict[str, dict[str, int]] = {}
+        self.labels: dict[tuple[str, str], dict[str, set[str]]] = {}
+        self.sorted: dict[tuple[str, str], Ordered] = {}
 
     @classmethod
     def of(cls, index: StateIndex) -> FieldTables:
@@ -64,6 +68,37 @@ class FieldTables:
             self.columns[(collection.pointer, path)] = found
         return found
 
+    def label_index(self, collection: Collection, path: str) -> dict[str, set[str]]:
+        """Each normalized value at ``path`` (and the day of each timestamp) → the records
+        holding it: equality is a dictionary look-up, not a scan."""
+        found = self.labels.get((collection.pointer, path))
+        if found is None:
+            found = {}
+            for pointer, values in self.column(collection, path):
+                for value in values:
+                    for label in _labels(value):
+                        found.setdefault(label, set()).add(pointer)
+            self.labels[(collection.pointer, path)] = found
+        return found
+
+    def ordered(self, collection: Collection, path: str) -> Ordered:
+        """The numbers and the dates at ``path``, each sorted with its record: a bound is
+        two bisections, not a scan."""
+        found = self.sorted.get((collection.pointer, path))
+        if found is None:
+            numbers: list[tuple[float, str]] = []
+            dates: list[tuple[str, str]] = []
+            for pointer, values in self.column(collection, path):
+                for value in values:
+                    if isinstance(value, int | float) and not isinstance(value, bool):
+                        numbers.append((float(value), pointer))
+                    elif isinstance(value, str) and _DATE.match(value):
+                        dates.append((value, pointer))
+            found = self.sorted[(collection.pointer, path)] = Ordered(
+                sorted(numbers), sorted(dates)
+            )
+        return found
+
     def position(self, collection: Collection) -> dict[str, int]:
         found = self.positions.get(collection.pointer)
         if found is None:
@@ -77,6 +112,45 @@ class FieldTables:
             found = {p: record_terms(r) for _, p, r in self.records(collection)}
             self.words[collection.pointer] = found
         return found
+
+
+def _labels(value: Any) -> list[str]:
+    label = normalize(value)
+    if label is None:
+        return []
+    if isinstance(value, str) and len(value) > 10 and _DATE.match(value):
+        return [label, value[:10]]
+    return [label]
+
+
+@dataclass(frozen=True)
+class Ordered:
+    numbers: list[tuple[float, str]]
+    dates: list[tuple[str, str]]
+
+    def bounded(self, op: str, wanted: Any) -> set[str] | None:
+        """The records with a value at or above (``min``) or below (``max``) ``wanted``;
+        ``None`` when ``wanted`` is neither a number nor a date."""
+        if isinstance(wanted, str) and _DATE.match(wanted):
+            keys: list[Any] = [d for d, _ in self.dates]
+            pairs: list[Any] = self.dates
+            # A date bounds the whole day of a timestamp.
+            edge: Any = wanted if op == "min" else wanted + "\uffff"
+        else:
+            try:
+                edge = float(wanted)
+            except (TypeError, ValueError):
+                return None
+            keys, pairs = [n for n, _ in self.numbers], self.numbers
+        if op == "min":
+            return {p for _, p in pairs[bisect_left(keys, edge) :]}
+        return {p for _, p in pairs[: bisect_right(keys, edge)]}
+
+
+def equal_labels(wanted: Any) -> set[str]:
+    """The labels a value equal to ``wanted`` (or to one of a list) has."""
+    options = wanted if isinstance(wanted, list) else [wanted]
+    return {label for label in map(normalize, options) if label is not None}
 
 
 def held_values(key: str, record: Any, path: str) -> list[Any]:
