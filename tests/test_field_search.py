@@ -290,3 +290,26 @@ def test_people_in_a_tree_are_found_at_any_depth() -> None:
     assert "/divisions/2/units/1/units/0/members/2" in result.full
     assert len(result.full) == 3 * 7  # one per unit: 3 divisions of 1 + 2 + 4 units
     assert all(p.endswith("/members/2") for p in result.full)
+
+
+def test_dates_bound_timestamps_and_name_their_day() -> None:
+    events = [
+        {
+            "event_id": f"e{i}",
+            "kind": ["talk", "demo"][i % 2],
+            "at": f"2025-05-{1 + i % 9:02d}T1{i % 10}:00:00",
+        }
+        for i in range(30)
+    ]
+    world = world_of({"events": events}, ("find_events", "Events by kind and time."))
+    search = FieldSearch(overlay_of(world), world.state)
+    tool = world.tool("find_events")
+    day, *_ = search.search(tool, {"at": "2025-05-03"})
+    assert day.full == [f"/events/{i}" for i in range(30) if 1 + i % 9 == 3]
+    window, *_ = search.search(
+        tool, {"kind": "demo", "after": "2025-05-08", "before": "2025-05-09"}
+    )
+    expected = [
+        f"/events/{i}" for i, e in enumerate(events) if e["kind"] == "demo" and 1 + i % 9 >= 8
+    ]
+    assert window.full == expected and expected
