@@ -4,16 +4,21 @@ For each call, in this order (a record is picked once, at its first reason):
 
 1. **named**: records whose key or id equals an argument value (``get_order(order_id)``), or
    one of whose nested maps has it as a key (an item id finds its product, with the variant);
-2. **matched**: records that hold the most argument values, rare values weighing more than
-   common ones (an attribute search such as origin + destination + date, or email, or name +
-   zip), with the sub-records where the values sit (the date) marked as the focus;
+   a compound key (``GRA12/RID15``) names its parts too;
+2. **matched**: for a read, the records of the field-aware search (see
+   :mod:`mcp_sim.prompting.field_search`): every record meeting all the constraints the
+   arguments put on its fields, with the sub-records the arguments name (the date) as the
+   focus; for a write, or a tool with hints, the records that hold the most argument values,
+   rare values weighing more than common ones;
 3. **linked**: records whose key is a value inside a record already picked (an order's user,
    its items' products), in the order they appear there;
-4. **recent**: records the recent turns named (their arguments and observations).
+4. **partial**: records meeting some of the search's constraints, most first;
+5. **recent**: records the recent turns named (their arguments and observations).
 
-A tool's ``grounding`` hints in the world spec narrow step 2 to the collections the tool reads
-and to the fields each argument matches. :mod:`mcp_sim.prompting.state_view` shows the picks
-within the budget.
+A call whose answer summarizes a collection (a count, totals, distinct values) also gets that
+summary (see :mod:`mcp_sim.prompting.aggregates`). A tool's ``grounding`` hints in the world
+spec narrow step 2 to the collections the tool reads and to the fields each argument matches.
+:mod:`mcp_sim.prompting.state_view` shows the picks within the budget.
 """
 
 from __future__ import annotations
