@@ -11,6 +11,7 @@ search scans lists of values instead of walking a multi-MB document.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -31,14 +32,21 @@ from mcp_sim.prompting.nested_records import narrowed, nested_entity, nested_hit
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, record_items, resolve
+from mcp_sim.runtime.state_shape import Collection, resolve
 from mcp_sim.spec.world import ToolSpec
+
+
+def _owner(pointer: str, prefix: str) -> str:
+    """The pointer of the collection's record that ``pointer`` is inside."""
+    return prefix + pointer[len(prefix) :].split("/", 1)[0]
 
 
 def _natural(pointer: str) -> list[tuple[int, str]]:
     return [(int(p), "") if p.isdigit() else (-1, p) for p in pointer.split("/")]
 
 
+MOST_PARTIAL = 200
+"""Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
 """Collections searched for records linked to one an identifier names (its loans, its stock)."""
 
@@ -152,21 +160,37 @@ class FieldSearch:
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""
+        prefix = collection.pointer + "/"
+        changed = {p for p, f in self.overlay.changed.items() if p.startswith(prefix)}
 
-        def records() -> Iterator[tuple[str, Any]]:
-            for _, pointer, record in record_items(
-                collection, resolve(self.state, collection.pointer)
-            ):
-                yield pointer, record
+        def now() -> Iterator[tuple[str, Any]]:
+            for pointer in changed:
+                record = resolve(self.state, pointer)
+                if record is not None:
+                    yield pointer, record
 
         met: dict[str, int] = {}
         for constraint in reading.constraints:
-            for pointer in nested_hits(records, constraint, entity, value_test(constraint)):
+            test = value_test(constraint)
+            hits: set[str] = set()
+            for path in constraint.fields:
+                hits |= self.base_hits(collection, path, constraint, test, entity)
+            if changed:
+                hits = {h for h in hits if _owner(h, prefix) not in changed}
+            hits |= nested_hits(now, constraint, entity, test)
+            for pointer in hits:
                 met[pointer] = met.get(pointer, 0) + 1
-        order = sorted(met, key=_natural)
         wanted = len(reading.constraints)
-        full = [p for p in order if met[p] == wanted]
-        partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
+        full = sorted((p for p, n in met.items() if n == wanted), key=_natural)
+        # A bound most nested records meet (grade ≥ 2) leaves tens of thousands of partial
+        # matches: only the best few are ordered.
+        partial: list[tuple[str, int]] = []
+        for count in range(wanted - 1, 0, -1):
+            room = MOST_PARTIAL - len(partial)
+            if room <= 0:
+                break
+            bucket = [p for p, n in met.items() if n == count]
+            partial += [(p, count) for p in heapq.nsmallest(room, bucket)]
         return SearchResult(collection, reading, full, partial, nested=entity)
 
     def meeting(self, collection: Collection, constraint: Constraint) -> set[str]:
@@ -199,20 +223,28 @@ class FieldSearch:
         return hits
 
     def base_hits(
-        self, collection: Collection, path: str, constraint: Constraint, test: Callable[[Any], bool]
+        self,
+        collection: Collection,
+        path: str,
+        constraint: Constraint,
+        test: Callable[[Any], bool],
+        entity: str = "",
     ) -> set[str]:
-        """The records of the starting state meeting ``constraint`` at ``path``."""
+        """The records (or nested ``entity`` records) of the starting state meeting
+        ``constraint`` at ``path``."""
         if constraint.op == "eq":
-            index = self.tables.label_index(collection, path)
+            index = self.tables.label_index(collection, path, entity)
             found: set[str] = set()
             for label in equal_labels(constraint.value):
                 found |= index.get(label, set())
             return found
         if constraint.op in ("min", "max"):
-            bounded = self.tables.ordered(collection, path).bounded(constraint.op, constraint.value)
+            ordered = self.tables.ordered(collection, path, entity)
+            bounded = ordered.bounded(constraint.op, constraint.value)
             if bounded is not None:
                 return bounded
-        return {p for p, values in self.tables.column(collection, path) if any(map(test, values))}
+        column = self.tables.column(collection, path, entity)
+        return {p for p, values in column if any(map(test, values))}
 
     def current(
         self, collection: Collection, path: str, pointers: list[str]

@@ -34,11 +34,11 @@ class FieldTables:
     def __init__(self, index: StateIndex) -> None:
         self.index = index
         self.schemas: dict[str, FieldSchema] = {}
-        self.columns: dict[tuple[str, str], Column] = {}
+        self.columns: dict[tuple[str, str, str], Column] = {}
         self.words: dict[str, dict[str, frozenset[str]]] = {}
         self.positions: dict[str, dict[str, int]] = {}
-        self.labels: dict[tuple[str, str], dict[str, set[str]]] = {}
-        self.sorted: dict[tuple[str, str], Ordered] = {}
+        self.labels: dict[tuple[str, str, str], dict[str, set[str]]] = {}
+        self.sorted: dict[tuple[str, str, str], Ordered] = {}
 
     @classmethod
     def of(cls, index: StateIndex) -> FieldTables:
@@ -58,43 +58,50 @@ class FieldTables:
             found = self.schemas[collection.pointer] = FieldSchema.of(collection.pointer, pairs)
         return found
 
-    def column(self, collection: Collection, path: str) -> Column:
-        found = self.columns.get((collection.pointer, path))
+    def column(self, collection: Collection, path: str, entity: str = "") -> Column:
+        """``(record pointer, values at path)`` per record; with ``entity``, per record of
+        that kind nested in the collection's records (``/divisions/3/units/0/members/2``)."""
+        found = self.columns.get((collection.pointer, path, entity))
         if found is None:
-            found = [
-                (pointer, held_values(key, record, path))
-                for key, pointer, record in self.records(collection)
-            ]
-            self.columns[(collection.pointer, path)] = found
+            if entity:
+                found = nested_column(self.records(collection), path, entity)
+            else:
+                found = [
+                    (pointer, held_values(key, record, path))
+                    for key, pointer, record in self.records(collection)
+                ]
+            self.columns[(collection.pointer, path, entity)] = found
         return found
 
-    def label_index(self, collection: Collection, path: str) -> dict[str, set[str]]:
+    def label_index(
+        self, collection: Collection, path: str, entity: str = ""
+    ) -> dict[str, set[str]]:
         """Each normalized value at ``path`` (and the day of each timestamp) → the records
         holding it: equality is a dictionary look-up, not a scan."""
-        found = self.labels.get((collection.pointer, path))
+        found = self.labels.get((collection.pointer, path, entity))
         if found is None:
             found = {}
-            for pointer, values in self.column(collection, path):
+            for pointer, values in self.column(collection, path, entity):
                 for value in values:
                     for label in _labels(value):
                         found.setdefault(label, set()).add(pointer)
-            self.labels[(collection.pointer, path)] = found
+            self.labels[(collection.pointer, path, entity)] = found
         return found
 
-    def ordered(self, collection: Collection, path: str) -> Ordered:
+    def ordered(self, collection: Collection, path: str, entity: str = "") -> Ordered:
         """The numbers and the dates at ``path``, each sorted with its record: a bound is
         two bisections, not a scan."""
-        found = self.sorted.get((collection.pointer, path))
+        found = self.sorted.get((collection.pointer, path, entity))
         if found is None:
             numbers: list[tuple[float, str]] = []
             dates: list[tuple[str, str]] = []
-            for pointer, values in self.column(collection, path):
+            for pointer, values in self.column(collection, path, entity):
                 for value in values:
                     if isinstance(value, int | float) and not isinstance(value, bool):
                         numbers.append((float(value), pointer))
                     elif isinstance(value, str) and _DATE.match(value):
                         dates.append((value, pointer))
-            found = self.sorted[(collection.pointer, path)] = Ordered(
+            found = self.sorted[(collection.pointer, path, entity)] = Ordered(
                 sorted(numbers), sorted(dates)
             )
         return found
@@ -112,6 +119,22 @@ class FieldTables:
             found = {p: record_terms(r) for _, p, r in self.records(collection)}
             self.words[collection.pointer] = found
         return found
+
+
+def nested_column(records: Iterator[tuple[str, str, Any]], path: str, entity: str) -> Column:
+    """The values at ``path`` grouped by the ``entity`` record (at any depth) holding them."""
+    grouped: dict[str, list[Any]] = {}
+    for _, pointer, record in records:
+        for inner, value in values_at(record, path):
+            grouped.setdefault(pointer + sub_record_of(inner, path, entity), []).append(value)
+    return list(grouped.items())
+
+
+def sub_record_of(inner: str, path: str, entity: str) -> str:
+    """The pointer (relative to the record) of the ``entity`` record holding ``inner``."""
+    segments = path.split("/")
+    depth = max(i for i, s in enumerate(segments) if i and s == "*" and segments[i - 1] == entity)
+    return "/".join(inner.split("/")[: depth + 2])
 
 
 def _labels(value: Any) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, Reading
+from mcp_sim.prompting.field_tables import sub_record_of
 from mcp_sim.prompting.record_fields import ANY, KEY, FieldSchema, values_at
 
 
@@ -60,13 +61,6 @@ def narrowed(reading: Reading, entity: str) -> Reading:
     return Reading(reading.collection, tuple(kept), reading.score)
 
 
-def _sub_record(inner: str, path: str, entity: str) -> str:
-    """The pointer (relative to the record) of the ``entity`` record holding ``inner``."""
-    segments = path.split("/")
-    depth = max(i for i, s in enumerate(segments) if s == ANY and segments[i - 1] == entity and i)
-    return "/".join(inner.split("/")[: depth + 2])
-
-
 Records = Callable[[], Iterator[tuple[str, Any]]]
 """``(record pointer, record)`` for each record of the collection, as they are now."""
 
@@ -74,11 +68,11 @@ Records = Callable[[], Iterator[tuple[str, Any]]]
 def nested_hits(
     records: Records, constraint: Constraint, entity: str, test: Callable[[Any], bool]
 ) -> set[str]:
-    """The ``entity`` records (absolute pointers) meeting ``constraint``."""
+    """The ``entity`` records (absolute pointers) inside ``records`` meeting ``constraint``."""
     hits: set[str] = set()
     for pointer, record in records():
         for path in constraint.fields:
             for inner, value in values_at(record, path):
                 if test(value):
-                    hits.add(pointer + _sub_record(inner, path, entity))
+                    hits.add(pointer + sub_record_of(inner, path, entity))
     return hits
