@@ -313,3 +313,20 @@ def test_dates_bound_timestamps_and_name_their_day() -> None:
         f"/events/{i}" for i, e in enumerate(events) if e["kind"] == "demo" and 1 + i % 9 >= 8
     ]
     assert window.full == expected and expected
+
+
+def test_a_nested_record_changed_by_a_write_is_searched_as_it_is_now() -> None:
+    def units() -> list[dict[str, Any]]:
+        return [
+            {"code": f"U{k}", "members": [{"emp_id": f"e{i}", "grade": i % 5} for i in range(8)]}
+            for k in range(4)
+        ]
+
+    world = world_of({"units": units()}, ("find_people", "People by grade."))
+    overlay = overlay_of(world)
+    now = {"units": units()}
+    now["units"][2]["members"][0]["grade"] = 9
+    patch = [{"op": "replace", "path": "/units/2/members/0/grade", "value": 9}]
+    moved = overlay.advance(world.state, now, patch)
+    result, *_ = FieldSearch(moved, now).search(world.tool("find_people"), {"min_grade": 9})
+    assert result.nested == "members" and result.full == ["/units/2/members/0"]
