@@ -51,10 +51,10 @@ async def test_no_prompt_exceeds_its_budget_even_when_budgets_are_tight(
     shape_world: tuple[str, World, list[dict[str, Any]]],
 ) -> None:
     shape, world, calls = shape_world
-    # A later turn must hold a looked-up record: a ferry sailing with its 20 dates takes about
-    # 800 tokens (compaction keeps the anchor turn, so later turns no longer re-anchor the
-    # state with the state budget's room).
-    options = Settings.of(state_budget=1500, turn_budget=900, history_budget=2500)
+    # A later turn must hold a looked-up record: a ferry sailing with its 20 dates and the
+    # lines that say what else refers to it take about 900 tokens (compaction keeps the anchor
+    # turn, so later turns no longer re-anchor the state with the state budget's room).
+    options = Settings.of(state_budget=1500, turn_budget=1000, history_budget=2500)
     bound = Simulator(world, TeacherModel(), settings=options).budget.bound
     system = estimate_tokens(render_system(world))
     rows = await measure(world, calls[:80], options)
