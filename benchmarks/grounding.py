@@ -21,7 +21,10 @@ Printed per tool, per kind of call and overall:
 - the share of calls with recall 1.0;
 - prompt tokens (mean, p95, max; the simulator's estimate) and the longest prompt in
   characters;
-- prompt build time per call (ms): from the call's start to the request reaching the model.
+- prompt build time per call (ms): from the call's start to the request reaching the model;
+- prefix reuse (characters and tokens): of each later call's prompt, the share that is a prefix
+  of the episode's previous prompt plus its answer (see :mod:`mcp_sim.fidelity.prefix_reuse`),
+  overall and, with ``--episodes``, per episode.
 
 Kinds: a call's ``kind`` field where it has one, else ``lookup`` (a read whose argument is a
 record's key), ``search`` (another read), ``write``. Also: state-grounded recall (only the
@@ -52,6 +55,7 @@ sys.path.insert(0, str(ROOT))  # benchmarks.zoo, when this runs as a script
 
 from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table  # noqa: E402
 from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, read_calls  # noqa: E402
+from mcp_sim.fidelity.prefix_reuse import PrefixReuse  # noqa: E402
 from mcp_sim.prompting.native import estimate_tokens, render_system  # noqa: E402
 from mcp_sim.settings import PromptSettings, Settings  # noqa: E402
 from mcp_sim.simulator.core import Simulator  # noqa: E402
@@ -76,6 +80,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--include-held-out", action="store_true")
     parser.add_argument("--state-budget", type=int, default=PromptSettings().state_budget)
     parser.add_argument("--history-budget", type=int, default=PromptSettings().history_budget)
+    parser.add_argument("--turn-budget", type=int, default=PromptSettings().turn_budget)
     parser.add_argument("--limit", type=int, default=0, help="only the first N calls")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args(argv[1:])
@@ -86,14 +91,19 @@ def main(argv: list[str]) -> int:
     loading = time.perf_counter()
     world = load_world(args.world)
     calls = read_calls(args.calls)[: args.limit or None]
-    options = Settings.of(state_budget=args.state_budget, history_budget=args.history_budget)
+    options = Settings.of(
+        state_budget=args.state_budget,
+        history_budget=args.history_budget,
+        turn_budget=args.turn_budget,
+    )
     print(
         f"{args.world}: {len(calls)} calls, state {len(json.dumps(world.state)):,} chars, "
         f"loaded in {time.perf_counter() - loading:.1f} s; state budget {args.state_budget}, "
         f"history budget {args.history_budget} tokens",
         file=sys.stderr,
     )
-    rows = anyio.run(measure, world, calls, options)
+    reuse = PrefixReuse()
+    rows = anyio.run(measure, world, calls, options, reuse)
     budget = Simulator(world, TeacherModel(), settings=options).budget
     system = estimate_tokens(render_system(world))
     print(
@@ -107,8 +117,19 @@ def main(argv: list[str]) -> int:
     print("\t".join(["group", *columns]))
     for name, row in rows.items():
         print("\t".join([name, *(_cell(row[c]) for c in columns)]))
+    summary = reuse.summary()
+    print(
+        f"prefix reuse of later calls ({summary['later_calls']} in {summary['episodes']} "
+        f"episodes; tokens by {summary['tokenizer']}): characters {_cell(summary['reuse_chars'])}, "
+        f"tokens {_cell(summary['reuse_tokens'])}; per episode (tokens) mean "
+        f"{_cell(summary['episode_reuse_mean'])}, min {_cell(summary['episode_reuse_min'])}; "
+        f"calls under 0.9: {summary['under_0.9']}",
+        file=sys.stderr,
+    )
+    episodes = {name: r.row() for name, r in reuse.episodes.items()}
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        figures = {"groups": rows, "prefix_reuse": summary, "episodes": episodes}
+        args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return 0
 
 

@@ -9,7 +9,7 @@ calls on one session (every call a different key, so no two turns are the same),
 warm-up, every 1,000 calls and at the end, with the growth per call. The warm-up lets the
 process reach its working size (imports, caches, the first compaction of the history) before
 growth is measured. Nothing here passes or fails; the soak test in the suite
-(tests/test_soak.py) pins a bound.
+(tests/e2e/test_soak.py) pins a bound.
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
-"""How much of each prompt vLLM's prefix cache can reuse, and what compaction and large-world
-views do to prompt size.
+"""How much of each prompt vLLM's prefix cache can reuse, with compaction and on a large world.
 
-A 50-call session on ``worlds/shop.yaml`` (create, get, list, update, delete in a cycle), with
-the default options, is answered by a rule-based stand-in for the world model that reads the session's real state, so
+Sessions on ``worlds/shop.yaml`` (create, get, list, update, delete in a cycle) are answered by
+a rule-based stand-in for the world model that reads the session's real state, so
 observations and patches are plausible and every patch commits. For each call after the first
-it measures the characters its prompt shares, as a prefix, with the previous call's prompt
-(the chat rendered as ``<|role|>`` + content, as a chat template would lay it out). Then it
-runs the same session with a small history budget to show compaction, and a few calls on the
-shop with 6,000 orders (about 2.4 MB of state) to show the prompt size of a large world.
+it measures the share of its prompt (characters, and tokens: see
+:mod:`mcp_sim.fidelity.prefix_reuse`) that is a prefix of the previous call's prompt plus its
+answer, counts the compactions (prompts that do not extend the previous one), and checks the
+prompt sizes against the budget. Sessions: the shop with default options; with a small history
+budget (compaction); and the shop with 6,000 orders (about 2.6 MB of state, shown as a view),
+for 50 and 100 calls.
 
     python benchmarks/prefix_sharing.py
 """
@@ -23,9 +24,10 @@ from typing import Any
 
 import anyio
 
+from mcp_sim.fidelity.prefix_reuse import PrefixReuse
 from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
-from mcp_sim.prompting.native import estimate_tokens
-from mcp_sim.settings import PromptSettings, Settings
+from mcp_sim.prompting.native import estimate_tokens, render_system
+from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.world import World
@@ -35,32 +37,19 @@ CALLS = 50
 SESSION = "bench"
 
 
-def render(messages: list[ChatMessage]) -> str:
-    return "".join(f"<|{m['role']}|>\n{m['content']}\n" for m in messages)
-
-
-def shared_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
 class RuleBasedModel:
     """Answers shop calls from the session's real state, with a correct patch for writes."""
 
     def __init__(self, world: World) -> None:
         self.world = world
         self.simulator: Simulator | None = None
-        self.prompts: list[str] = []
+        self.requests: list[tuple[list[ChatMessage], str]] = []
 
     async def complete(
         self, request: CompletionRequest, progress: ProgressCallback | None = None
     ) -> Completion:
         if self.simulator is None:
             raise RuntimeError("attach the simulator first")
-        self.prompts.append(render(request.messages))
         state = self.simulator.sessions.get(SESSION).state
         last = request.messages[-1]["content"]
         action = json.loads(
@@ -99,6 +88,7 @@ class RuleBasedModel:
         content = f"<predicted_observation>\n{text}\n</predicted_observation>"
         if patch is not None:
             content += f"\n<state_patch>{json.dumps(patch)}</state_patch>"
+        self.requests.append((list(request.messages), content))
         return Completion(content=content, model="rule-based")
 
     async def aclose(self) -> None:
@@ -123,7 +113,10 @@ def session_calls(count: int) -> list[tuple[str, dict[str, Any]]]:
     return calls[:count]
 
 
-async def run_session(world: World, options: Settings, count: int = CALLS) -> list[str]:
+async def run_session(
+    world: World, options: Settings, count: int = CALLS
+) -> list[tuple[list[ChatMessage], str]]:
+    """The messages of each request of a ``count``-call session, with the answer given."""
     model = RuleBasedModel(world)
     simulator = Simulator(world, model, settings=options)
     model.simulator = simulator
@@ -131,7 +124,7 @@ async def run_session(world: World, options: Settings, count: int = CALLS) -> li
         result = await simulator.call(SESSION, tool, args)
         if result.patch_status == "rejected":
             raise RuntimeError(f"{tool}: the stand-in's patch was rejected")
-    return model.prompts
+    return model.requests
 
 
 def big_world(world: World, orders: int = 6000) -> World:
@@ -150,47 +143,46 @@ def big_world(world: World, orders: int = 6000) -> World:
     return world.model_copy(update={"state": {**world.state, "orders": records}})
 
 
-def sharing(prompts: list[str]) -> tuple[float, float, list[float]]:
-    """(character-weighted, mean per call, per call) fraction shared with the previous prompt."""
-    pairs = [(shared_prefix(prev, cur), len(cur)) for prev, cur in itertools.pairwise(prompts)]
-    per_call = [shared / size for shared, size in pairs]
-    weighted = sum(shared for shared, _ in pairs) / sum(size for _, size in pairs)
-    return weighted, sum(per_call) / len(per_call), per_call
+def extends(previous: list[ChatMessage], current: list[ChatMessage]) -> bool:
+    """Whether ``current`` repeats ``previous`` up to the turn of its call (then appends)."""
+    head = len(previous) - 1
+    return current[:head] == previous[:head] and (
+        len(current) > head and previous[head]["content"].startswith(current[head]["content"])
+    )
+
+
+async def report(name: str, world: World, options: Settings, count: int = CALLS) -> None:
+    requests = await run_session(world, options, count)
+    reuse = PrefixReuse()
+    for messages, answer in requests:
+        reuse.add(SESSION, messages, answer)
+    row = reuse.summary()
+    cuts = sum(not extends(a[0], b[0]) for a, b in itertools.pairwise(requests))
+    tokens = [estimate_tokens("".join(m["content"] for m in r[0])) for r in requests]
+    bound = (
+        estimate_tokens(render_system(world))
+        + Simulator(world, RuleBasedModel(world), settings=options).budget.bound
+    )
+    print(
+        f"{name}: {count} calls, reuse of calls 2..{count}: characters {row['reuse_chars']:.3f}, "
+        f"tokens {row['reuse_tokens']:.3f} (lowest call {row['reuse_min']:.3f}, "
+        f"{row['under_0.9']} under 0.9); compactions {cuts}; recomputed tokens per call "
+        f"{row['recomputed_tokens_mean']:,.0f}; prompt tokens (estimate) last {tokens[-1]:,}, "
+        f"max {max(tokens):,} of at most {bound:,}"
+    )
 
 
 async def main() -> None:
     world = load_world(ROOT / "worlds" / "shop.yaml")
-    plain = await run_session(world, Settings.of())  # the default history budget is not reached
-    weighted, mean, per_call = sharing(plain)
-    print(f"prefix sharing over a {CALLS}-call session (calls 2..{CALLS}):")
-    print(f"  shared fraction, character-weighted: {weighted:.3f}")
-    print(f"  shared fraction, mean per call:      {mean:.3f}")
-    print(
-        f"  shared fraction at calls 2 / 10 / 25 / 50: {per_call[0]:.3f} / {per_call[8]:.3f} / "
-        f"{per_call[23]:.3f} / {per_call[-1]:.3f}"
-    )
-    crossing = next((i + 2 for i, share in enumerate(per_call) if share >= 0.9), None)
-    print(f"  first call sharing >= 0.9: {crossing}")
-    per_call_unshared = len(plain[-1]) - shared_prefix(plain[-2], plain[-1])
-    print(f"  characters not shared at call {CALLS}: {per_call_unshared:,}")
-    compacted = await run_session(world, Settings.of(history_budget=4000, keep_turns=8))
-    c_weighted, c_mean, _ = sharing(compacted)
-    print(f"prompt at call {CALLS}:")
-    print(
-        f"  without compaction (default history budget "
-        f"{PromptSettings().history_budget:,} tokens, not reached): {len(plain[-1]):,} chars, "
-        f"~{estimate_tokens(plain[-1]):,} tokens"
-    )
-    print(
-        f"  with compaction (history budget 4,000 tokens, keep 8 turns): "
-        f"{len(compacted[-1]):,} chars, ~{estimate_tokens(compacted[-1]):,} tokens "
-        f"(shared fraction {c_weighted:.3f} weighted, {c_mean:.3f} mean)"
-    )
+    print(f"tokens by {PrefixReuse().tokenizer}")
+    await report("shop.yaml, default options", world, Settings.of())
+    await report("shop.yaml, history budget 4,000 tokens", world, Settings.of(history_budget=4000))
     large = big_world(world)
-    size = len(json.dumps(large.state))
-    tokens = [estimate_tokens(p) for p in await run_session(large, Settings.of(), count=10)]
-    print(f"large world ({size / 1e6:.1f} MB state, state budget 8,000 tokens), prompt tokens:")
-    print("  " + " ".join(f"{t:,}" for t in tokens))
+    size = len(json.dumps(large.state)) / 1e6
+    await report(f"shop with 6,000 orders ({size:.1f} MB), default options", large, Settings.of())
+    await report(
+        f"shop with 6,000 orders ({size:.1f} MB), 100 calls", large, Settings.of(), count=100
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import io
 import json
 import tempfile
 import threading
+import weakref
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -190,8 +191,11 @@ class Journal:
     def _spill_file(self) -> BinaryIO:
         if self._spill is None:
             try:
-                # Open for the journal's life, closed by close().
-                self._spill = tempfile.TemporaryFile(prefix="mcp-sim-journal-")  # noqa: SIM115
+                # Open for the journal's life: records stay readable after close(), so the
+                # file is closed (and deleted) when the journal is collected, without a warning.
+                spill = tempfile.TemporaryFile(prefix="mcp-sim-journal-")  # noqa: SIM115
+                weakref.finalize(self, spill.close)
+                self._spill = spill
             except OSError:  # no writable temporary folder: keep the lines in memory
                 self._spill = io.BytesIO()
         return self._spill

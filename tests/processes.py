@@ -85,21 +85,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def serving_http(world: Path, *args: str, log: Path) -> Iterator[str]:
     """``mcp-sim serve WORLD --http 127.0.0.1:PORT ARGS...``; yields the ``/mcp`` URL."""
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mcp_sim",
-            "serve",
-            str(world),
-            *args,
-            "--http",
-            f"127.0.0.1:{port}",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("wb"),
-        cwd=ROOT,
-    )
+    command = [sys.executable, "-m", "mcp_sim", "serve", str(world), *args]
+    # The child holds its own copy of the log's descriptor: ours is closed once it has started.
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            [*command, "--http", f"127.0.0.1:{port}"],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            cwd=ROOT,
+        )
     try:
         wait_until_listening(port, process, log)
         yield f"http://127.0.0.1:{port}/mcp"
@@ -151,13 +145,14 @@ class RawStdio:
 @contextmanager
 def serving_stdio(world: Path, *args: str, log: Path) -> Iterator[RawStdio]:
     """``mcp-sim serve WORLD ARGS...`` on stdio, initialized (protocol 2025-11-25)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mcp_sim", "serve", str(world), *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=log.open("wb"),
-        cwd=ROOT,
-    )
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcp_sim", "serve", str(world), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=ROOT,
+        )
     try:
         wire = RawStdio(process)
         client = {"name": "raw-test", "version": "0"}

@@ -67,11 +67,10 @@ def haproxy(folder: Path, workers: list[int]) -> Iterator[str]:
     config = config.replace("bind :8080", f"bind 127.0.0.1:{port}")
     path = folder / "haproxy.cfg"
     path.write_text(config, encoding="utf-8")
-    process = subprocess.Popen(
-        [binary("haproxy"), "-f", str(path), "-db"],
-        stdout=subprocess.DEVNULL,
-        stderr=(folder / "haproxy.log").open("wb"),
-    )
+    with (folder / "haproxy.log").open("wb") as stderr:  # the child keeps its own copy
+        process = subprocess.Popen(
+            [binary("haproxy"), "-f", str(path), "-db"], stdout=subprocess.DEVNULL, stderr=stderr
+        )
     try:
         wait_for_port(port, process, "haproxy", seconds=30)
         yield f"http://127.0.0.1:{port}"

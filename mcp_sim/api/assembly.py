@@ -214,4 +214,4 @@ class _Parts:
                 write_through=self.durable.write_through(name) if self.durable else None,
             )
         except ValueError as exc:  # budgets that cannot fit the model's context window
-            raise SettingsError("--context-window", str(exc)) from None
+            raise SimError(str(exc)) from None

@@ -14,9 +14,10 @@ recall counts only the pairs whose value the state holds (as a value or a key, i
 state or written by an earlier call): a count or a sum that no record holds is left out.
 
 Prefix reuse of a call (not the first of its episode): the share of its prompt, in characters
-of the chat rendered as a chat template lays it out (``<|role|>`` + content), that is a prefix
-of the previous call's prompt followed by that call's answer: what a server's prefix cache can
-reuse. Calls the simulator could not answer (``model_error``) are counted apart (``unsimulated``).
+(``reuse``, the mean over calls) and in tokens (``reuse_tokens``, over all calls) of the chat as
+Qwen's template lays it out, that is a prefix of the previous call's prompt followed by that
+call's answer: what a server's prefix cache can reuse (see
+:mod:`mcp_sim.fidelity.prefix_reuse`). Calls the simulator could not answer (``model_error``) are counted apart (``unsimulated``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_sim.fidelity.prefix_reuse import PrefixReuse, Reuse
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.runtime.state_shape import normalize
@@ -136,15 +138,16 @@ class Figures:
     tokens: list[int] = field(default_factory=list)
     chars: list[int] = field(default_factory=list)
     build_ms: list[float] = field(default_factory=list)
-    reuse: list[float] = field(default_factory=list)
+    reuse: Reuse = field(default_factory=Reuse)
     calls: int = 0
     unsimulated: int = 0
     """Calls the simulator could not answer (a ``model_error`` result), though the stand-in
     model gave the real answer: an answer shape the simulator refuses."""
 
     def merge(self, other: Figures) -> None:
-        for name in ("recalls", "grounded", "tokens", "chars", "build_ms", "reuse"):
+        for name in ("recalls", "grounded", "tokens", "chars", "build_ms"):
             getattr(self, name).extend(getattr(other, name))
+        self.reuse.merge(other.reuse)
         self.calls += other.calls
         self.unsimulated += other.unsimulated
 
@@ -159,7 +162,8 @@ class Figures:
                 sum(r == 1.0 for r in self.recalls) / len(self.recalls) if self.recalls else None
             ),
             "grounded": _mean(self.grounded),
-            "reuse": _mean(self.reuse),
+            "reuse": _mean(self.reuse.per_call),
+            "reuse_tokens": self.reuse.row()["reuse_tokens"],
             "chars_mean": statistics.fmean(self.chars or [0]),
             "tokens_mean": statistics.fmean(tokens),
             "tokens_p95": tokens[min(len(tokens) - 1, int(0.95 * len(tokens)))],
@@ -195,23 +199,6 @@ def kind_of(world: World, simulator: Simulator, call: dict[str, Any]) -> str:
     return "lookup" if named else "search"
 
 
-def render(messages: list[dict[str, Any]]) -> str:
-    """The chat as a chat template concatenates it."""
-    return "".join(f"<|{m['role']}|>\n{m['content']}\n" for m in messages)
-
-
-def shared_prefix(a: str, b: str) -> int:
-    """Length of the longest common prefix (by halving: slices compare at C speed)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
 def state_values(value: Any, into: set[str] | None = None) -> set[str]:
     """Every scalar and key the state holds, as :func:`normalize` looks values up."""
     found = set() if into is None else into
@@ -228,15 +215,25 @@ def state_values(value: Any, into: set[str] | None = None) -> set[str]:
     return found
 
 
-async def measure(world: World, calls: list[dict[str, Any]], settings: Settings) -> dict[str, Any]:
-    groups, index_ms = await measure_figures(world, calls, settings)
+async def measure(
+    world: World,
+    calls: list[dict[str, Any]],
+    settings: Settings,
+    reuse: PrefixReuse | None = None,
+) -> dict[str, Any]:
+    """The figures per group of calls; ``reuse`` (when given) keeps each episode's prefix
+    reuse too."""
+    groups, index_ms = await measure_figures(world, calls, settings, reuse)
     rows = {name: figures.row() for name, figures in sorted(groups.items())}
     rows["overall"]["index_ms"] = index_ms
     return rows
 
 
 async def measure_figures(
-    world: World, calls: list[dict[str, Any]], settings: Settings
+    world: World,
+    calls: list[dict[str, Any]],
+    settings: Settings,
+    reuse: PrefixReuse | None = None,
 ) -> tuple[dict[str, Figures], float]:
     """Figures per group (``overall``, ``tool NAME``, ``kind KIND``: a call's ``kind`` field if
     it has one, else :func:`kind_of`), and the milliseconds the world's index took to build."""
@@ -248,7 +245,7 @@ async def measure_figures(
     index_ms = (time.perf_counter() - started) * 1000
     held = state_values(world.state)
     groups: dict[str, Figures] = defaultdict(Figures)
-    previous: dict[str, str] = {}  # episode -> its last prompt and answer, rendered
+    reuse = reuse or PrefixReuse()
     for call in calls:
         patch = call.get("patch") or []
         tool = world.tool(call["tool"])
@@ -267,19 +264,14 @@ async def measure_figures(
         if not model.prompts:
             continue
         messages = model.prompts[0]
-        rendered = render(messages)
-        before = previous.get(str(call["episode"]))
-        previous[str(call["episode"])] = render(
-            [*messages, {"role": "assistant", "content": answer}]
-        )
         build_ms = ((model.reached or started) - started) * 1000
-        reuse = None if before is None else shared_prefix(before, rendered) / len(rendered)
+        shared = reuse.add(str(call["episode"]), messages, answer)
         for group in figures:
             group.calls += 1
-            group.chars.append(len(rendered))
+            group.chars.append(sum(len(m["content"]) for m in messages))
             group.build_ms.append(build_ms)
-            if reuse is not None:
-                group.reuse.append(reuse)
+            if shared is not None:
+                group.reuse.add(*shared)
         _score(figures, call, messages, held)
     return groups, index_ms
 

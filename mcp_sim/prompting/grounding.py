@@ -4,16 +4,21 @@ For each call, in this order (a record is picked once, at its first reason):
 
 1. **named**: records whose key or id equals an argument value (``get_order(order_id)``), or
    one of whose nested maps has it as a key (an item id finds its product, with the variant);
-2. **matched**: records that hold the most argument values, rare values weighing more than
-   common ones (an attribute search such as origin + destination + date, or email, or name +
-   zip), with the sub-records where the values sit (the date) marked as the focus;
+   a compound key (``GRA12/RID15``) names its parts too;
+2. **matched**: for a read, the records of the field-aware search (see
+   :mod:`mcp_sim.prompting.field_search`): every record meeting all the constraints the
+   arguments put on its fields, with the sub-records the arguments name (the date) as the
+   focus; for a write, or a tool with hints, the records that hold the most argument values,
+   rare values weighing more than common ones;
 3. **linked**: records whose key is a value inside a record already picked (an order's user,
    its items' products), in the order they appear there;
-4. **recent**: records the recent turns named (their arguments and observations).
+4. **partial**: records meeting some of the search's constraints, most first;
+5. **recent**: records the recent turns named (their arguments and observations).
 
-A tool's ``grounding`` hints in the world spec narrow step 2 to the collections the tool reads
-and to the fields each argument matches. :mod:`mcp_sim.prompting.state_view` shows the picks
-within the budget.
+A call whose answer summarizes a collection (a count, totals, distinct values) also gets that
+summary (see :mod:`mcp_sim.prompting.aggregates`). A tool's ``grounding`` hints in the world
+spec narrow step 2 to the collections the tool reads and to the fields each argument matches.
+:mod:`mcp_sim.prompting.state_view` shows the picks within the budget.
 """
 
 from __future__ import annotations
@@ -25,15 +30,21 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
+from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.state_shape import normalize, resolve
 from mcp_sim.spec.world import ToolSpec
 
 MAX_MATCHED = 40
 """Matched records considered per call; the view shows as many of them as fit."""
 MAX_LINKED = 40
+MAX_FULL = 150
+"""Records meeting every constraint of a search considered per call (the view shows as many as
+fit, and says how many there are)."""
 MAX_LISTED = 60
 """Records of a listed collection considered per call (the view shows those that fit)."""
+_COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 
 
@@ -47,6 +58,10 @@ class Pick:
     even when the rest of a large record is outlined."""
     matched: int = 0
     """How many of the call's argument values the record holds."""
+    complete: bool = False
+    """Whether the record meets every constraint of a field-aware search."""
+    constraints: int = 0
+    """How many constraints that search has (0: not found by one)."""
 
 
 def argument_values(arguments: Any) -> Iterator[str]:
@@ -65,6 +80,11 @@ def argument_values(arguments: Any) -> Iterator[str]:
             if label is not None and label not in seen:
                 seen.add(label)
                 yield label
+            if isinstance(value, str) and _COMPOUND.search(value):
+                # A compound key (a unit's path, "warehouse|sku") names its parts, the
+                # last (the innermost) first.
+                for part in reversed(_COMPOUND.split(value)):
+                    yield from walk(part) if part != value else iter(())
 
     yield from walk(arguments)
 
@@ -85,13 +105,20 @@ class Grounding:
         self.overlay = overlay
         self.state = state
         self.picks: dict[str, Pick] = {}
+        self.searches: list[SearchResult] = []
+        """The field-aware searches of the call, when its arguments constrain fields."""
+        self.summary: Summary | None = None
+        """The summary of a collection a call such as ``count_orders`` answers with."""
 
-    def _pick(self, pointer: str, reason: str, inner: str = "", matched: int = 0) -> None:
+    def _pick(
+        self, pointer: str, reason: str, inner: str = "", matched: int = 0, complete: bool = False
+    ) -> Pick:
         pick = self.picks.get(pointer)
         if pick is None:
-            pick = self.picks[pointer] = Pick(pointer, reason, matched=matched)
+            pick = self.picks[pointer] = Pick(pointer, reason, matched=matched, complete=complete)
         if inner:
             pick.focus.add(inner)
+        return pick
 
     def for_call(
         self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
@@ -102,10 +129,22 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
-        self._match(tool, arguments, labels)
+        hinted = tool is not None and tool.grounding is not None
+        writes = tool is not None and tool.effect == "write"
+        if not hinted and not writes:
+            self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
+        if tool is not None and is_aggregate(tool):
+            last = self.searches[-1] if self.searches else None
+            self.summary = summarize(self.overlay, self.state, tool, last)
+        if not self.searches:
+            self._match(tool, arguments, labels)
+        for search in self.searches:
+            self._searched(search, complete=True)
         if not self.picks:
             self._listed(tool)
         self._link()
+        for search in self.searches:
+            self._searched(search, complete=False)
         for text in recent:
             for token in _TOKEN.findall(text):
                 named = normalize(token)
@@ -145,7 +184,23 @@ class Grounding:
         best = sorted(scores.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
         for pointer, (count, _) in best[:MAX_MATCHED]:
             for inner in where[pointer]:
-                self._pick(pointer, "matched", _focus_of(inner), matched=count)
+                self._pick(pointer, "matched", sub_record(inner), matched=count)
+
+    def _searched(self, search: SearchResult, *, complete: bool) -> None:
+        """The records meeting every constraint (``complete``), or those meeting some, best
+        first, with the sub-records their matching values sit in as focus."""
+        wanted = len(search.constraints)
+        chosen = (
+            [(p, wanted) for p in search.full[:MAX_FULL]]
+            if complete
+            else search.partial[:MAX_MATCHED]
+        )
+        for pointer, met in chosen:
+            record = resolve(self.state, pointer)
+            pick = self._pick(pointer, "matched", matched=met, complete=complete)
+            pick.complete = pick.complete or complete
+            pick.constraints = pick.constraints or wanted
+            pick.focus |= search.focus_of(pointer, record)
 
     def _listed(self, tool: ToolSpec | None) -> None:
         """The records of the collections a tool reads (its hint's ``reads``), or that its
@@ -187,19 +242,15 @@ class Grounding:
         return [label for label in facts.values if label != normalize(facts.key)]
 
 
-def _focus_of(inner: str) -> str:
-    """The sub-record a value sits in: ``/dates/2024-05-01/status`` → ``/dates/2024-05-01``,
-    and a value on the record itself (``/email``) focuses nothing."""
-    parts = inner.split("/")
-    return "/".join(parts[:3]) if len(parts) > 3 else (inner if len(parts) == 3 else "")
-
-
 def ground(
     overlay: StateOverlay,
     state: Any,
     tool: ToolSpec | None,
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
-) -> list[Pick]:
-    """The records ``tool`` called with ``arguments`` needs, best first."""
-    return Grounding(overlay, state).for_call(tool, arguments, recent)
+) -> Grounding:
+    """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
+    its field-aware search (``search``)."""
+    grounding = Grounding(overlay, state)
+    grounding.for_call(tool, arguments, recent)
+    return grounding

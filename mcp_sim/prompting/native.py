@@ -30,8 +30,10 @@ previous observation and the new turn: vLLM's prefix cache reuses all the rest. 
 whole state into every call instead (tried first) left some 2,400 characters a call unshared on
 the shop world, and a large world's view (up to the state budget) on every call.
 
-Compaction drops the oldest turns from the history, numbering the rest as before; the turn
-after a compaction anchors the state again. Follow-up requests (a patch, a corrected patch, a
+Compaction (rare, in large cuts: see :mod:`mcp_sim.simulator.compaction`) keeps the anchor turn
+when it can and folds the turns after it away: the first turn after them says so and shows
+their changes, so the prefix up to the anchor stays cached. Otherwise it drops the oldest turns,
+numbering the rest as before, and the turn after it anchors the state again. Follow-up requests (a patch, a corrected patch, a
 regenerated answer) append to the messages of the call, so they share its whole prefix.
 """
 
@@ -96,6 +98,8 @@ class PastCall:
     head: str | None = None
     """The turn exactly as the model was shown it (without the closing part that belonged to
     the call alone); ``None`` shows the bare action."""
+    number: int | None = None
+    """The turn's number, when the turns shown skip some (folded behind the anchor)."""
 
 
 def _json_type(schema: dict[str, Any]) -> str:
@@ -297,7 +301,7 @@ def build_messages(
     for turn, past in enumerate(history, context.first_turn):
         shown = past.head
         if shown is None:
-            shown = render_action(turn, past.tool, past.arguments, past.action)
+            shown = render_action(past.number or turn, past.tool, past.arguments, past.action)
         messages.append({"role": "user", "content": omitted + shown})
         messages.append(
             {"role": "assistant", "content": f"{OBSERVATION_MARKER}\n{past.observation}"}

@@ -25,14 +25,18 @@ view is only what is shown.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from jsonpointer import escape
 
-from mcp_sim.prompting.grounding import Pick, ground
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.native import render_changes, render_state
-from mcp_sim.prompting.record_render import collection_line, dumps, note, record_line, size
+from mcp_sim.prompting.record_fields import enumerations
+from mcp_sim.prompting.record_render import collection_line, dumps, note, size
+from mcp_sim.prompting.records_section import records_section
+from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_shape import resolve
@@ -47,7 +51,6 @@ VIEW_HEADING = (
     "**Current World State** (too large to show whole: its collections are outlined, and the "
     "records this call needs are shown in full as they are now):"
 )
-RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
 REFERENCED_HEADING = "**Records this call refers to** (as they are now; JSON pointer: record):"
 
 
@@ -104,8 +107,8 @@ class StateView:
         overlay = self.overlay_for(state, overlay)
         if self.fits(overlay):
             return render_state(state)
-        picks = ground(overlay, state, tool, arguments or {}, references)
-        return self._view(state, overlay, picks)
+        grounding = ground(overlay, state, tool, arguments or {}, references)
+        return self._view(state, overlay, grounding)
 
     def turn_section(
         self,
@@ -117,9 +120,12 @@ class StateView:
         *,
         tool: ToolSpec | None = None,
         overlay: StateOverlay | None = None,
+        known: Collection[str] = frozenset(),
     ) -> str:
         """The state section of a turn: with ``unseen`` ``None``, the anchor (:meth:`render`);
-        otherwise the changes ``unseen`` by the model so far and the records the call needs."""
+        otherwise the changes ``unseen`` by the model so far and the records the call needs,
+        those in ``known`` (shown whole by the history, see
+        :mod:`mcp_sim.prompting.shown_records`) named instead of repeated."""
         if unseen is None:
             return self.render(
                 state, index, references, tool=tool, arguments=arguments, overlay=overlay
@@ -127,8 +133,12 @@ class StateView:
         parts = [render_changes(unseen)] if unseen else []
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
-            picks = ground(overlay, state, tool, arguments)
-            parts.append(self._records(state, picks, _chars(self.turn_budget_tokens)))
+            grounding = ground(overlay, state, tool, arguments)
+            named = known_line([pointer for pointer in grounding.picks if pointer in known])
+            for pointer in known:
+                grounding.picks.pop(pointer, None)
+            room = _chars(self.turn_budget_tokens) - len(named)
+            parts += [self._records(state, grounding, room), named]
         elif self.world.entities:
             index = index if index is not None else EntityIndex.build(self.world, state)
             parts.append(self.referenced(index, string_values(arguments)))
@@ -147,7 +157,7 @@ class StateView:
             lines.append(line)
         return "\n".join([REFERENCED_HEADING, *lines]) if lines else ""
 
-    def _view(self, state: dict[str, Any], overlay: StateOverlay, picks: list[Pick]) -> str:
+    def _view(self, state: dict[str, Any], overlay: StateOverlay, grounding: Grounding) -> str:
         budget = _chars(self.budget_tokens)
         outline = self._outline(state, overlay, budget // 4)
         head = ""
@@ -159,7 +169,7 @@ class StateView:
                 break
         if len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
-        records = self._records(state, picks, budget - len(head) - 1)
+        records = self._records(state, grounding, budget - len(head) - 1)
         return f"{head}\n{records}" if records else head
 
     def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
@@ -170,6 +180,9 @@ class StateView:
             if not isinstance(value, dict | list):
                 continue
             line = collection_line(collection.pointer, value, collection.keyed, collection.id_field)
+            values = enumerations(FieldTables.of(overlay.base).schema(collection))
+            if values:
+                line += f"; fields of few values hold: {values}"
             rest = f"- … and {len(collections) - i} more collections"
             if sum(len(x) + 1 for x in lines) + len(line) + len(rest) + 2 > room:
                 lines.append(rest)
@@ -199,34 +212,8 @@ class StateView:
             }
         return note(value)
 
-    def _records(self, state: dict[str, Any], picks: list[Pick], room: int) -> str:
-        """The picked records that fit in ``room`` characters, best first, and a line naming
-        those left out while that fits."""
-        lines: list[str] = []
-        left = room - len(RECORDS_HEADING) - 1
-        missed: list[str] = []
-        for pick in picks:
-            record = resolve(state, pick.pointer)
-            if record is None:
-                continue
-            focused = pick.reason in ("matched", "listed")
-            line = (
-                record_line(pick.pointer, record, pick.focus, left - 1, focused=focused)
-                if left > 0
-                else None
-            )
-            if line is None:
-                missed.append(pick.pointer)
-                continue
-            lines.append(line)
-            left -= len(line) + 1
-        if missed:
-            shown: list[str] = []
-            for pointer in missed:
-                candidate = f"- not shown for room: {', '.join([*shown, pointer])}"
-                if len(candidate) + 1 > left:
-                    break
-                shown.append(pointer)
-            if shown:
-                lines.append(f"- not shown for room: {', '.join(shown)}")
-        return "\n".join([RECORDS_HEADING, *lines]) if lines else ""
+    def _records(self, state: dict[str, Any], grounding: Grounding, room: int) -> str:
+        """The records the call needs that fit in ``room`` characters (see
+        :mod:`mcp_sim.prompting.records_section`)."""
+        picks = list(grounding.picks.values())
+        return records_section(state, picks, grounding.searches, room, grounding.summary)

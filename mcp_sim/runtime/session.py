@@ -111,6 +111,10 @@ class Session:
     """Ids of entity records that existed in this session and were removed."""
     history_start: int = 0
     """Turns before this number are folded away by compaction (the state carries their effect)."""
+    history_resume: int = 0
+    """When past ``history_start + 1``: the turns after turn ``history_start`` (an anchor, kept
+    shown so the prompt's prefix stays) and before this number are folded away; the first turn
+    after them shows their changes."""
     history_offset: int = 0
     """Turns before this number are no longer kept: compaction folded them away, so no prompt
     shows them again (see :meth:`let_go`). A long session's memory stays what its prompt can
@@ -192,6 +196,7 @@ class Session:
                 for t in self.history
             ],
             history_start=self.history_start,
+            history_resume=self.history_resume,
             history_offset=self.history_offset,
             seed=self.seed,
             rng=[rng_version, list(rng_internal), rng_gauss],
@@ -248,6 +253,7 @@ class Session:
             ids=IdAllocator(dict(snapshot.next_ids)),
             deleted={k: set(v) for k, v in snapshot.deleted.items()},
             history_start=snapshot.history_start,
+            history_resume=snapshot.history_resume,
             history_offset=snapshot.history_offset,
             consistency=consistency,
         )

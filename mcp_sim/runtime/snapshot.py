@@ -42,6 +42,7 @@ class Snapshot(BaseModel):
     history: list[SnapshotTurn]
     """The turns the session kept: from turn number ``history_offset`` on."""
     history_start: int = Field(default=0, ge=0)
+    history_resume: int = Field(default=0, ge=0)
     history_offset: int = Field(default=0, ge=0)
     seed: int
     rng: list[Any] = Field(description="random.Random.getstate(), as JSON")

@@ -69,6 +69,9 @@ class StateIndex:
             c.pointer: sum(1 for p in self.records if p.startswith(c.pointer + "/"))
             for c in self.collections
         }
+        self.derived: dict[str, Any] = {}
+        """Tables a reader derives from the starting state on first use and keeps for every
+        session (the prompting layer's field columns): the state they describe never changes."""
 
     def _add(self, pointer: str, facts: RecordFacts) -> None:
         self.records[pointer] = facts

@@ -27,7 +27,9 @@ from mcp_sim.spec.world import World
 MAX_VALUE_CHARS = 120
 """Longer strings (descriptions, bodies) are not indexed: nobody looks a record up by them."""
 _MAX_DEPTH = 6
-_ID_FIELD = re.compile(r"^(id|key|uuid|slug|code|number|.*(_id|Id|_key|_number|_code))$")
+_ID_FIELD = re.compile(
+    r"^(id|key|uuid|slug|code|number|.*(_id|Id|ID|_key|Key|_number|Number|_code|Code|_no|No))$"
+)
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 

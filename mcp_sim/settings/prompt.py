@@ -31,6 +31,15 @@ class PromptSettings(BaseModel):
     keep_turns: Annotated[
         int, Field(ge=1), Flag("N", "turns kept when the history is compacted")
     ] = 8
+    history_keep_share: Annotated[
+        float,
+        Field(ge=0, le=1),
+        Flag(
+            "SHARE",
+            "a compaction cuts the history down to this share of its budget, so that it then "
+            "grows append-only (a prefix cache reuses it) for many calls before the next cut",
+        ),
+    ] = 0.5
     state_budget: Annotated[
         int,
         Field(ge=1),
@@ -48,7 +57,7 @@ class PromptSettings(BaseModel):
             "a later turn's share of a large state: its changes and the records it needs",
             embedded=1000,
         ),
-    ] = 4_000
+    ] = 1_500
     context_window: Annotated[
         int | None,
         Field(ge=1),

@@ -2,7 +2,10 @@
 
 A prompt is the system part (the world and its tools: fixed per world), the history, the
 current turn (its state section and action) and a closing instruction. Each dynamic part has
-a budget (:class:`~mcp_sim.settings.prompt.PromptSettings`: state, turn, history). When the model's context window is known
+a budget (:class:`~mcp_sim.settings.prompt.PromptSettings`): the anchor turn's state section (the whole state or its view, in
+the history or in the current turn) the state budget, a later turn's section the turn budget,
+and the rest of the history the history budget, so the anchor never crowds the history out
+(that forced a compaction every few calls, each recomputing the whole prompt). When the model's context window is known
 (vLLM reports ``max_model_len`` in ``/v1/models``; ``--context-window`` sets it otherwise), the
 prompt must also leave room for the answer's ``max_tokens``: then the parts' budgets shrink
 in proportion until system + parts + closing fit. The view and the compaction keep to the
@@ -26,15 +29,17 @@ class PromptBudget:
     turn_tokens: int
     """A later turn's state section (changes and the records the call needs)."""
     history_tokens: int
-    """The earlier turns shown, together (compaction keeps to it)."""
+    """The earlier turns shown, together, less the state section of the newest anchor turn
+    among them, which the state budget bounds (compaction keeps to it)."""
     total_tokens: int | None = None
     """The whole prompt, when the model's window is known."""
 
     @property
     def bound(self) -> int:
-        """Tokens no prompt's dynamic parts exceed: the anchor or a later turn, plus the
-        history and the closing part."""
-        return max(self.state_tokens, self.turn_tokens) + self.history_tokens + CLOSING_TOKENS
+        """Tokens no prompt's dynamic parts exceed: the anchor turn's state section (in the
+        history or now), a later turn's section, the rest of the history and the closing
+        part."""
+        return self.state_tokens + self.turn_tokens + self.history_tokens + CLOSING_TOKENS
 
 
 def fit_budget(
@@ -52,7 +57,7 @@ def fit_budget(
     if context_tokens is None:
         return PromptBudget(state_tokens, turn_tokens, history_tokens)
     room = context_tokens - max_tokens - system_tokens - CLOSING_TOKENS
-    wanted = max(state_tokens, turn_tokens) + history_tokens
+    wanted = state_tokens + turn_tokens + history_tokens
     if room >= wanted:
         return PromptBudget(state_tokens, turn_tokens, history_tokens, context_tokens - max_tokens)
     if room < 2 * MIN_PART_TOKENS:

@@ -32,6 +32,7 @@ GOOD_TEXT = {
     "http": "127.0.0.1:8765",
     "temperature": "0.25",
     "top_p": "0.5",
+    "history_keep_share": "0.25",
 }
 """A valid value, as text, for each setting whose type alone does not give one."""
 

@@ -1,0 +1,226 @@
+"""A call's arguments read as constraints on the fields of one collection's records.
+
+Each argument is matched to the field(s) it constrains (see
+:mod:`mcp_sim.prompting.field_names`): by name first (``origin`` ↔ ``origin``, ``city`` ↔
+``address/city``, ``min_price`` ↔ ``price`` as a lower bound, ``date`` ↔ the keys of a
+``dates`` calendar), and when no name fits, by value: the fields whose values hold it (a
+value one field holds names that field), or for a bare bound (``after``) the fields of its
+kind. A field an argument claims by name is not also claimed by value for another argument,
+so ``from=A, to=B`` do not both match ``origin or destination``. Words to find (``q``) match
+a record's text. :func:`constraints_for` does this for each collection and keeps the one the
+arguments fit best.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_sim.prompting.field_names import ArgumentName, name_score, read_argument, tokens
+from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema, kind_of_value
+from mcp_sim.runtime.state_shape import normalize
+
+NAME_FIT = 0.6
+"""The least name fit that ties an argument to a field."""
+_MAX_VALUE_FIELDS = 3
+"""A bare bound or a value held by more fields than this says too little to constrain."""
+
+
+@dataclass(frozen=True)
+class Constraint:
+    argument: str
+    op: str
+    """``eq`` (a list: any of), ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
+    value: Any
+    fields: tuple[str, ...]
+    """The field paths the value is tested on (met when any of them meets it)."""
+    fit: float
+    """How well the argument's name fits the fields (0: matched by value alone)."""
+
+    def describe(self) -> str:
+        where = " or ".join(KEY_LABEL if f == SELF else f for f in self.fields)
+        shown = json.dumps(self.value, ensure_ascii=False)
+        symbol = {"eq": "=", "min": "≥", "max": "≤", "prefix": "starts with"}.get(self.op)
+        if self.op == "text":
+            return f"text has the words {shown}"
+        if self.op == "eq" and self.fields and self.fields[0].endswith(KEY):
+            return f"{where} has {shown}"
+        return f"{where} {symbol or self.op} {shown}"
+
+
+KEY_LABEL = "(record key)"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The constraints of a call on one collection, and how well they fit it."""
+
+    collection: str
+    constraints: tuple[Constraint, ...]
+    score: float
+
+
+def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tuple[str, Any]]:
+    """``(name, value)`` per argument with a scalar or a list of scalars; a nested object's
+    entries by their own names (a ``min``/``max`` entry under its parent's name)."""
+    for name, value in arguments.items():
+        if isinstance(value, dict):
+            yield from scalar_arguments(value, name)
+            continue
+        if isinstance(value, list) and not all(
+            not isinstance(v, dict | list) and v is not None for v in value
+        ):
+            continue
+        if value is None or isinstance(value, bool) or value in ("", []):
+            continue
+        bare = tokens(name)
+        yield (f"{parent}_{name}" if parent and bare and bare[0] in ("min", "max") else name), value
+
+
+def _kind(value: Any) -> str:
+    first = value[0] if isinstance(value, list) and value else value
+    if isinstance(first, str) and normalize(first) is not None and first.strip():
+        try:
+            float(first)
+            return "number"
+        except ValueError:
+            pass
+    return kind_of_value(first)
+
+
+def _by_name(
+    schema: FieldSchema, words: tuple[str, ...], op: str, kind: str
+) -> tuple[float, list[str]]:
+    best, fields = 0.0, []
+    for path, info in schema.fields.items():
+        if op in ("min", "max") and info.kind not in (kind, "date" if kind == "date" else "number"):
+            continue
+        score = name_score(words, info.words)
+        if score > best:
+            best, fields = score, [path]
+        elif score == best and score > 0:
+            fields.append(path)
+    return (best, fields) if best >= NAME_FIT else (0.0, [])
+
+
+def _by_value(schema: FieldSchema, value: Any) -> list[str]:
+    wanted = {normalize(v) for v in (value if isinstance(value, list) else [value])} - {None}
+    return [p for p, info in schema.fields.items() if info.distinct & wanted]
+
+
+def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
+    return [
+        p
+        for p, info in schema.fields.items()
+        if p != SELF and info.kind == kind and info.records * 2 >= schema.sampled
+    ]
+
+
+def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
+    kind = _kind(value)
+    op = how.op
+    if how.ambiguous_bound and kind not in ("date", "number"):
+        op, how = "eq", ArgumentName("eq", tokens(name))
+    if op == "text":
+        return Constraint(name, "text", value, (), 0.5)
+    fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
+    if not fields and op in ("min", "max"):
+        fields = _by_kind(schema, kind)
+        if how.words:
+            # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
+            named = [
+                p for p in fields if set(how.words) & {w for s in schema.fields[p].words for w in s}
+            ]
+            fields = named or fields
+    elif not fields and op == "eq":
+        fields = _by_value(schema, value)
+    if not fields or (len(fields) > _MAX_VALUE_FIELDS and fit == 0):
+        return None
+    return Constraint(name, op, value, tuple(fields), fit)
+
+
+def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
+    """A field claimed by name is not also claimed by value (by another argument)."""
+    claimed = {f for c in constraints if c.fit >= 0.8 for f in c.fields}
+    out: list[Constraint] = []
+    for c in constraints:
+        if c.fit == 0 and c.op == "eq":
+            kept = tuple(f for f in c.fields if f not in claimed)
+            c = Constraint(c.argument, c.op, c.value, kept or c.fields, c.fit)
+        out.append(c)
+    return out
+
+
+def read_collection(schema: FieldSchema, arguments: dict[str, Any]) -> Reading:
+    """The constraints ``arguments`` put on the records of ``schema``'s collection."""
+    found: list[Constraint] = []
+    for name, value in scalar_arguments(arguments):
+        how = read_argument(name)
+        if how.control:
+            continue
+        constraint = _read(schema, name, value, how)
+        if constraint is not None:
+            found.append(constraint)
+    found = _exclusive(found)
+    score = sum(1 + c.fit for c in found)
+    return Reading(schema.collection, tuple(found), score)
+
+
+def is_lookup(reading: Reading, id_field: str | None) -> bool:
+    """Whether the constraints only name records by key (a lookup the key index answers)."""
+    return bool(reading.constraints) and all(
+        c.op == "eq" and (SELF in c.fields or (id_field is not None and id_field in c.fields))
+        for c in reading.constraints
+    )
+
+
+def tool_words(name: str, description: str = "") -> set[str]:
+    """The words of a tool's name (and the first sentence of its description)."""
+    first = description.split(". ")[0] if description else ""
+    return set(tokens(name)) | {w.lower() for w in tokens(first)}
+
+
+def names_one(reading: Reading, schema: FieldSchema) -> bool:
+    """Whether the constraints pick one record by a field no two records share (a member by
+    ``member_no``, a user by ``email``): a lookup by another name."""
+    return bool(reading.constraints) and all(
+        c.op == "eq" and any(schema.fields[f].unique for f in c.fields) for c in reading.constraints
+    )
+
+
+def rank_readings(
+    schemas: list[FieldSchema],
+    arguments: dict[str, Any],
+    named: set[str],
+    id_fields: dict[str, str | None],
+) -> tuple[list[Reading], bool]:
+    """The collections whose records the arguments select, best first (most constraints,
+    best names, named by the tool: ``named`` holds the words of its name), with their
+    constraints. A collection whose records the arguments only name by key (``id_fields``:
+    each collection's id field) is a lookup, not a search; beside one, only collections whose
+    fields the arguments name outright are searched (a user's orders by ``user_id``); the
+    flag says whether the arguments named a record by key."""
+    found: list[Reading] = []
+    lookup = False
+    for schema in schemas:
+        reading = read_collection(schema, arguments)
+        if not reading.constraints:
+            continue
+        if is_lookup(reading, id_fields.get(schema.collection)):
+            lookup = True
+            continue
+        last = schema.collection.rsplit("/", 1)[-1]
+        bonus = 0.5 if set(tokens(last)) & named else 0.0
+        found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
+    found.sort(key=lambda r: -r.score)
+    if lookup:
+        found = [r for r in found if refers(r)]
+    return found, lookup
+
+
+def refers(reading: Reading) -> bool:
+    """Whether every constraint names its fields outright or names entries of a map (a
+    warehouse's stock of the item a lookup names): records linked to a looked-up one."""
+    return all(c.fit >= 0.8 or all(f.endswith(KEY) for f in c.fields) for c in reading.constraints)

@@ -1,0 +1,202 @@
+"""What an argument's name says about the field it constrains, without knowing the world.
+
+An argument of a search names a field, more or less: ``origin`` is the field ``origin``;
+``departureDate``, ``departure_date`` and ``departure-date`` are one name; ``cities`` is
+``city``; ``user_id`` is the ``user`` field or a user's key; ``city`` is ``address.city``;
+``min_price``, ``price_min``, ``from_date`` and ``after`` bound a range; ``title_starts`` is a
+prefix; ``q`` and ``keyword`` are words to find in the text. :func:`read_argument` splits a
+name into the operation and the name that is left, and :func:`name_score` says how well that
+name fits a field path (see :mod:`mcp_sim.prompting.record_fields`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_LOWER_BOUND = frozenset(
+    [
+        "min",
+        "minimum",
+        "from",
+        "start",
+        "starting",
+        "after",
+        "since",
+        "earliest",
+        "lower",
+        "low",
+        "gte",
+        "gt",
+        "over",
+        "above",
+        "begin",
+        "newer",
+    ]
+)
+_UPPER_BOUND = frozenset(
+    [
+        "max",
+        "maximum",
+        "to",
+        "end",
+        "ending",
+        "before",
+        "until",
+        "till",
+        "latest",
+        "upper",
+        "high",
+        "lte",
+        "lt",
+        "under",
+        "below",
+        "older",
+    ]
+)
+_PREFIX = frozenset(["prefix", "starts", "startswith", "start_with", "begins"])
+_CONTAINS = frozenset(["contains", "containing", "like", "includes", "including", "substring"])
+TEXT_NAMES = frozenset(
+    [
+        "q",
+        "query",
+        "keyword",
+        "keywords",
+        "search",
+        "text",
+        "term",
+        "terms",
+        "phrase",
+        "fulltext",
+        "words",
+    ]
+)
+"""Argument names that carry words to find in a record's text, not a field's value."""
+CONTROL_NAMES = frozenset(
+    [
+        "limit",
+        "offset",
+        "page",
+        "per",
+        "sort",
+        "order",
+        "by",
+        "cursor",
+        "format",
+        "fields",
+        "include",
+        "exclude",
+        "verbose",
+        "skip",
+        "top",
+        "count",
+        "direction",
+        "asc",
+        "desc",
+        "token",
+        "results",
+    ]
+)
+_CONTROL_TOO = frozenset({"size", "max", "num", "n", "number", "return"})
+"""Words of argument names that shape the answer rather than select records."""
+_DIRECTIONS = (
+    frozenset(["from", "origin", "source", "src", "departure", "depart", "leaving", "start"]),
+    frozenset(["to", "destination", "dest", "target", "arrival", "arrive", "going", "end"]),
+)
+"""Generic words for the two ends of a trip or a link: ``from`` means ``origin``."""
+_IDS = frozenset({"id", "ids", "key", "uuid", "no", "num", "number", "code"})
+
+
+def singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokens(name: str) -> tuple[str, ...]:
+    """The words of a name (camelCase, snake_case, kebab-case, dotted, slashed), lower-cased
+    and singular."""
+    return tuple(singular(w.lower()) for w in _SPLIT.findall(name))
+
+
+@dataclass(frozen=True)
+class ArgumentName:
+    """An argument's name read as a constraint: the operation and the field name left."""
+
+    op: str
+    """``eq``, ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
+    words: tuple[str, ...]
+    """The field name's words (empty for a bare ``after`` or ``q``)."""
+    ambiguous_bound: bool = False
+    """A bare ``from``/``to``: a bound for a date or a number, else the end of a trip."""
+    control: bool = False
+    """A name that shapes the answer (``limit``, ``sort_by``) rather than selects records."""
+
+
+def read_argument(name: str) -> ArgumentName:
+    """What ``name`` says: ``min_price`` → (``min``, ``price``), ``title_starts`` →
+    (``prefix``, ``title``), ``q`` → (``text``, ())."""
+    words = tokens(name)
+    raw = tuple(w.lower() for w in _SPLIT.findall(name))
+    if not words:
+        return ArgumentName("eq", ())
+    if len(raw) == 1 and raw[0] in TEXT_NAMES:
+        return ArgumentName("text", ())
+    if any(w in CONTROL_NAMES for w in raw) and all(
+        w in CONTROL_NAMES or w in _CONTROL_TOO for w in raw
+    ):
+        return ArgumentName("eq", words, control=True)
+    for op, marks in (("prefix", _PREFIX), ("contains", _CONTAINS)):
+        if raw[-1] in marks or raw[0] in marks:
+            rest = raw[:-1] if raw[-1] in marks else raw[1:]
+            return ArgumentName(op, tuple(singular(w) for w in rest if w != "with"))
+    for op, marks in (("min", _LOWER_BOUND), ("max", _UPPER_BOUND)):
+        if raw[0] in marks or raw[-1] in marks:
+            mark = raw[0] if raw[0] in marks else raw[-1]
+            rest = raw[1:] if raw[0] in marks else raw[:-1]
+            # "from"/"to" bound a date or a number, but name the ends of a trip otherwise.
+            return ArgumentName(
+                op, tuple(singular(w) for w in rest), ambiguous_bound=mark in ("from", "to")
+            )
+    if raw[-1] in TEXT_NAMES and len(raw) > 1 and raw[-1] in ("query", "search", "text"):
+        return ArgumentName("text", words[:-1])
+    return ArgumentName("eq", words)
+
+
+def _core(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(w for w in words if w not in _IDS) or words
+
+
+def _direction(words: tuple[str, ...]) -> int | None:
+    for side, group in enumerate(_DIRECTIONS):
+        if words and all(w in group for w in words):
+            return side
+    return None
+
+
+def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float:
+    """How well an argument's field name (its words) fits a field path (the words of each
+    segment, outermost first): 1 exact, 0 unrelated."""
+    if not arg or not path:
+        return 0.0
+    last = path[-1]
+    whole = tuple(w for segment in path for w in segment)
+    if arg in (whole, last):
+        return 1.0
+    if _core(arg) in (_core(last), _core(whole)):
+        return 0.9
+    for start in range(len(path)):
+        suffix = tuple(w for segment in path[start:] for w in segment)
+        if arg == suffix or _core(arg) == _core(suffix):
+            return 0.85
+    side = _direction(arg)
+    if side is not None and _direction(last) == side:
+        return 0.8
+    if set(_core(arg)) & set(_core(last)) and (set(arg) <= set(whole) or set(last) <= set(arg)):
+        return 0.6
+    return 0.0

@@ -1,0 +1,273 @@
+"""Field-aware search: which records of a large state meet a call's constraints, ranked.
+
+The call's arguments are read as constraints on one collection (see
+:mod:`mcp_sim.prompting.constraints`); each record is tested on the fields each constraint
+names, and the records are ranked by how many constraints they meet: every record meeting all
+of them first (in the order the state holds them), then those meeting fewer. The fields of
+the world's starting state are kept as columns per collection and path, built on first use
+and shared by every session (a session's changed records are tested as they are now), so a
+search scans lists of values instead of walking a multi-MB document.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from jsonpointer import unescape
+
+from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_readings, refers
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_tables import (
+    FieldTables,
+    equal_labels,
+    held_values,
+    record_terms,
+    value_test,
+)
+from mcp_sim.prompting.joins import TwoHop, two_hop
+from mcp_sim.prompting.nested_records import narrowed, nested_entity, nested_hits
+from mcp_sim.prompting.record_fields import KEY, SELF, values_at
+from mcp_sim.prompting.relevance import terms
+from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.runtime.state_shape import Collection, resolve
+from mcp_sim.spec.world import ToolSpec
+
+
+def _owner(pointer: str, prefix: str) -> str:
+    """The pointer of the collection's record that ``pointer`` is inside."""
+    return prefix + pointer[len(prefix) :].split("/", 1)[0]
+
+
+def _natural(pointer: str) -> list[tuple[int, str]]:
+    return [(int(p), "") if p.isdigit() else (-1, p) for p in pointer.split("/")]
+
+
+MOST_PARTIAL = 200
+"""Records meeting some constraints of a nested search kept, best first."""
+LINKED_SEARCHES = 2
+"""Collections searched for records linked to one an identifier names (its loans, its stock)."""
+
+
+@dataclass
+class SearchResult:
+    """The records of one collection ranked by the constraints they meet."""
+
+    collection: Collection
+    reading: Reading
+    full: list[str]
+    """Records meeting every constraint, in document order."""
+    partial: list[tuple[str, int]]
+    """Records meeting some: ``(pointer, how many)``, most first."""
+    join: TwoHop | None = None
+    """When no record meets every constraint: two legs that meet in between."""
+    nested: str | None = None
+    """The kind of nested record searched (``members``), when not the collection's own."""
+
+    @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        return self.reading.constraints
+
+    def focus_of(self, pointer: str, record: Any) -> set[str]:
+        """The sub-records of ``record`` holding the values the constraints name (a
+        calendar's requested date, an order's matching item)."""
+        found: set[str] = set()
+        if self.nested is not None:
+            return found
+        for constraint in self.constraints:
+            if constraint.op == "text":
+                continue
+            test = value_test(constraint)
+            for path in constraint.fields:
+                if path == SELF:
+                    continue
+                for inner, value in values_at(record, path):
+                    if test(value):
+                        # A matching map key focuses its entry (a warehouse's item).
+                        found.add(inner if path.endswith(KEY) else sub_record(inner))
+        found.discard("")
+        return found
+
+
+def sub_record(inner: str) -> str:
+    """The sub-record a value sits in: ``/dates/2024-05-01/prices/economy`` →
+    ``/dates/2024-05-01``, ``/units/3/units/0/code`` → ``/units/3/units/0`` (the nearest
+    enclosing entry of an array or a map keyed by id or date); a value on the record itself
+    (``/email``) focuses nothing."""
+    parts = inner.split("/")[:-1]
+    while len(parts) > 2 and not any(c.isdigit() for c in parts[-1]):
+        parts.pop()
+    return "/".join(parts) if len(parts) > 1 else ""
+
+
+class FieldSearch:
+    """Runs a call's constraints over a session's state."""
+
+    def __init__(self, overlay: StateOverlay, state: Any) -> None:
+        self.overlay = overlay
+        self.state = state
+        self.tables = FieldTables.of(overlay.base)
+
+    def search(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> list[SearchResult]:
+        """The ranked records the arguments select: of the collection they fit best, and
+        when that names one record by an identifier (a member by ``member_no``), also of the
+        collection whose fields name it (the member's loans); none when the arguments select
+        nothing by field or only name records by key (a lookup)."""
+        collections = self.overlay.base.collections
+        schemas = {c.pointer: self.tables.schema(c) for c in collections}
+        named = set(tokens(tool.name)) if tool is not None else set()
+        id_fields = {c.pointer: c.id_field for c in collections}
+        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields)
+        if not readings:
+            return []
+        first = readings[0]
+        results = [self.run(self.collection(first.collection), first)]
+        if lookup or names_one(first, schemas[first.collection]):
+            linked = [r for r in readings[1:] if refers(r)][:LINKED_SEARCHES]
+            results += [self.run(self.collection(r.collection), r) for r in linked]
+        return results
+
+    def collection(self, pointer: str) -> Collection:
+        return next(c for c in self.overlay.base.collections if c.pointer == pointer)
+
+    def run(self, collection: Collection, reading: Reading) -> SearchResult:
+        entity = nested_entity(self.tables.schema(collection), reading)
+        if entity is not None:
+            return self.run_nested(collection, narrowed(reading, entity), entity)
+        met: dict[str, int] = {}
+        hits = [self.meeting(collection, c) for c in reading.constraints]
+        for found in hits:
+            for pointer in found:
+                met[pointer] = met.get(pointer, 0) + 1
+        position = self.tables.position(collection)
+        order = sorted(met, key=lambda p: position.get(p, len(position)))
+        wanted = len(reading.constraints)
+        full = [p for p in order if met[p] == wanted]
+        partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
+        result = SearchResult(collection, reading, full, partial)
+        if not full and wanted > 1:
+            schema = self.tables.schema(collection)
+
+            def values(path: str, pointers: list[str]) -> list[tuple[str, list[Any]]]:
+                return self.current(collection, path, pointers)
+
+            result.join = two_hop(values, schema, reading, hits, order)
+            if result.join is not None:
+                result.full = result.join.records
+        return result
+
+    def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
+        """The search on the ``entity`` records nested inside the collection's records."""
+        prefix = collection.pointer + "/"
+        changed = {p for p, f in self.overlay.changed.items() if p.startswith(prefix)}
+
+        def now() -> Iterator[tuple[str, Any]]:
+            for pointer in changed:
+                record = resolve(self.state, pointer)
+                if record is not None:
+                    yield pointer, record
+
+        met: dict[str, int] = {}
+        for constraint in reading.constraints:
+            test = value_test(constraint)
+            hits: set[str] = set()
+            for path in constraint.fields:
+                hits |= self.base_hits(collection, path, constraint, test, entity)
+            if changed:
+                hits = {h for h in hits if _owner(h, prefix) not in changed}
+            hits |= nested_hits(now, constraint, entity, test)
+            for pointer in hits:
+                met[pointer] = met.get(pointer, 0) + 1
+        wanted = len(reading.constraints)
+        full = sorted((p for p, n in met.items() if n == wanted), key=_natural)
+        # A bound most nested records meet (grade ≥ 2) leaves tens of thousands of partial
+        # matches: only the best few are ordered.
+        partial: list[tuple[str, int]] = []
+        for count in range(wanted - 1, 0, -1):
+            room = MOST_PARTIAL - len(partial)
+            if room <= 0:
+                break
+            bucket = [p for p, n in met.items() if n == count]
+            partial += [(p, count) for p in heapq.nsmallest(room, bucket)]
+        return SearchResult(collection, reading, full, partial, nested=entity)
+
+    def meeting(self, collection: Collection, constraint: Constraint) -> set[str]:
+        """The records of ``collection`` (as they are now) meeting ``constraint``."""
+        changed = self.overlay.changed
+        prefix = collection.pointer + "/"
+        hits: set[str] = set()
+        if constraint.op == "text":
+            wanted = terms(str(constraint.value))
+            for pointer, words in self.tables.word_sets(collection).items():
+                if pointer not in changed and wanted <= words:
+                    hits.add(pointer)
+            for pointer, facts in changed.items():
+                if (
+                    facts is not None
+                    and pointer.startswith(prefix)
+                    and wanted <= record_terms(resolve(self.state, pointer))
+                ):
+                    hits.add(pointer)
+            return hits
+        test = value_test(constraint)
+        for path in constraint.fields:
+            hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
+            for pointer, facts in changed.items():
+                if facts is None or not pointer.startswith(prefix):
+                    continue
+                record = resolve(self.state, pointer)
+                if any(test(v) for v in held_values(facts.key, record, path)):
+                    hits.add(pointer)
+        return hits
+
+    def base_hits(
+        self,
+        collection: Collection,
+        path: str,
+        constraint: Constraint,
+        test: Callable[[Any], bool],
+        entity: str = "",
+    ) -> set[str]:
+        """The records (or nested ``entity`` records) of the starting state meeting
+        ``constraint`` at ``path``."""
+        if constraint.op == "eq":
+            index = self.tables.label_index(collection, path, entity)
+            found: set[str] = set()
+            for label in equal_labels(constraint.value):
+                found |= index.get(label, set())
+            return found
+        if constraint.op in ("min", "max"):
+            ordered = self.tables.ordered(collection, path, entity)
+            bounded = ordered.bounded(constraint.op, constraint.value)
+            if bounded is not None:
+                return bounded
+        column = self.tables.column(collection, path, entity)
+        return {p for p, values in column if any(map(test, values))}
+
+    def current(
+        self, collection: Collection, path: str, pointers: list[str]
+    ) -> list[tuple[str, list[Any]]]:
+        """``(pointer, values at path)`` for ``pointers`` (records of ``collection``) as they
+        are now, in the order given."""
+        wanted = set(pointers)
+        changed = self.overlay.changed
+        found = {
+            p: v
+            for p, v in self.tables.column(collection, path)
+            if p in wanted and p not in changed
+        }
+        for pointer in wanted - found.keys():
+            facts = changed.get(pointer)
+            if facts is not None:
+                record = resolve(self.state, pointer)
+                found[pointer] = held_values(facts.key, record, path)
+        return [(p, found[p]) for p in pointers if p in found]
+
+    def keys(self, collection: Collection, pointers: list[str]) -> dict[str, str]:
+        """Each record's key: its id field's value, else its place in the collection."""
+        if collection.id_field is None:
+            return {p: unescape(p.rsplit("/", 1)[-1]) for p in pointers}
+        ids = self.current(collection, collection.id_field, pointers)
+        return {p: str(v[0]) if v else unescape(p.rsplit("/", 1)[-1]) for p, v in ids}

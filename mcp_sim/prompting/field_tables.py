@@ -1,0 +1,249 @@
+"""The fields of a world's starting state as columns, and the tests a field's value meets.
+
+A search scans lists of values instead of walking a multi-MB document: per collection and
+field path, ``(record pointer, values)`` in document order, built on first use and kept on
+the world's :class:`StateIndex` (shared by every session; a session's changed records are
+tested as they are now). :func:`value_test` says whether one value meets a constraint:
+equality by normalized value (a date meets a timestamp of that day), bounds on numbers and
+dates, prefixes and substrings.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_sim.prompting.constraints import Constraint
+from mcp_sim.prompting.record_fields import SELF, FieldSchema, values_at
+from mcp_sim.prompting.relevance import terms
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+Column = list[tuple[str, list[Any]]]
+"""``(record pointer, the values it holds at one field path)`` in document order."""
+
+
+class FieldTables:
+    """The field schemas, columns and word sets of a world's starting state, built on first
+    use and kept on its :class:`StateIndex` (shared by every session)."""
+
+    def __init__(self, index: StateIndex) -> None:
+        self.index = index
+        self.schemas: dict[str, FieldSchema] = {}
+        self.columns: dict[tuple[str, str, str], Column] = {}
+        self.words: dict[str, dict[str, frozenset[str]]] = {}
+        self.positions: dict[str, dict[str, int]] = {}
+        self.labels: dict[tuple[str, str, str], dict[str, set[str]]] = {}
+        self.sorted: dict[tuple[str, str, str], Ordered] = {}
+
+    @classmethod
+    def of(cls, index: StateIndex) -> FieldTables:
+        tables = index.derived.get("fields")
+        if not isinstance(tables, FieldTables):
+            tables = index.derived["fields"] = cls(index)
+        return tables
+
+    def records(self, collection: Collection) -> Iterator[tuple[str, str, Any]]:
+        value = resolve(self.index.state, collection.pointer)
+        return record_items(collection, value)
+
+    def schema(self, collection: Collection) -> FieldSchema:
+        found = self.schemas.get(collection.pointer)
+        if found is None:
+            pairs = [(key, record) for key, _, record in self.records(collection)]
+            found = self.schemas[collection.pointer] = FieldSchema.of(collection.pointer, pairs)
+        return found
+
+    def column(self, collection: Collection, path: str, entity: str = "") -> Column:
+        """``(record pointer, values at path)`` per record; with ``entity``, per record of
+        that kind nested in the collection's records (``/divisions/3/units/0/members/2``)."""
+        found = self.columns.get((collection.pointer, path, entity))
+        if found is None:
+            if entity:
+                found = nested_column(self.records(collection), path, entity)
+            else:
+                found = [
+                    (pointer, held_values(key, record, path))
+                    for key, pointer, record in self.records(collection)
+                ]
+            self.columns[(collection.pointer, path, entity)] = found
+        return found
+
+    def label_index(
+        self, collection: Collection, path: str, entity: str = ""
+    ) -> dict[str, set[str]]:
+        """Each normalized value at ``path`` (and the day of each timestamp) → the records
+        holding it: equality is a dictionary look-up, not a scan."""
+        found = self.labels.get((collection.pointer, path, entity))
+        if found is None:
+            found = {}
+            for pointer, values in self.column(collection, path, entity):
+                for value in values:
+                    for label in _labels(value):
+                        found.setdefault(label, set()).add(pointer)
+            self.labels[(collection.pointer, path, entity)] = found
+        return found
+
+    def ordered(self, collection: Collection, path: str, entity: str = "") -> Ordered:
+        """The numbers and the dates at ``path``, each sorted with its record: a bound is
+        two bisections, not a scan."""
+        found = self.sorted.get((collection.pointer, path, entity))
+        if found is None:
+            numbers: list[tuple[float, str]] = []
+            dates: list[tuple[str, str]] = []
+            for pointer, values in self.column(collection, path, entity):
+                for value in values:
+                    if isinstance(value, int | float) and not isinstance(value, bool):
+                        numbers.append((float(value), pointer))
+                    elif isinstance(value, str) and _DATE.match(value):
+                        dates.append((value, pointer))
+            found = self.sorted[(collection.pointer, path, entity)] = Ordered(
+                sorted(numbers), sorted(dates)
+            )
+        return found
+
+    def position(self, collection: Collection) -> dict[str, int]:
+        found = self.positions.get(collection.pointer)
+        if found is None:
+            found = {p: i for i, (_, p, _) in enumerate(self.records(collection))}
+            self.positions[collection.pointer] = found
+        return found
+
+    def word_sets(self, collection: Collection) -> dict[str, frozenset[str]]:
+        found = self.words.get(collection.pointer)
+        if found is None:
+            found = {p: record_terms(r) for _, p, r in self.records(collection)}
+            self.words[collection.pointer] = found
+        return found
+
+
+def nested_column(records: Iterator[tuple[str, str, Any]], path: str, entity: str) -> Column:
+    """The values at ``path`` grouped by the ``entity`` record (at any depth) holding them."""
+    grouped: dict[str, list[Any]] = {}
+    for _, pointer, record in records:
+        for inner, value in values_at(record, path):
+            grouped.setdefault(pointer + sub_record_of(inner, path, entity), []).append(value)
+    return list(grouped.items())
+
+
+def sub_record_of(inner: str, path: str, entity: str) -> str:
+    """The pointer (relative to the record) of the ``entity`` record holding ``inner``."""
+    segments = path.split("/")
+    depth = max(i for i, s in enumerate(segments) if i and s == "*" and segments[i - 1] == entity)
+    return "/".join(inner.split("/")[: depth + 2])
+
+
+def _labels(value: Any) -> list[str]:
+    label = normalize(value)
+    if label is None:
+        return []
+    if isinstance(value, str) and len(value) > 10 and _DATE.match(value):
+        return [label, value[:10]]
+    return [label]
+
+
+@dataclass(frozen=True)
+class Ordered:
+    numbers: list[tuple[float, str]]
+    dates: list[tuple[str, str]]
+
+    def bounded(self, op: str, wanted: Any) -> set[str] | None:
+        """The records with a value at or above (``min``) or below (``max``) ``wanted``;
+        ``None`` when ``wanted`` is neither a number nor a date."""
+        if isinstance(wanted, str) and _DATE.match(wanted):
+            keys: list[Any] = [d for d, _ in self.dates]
+            pairs: list[Any] = self.dates
+            # A date bounds the whole day of a timestamp.
+            edge: Any = wanted if op == "min" else wanted + "\uffff"
+        else:
+            try:
+                edge = float(wanted)
+            except (TypeError, ValueError):
+                return None
+            keys, pairs = [n for n, _ in self.numbers], self.numbers
+        if op == "min":
+            return {p for _, p in pairs[bisect_left(keys, edge) :]}
+        return {p for _, p in pairs[: bisect_right(keys, edge)]}
+
+
+def equal_labels(wanted: Any) -> set[str]:
+    """The labels a value equal to ``wanted`` (or to one of a list) has."""
+    options = wanted if isinstance(wanted, list) else [wanted]
+    return {label for label in map(normalize, options) if label is not None}
+
+
+def held_values(key: str, record: Any, path: str) -> list[Any]:
+    if path == SELF:
+        return [key]
+    return [value for _, value in values_at(record, path)]
+
+
+def record_terms(record: Any) -> frozenset[str]:
+    """The content words of a record's text (its strings, at any depth)."""
+    found: set[str] = set()
+    stack = [record]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found |= terms(item)
+    return frozenset(found)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _compare(actual: Any, wanted: Any) -> int | None:
+    """-1, 0, 1 for actual below, at, above wanted; ``None`` when they do not compare."""
+    if isinstance(wanted, str) and _DATE.match(wanted) and isinstance(actual, str):
+        if not _DATE.match(actual):
+            return None
+        cut = actual[: len(wanted)]
+        return (cut > wanted) - (cut < wanted)
+    a, w = _number(actual), _number(wanted)
+    if a is None or w is None:
+        return None
+    return (a > w) - (a < w)
+
+
+def _equal(actual: Any, wanted: Any) -> bool:
+    if normalize(actual) == normalize(wanted) and normalize(actual) is not None:
+        return True
+    return (
+        isinstance(wanted, str)
+        and isinstance(actual, str)
+        and _DATE.match(wanted) is not None
+        and actual.startswith(wanted)
+    )
+
+
+def value_test(constraint: Constraint) -> Callable[[Any], bool]:
+    """Whether one value of a field meets ``constraint`` (not for ``text``)."""
+    wanted = constraint.value
+    if constraint.op == "eq":
+        options = wanted if isinstance(wanted, list) else [wanted]
+        return lambda actual: any(_equal(actual, w) for w in options)
+    if constraint.op in ("min", "max"):
+        sign = 1 if constraint.op == "min" else -1
+        return lambda actual: (
+            (_compare(actual, wanted) or 0) * sign >= 0 and (_compare(actual, wanted) is not None)
+        )
+    needle = str(wanted).casefold()
+    if constraint.op == "prefix":
+        return lambda actual: str(actual).casefold().startswith(needle)
+    return lambda actual: needle in str(actual).casefold()

@@ -1,0 +1,214 @@
+"""The fields of a collection's records, named by path, and the values a record holds in each.
+
+A field path names a place in every record of a collection, whatever its shape:
+``address/city`` (a nested object), ``items/*/price`` (an array's items), ``dates/#`` (the keys
+of a map keyed by date or id: a per-record calendar, variants by item id) and
+``dates/*/status`` (inside its entries), ``^`` (the record's own key). :func:`field_paths`
+lists a record's paths with their values, :func:`values_at` walks one path of one record, and
+:class:`FieldSchema` describes a collection's fields from a sample of its records (their
+names' words, and what kind of values they hold), computed once per world.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonpointer import escape
+
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.runtime.state_shape import looks_keyed, normalize
+
+KEY = "#"
+"""The segment of a path that stands for a map's keys."""
+SELF = "^"
+"""The path of a record's own key (its key in the collection, or its id field's value)."""
+ANY = "*"
+"""The segment of a path that stands for any entry of an array or a map."""
+_MAX_DEPTH = 16
+_MAX_ITEMS = 256
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+SAMPLE = 200
+"""Records a collection's schema is drawn from (spread over the collection)."""
+
+
+def is_map(value: dict[str, Any]) -> bool:
+    """A map of entries keyed by id or date (its keys are data, not field names)."""
+    if not value:
+        return False
+    if all(any(c.isdigit() for c in key) for key in value):
+        return True
+    return looks_keyed(value)
+
+
+def field_paths(record: Any) -> dict[str, list[Any]]:
+    """Each field path of ``record`` → the scalar values (and map keys) it holds there."""
+    out: dict[str, list[Any]] = {}
+
+    def walk(value: Any, path: str, depth: int) -> None:
+        if depth > _MAX_DEPTH:
+            return
+        if isinstance(value, dict):
+            if is_map(value):
+                keys = out.setdefault(_join(path, KEY), [])
+                for key, item in value.items():
+                    keys.append(key)
+                    walk(item, _join(path, ANY), depth + 1)
+            else:
+                for key, item in value.items():
+                    walk(item, _join(path, key.replace("/", "_")), depth + 1)
+        elif isinstance(value, list):
+            for item in value[:_MAX_ITEMS]:
+                walk(item, _join(path, ANY), depth + 1)
+        elif value is not None:
+            out.setdefault(path, []).append(value)
+
+    walk(record, "", 0)
+    return out
+
+
+def _join(path: str, segment: str) -> str:
+    return f"{path}/{segment}" if path else segment
+
+
+def values_at(record: Any, path: str, inner: str = "") -> Iterator[tuple[str, Any]]:
+    """``(relative pointer, value)`` for each value of ``record`` at the field ``path``."""
+    if not path:
+        if not isinstance(record, dict | list):
+            yield inner, record
+        return
+    head, _, rest = path.partition("/")
+    if head == KEY:
+        if isinstance(record, dict):
+            for key in record:
+                yield f"{inner}/{escape(key)}", key
+    elif head == ANY:
+        if isinstance(record, dict):
+            for key, item in record.items():
+                yield from values_at(item, rest, f"{inner}/{escape(key)}")
+        elif isinstance(record, list):
+            for i, item in enumerate(record[:_MAX_ITEMS]):
+                yield from values_at(item, rest, f"{inner}/{i}")
+    elif isinstance(record, dict):
+        item = record.get(head)
+        if item is None:
+            # A field name with a "/" was flattened to "_".
+            item = next((v for k, v in record.items() if k.replace("/", "_") == head), None)
+        if item is not None:
+            yield from values_at(item, rest, f"{inner}/{escape(head)}")
+
+
+def kind_of_value(value: Any) -> str:
+    """``number``, ``date``, ``text`` (prose), ``string`` or ``other``."""
+    if isinstance(value, bool):
+        return "other"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        if _DATE.match(value):
+            return "date"
+        if len(value) > 40 and " " in value:
+            return "text"
+        return "string"
+    return "other"
+
+
+@dataclass
+class FieldInfo:
+    path: str
+    words: tuple[tuple[str, ...], ...]
+    """The words of the path's named segments (a map's keys take the map's name)."""
+    kinds: dict[str, int] = field(default_factory=dict)
+    distinct: set[str] = field(default_factory=set)
+    """Normalized values seen in the sample (a few hundred at most)."""
+    records: int = 0
+    """Sampled records holding the field."""
+    values: int = 0
+    """Values seen in the sample."""
+    originals: set[str] = field(default_factory=set)
+    """Distinct short strings as written (a few dozen at most)."""
+
+    @property
+    def unique(self) -> bool:
+        """One value per record, no two records alike (in the sample): an identifier."""
+        return self.values == self.records == len(self.distinct) and self.records > 1
+
+    @property
+    def kind(self) -> str:
+        return max(self.kinds, key=lambda k: self.kinds[k]) if self.kinds else "other"
+
+
+def path_words(path: str, collection: str) -> tuple[tuple[str, ...], ...]:
+    """The words of a field path: ``address/city`` → ((address,), (city,)); ``#`` (a
+    record's key) → the collection's name and ``id`` (``/users`` → ((user, id),))."""
+    if path == SELF:
+        name = collection.rsplit("/", 1)[-1]
+        return ((*tokens(name), "id"),)
+    segments = [s for s in path.split("/") if s not in (KEY, ANY)]
+    return tuple(t for t in (tokens(s) for s in segments) if t)
+
+
+@dataclass
+class FieldSchema:
+    """The fields of one collection's records, from a sample of them."""
+
+    collection: str
+    fields: dict[str, FieldInfo]
+    sampled: int
+
+    @classmethod
+    def of(cls, collection: str, records: list[tuple[str, Any]]) -> FieldSchema:
+        """The schema of a collection from its ``(key, record)`` pairs."""
+        step = max(1, len(records) // SAMPLE)
+        sample = records[::step][:SAMPLE]
+        fields: dict[str, FieldInfo] = {SELF: FieldInfo(SELF, path_words(SELF, collection))}
+        for key, record in sample:
+            _note(fields[SELF], key)
+            fields[SELF].records += 1
+            for path, values in field_paths(record).items():
+                info = fields.get(path)
+                if info is None:
+                    info = fields[path] = FieldInfo(path, path_words(path, collection))
+                info.records += 1
+                for value in values[:8]:
+                    _note(info, value)
+        return cls(collection, fields, len(sample))
+
+
+def _note(info: FieldInfo, value: Any) -> None:
+    info.values += 1
+    kind = kind_of_value(value)
+    info.kinds[kind] = info.kinds.get(kind, 0) + 1
+    label = normalize(value)
+    if label is not None and len(info.distinct) < 400:
+        info.distinct.add(label)
+    if kind == "string" and len(info.originals) <= ENUM_MOST and len(value) <= 40:
+        info.originals.add(value)
+
+
+ENUM_MOST = 12
+"""A text field with at most this many distinct values (in the sample) is an enumeration."""
+_ENUM_CHARS = 700
+
+
+def enumerations(schema: FieldSchema) -> str:
+    """The values of a collection's enumerated fields (a status, a type, a tier), each written
+    as it stands in a record: what a write's answer or a count by value needs to get right."""
+    parts: list[str] = []
+    for path, info in schema.fields.items():
+        if path == SELF or info.kind != "string" or info.records * 4 < schema.sampled:
+            continue
+        name = path.rsplit("/", 1)[-1]
+        if name in (KEY, ANY) or not 2 <= len(info.distinct) <= ENUM_MOST:
+            continue
+        if any(w in ("id", "key", "code", "number") for w in info.words[-1]):
+            continue
+        values = sorted(info.originals)
+        part = ", ".join(json.dumps({name: v}, ensure_ascii=False) for v in values)
+        if sum(len(p) + 2 for p in parts) + len(part) > _ENUM_CHARS:
+            break
+        parts.append(part)
+    return "; ".join(parts)

@@ -1,0 +1,154 @@
+"""The section of a large state's view that shows the records a call needs, within its room.
+
+Records are shown as ``- POINTER: {compact JSON}`` in the order :mod:`mcp_sim.prompting.grounding`
+picked them. For a field-aware search the section says what the arguments were read as
+(``author = "Ann Lee"; year ≥ 1990``), how many records meet every constraint, and which of
+them are shown: every one when they fit, each compactly (its scalar fields and the sub-record
+the arguments name, its other large parts outlined), sharing the room so that all of them are
+shown before any record that meets only some constraints. What does not fit is named by
+pointer while that fits; nothing is ever cut off silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.prompting.aggregates import Summary
+from mcp_sim.prompting.field_search import SearchResult
+from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.record_render import record_line
+from mcp_sim.runtime.state_shape import resolve
+
+RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
+NOTE_ROOM = 600
+"""Characters kept for the line that says how many records meet a search's constraints."""
+_LEAST_SHARE = 160
+
+
+def search_note(search: SearchResult, shown: list[str], room: int) -> str:
+    """The line saying what a search's arguments were read as, how many records meet them all,
+    and which are shown (within ``room`` characters)."""
+    constraints = "; ".join(c.describe() for c in search.constraints)
+    total = len(search.full)
+    wanted = len(search.constraints)
+    where = search.collection.pointer + (
+        f" (its {search.nested} at any depth)" if search.nested else ""
+    )
+    head = f"- Search of {where} ({constraints}): "
+    if search.join is not None:
+        text = f"{head}{search.join.describe()}; {len(shown)} of them shown below."
+        return text if len(text) <= room else text[: max(0, room - 1)] + "…"
+    if total == 0:
+        body = f"no record meets all {wanted}" if wanted > 1 else "no record meets it"
+        body += f"; {len(search.partial)} meet some (shown below while they fit)."
+    elif len(shown) == total:
+        body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
+        body += f"{'all of them' if wanted > 1 else 'it'}, all shown below."
+    else:
+        body = f"{total} records meet {'all of them' if wanted > 1 else 'it'}; {len(shown)} "
+        body += "shown below"
+        left = [p for p in search.full if p not in set(shown)]
+        named = ""
+        for pointer in left:
+            candidate = f"{named}, {pointer}" if named else pointer
+            if len(head) + len(body) + len(candidate) + 30 > room:
+                break
+            named = candidate
+        if named:
+            more = len(left) - named.count(", ") - 1
+            body += f"; not shown for room: {named}" + (f" and {more} more" if more else "")
+        body += "."
+    text = head + body
+    return text if len(text) <= room else text[: max(0, room - 1)] + "…"
+
+
+def records_section(
+    state: dict[str, Any],
+    picks: list[Pick],
+    searches: list[SearchResult],
+    room: int,
+    summary: Summary | None = None,
+) -> str:
+    """The ``summary`` (in at most half of ``room``), then the picked records that fit in
+    ``room`` characters, best first, and a line naming those left out while that fits."""
+    block = summary.render(room // 2) if summary is not None else ""
+    if block:
+        rest = records_section(state, picks, searches, room - len(block) - 2)
+        return f"{block}\n\n{rest}" if rest else block
+    return _Section(state, picks, searches, room).render()
+
+
+class _Section:
+    def __init__(
+        self, state: dict[str, Any], picks: list[Pick], searches: list[SearchResult], room: int
+    ) -> None:
+        self.state, self.picks, self.searches, self.room = state, picks, searches, room
+        self.lines: list[str] = []
+        self.left = room - len(RECORDS_HEADING) - 1
+        self.note_room = min(NOTE_ROOM, room // 4) // max(1, len(searches))
+        self.left -= (self.note_room + 1) * len(searches)
+        self.waiting = sum(1 for p in picks if p.complete)
+        self.shown: set[str] = set()
+        self.missed: list[str] = []
+        self.partial_heading = False
+
+    def render(self) -> str:
+        for pick in self.picks:
+            record = resolve(self.state, pick.pointer)
+            if record is not None:
+                self.add(pick, record)
+        if self.missed:
+            _name_missed(self.lines, self.missed, self.left)
+        notes = [
+            search_note(s, [p for p in s.full if p in self.shown], self.note_room)
+            for s in self.searches
+        ]
+        lines = [*notes, *self.lines]
+        return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
+
+    def line_of(self, pick: Pick, record: Any) -> str | None:
+        focused = pick.reason in ("matched", "listed")
+        fit = self.left - 1
+        if pick.complete:
+            # Every record meeting all constraints gets a fair share of the room first.
+            fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting)))
+            self.waiting -= 1
+        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused)
+        if line is None and pick.complete and fit < self.left - 1:
+            line = record_line(pick.pointer, record, pick.focus, self.left - 1, focused=True)
+        return line if fit > 0 else None
+
+    def add(self, pick: Pick, record: Any) -> None:
+        line = self.line_of(pick, record)
+        if line is None:
+            if not pick.complete:
+                self.missed.append(pick.pointer)
+            return
+        if pick.constraints and not pick.complete:
+            if not self.partial_heading:
+                heading = "- Records meeting some of the constraints (not all), most first:"
+                if len(heading) + len(line) + 2 > self.left:
+                    self.missed.append(pick.pointer)
+                    return
+                self.lines.append(heading)
+                self.left -= len(heading) + 1
+                self.partial_heading = True
+            line = f"{line[:2]}(meets {pick.matched} of {pick.constraints}) {line[2:]}"
+            if len(line) > self.left:
+                self.missed.append(pick.pointer)
+                return
+        self.lines.append(line)
+        self.left -= len(line) + 1
+        if pick.complete:
+            self.shown.add(pick.pointer)
+
+
+def _name_missed(lines: list[str], missed: list[str], left: int) -> None:
+    named: list[str] = []
+    for pointer in missed:
+        candidate = f"- not shown for room: {', '.join([*named, pointer])}"
+        if len(candidate) + 1 > left:
+            break
+        named.append(pointer)
+    if named:
+        lines.append(f"- not shown for room: {', '.join(named)}")

@@ -1,0 +1,178 @@
+"""``serve --openenv``: OpenEnv's WebSocket and HTTP protocol over the world's tools, in
+process (the ``websockets`` client speaks the wire format by hand here; openenv-core's own
+client drives a real server in tests/e2e/test_harness_examples.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
+
+from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.world import World
+from tests.scripted_model import ScriptedModel
+from tests.server.test_episode_routes import book_order, serving
+
+PLACE = {"book_id": "b1", "quantity": 2, "email": "ana@example.pt", "country": "Portugal"}
+
+
+def books(bookstore: World) -> EpisodeHub:
+    model = ScriptedModel(*[book_order() for _ in range(4)])
+    return EpisodeHub({bookstore.world: Simulator(bookstore, model)})
+
+
+@asynccontextmanager
+async def socket(base: str, **headers: str) -> AsyncIterator[ClientConnection]:
+    async with connect(base.replace("http://", "ws://") + "/ws", additional_headers=headers) as ws:
+        yield ws
+
+
+async def ask(ws: ClientConnection, kind: str, data: Any = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": kind} if data is None else {"type": kind, "data": data}
+    await ws.send(json.dumps(message))
+    reply: dict[str, Any] = json.loads(await ws.recv())
+    return reply
+
+
+async def test_a_socket_resets_steps_and_is_rewarded_when_the_world_says_done(
+    bookstore: World,
+) -> None:
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True) as base, socket(base) as ws:
+            reset = await ask(ws, "reset", {"seed": 4, "task": "gift-order", "extra": 1})
+            assert reset["type"] == "observation" and reset["data"]["done"] is False
+            meta = reset["data"]["observation"]["metadata"]
+            assert (meta["task"], meta["seed"], meta["world"]) == (
+                "gift-order",
+                4,
+                "paperlane-books",
+            )
+            assert meta["task_description"].startswith("Order two copies")
+
+            listed = (await ask(ws, "step", {"type": "list_tools"}))["data"]
+            assert [t["name"] for t in listed["observation"]["tools"]] == [
+                t.name for t in bookstore.tools
+            ]
+            found = await ask(
+                ws, "step", {"type": "call_tool", "tool_name": "search_books", "arguments": {}}
+            )
+            result = found["data"]["observation"]["result"]
+            assert result["is_error"] and found["data"]["reward"] is None
+            assert result["meta"]["mcp-sim/source"] == "validation"
+            glass = {"tool_name": "search_books", "arguments": {"query": "glass"}}
+            found = await ask(ws, "step", {"type": "call_tool", **glass})
+            assert found["data"]["observation"]["result"]["data"]["results"]
+            placed = await ask(
+                ws, "step", {"type": "call_tool", "tool_name": "place_order", "arguments": PLACE}
+            )
+            data = placed["data"]
+            assert data["done"] is True and data["reward"] == 1.0
+            assert data["observation"]["metadata"]["verdict"]["task"] == "gift-order"
+            assert "ord_00042" in data["observation"]["result"]["data"]
+
+            state = (await ask(ws, "state"))["data"]
+            assert state["step_count"] == 3 and state["done"] is True
+            assert state["world_state"]["books"][0]["stock"] == 1
+            rpc = await ask(ws, "mcp", {"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
+            assert rpc["data"]["id"] == 7 and len(rpc["data"]["result"]["tools"]) == 4
+
+
+async def test_two_sockets_get_separate_episodes_that_end_with_them(bookstore: World) -> None:
+    hub = books(bookstore)
+    with anyio.fail_after(60):
+        async with serving(hub, openenv=True) as base:
+            async with socket(base) as one, socket(base) as two:
+                first = await ask(one, "reset", {"episode_id": "one"})
+                second = await ask(two, "reset", {})
+                ids = [
+                    first["data"]["observation"]["metadata"]["episode_id"],
+                    second["data"]["observation"]["metadata"]["episode_id"],
+                ]
+                assert ids[0] == "one" and ids[1] != "one" and len(hub) == 2
+                await ask(
+                    one,
+                    "step",
+                    {"type": "call_tool", "tool_name": "place_order"} | {"arguments": PLACE},
+                )
+                assert (await ask(one, "state"))["data"]["step_count"] == 1
+                assert (await ask(two, "state"))["data"]["step_count"] == 0
+                again = await ask(one, "reset", {})
+                assert again["data"]["observation"]["metadata"]["episode_id"] != "one"
+                await one.send(json.dumps({"type": "close"}))
+            with anyio.fail_after(5):
+                while len(hub):
+                    await anyio.sleep(0.02)
+
+
+async def test_bad_messages_get_openenv_errors(bookstore: World) -> None:
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True) as base, socket(base) as ws:
+            await ws.send("{not json")
+            assert json.loads(await ws.recv())["data"]["code"] == "INVALID_JSON"
+            assert (await ask(ws, "dance"))["data"]["code"] == "UNKNOWN_TYPE"
+            bad = await ask(ws, "step", {"type": "call_tool"})
+            assert bad["data"]["code"] == "VALIDATION_ERROR"
+            assert (await ask(ws, "reset", {"world": "nowhere"}))["data"]["code"] == (
+                "EXECUTION_ERROR"
+            )
+            unknown = await ask(
+                ws, "step", {"type": "call_tool", "tool_name": "teleport", "arguments": {}}
+            )
+            assert unknown["data"]["observation"]["error"]["error_type"] == "tool_not_found"
+            rpc = await ask(ws, "mcp", {"jsonrpc": "2.0", "id": 1, "method": "resources/list"})
+            assert rpc["data"]["error"]["code"] == -32601
+
+
+async def test_http_endpoints_are_stateless_and_describe_the_environment(
+    bookstore: World,
+) -> None:
+    hub = books(bookstore)
+    with anyio.fail_after(60):
+        async with serving(hub, openenv=True) as base, httpx2.AsyncClient(base_url=base) as http:
+            assert (await http.get("/health")).json() == {"status": "healthy"}
+            assert (await http.get("/metadata")).json()["name"] == "paperlane-books"
+            schema = (await http.get("/schema")).json()
+            assert set(schema) == {"action", "observation", "state"}
+            reset = (await http.post("/reset", json={"seed": 1})).json()
+            assert reset["done"] is False and reset["observation"]["metadata"]["seed"] == 1
+            glass = {"type": "call_tool", "tool_name": "search_books"}
+            step = await http.post(
+                "/step", json={"action": glass | {"arguments": {"query": "glass"}}}
+            )
+            assert step.json()["observation"]["result"]["is_error"] is False
+            assert (await http.post("/step", json={"action": {"type": "x"}})).status_code == 422
+            assert (await http.get("/state")).json()["episode_id"] is None
+            assert len(hub) == 0
+
+
+async def test_openenv_routes_follow_the_operator_token_and_the_host_check(
+    bookstore: World,
+) -> None:
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True, auth_token="op") as base:
+            with pytest.raises(InvalidStatus):
+                async with socket(base):
+                    pass
+            with pytest.raises(InvalidStatus):
+                async with socket(base, Origin="http://evil.example"):
+                    pass
+            async with socket(base, Authorization="Bearer op") as ws:
+                assert (await ask(ws, "reset", {}))["type"] == "observation"
+            async with httpx2.AsyncClient(base_url=base) as http:
+                assert (await http.get("/health")).status_code == 401
+
+
+async def test_without_openenv_there_is_no_socket(bookstore: World) -> None:
+    with anyio.fail_after(60):
+        async with serving(books(bookstore)) as base:
+            with pytest.raises(InvalidStatus):
+                async with socket(base):
+                    pass
