@@ -161,10 +161,10 @@ def _check_single_world_settings(settings: Settings, worlds: list[World]) -> Non
                 )
     memory = settings.records.world_memory
     if memory is not None and worlds[0].web() is None:
-        raise SettingsError(
-            "--world-memory",
-            f"keeps the pages of a world's web, and {worlds[0].world} has none (it needs a "
-            "search: section, or domain search with web_search and open_page)",
+        # Known only once the world is read: the command fails (exit 1), as any world's would.
+        raise SimError(
+            f"--world-memory keeps the pages of a world's web, and {worlds[0].world} has none "
+            "(it needs a search: section, or domain search with web_search and open_page)"
         )
 
 

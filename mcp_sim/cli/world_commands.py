@@ -117,8 +117,8 @@ def register(subcommands: Subcommands) -> None:
         examples=[
             HelpExample('mcp-sim world new "a ferry booking API" -o ferry.yaml', "draft a world"),
             HelpExample(
-                "mcp-sim world export --example web --world-memory web.db -o grown.yaml",
-                "the web example with the pages and facts its memory learnt",
+                "mcp-sim world export --example search --world-memory web.db -o grown.yaml",
+                "the search example with the pages and facts its memory learnt",
             ),
         ],
     )

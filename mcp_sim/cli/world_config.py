@@ -122,8 +122,8 @@ class ExportWorldConfig(CommandConfig):
     summary = "write a world file with the pages and facts its memory learnt"
     examples = (
         HelpExample(
-            "mcp-sim world export --example web --world-memory web.db -o grown.yaml",
-            "the web example, grown",
+            "mcp-sim world export --example search --world-memory web.db -o grown.yaml",
+            "the search example, grown",
         ),
         HelpExample(
             "mcp-sim world export worlds/search.yaml --world-memory search.db",
