@@ -135,7 +135,11 @@ def main(argv: list[str]) -> int:
 
 def _zoo(args: argparse.Namespace) -> int:
     shapes = chosen_shapes(args.shapes, args.include_held_out)
-    options = Settings.of(state_budget=args.state_budget, history_budget=args.history_budget)
+    options = Settings.of(
+        state_budget=args.state_budget,
+        history_budget=args.history_budget,
+        turn_budget=args.turn_budget,
+    )
     print(
         f"zoo: {', '.join(shapes)}; {args.size_mb} MB, {args.episodes} episodes each, seed "
         f"{args.seed}",

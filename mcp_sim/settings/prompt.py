@@ -57,7 +57,7 @@ class PromptSettings(BaseModel):
             "a later turn's share of a large state: its changes and the records it needs",
             embedded=1000,
         ),
-    ] = 1_500
+    ] = 2_000
     context_window: Annotated[
         int | None,
         Field(ge=1),
