@@ -18,6 +18,7 @@ from mcp_sim.cli.arguments import (
     settings_of,
 )
 from mcp_sim.cli.example_worlds import world_file, world_files
+from mcp_sim.cli.settings_flags import read_settings
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,10 @@ class CommandConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Self:
-        """The configuration the parsed flags give, checked as a whole."""
+        """The configuration the parsed flags give, checked as a whole. ``--print-config``
+        prints the settings first and ends the command, whatever else is missing."""
+        if getattr(args, "print_config", False):
+            read_settings(args)
         config = cls(**read_fields(cls, args))
         config.check()
         return config

@@ -192,3 +192,10 @@ def test_the_embedded_defaults_apply_only_where_nothing_was_given() -> None:
     assert given.prompt.history_budget == 16_000
     assert given.prompt.state_budget == 2000
     assert Settings.of(model_url=["http://gpu:8000/v1"]).for_model().prompt == PromptSettings()
+
+
+def test_print_config_needs_no_world(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--print-config", "--http", "127.0.0.1:8765"])
+    assert exited.value.code == 0
+    assert 'http = "127.0.0.1:8765"  # --http' in capsys.readouterr().out
