@@ -26,11 +26,11 @@ import asyncio
 import contextlib
 import copy
 import gc
-import itertools
 import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -440,25 +440,25 @@ async def memory_per_http_session(url: str, pid: int, sessions: int) -> float:
 async def prefix() -> dict[str, float]:
     import prefix_sharing
 
+    from mcp_sim.fidelity.prefix_reuse import PrefixReuse
     from mcp_sim.prompting.native import estimate_tokens
     from mcp_sim.settings import Settings
     from mcp_sim.spec.loading import load_world
 
     world = load_world(ROOT / "worlds" / "shop.yaml")
-    prompts = await prefix_sharing.run_session(world, Settings.of(history_budget=10**9))
-    weighted, mean, _ = prefix_sharing.sharing(prompts)
-    tokens = [estimate_tokens(p) for p in prompts]
+    requests = await prefix_sharing.run_session(world, Settings.of(history_budget=10**9))
+    reuse = PrefixReuse()
+    for messages, answer in requests:
+        reuse.add("shop", messages, answer)
+    row = reuse.summary()
+    tokens = [estimate_tokens("".join(m["content"] for m in r[0])) for r in requests]
     return {
-        "calls": len(prompts),
-        "shared_weighted": weighted,
-        "shared_mean": mean,
+        "calls": len(requests),
+        "shared_weighted": row["reuse_chars"],
+        "shared_mean": statistics.fmean(reuse.overall.per_call),
         "tokens_mean": sum(tokens) / len(tokens),
         "tokens_last": tokens[-1],
-        "unshared_tokens_mean": sum(
-            estimate_tokens(cur[prefix_sharing.shared_prefix(prev, cur) :])
-            for prev, cur in itertools.pairwise(prompts)
-        )
-        / (len(prompts) - 1),
+        "unshared_tokens_mean": row["recomputed_tokens_mean"],
     }
 
 
