@@ -91,11 +91,13 @@ def load_worlds(sources: Sequence[WorldSource]) -> list[World]:
 
 async def with_served_window(settings: Settings, say: Callable[[str], None]) -> Settings:
     """``settings`` with the context window the model server reports (vLLM's
-    ``max_model_len``), when none was given and the model is a server at ``--model-url``."""
-    if settings.prompt.context_window is not None or not settings.model.model_url:
+    ``max_model_len``), when none was given and the model is a server at ``--model-url`` (or
+    in ``--model-urls-file``)."""
+    urls = settings.model.base_urls()
+    if settings.prompt.context_window is not None or not urls:
         return settings
     window = await served_context_window(
-        settings.model.model_url[0], model=settings.model.model, api_key=settings.model.api_key
+        urls[0], model=settings.model.model, api_key=settings.model.api_key
     )
     if window is None:
         return settings

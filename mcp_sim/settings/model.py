@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_sim.engine.paths import EMBEDDED_MODEL_NAME
+from mcp_sim.errors import SettingsError
 from mcp_sim.models.base import Sampling
-from mcp_sim.models.replicas import read_url_file
 from mcp_sim.settings import values
 from mcp_sim.settings.declare import Flag
 
@@ -80,16 +80,14 @@ class ModelSettings(BaseModel):
         return not self.model_url and self.model_urls_file is None and not self.vllm
 
     def base_urls(self) -> list[str]:
-        """``--model-url`` then the file's URLs; raises ValueError on a file that lists none
-        or a URL that is not one."""
-        urls = list(self.model_url)
-        if self.model_urls_file is not None:
-            try:
-                values.http_urls_file(str(self.model_urls_file))
-            except ArgumentTypeError as exc:
-                raise ValueError(str(exc)) from None
-            urls += read_url_file(self.model_urls_file)
-        return urls
+        """``--model-url`` then the file's URLs; raises :class:`~mcp_sim.errors.SettingsError`
+        on a file that lists none or a URL that is not one."""
+        if self.model_urls_file is None:
+            return list(self.model_url)
+        try:
+            return [*self.model_url, *values.listed_urls(str(self.model_urls_file))]
+        except ArgumentTypeError as exc:
+            raise SettingsError("--model-urls-file", str(exc)) from None
 
     def identity(self) -> str:
         """The model as configured, for cache keys (the served name is only known once

@@ -63,8 +63,8 @@ def episode_store(value: str) -> str:
         raise ArgumentTypeError(str(exc)) from None
 
 
-def http_urls_file(value: str) -> Path:
-    """A file of base URLs, one per line, each checked like ``--model-url``."""
+def listed_urls(value: str) -> list[str]:
+    """The base URLs a file lists, one per line, each checked like ``--model-url``."""
     try:
         urls = read_url_file(value)
     except ValueError as exc:
@@ -74,6 +74,12 @@ def http_urls_file(value: str) -> Path:
             http_url(url)
         except ArgumentTypeError as exc:
             raise ArgumentTypeError(f"{value}: {exc}") from None
+    return urls
+
+
+def http_urls_file(value: str) -> Path:
+    """A file of base URLs (see :func:`listed_urls`), checked while parsing."""
+    listed_urls(value)
     return Path(value)
 
 
