@@ -63,12 +63,11 @@ class Resolved:
 
 @dataclass
 class System:
-    """What :func:`assemble` built: the hub of the worlds' episodes, the model their
-    simulators share, and the settings as resolved."""
+    """What :func:`assemble` built: the hub of the worlds' episodes and the model their
+    simulators share."""
 
     hub: EpisodeHub
     model: WorldModel | None
-    resolved: Resolved
 
 
 def load_worlds(sources: Sequence[WorldSource]) -> list[World]:
@@ -151,7 +150,7 @@ async def assemble(
         durable = DurableEpisodes(store, lease_seconds=settings.episodes.episode_lease)
     parts = _Parts(resolved, model, Metrics(), watch, durable, say)
     simulators = {world.world: parts.simulator(stack, world) for world in worlds}
-    return System(EpisodeHub(simulators, durable=durable), model, resolved)
+    return System(EpisodeHub(simulators, durable=durable), model)
 
 
 def _check_single_world_settings(settings: Settings, worlds: list[World]) -> None:

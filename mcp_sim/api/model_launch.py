@@ -62,10 +62,6 @@ class LaunchingModel:
     def label(self) -> str:
         return self.settings.label()
 
-    @property
-    def ready(self) -> bool:
-        return self._model is not None
-
     async def start(self) -> WorldModel:
         """Start the model (once: callers meanwhile wait for the one launch) and return it;
         raises :class:`~mcp_sim.errors.ModelUnavailable` if it could not start."""

@@ -17,7 +17,7 @@ from contextlib import AsyncExitStack
 from types import TracebackType
 from typing import Any, Self
 
-from mcp_sim.api.assembly import Resolved, Watch, WorldSource, assemble
+from mcp_sim.api.assembly import Watch, WorldSource, assemble
 from mcp_sim.api.episode import Episode
 from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.episodes.hub import EpisodeHub
@@ -41,13 +41,19 @@ class Worlds:
     :class:`~mcp_sim.episodes.hub.EpisodeHub`). Close it, or use it as an async context
     manager, to close what it opened (the model it launched, journals, caches, the store)."""
 
-    def __init__(self, simulators: Mapping[str, Simulator] | EpisodeHub) -> None:
+    def __init__(
+        self,
+        simulators: Mapping[str, Simulator] | EpisodeHub,
+        *,
+        model: WorldModel | None = None,
+        resources: AsyncExitStack | None = None,
+    ) -> None:
         """Worlds over ready simulators (world id → simulator), or over the hub of their
-        episodes; the caller owns the simulators."""
+        episodes, answered by ``model``; closing them closes ``resources`` (the caller owns
+        the simulators otherwise)."""
         self.hub = simulators if isinstance(simulators, EpisodeHub) else EpisodeHub(simulators)
-        self.model: WorldModel | None = None
-        self.resolved = Resolved.of(Settings(), model_given=True)
-        self._resources = AsyncExitStack()
+        self.model = model
+        self._resources = resources or AsyncExitStack()
 
     @classmethod
     async def open(
@@ -77,9 +83,7 @@ class Worlds:
             given["model_url"] = list(model)
         else:
             built = model
-        if settings is not None and given:
-            settings = Settings.of(**{**settings.flat(), **given})
-        chosen = settings if settings is not None else Settings.of(**given)
+        chosen = (settings or Settings()).updated(**given) if given else settings or Settings()
         stack = AsyncExitStack()
         try:
             system = await assemble(
@@ -88,11 +92,7 @@ class Worlds:
         except BaseException:
             await stack.aclose()
             raise
-        opened = cls(system.hub)
-        opened.model = system.model
-        opened.resolved = system.resolved
-        opened._resources = stack
-        return opened
+        return cls(system.hub, model=system.model, resources=stack)
 
     async def start_model(self) -> None:
         """Start the model now rather than at the first call that needs it (``serve`` does,

@@ -60,6 +60,16 @@ class Settings(BaseModel):
         if self.episodes.snapshot_dir is not None and not self.episodes.control_tools:
             raise SettingsError("--snapshot-dir", "goes with --control-tools (the tools use it)")
 
+    def updated(self, **given: Any) -> Settings:
+        """These settings with ``given`` (flat names) over them; what neither set stays unset,
+        so the embedded model's defaults still apply to it (see :meth:`for_model`)."""
+        kept = {
+            name: value
+            for group in GROUPS
+            for name, value in getattr(self, group).model_dump(exclude_unset=True).items()
+        }
+        return Settings.of(**{**kept, **given})
+
     def flat(self) -> dict[str, Any]:
         """Every setting by its flat name."""
         return {d.name: getattr(getattr(self, group), d.name) for group, d in each_setting()}

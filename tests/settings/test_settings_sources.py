@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from mcp_sim.api import Worlds
 from mcp_sim.cli.main import main
 from mcp_sim.cli.parser import build_parser
 from mcp_sim.cli.settings_flags import read_settings
@@ -199,3 +200,18 @@ def test_print_config_needs_no_world(capsys: pytest.CaptureFixture[str]) -> None
         main(["serve", "--print-config", "--http", "127.0.0.1:8765"])
     assert exited.value.code == 0
     assert 'http = "127.0.0.1:8765"  # --http' in capsys.readouterr().out
+
+
+def test_settings_updated_by_name_keep_the_embedded_defaults_of_what_stays_unset() -> None:
+    updated = Settings.of(journal="calls.jsonl").updated(keep_turns=4)
+    assert (updated.records.journal, updated.prompt.keep_turns) == (Path("calls.jsonl"), 4)
+    assert updated.for_model().prompt.history_budget == 3000
+
+
+async def test_worlds_open_given_settings_and_names_keeps_the_embedded_defaults(
+    tmp_path: Path,
+) -> None:
+    settings = Settings.of(journal=tmp_path / "calls.jsonl")
+    async with await Worlds.open(BOOKSTORE, settings=settings, keep_turns=4) as worlds:
+        options = worlds.simulator().options
+    assert (options.keep_turns, options.history_budget) == (4, 3000)
