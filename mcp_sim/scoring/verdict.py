@@ -8,7 +8,7 @@ from typing import Any
 
 from mcp_sim.errors import VerifyError
 from mcp_sim.journal import JournalRecord
-from mcp_sim.scoring.checks import CheckResult, journal_check, state_check
+from mcp_sim.scoring.checks import CheckResult, journal_check, state_check, with_prerequisites
 from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.spec.verify import Task
 from mcp_sim.spec.world import World
@@ -91,4 +91,4 @@ async def score(
                 results.append(await judge.decide(check, task.description, records, final))
         else:
             results.append(journal_check(check, records))
-    return Verdict(name, tuple(results))
+    return Verdict(name, tuple(with_prerequisites(task.checks, results)))

@@ -105,7 +105,7 @@ def test_inspect_eval_scores_every_sample_by_the_verdict_on_its_own_episode(
             assert ordered == ["place_order", '{"order_id": "ord_00042", "status": "placed"}']
         else:
             assert failed == [] and sample["reward"] == 1.0
-            assert sample["checks"][1]["detail"] == f"judged: {JUDGED}"
+            assert sample["checks"][0]["detail"] == f"judged: {JUDGED}"
     assert metrics["mean"] == pytest.approx(0.9)
 
 
@@ -128,8 +128,9 @@ def test_trl_environment_class_is_driven_as_grpo_trainer_drives_it(world_model: 
     assert search["properties"]["max_results"]["type"] == "integer"
     assert schemas["place_order"]["description"].startswith("Place an order")
     assert first["prompts"][0].startswith("Order two copies of The Glass River")
-    assert first["rewards"][:3] == [1.0, 1.0, 0.0], second
-    assert 0.0 < first["rewards"][3] < 1.0
+    # The last rollout only looks: it orders nothing, and earns nothing for the sold-out
+    # book it did not try (that check requires the order).
+    assert first["rewards"] == [1.0, 1.0, 0.0, 0.0], second
     assert "out_of_stock" in second["observations"][2][0]
 
 

@@ -192,12 +192,10 @@ async def test_a_harness_runs_twenty_episodes_over_two_worlds_forks_and_scores_t
             listed = (await http.get("/episodes")).json()
             deleted = await http.delete(f"/episodes/{fork['id']}")
             gone = await http.get(f"/episodes/{fork['id']}")
-    # Shop: all four checks (reward 1) or only "the shipped order is untouched" (1 of 6).
-    # Books: all four (1), or only "never tried the sold-out book" (1 of 5).
-    expected = []
-    for i in range(20):
-        done = i % 4 < 2
-        expected.append(1.0 if done else (round(1 / 6, 6) if i % 2 == 0 else 0.2))
+    # All four checks (reward 1), or none: an idle episode earns nothing for what it left
+    # alone ("the shipped order is untouched", "never tried the sold-out book" require the
+    # task done).
+    expected = [1.0 if i % 4 < 2 else 0.0 for i in range(20)]
     assert rewards == [*expected, 1.0]
     assert len(listed["episodes"]) == 21 and listed["worlds"] == [SHOP, BOOKS]
     assert fork["parent"] == idle_shop["id"] and fork["task"] == "tent-for-ola"

@@ -316,8 +316,14 @@ async def test_stdio_server_answers_and_survives_a_dead_model(
 ) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcp_sim", "serve", str(BOOKSTORE.relative_to(ROOT)), *DEAD_MODEL]
-        + ["--operator-resources"],
+        args=[
+            "-m",
+            "mcp_sim",
+            "serve",
+            str(BOOKSTORE.relative_to(ROOT)),
+            *DEAD_MODEL,
+            "--operator-resources",
+        ],
         cwd=str(ROOT),
     )
     with (tmp_path / "stderr.txt").open("w") as errlog:
