@@ -37,11 +37,6 @@ class VerifyConfig(CommandConfig):
             "the journal's one episode, scored by the world's one task",
         ),
         HelpExample(
-            "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
-            "gift-order --judge-url http://127.0.0.1:8001/v1",
-            "one episode of several, its rubric checks decided by an LLM judge",
-        ),
-        HelpExample(
             "mcp-sim verify --example bookstore --check-tasks",
             "every task scored on an episode with no calls: exit 1 if one scores above 0",
         ),
