@@ -107,17 +107,19 @@ async def test_an_episode_token_reaches_nothing_of_the_operators() -> None:
     # endpoints; an episode's route still gets neither.
     options: dict[str, Any] = {"control_tools": True, "operator_resources": True}
     with anyio.fail_after(60):
-        async with serving(vault_hub(), auth_token=OPERATOR, **options) as base:
-            async with httpx2.AsyncClient(base_url=base, headers=bearer(OPERATOR)) as http:
-                made = (await http.post("/episodes", json={"task": "audit"})).json()
-                seen = await everything_the_agent_sees(made["mcp_url"], made["token"])
-                routes = await every_route(base, made["id"], made["token"])
-                operator = [
-                    (await http.get(f"/episodes/{made['id']}/state")).text,
-                    (await http.post(f"/episodes/{made['id']}/verify")).text,
-                ]
-                async with mcp_client(f"{base}/mcp", OPERATOR) as designer:
-                    world = await designer.read_resource("sim://world")
+        async with (
+            serving(vault_hub(), auth_token=OPERATOR, **options) as base,
+            httpx2.AsyncClient(base_url=base, headers=bearer(OPERATOR)) as http,
+        ):
+            made = (await http.post("/episodes", json={"task": "audit"})).json()
+            seen = await everything_the_agent_sees(made["mcp_url"], made["token"])
+            routes = await every_route(base, made["id"], made["token"])
+            operator = [
+                (await http.get(f"/episodes/{made['id']}/state")).text,
+                (await http.post(f"/episodes/{made['id']}/verify")).text,
+            ]
+            async with mcp_client(f"{base}/mcp", OPERATOR) as designer:
+                world = await designer.read_resource("sim://world")
     assert "account acc-1 is open" in seen[-4] and json.loads(seen[1])["resources"] == []
     assert all("sim_" not in text for text in seen[:1])
     leaks = [text for text in seen if SECRET in text]
