@@ -138,6 +138,9 @@ class EpisodeHub:
     def summary(self, entry: EpisodeEntry) -> dict[str, Any]:
         return self.scoring.summary(entry)
 
+    def detail(self, entry: EpisodeEntry) -> dict[str, Any]:
+        return self.scoring.detail(entry)
+
     def listing(self) -> list[dict[str, Any]]:
         return self.scoring.listing()
 

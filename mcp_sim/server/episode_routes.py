@@ -3,7 +3,7 @@
       GET    /episodes                  the live episodes (operator only)
       POST   /episodes                  a new one: {"world"?, "id"?, "seed"?, "snapshot"?,
                                         "task"?} → 201 {"id", "world", "mcp_url", "token", ...}
-      GET    /episodes/{id}             its summary
+      GET    /episodes/{id}             its summary, with "valid", "simulation" and "usage"
       DELETE /episodes/{id}             end it
       GET    /episodes/{id}/state       its state document and version
       GET    /episodes/{id}/journal     its calls, one JSON object per line
@@ -140,7 +140,7 @@ class EpisodeEndpoints:
         return self._created(request, episode)
 
     async def get(self, request: Request) -> Response:
-        return JSONResponse(self.hub.summary(await self.hub.find(request.path_params["id"])))
+        return JSONResponse(self.hub.detail(await self.hub.find(request.path_params["id"])))
 
     async def delete(self, request: Request) -> Response:
         await self.hub.delete(request.path_params["id"])
