@@ -119,6 +119,11 @@ class EpisodeHub:
     ) -> EpisodeEntry:
         return await self.lifecycle.fork(episode_id, new_id, seed=seed)
 
+    async def fork_group(
+        self, episode_id: str, forks: list[tuple[str | None, int | None]]
+    ) -> list[EpisodeEntry]:
+        return await self.lifecycle.fork_group(episode_id, forks)
+
     async def reset(self, episode_id: str, *, seed: int | None = None) -> dict[str, Any]:
         """Reset the episode (see :meth:`EpisodeLifecycle.reset`); its summary after."""
         await self.lifecycle.reset(episode_id, seed=seed)
