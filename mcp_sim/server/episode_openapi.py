@@ -87,16 +87,22 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-def _json(schema: str) -> dict[str, Any]:
-    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+def _json(*schemas: str) -> dict[str, Any]:
+    """JSON content of one of ``schemas`` (components by name)."""
+    refs = [{"$ref": f"#/components/schemas/{name}"} for name in schemas]
+    return {"application/json": {"schema": refs[0] if len(refs) == 1 else {"oneOf": refs}}}
 
 
 def _operation(
-    summary: str, answer: str | None, *, body: str | None = None, status: str = "200"
+    summary: str,
+    answer: str | tuple[str, ...] | None,
+    *,
+    body: str | None = None,
+    status: str = "200",
 ) -> dict[str, Any]:
     ok: dict[str, Any] = {"description": summary}
     if answer is not None:
-        ok["content"] = _json(answer)
+        ok["content"] = _json(*((answer,) if isinstance(answer, str) else answer))
     responses = {status: ok, "default": {"description": "An error.", "content": _json("Error")}}
     operation: dict[str, Any] = {"summary": summary, "responses": responses}
     if body is not None:
@@ -111,7 +117,7 @@ _PATHS: dict[str, Any] = {
         "get": _operation("The live episodes and the worlds.", None),
         "post": _operation(
             "Start an episode (with count: that many, listed).",
-            "Episode",
+            ("Episode", "Episodes"),
             body="CreateBody",
             status="201",
         ),
@@ -135,7 +141,7 @@ _PATHS: dict[str, Any] = {
         "parameters": _ID,
         "post": _operation(
             "Fork it (with count: that many from one present, listed).",
-            "Episode",
+            ("Episode", "Episodes"),
             body="ForkBody",
             status="201",
         ),
