@@ -76,6 +76,8 @@ class EpisodeState(BaseModel):
     world: str | None = None
     task: str | None = None
     done: bool = False
+    valid: bool = True
+    """No call so far was a model error or a timeout (see :attr:`mcp_sim.scoring.verdict.Verdict.valid`)."""
     version: int = 0
 
 

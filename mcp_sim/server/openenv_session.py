@@ -6,6 +6,9 @@ request), driven by OpenEnv's reset, step, state and mcp messages.
 task it is scored on). A ``call_tool`` step is one tool call; its observation is the tool's
 result. ``done`` follows the world's ``episode`` rules, and the steps they say carry a reward
 (the one that ends the episode, or every step) get the verdict's reward on the episode's task.
+A verdict the world model's failure spoiled (``valid`` false in the step's metadata and in the
+state) carries no reward: openenv-core's harness takes a rollout without an environment reward
+as failed (``CollectRunner`` counts it and writes no record), so an outage is not a score.
 A step before any reset starts an episode with no options. The episode ends with its
 connection.
 
@@ -132,7 +135,9 @@ class OpenEnvSession:
             except VerifyError as exc:
                 metadata["reward_error"] = str(exc)
             else:
-                reward = self.rewards.owed(verdict.reward, last=result.done)
+                if verdict.valid:
+                    reward = self.rewards.owed(verdict.reward, last=result.done)
+                metadata["valid"] = verdict.valid
                 metadata["verdict"] = agent_verdict(verdict)
         return Observation(
             tool_name=result.tool,
@@ -152,6 +157,7 @@ class OpenEnvSession:
             world=episode.world_id,
             task=episode.task,
             done=episode.done,
+            valid=episode.usage().valid,
             version=await episode.version(),
         ).model_dump()
 
