@@ -85,6 +85,10 @@ class OpenEnvConfig(CommandConfig):
             "mcp-sim harness openenv --example bookstore -o bookstore_env",
             "the bookstore as an OpenEnv environment",
         ),
+        HelpExample(
+            "mcp-sim harness openenv worlds/shop.yaml -o shop_env --mcp-sim-source .",
+            "the shop, requiring mcp-sim from this checkout (not released yet)",
+        ),
     )
 
     world: Path = world_file()
