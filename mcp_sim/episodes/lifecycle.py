@@ -92,7 +92,11 @@ class EpisodeLifecycle:
         them diverge, as group rollouts do)."""
         parent = await self.access.find(episode_id)
         snapshot = await self.snapshot(episode_id)
-        return await self.create(parent.world, new_id, seed=seed, snapshot=snapshot, parent=parent)
+        entry = await self.create(parent.world, new_id, seed=seed, snapshot=snapshot, parent=parent)
+        # The fork's verdict counts its parent's calls, so their model time too.
+        spent = self.access.held(episode_id).session.model_seconds
+        self.access.held(entry.id).session.model_seconds = spent
+        return entry
 
     async def fork_session(
         self, world: str, session_id: str, new_id: str | None = None, *, seed: int | None = None

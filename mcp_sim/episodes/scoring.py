@@ -61,6 +61,13 @@ class EpisodeScoring:
         session = self.access.held(episode_id).session
         async with session.lock:
             final, records = session.state, self.journal(episode_id)
+            seconds = session.model_seconds
         return await score(
-            name, chosen, start=simulator.world.state, final=final, records=records, judge=judge
+            name,
+            chosen,
+            start=simulator.world.state,
+            final=final,
+            records=records,
+            judge=judge,
+            model_seconds=seconds,
         )
