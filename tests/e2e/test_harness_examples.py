@@ -8,6 +8,7 @@ Python API.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -97,6 +98,8 @@ def test_inspect_eval_scores_every_sample_by_the_verdict_on_its_own_episode(
     ]
     assert len({s["episode"] for s in samples}) == 4 and left == []
     for sample in samples:
+        assert sample["reason"] is None and sample["simulation"]["model_errors"] == 0
+        assert set(sample["usage"]) == {"prompt_tokens", "completion_tokens", "model_seconds"}
         decided = [c for c in sample["checks"] if c["passed"] is not None]
         passed = sum(c["weight"] for c in decided if c["passed"])
         assert sample["reward"] == pytest.approx(passed / sum(c["weight"] for c in decided))
@@ -110,6 +113,30 @@ def test_inspect_eval_scores_every_sample_by_the_verdict_on_its_own_episode(
             assert failed == [] and sample["reward"] == 1.0
             assert sample["checks"][1]["detail"] == f"judged: {JUDGED}"
     assert metrics["mean"] == pytest.approx(0.9)
+
+
+def test_inspect_leaves_out_the_samples_a_world_model_outage_answered(tmp_path: Path) -> None:
+    """With the world model down, gift-order's order (the one call it answers) fails: the
+    verdict is invalid, the score unscored (NaN, reason scoring_failed), and Inspect's mean is
+    no-antarctica's alone, whose calls the fixtures answered."""
+    python = harness_python("inspect", INSPECT)
+    served = serving_http(BOOKSTORE, "--model-url", UNREACHABLE, log=tmp_path / "serve.log")
+    with served as url:
+        printed = run_example(
+            python,
+            "inspect_eval.py",
+            MCP_SIM_URL=url.removesuffix("/mcp"),
+            INSPECT_LOG_DIR=str(tmp_path),
+        )
+    *samples, metrics = (json.loads(line) for line in printed.splitlines())
+    for sample in samples:
+        if sample["task"] == "gift-order":
+            assert math.isnan(sample["reward"]) and sample["reason"] == "scoring_failed"
+            assert sample["simulation"]["model_errors"] == 1
+        else:
+            assert sample["reward"] >= 0 and sample["simulation"]["model_errors"] == 0
+    answered = [s["reward"] for s in samples if s["task"] == "no-antarctica"]
+    assert metrics["mean"] == pytest.approx(sum(answered) / len(answered))
 
 
 def test_the_trl_example_class_and_dataset_are_what_the_generator_writes() -> None:
