@@ -5,13 +5,15 @@ Where the caller knows real values by field name (the world's state, as the prom
 a string, number or enum field takes one of those that the field's schema accepts, so an answer
 reads like the world's (a book's real title, an order's real id) rather than like noise. The
 draw covers the keywords tool schemas use (types, enum, const, properties, required, items,
-lengths, bounds, anyOf/oneOf/allOf, local ``$ref``); a value the draw cannot make valid (a
-``pattern`` no known value matches, a ``not``) is checked and the next draw tried.
+lengths, bounds, anyOf/oneOf/allOf, local ``$ref``, and a ``pattern`` that one of a few
+common shapes matches: a URL, a date, an email, an id); a value the draw cannot make valid (a
+rarer ``pattern``, a ``not``) is checked and the next draw tried.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -32,6 +34,7 @@ _FORMATS = {
     "uri": "https://example.com/item",
     "uuid": "6f1c2a9e-8b1d-4c1e-9a77-2f3b5d7c9e10",
 }
+_SHAPES = ("12345", "ABC-123", "abc", "A1", "x")
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 
 
@@ -190,6 +193,11 @@ class _Draw:
         if text is None:
             words = self.rng.sample(_WORDS, 2)
             text = f"{field}-{'-'.join(words)}" if field else " ".join(words)
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            # A pattern is not drawn from: the first of some common shapes that it takes.
+            shapes = [text, *_FORMATS.values(), f"https://example.com/{text}", *_SHAPES]
+            text = next((t for t in shapes if re.search(pattern, t)), text)
         low = int(schema.get("minLength", 0))
         high = schema.get("maxLength")
         while len(text) < low:

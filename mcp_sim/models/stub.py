@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.errors import ModelOutputInvalid
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
-from mcp_sim.models.schema_values import ValueDraw
+from mcp_sim.models.schema_values import UnsatisfiableSchema, ValueDraw
 from mcp_sim.models.stub_script import ScriptedAnswer, StubScript
 
 STUB_MODEL_NAME = "mcp-sim-stub"
@@ -61,7 +62,10 @@ class StubModel:
         seed = request.sampling.seed
         rng = random.Random(f"{seed}|{request.schema_name}|{request.purpose}|{call.arguments}")
         scripted = self.script.find(call.tool, call.arguments) if self.script else None
-        content = _content(request, call, scripted, ValueDraw(rng, call.known))
+        try:
+            content = _content(request, call, scripted, ValueDraw(rng, call.known))
+        except UnsatisfiableSchema as exc:
+            raise ModelOutputInvalid(f"the stand-in model cannot answer: {exc}") from None
         prompt_chars = sum(len(m["content"]) for m in request.messages)
         return Completion(
             content=content,

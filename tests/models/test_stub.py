@@ -14,8 +14,10 @@ import jsonschema
 import pytest
 
 from mcp_sim.api.worlds import Worlds
-from mcp_sim.errors import SettingsError
+from mcp_sim.errors import ModelOutputInvalid, SettingsError
+from mcp_sim.models.base import CompletionRequest
 from mcp_sim.models.schema_values import ValueDraw
+from mcp_sim.models.stub import StubModel
 from mcp_sim.settings import Settings, values
 from mcp_sim.spec.world import World
 from mcp_sim.spec.world_files import example_names, example_path
@@ -52,10 +54,15 @@ async def test_a_thousand_calls_of_the_bookstore_are_answered_valid_against_thei
     assert elapsed < 60, f"{CALLS} calls took {elapsed:.1f} s"
 
 
+@pytest.mark.parametrize("bounded", [False, True], ids=["free", "bounded"])
 @pytest.mark.parametrize("name", example_names())
-async def test_every_shipped_world_is_answered_without_a_model_error(name: str) -> None:
+async def test_every_shipped_world_is_answered_without_a_model_error(
+    name: str, bounded: bool
+) -> None:
+    """Bounded output (a small model's JSON envelopes and result lists) included."""
     rng = random.Random(name)
-    async with await Worlds.open(example_path(name), model="stub:") as worlds:
+    opened = Worlds.open(example_path(name), model="stub:", bounded_output=bounded)
+    async with await opened as worlds:
         episode = await worlds.episode(seed=3)
         for _ in range(20):
             tool, arguments = _arguments(worlds.world(), rng, {})
@@ -121,3 +128,33 @@ async def test_a_stub_is_the_only_model_and_its_script_must_be_readable(tmp_path
         await Worlds.open(example_path("bookstore"), model=f"stub:{bad}")
     with pytest.raises(ArgumentTypeError, match="no stub script"):
         values.model_url(f"stub:{tmp_path / 'missing.yaml'}")
+
+
+SCHEMA = {
+    "$defs": {"link": {"type": "string", "pattern": "^https?://[a-z.]+/"}},
+    "type": "object",
+    "properties": {
+        "url": {"$ref": "#/$defs/link"},
+        "day": {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
+        "state": {"enum": ["open", "closed", "lost"]},
+        "count": {"type": "integer", "minimum": 3, "maximum": 5},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+        "either": {"anyOf": [{"type": "null"}, {"type": "number", "exclusiveMinimum": 0}]},
+    },
+    "required": ["url", "day", "state", "count", "tags", "either"],
+    "additionalProperties": False,
+}
+
+
+def test_a_draw_satisfies_refs_patterns_bounds_and_prefers_known_values() -> None:
+    for seed in range(50):
+        value = ValueDraw(random.Random(seed), {"state": ["closed"]}).valid(SCHEMA)
+        jsonschema.validate(value, SCHEMA)
+        assert value["state"] == "closed"
+
+
+async def test_a_schema_the_stub_cannot_satisfy_is_a_model_error() -> None:
+    never = {"type": "string", "pattern": "^never-[0-9]{40}$"}
+    request = CompletionRequest(messages=[], response_schema=never, schema_name="tool")
+    with pytest.raises(ModelOutputInvalid, match="stand-in model cannot answer"):
+        await StubModel().complete(request)
