@@ -78,10 +78,22 @@ def test_a_row_without_a_task_is_scored_on_one_chosen_by_its_prompt() -> None:
     }
 
 
-def test_an_embedded_world_runs_as_the_example_does() -> None:
-    env = EmbeddedBooks()
+class FileBooks(Books):
+    world_example = None
+    world_file = str(BOOKSTORE)
+
+
+class Nowhere(EpisodeEnvironment):
+    """Names no world."""
+
+
+@pytest.mark.parametrize("kind", [EmbeddedBooks, FileBooks])
+def test_an_embedded_or_filed_world_runs_as_the_example_does(kind: type[Books]) -> None:
+    env = kind()
     assert env.reset(task="no-antarctica") is not None
     assert env.get_reward() is not None
+    with pytest.raises(TypeError, match="Nowhere names no world"):
+        Nowhere()
 
 
 def test_async_tools_are_awaited_from_another_loop() -> None:
