@@ -81,6 +81,40 @@ class InspectConfig(HarnessConfig):
     )
 
 
+class OpenEnvConfig(CommandConfig):
+    """Write an OpenEnv environment folder for a world: openenv.yaml, a pyproject.toml with a
+    `server` script, server/app.py serving the world (with OpenEnv's routes) from
+    mcp_sim.asgi, and a Dockerfile; `openenv validate`, `openenv build` and `openenv push`
+    take it as it is (run `uv lock` in it first)."""
+
+    summary = "an OpenEnv environment folder that openenv-core's CLI validates, builds and pushes"
+    examples = (
+        HelpExample(
+            "mcp-sim harness openenv --example bookstore -o bookstore_env",
+            "the bookstore as an OpenEnv environment",
+        ),
+    )
+
+    world: Path = world_file()
+    output: Path = option(
+        "-o", parse=Path, required=True, help="the environment's folder (made if missing)"
+    )
+    mcp_sim_source: Path | None = option(
+        parse=Path,
+        metavar="DIR",
+        help="require mcp-sim from this checkout (a uv path source) rather than from PyPI",
+    )
+
+
+def openenv(config: OpenEnvConfig) -> int:
+    from mcp_sim.harness.openenv_env import write_openenv_environment
+
+    written = write_openenv_environment(config.world, config.output, config.mcp_sim_source)
+    for path in written:
+        print(path)
+    return 0
+
+
 def trl(config: TrlConfig) -> int:
     from mcp_sim.harness.shim_files import trl_dataset_file, trl_environment_file
 
@@ -114,7 +148,8 @@ def register(subcommands: Subcommands) -> None:
         help="write a harness shim for a world",
         metavar="HARNESS",
         description="Write the Python file a training or evaluation harness needs to use a "
-        "world: a TRL environment class (trl) or an Inspect task (inspect).",
+        "world: a TRL environment class (trl), an Inspect task (inspect) or an OpenEnv "
+        "environment folder (openenv).",
         examples=[
             HelpExample("mcp-sim harness trl --example bookstore -o trl_environment.py", "for TRL"),
             HelpExample(
@@ -124,3 +159,4 @@ def register(subcommands: Subcommands) -> None:
     )
     add_command(kinds, "trl", Command(TrlConfig, trl))
     add_command(kinds, "inspect", Command(InspectConfig, inspect))
+    add_command(kinds, "openenv", Command(OpenEnvConfig, openenv))

@@ -93,3 +93,31 @@ class ModelUsage:
                 timed = (timed or 0.0) + record.model_ms / 1000
         seconds = model_seconds if model_seconds is not None else timed
         return cls(prompt, completion, None if seconds is None else round(seconds, 6))
+
+
+@dataclass(frozen=True)
+class TrajectoryUsage:
+    """An episode's calls as counted so far: whether they were all simulated, and their cost
+    (what ``GET /episodes/{id}`` and :meth:`mcp_sim.api.Episode.usage` report, before any
+    verdict)."""
+
+    simulation: SimulationCounts
+    model: ModelUsage
+
+    @property
+    def valid(self) -> bool:
+        return self.simulation.simulated
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "simulation": self.simulation.as_dict(),
+            "usage": self.model.as_dict(),
+        }
+
+    @classmethod
+    def of(
+        cls, records: Iterable[JournalRecord], *, model_seconds: float | None = None
+    ) -> TrajectoryUsage:
+        kept = list(records)
+        return cls(SimulationCounts.of(kept), ModelUsage.of(kept, model_seconds=model_seconds))

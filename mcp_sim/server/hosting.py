@@ -74,6 +74,17 @@ class HostingOptions:
         )
 
 
+API_PATHS = (
+    "/episodes",
+    "/episodes/{path:path}",
+    "/worlds/{world}/tasks",
+    "/openapi.json",
+    "/control/{path:path}",
+    "/metrics",
+)
+"""The paths the episode API and the metrics answer (each passed to them whole)."""
+
+
 def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
     """The app serving every world of ``worlds`` and its episodes."""
     options = options or HostingOptions()
@@ -115,8 +126,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     ]
     # A Route to an ASGI app takes every method and leaves the path as it is, so the API
     # answers its own 404s and 405s after the Host check.
-    api_paths = ("/episodes", "/episodes/{path:path}", "/control/{path:path}", "/metrics")
-    routes += [Route(path, api) for path in api_paths]
+    routes += [Route(path, api) for path in API_PATHS]
     if options.openenv:
         openenv = OpenEnvEndpoints(worlds).app(security=security)
         routes += [Route(path, openenv) for path in OPENENV_PATHS]

@@ -75,6 +75,8 @@ class EpisodeState(BaseModel):
     world: str | None = None
     task: str | None = None
     done: bool = False
+    valid: bool = True
+    """No call so far was a model error or a timeout (see :attr:`mcp_sim.scoring.verdict.Verdict.valid`)."""
     version: int = 0
     world_state: dict[str, Any] | None = None
 

@@ -6,6 +6,9 @@ request), driven by OpenEnv's reset, step, state and mcp messages.
 task it is scored on). A ``call_tool`` step is one tool call; its observation is the tool's
 result. ``done`` follows the world's ``episode`` rules, and the steps they say carry a reward
 (the one that ends the episode, or every step) get the verdict's reward on the episode's task.
+A verdict the world model's failure spoiled (``valid`` false in the step's metadata and in the
+state) carries no reward: openenv-core's harness takes a rollout without an environment reward
+as failed (``CollectRunner`` counts it and writes no record), so an outage is not a score.
 A step before any reset starts an episode with no options. The episode ends with its
 connection.
 """
@@ -107,7 +110,8 @@ class OpenEnvSession:
             except VerifyError as exc:
                 metadata["reward_error"] = str(exc)
             else:
-                reward = verdict.reward
+                reward = verdict.reward if verdict.valid else None
+                metadata["valid"] = verdict.valid
                 metadata["verdict"] = verdict.as_dict()
         return Observation(
             tool_name=result.tool,
@@ -127,6 +131,7 @@ class OpenEnvSession:
             world=episode.world_id,
             task=episode.task,
             done=episode.done,
+            valid=episode.usage().valid,
             version=await episode.version(),
             world_state=await episode.state(),
         ).model_dump()

@@ -4,6 +4,7 @@ and with ``--control-tools`` the control operations as ``sim_*`` tools."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import mcp.types as types
@@ -29,17 +30,41 @@ _CONTENT_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock
 _ANNOTATIONS: TypeAdapter[types.ToolAnnotations] = TypeAdapter(types.ToolAnnotations)
 
 
-def advertised_annotations(tool: ToolSpec) -> types.ToolAnnotations | None:
-    """The tool's annotations over the defaults its ``effect`` gives, key by key: hosts run a
-    tool without ``readOnlyHint`` one call at a time and ask before each. An imported tool
+OPEN_WORLD_DOMAINS = frozenset({"search", "web"})
+"""Domains whose tools reach an open set of outside things (the web, a search engine); every
+other world is a closed set of records the tools read and change."""
+
+
+def advertised_title(tool: ToolSpec) -> str:
+    """The tool's title, or one made from its name (``get_book`` and ``getBook`` give "Get
+    book"): hosts show titles, not names."""
+    if tool.title:
+        return tool.title
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", tool.name)
+    words = [w for w in re.split(r"[\s._-]+", spaced) if w]
+    if not words:
+        return tool.name
+    text = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
+    return text[0].upper() + text[1:]
+
+
+def advertised_annotations(tool: ToolSpec, domain: str = "mcp") -> types.ToolAnnotations | None:
+    """The tool's annotations over the defaults its ``effect`` and the world's ``domain`` give,
+    key by key: hosts run a tool without ``readOnlyHint`` one call at a time and ask before
+    each. A read changes nothing (so repeating it changes nothing either); a write may replace
+    what it changes and is not assumed safe to repeat. An imported tool
     (``annotations_as_given``) keeps the real server's exactly, none included."""
     if tool.annotations_as_given:
         return None if tool.annotations is None else _ANNOTATIONS.validate_python(tool.annotations)
-    defaults = (
-        {"readOnlyHint": True}
-        if tool.effect == "read"
-        else {"readOnlyHint": False, "destructiveHint": True}
-    )
+    defaults: dict[str, Any] = {
+        "title": advertised_title(tool),
+        "readOnlyHint": tool.effect == "read",
+        "openWorldHint": domain in OPEN_WORLD_DOMAINS,
+    }
+    if tool.effect == "read":
+        defaults |= {"idempotentHint": True}
+    else:
+        defaults |= {"destructiveHint": True, "idempotentHint": False}
     return _ANNOTATIONS.validate_python({**defaults, **(tool.annotations or {})})
 
 
@@ -48,11 +73,11 @@ def advertised_tools(world: World, control: ControlTools | None) -> list[types.T
     tools = [
         types.Tool(
             name=t.name,
-            title=t.title,
+            title=advertised_title(t),
             description=t.description,
             input_schema=t.input_schema,
             output_schema=t.output_schema,
-            annotations=advertised_annotations(t),
+            annotations=advertised_annotations(t, world.domain),
         )
         for t in world.tools
     ]

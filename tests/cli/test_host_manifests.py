@@ -77,6 +77,58 @@ def test_the_registry_entry_starts_a_server_mcp_sim_accepts(
     assert config.settings.model.api_key == "k3y"
 
 
+REGISTRY_SCHEMAS = ROOT / "schemas" / "registry"
+
+
+def registry_schema(url: str) -> dict[str, Any]:
+    """The copy kept in ``schemas/registry`` of the registry schema at ``url``."""
+    match = re.fullmatch(
+        r"https://static\.modelcontextprotocol\.io/schemas/(\d{4}-\d{2}-\d{2})/server\.schema\.json",
+        url,
+    )
+    assert match, f"server.json declares a schema that is not the registry's: {url}"
+    path = REGISTRY_SCHEMAS / f"server.schema.{match[1]}.json"
+    assert path.is_file(), f"no copy of {url} in {REGISTRY_SCHEMAS}: add it (see its README)"
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    assert schema["$id"] == url
+    return schema
+
+
+def test_the_registry_entry_fits_the_registrys_current_schema() -> None:
+    schema = registry_schema(SERVER_JSON["$schema"])
+    checker = jsonschema.Draft7Validator.FORMAT_CHECKER
+    jsonschema.Draft7Validator(schema, format_checker=checker).validate(SERVER_JSON)
+    # The newest copy kept is the one declared: moving to a newer schema is not forgotten.
+    newest = max(REGISTRY_SCHEMAS.glob("server.schema.*.json"))
+    assert newest.name == f"server.schema.{SERVER_JSON['$schema'].split('/')[-2]}.json"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json",
+        "https://static.modelcontextprotocol.io/schemas/2031-01-01/server.schema.json",
+        "https://example.com/server.schema.json",
+    ],
+)
+def test_a_schema_without_a_copy_is_refused(url: str) -> None:
+    with pytest.raises(AssertionError):
+        registry_schema(url)
+
+
+def test_the_registry_schema_copy_refuses_what_the_registry_refuses() -> None:
+    schema = registry_schema(SERVER_JSON["$schema"])
+    validator = jsonschema.Draft7Validator(schema)
+    long_description = {**SERVER_JSON, "description": "x" * 101}
+    no_transport = {
+        **SERVER_JSON,
+        "packages": [{k: v for k, v in SERVER_JSON["packages"][0].items() if k != "transport"}],
+    }
+    latest = {**SERVER_JSON, "packages": [{**SERVER_JSON["packages"][0], "version": "latest"}]}
+    for bad in (long_description, no_transport, latest, {**SERVER_JSON, "name": "no-slash"}):
+        assert not validator.is_valid(bad)
+
+
 def bundle_argv(settings: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """The mcp-sim command line and environment Claude Desktop runs the bundle with."""
 

@@ -18,7 +18,7 @@ from websockets.exceptions import InvalidStatus
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
-from tests.scripted_model import ScriptedModel
+from tests.scripted_model import OutageModel, ScriptedModel
 from tests.server.test_episode_routes import book_order, serving
 
 PLACE = {"book_id": "b1", "quantity": 2, "email": "ana@example.pt", "country": "Portugal"}
@@ -76,13 +76,32 @@ async def test_a_socket_resets_steps_and_is_rewarded_when_the_world_says_done(
             data = placed["data"]
             assert data["done"] is True and data["reward"] == 1.0
             assert data["observation"]["metadata"]["verdict"]["task"] == "gift-order"
+            assert data["observation"]["metadata"]["valid"] is True
             assert "ord_00042" in data["observation"]["result"]["data"]
 
             state = (await ask(ws, "state"))["data"]
-            assert state["step_count"] == 3 and state["done"] is True
+            assert state["step_count"] == 3 and state["done"] is True and state["valid"] is True
             assert state["world_state"]["books"][0]["stock"] == 1
             rpc = await ask(ws, "mcp", {"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
             assert rpc["data"]["id"] == 7 and len(rpc["data"]["result"]["tools"]) == 4
+
+
+async def test_an_episode_the_world_model_failed_ends_without_a_reward(bookstore: World) -> None:
+    # The first order finds the world model down; the second is answered and ends the episode.
+    hub = EpisodeHub({bookstore.world: Simulator(bookstore, OutageModel(book_order(), down={1}))})
+    place = {"type": "call_tool", "tool_name": "place_order", "arguments": PLACE}
+    with anyio.fail_after(60):
+        async with serving(hub, openenv=True) as base, socket(base) as ws:
+            await ask(ws, "reset", {"task": "gift-order"})
+            failed = (await ask(ws, "step", place))["data"]
+            assert failed["observation"]["result"]["meta"]["mcp-sim/source"] == "model_error"
+            assert failed["done"] is False
+            assert (await ask(ws, "state"))["data"]["valid"] is False
+            ended = (await ask(ws, "step", place))["data"]
+            assert ended["done"] is True and ended["reward"] is None
+            meta = ended["observation"]["metadata"]
+            assert meta["valid"] is False
+            assert meta["verdict"]["simulation"]["model_errors"] == 1
 
 
 async def test_two_sockets_get_separate_episodes_that_end_with_them(bookstore: World) -> None:
