@@ -116,6 +116,8 @@ async def test_the_packed_bundle_answers_tools_list_with_an_empty_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bundle = pack_and_unpack(tmp_path)
+    packed = {str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file()}
+    assert packed == {"manifest.json", "icon.png", "pyproject.toml", "server/main.py"}
     install_like_desktop(bundle)
     settings = {
         "example": "shop",
