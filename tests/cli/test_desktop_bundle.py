@@ -1,7 +1,7 @@
 """The Claude Desktop bundle as Desktop runs it: ``mcpb/`` packed by the MCPB CLI, unpacked
-into a fresh folder and started with its ``mcp_config`` and nothing else in the environment,
-no PATH included (Desktop passes none of the user's); and the launcher that picks the world
-from the user's settings (:mod:`mcp_sim.cli.desktop_bundle`)."""
+into a fresh folder, its environment synced by uv and started with its ``mcp_config`` and
+nothing else in the environment, no PATH included (Desktop passes none of the user's); and the
+launcher that picks the world from the user's settings (:mod:`mcp_sim.cli.desktop_bundle`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import json
 import re
 import subprocess
 import sys
-import sysconfig
-import venv
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -78,16 +76,30 @@ def pack_and_unpack(into: Path) -> Path:
     return unpacked
 
 
-def install_like_desktop(bundle: Path) -> None:
-    """The environment Desktop's uv makes from the bundle's ``pyproject.toml`` when it
-    installs the bundle, stood in for by ``.venv`` beside the manifest that sees this test's
-    packages (mcp-sim from this checkout): installing from PyPI would test the released
-    package, not this one, and need the network."""
-    venv.create(bundle / ".venv", with_pip=False)
-    (site_packages,) = (bundle / ".venv" / "lib").glob("python3*/site-packages")
-    here = sysconfig.get_paths()["purelib"]
-    # An import line, so that this environment's own .pth files (the editable install) apply.
-    (site_packages / "desktop_install.pth").write_text(f"import site; site.addsitedir({here!r})\n")
+def install_like_desktop(bundle: Path, scratch: Path) -> None:
+    """The install step of a ``uv`` bundle: uv syncs the environment of the bundle's
+    ``pyproject.toml`` beside the manifest, from the package index. mcp-sim itself comes from
+    a wheel of this checkout (``--find-links``): the pinned release is what users get, this
+    checkout is what is tested. The interpreter is this test's, so that uv downloads none."""
+    wheels = scratch / "wheels"
+    run(sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "-q", "-w", wheels)
+    run(
+        DESKTOP_UV,
+        "sync",
+        "--directory",
+        bundle,
+        "--find-links",
+        wheels,
+        "--python",
+        sys.executable,
+    )
+
+
+def run(*command: str | Path) -> None:
+    done = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, f"{command}: {done.stderr[-4000:]}"
 
 
 def desktop_launch(bundle: Path, settings: dict[str, str]) -> StdioServerParameters:
@@ -118,7 +130,7 @@ async def test_the_packed_bundle_answers_tools_list_with_an_empty_environment(
     bundle = pack_and_unpack(tmp_path)
     packed = {str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file()}
     assert packed == {"manifest.json", "icon.png", "pyproject.toml", "server/main.py"}
-    install_like_desktop(bundle)
+    install_like_desktop(bundle, tmp_path)
     settings = {
         "example": "shop",
         "world_file": "",
