@@ -26,14 +26,16 @@ class HarnessConfig(CommandConfig):
 
 
 class TrlConfig(HarnessConfig):
-    """Write a class for TRL's environment_factory: one typed method per tool of the world,
-    reset and get_reward, each episode simulated in the process with the world model."""
+    """Write a class for TRL's environment_factory: one typed async method per tool of the
+    world, reset and get_reward, each episode simulated in the process with the world model.
+    An example world is named by name, any other world file embedded, so the class runs
+    wherever mcp-sim is installed; --dataset writes a row per task for GRPOTrainer."""
 
     summary = "a TRL environment_factory class: one typed method per tool, reset, get_reward"
     examples = (
         HelpExample(
-            "mcp-sim harness trl --example bookstore -o trl_environment.py",
-            "the bookstore as a TRL environment",
+            "mcp-sim harness trl --example bookstore -o trl_environment.py --dataset tasks.jsonl",
+            "the bookstore as a TRL environment, and its tasks as a dataset",
         ),
         HelpExample(
             "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
@@ -43,9 +45,15 @@ class TrlConfig(HarnessConfig):
     )
 
     model_url: str | None = option(
-        parse=values.http_url,
+        parse=values.model_url,
         metavar="URL",
         help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
+    )
+    dataset: Path | None = option(
+        parse=values.output_file,
+        metavar="FILE",
+        help="also write the world's tasks to FILE as JSON lines, a row per task with a "
+        "prompt and a task column (load_dataset('json', data_files=FILE))",
     )
 
 
@@ -85,6 +93,10 @@ class OpenEnvConfig(CommandConfig):
             "mcp-sim harness openenv --example bookstore -o bookstore_env",
             "the bookstore as an OpenEnv environment",
         ),
+        HelpExample(
+            "mcp-sim harness openenv worlds/shop.yaml -o shop_env --mcp-sim-source .",
+            "the shop, requiring mcp-sim from this checkout (not released yet)",
+        ),
     )
 
     world: Path = world_file()
@@ -108,9 +120,17 @@ def openenv(config: OpenEnvConfig) -> int:
 
 
 def trl(config: TrlConfig) -> int:
-    from mcp_sim.harness.shim_files import trl_environment_file
+    from mcp_sim.harness.shim_files import trl_dataset_file, trl_environment_file
 
-    write_output(config.output, trl_environment_file(config.world, config.output, config.model_url))
+    dataset = None
+    if config.dataset is not None:
+        try:
+            dataset = trl_dataset_file(config.world)
+        except ValueError as exc:  # no verify tasks
+            raise UsageError("--dataset", str(exc)) from None
+    write_output(config.output, trl_environment_file(config.world, config.model_url))
+    if dataset is not None:
+        write_output(config.dataset, dataset)
     return 0
 
 

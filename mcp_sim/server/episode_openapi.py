@@ -157,14 +157,27 @@ _PATHS: dict[str, Any] = {
 }
 
 
-def openapi_document(server_url: str) -> dict[str, Any]:
-    """The episode API as an OpenAPI 3.1 document, served at ``server_url``."""
+_OPENENV_PATHS: dict[str, Any] = {
+    "/reset": {"post": _operation("OpenEnv: start an episode (stateless over HTTP).", None)},
+    "/step": {"post": _operation("OpenEnv: take one action.", None)},
+    "/state": {"get": _operation("OpenEnv: the episode's state.", None)},
+    "/health": {"get": _operation("OpenEnv: whether the server is up.", None)},
+    "/metadata": {"get": _operation("OpenEnv: the environment's name and description.", None)},
+    "/schema": {"get": _operation("OpenEnv: action, observation and state schemas.", None)},
+}
+"""OpenEnv's HTTP routes, described when the server serves them (``--openenv``): OpenEnv's
+own tooling (``openenv validate --url``) reads the mode of an environment from them."""
+
+
+def openapi_document(server_url: str, *, openenv: bool = False) -> dict[str, Any]:
+    """The episode API (and OpenEnv's routes, with ``openenv``) as an OpenAPI 3.1 document,
+    served at ``server_url``."""
     return {
         "openapi": "3.1.0",
         "info": {"title": "mcp-sim episode API", "version": __version__},
         "servers": [{"url": server_url}],
         "security": [{"bearer": []}],
-        "paths": _PATHS,
+        "paths": _PATHS | (_OPENENV_PATHS if openenv else {}),
         "components": {
             "schemas": _SCHEMAS,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

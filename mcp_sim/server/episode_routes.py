@@ -107,8 +107,10 @@ def _nth_seed(seed: int | None, i: int) -> int | None:
 class EpisodeEndpoints:
     """One endpoint per operation of the episode API, on one hub."""
 
-    def __init__(self, hub: EpisodeHub) -> None:
+    def __init__(self, hub: EpisodeHub, *, openenv: bool = False) -> None:
         self.hub = hub
+        self.openenv = openenv
+        """Whether OpenEnv's routes are served beside these (the OpenAPI document says so)."""
 
     def routes(self) -> list[Route]:
         one = "/episodes/{id}"
@@ -207,7 +209,8 @@ class EpisodeEndpoints:
         return JSONResponse({"world": name, "tasks": tasks})
 
     async def openapi(self, request: Request) -> Response:
-        return JSONResponse(openapi_document(str(request.base_url).rstrip("/")))
+        url = str(request.base_url).rstrip("/")
+        return JSONResponse(openapi_document(url, openenv=self.openenv))
 
 
 async def _refuse(send: Send, status: int, code: str, message: str) -> None:

@@ -114,7 +114,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
             max_message_bytes=options.max_message_bytes,
         )
     api = Starlette(
-        routes=EpisodeEndpoints(hub).routes() + MetricsEndpoints(hub).routes(),
+        routes=EpisodeEndpoints(hub, openenv=options.openenv).routes()
+        + MetricsEndpoints(hub).routes(),
         middleware=[
             Middleware(HostGuard, security=security),
             Middleware(BodyLimit, max_bytes=options.max_body_bytes),
