@@ -43,6 +43,9 @@ class HostingOptions:
     allowed_hosts: tuple[str, ...] = ()
     json_response: bool = False
     control_tools: bool = False
+    operator_resources: bool = False
+    """Serve the world spec and session resources on the shared endpoints (never on an
+    episode's)."""
     snapshots: SnapshotFolder | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     """The largest request body of the episode API (a snapshot)."""
@@ -67,6 +70,7 @@ class HostingOptions:
             allowed_hosts=tuple(server.allow_host),
             json_response=server.json_response,
             control_tools=episodes.control_tools,
+            operator_resources=episodes.operator_resources,
             snapshots=SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None,
             max_body_bytes=server.max_body_bytes,
             openenv=server.openenv,
@@ -96,7 +100,12 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         control = None
         if options.control_tools:
             control = ControlTools(hub, name, options.snapshots)
-        server = build_server(simulator, control=control, is_episode=is_episode)
+        server = build_server(
+            simulator,
+            control=control,
+            is_episode=is_episode,
+            operator_resources=options.operator_resources,
+        )
         managers[name] = session_manager(
             server,
             security,

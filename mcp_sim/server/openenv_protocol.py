@@ -65,8 +65,9 @@ class Observation(BaseModel):
 
 
 class EpisodeState(BaseModel):
-    """OpenEnv's ``State`` (episode id, step count) with the episode's world, task, state
-    version and world state."""
+    """OpenEnv's ``State`` (episode id, step count) with the episode's world, task and state
+    version; not the world state, which is hidden from the agent (the episode API serves it
+    to the operator)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -78,7 +79,6 @@ class EpisodeState(BaseModel):
     valid: bool = True
     """No call so far was a model error or a timeout (see :attr:`mcp_sim.scoring.verdict.Verdict.valid`)."""
     version: int = 0
-    world_state: dict[str, Any] | None = None
 
 
 def wire(observation: Observation) -> dict[str, Any]:

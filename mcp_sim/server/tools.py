@@ -18,6 +18,7 @@ from mcp_sim.server.control_tools import CONTROL_TOOLS, ControlTools, call_contr
 from mcp_sim.server.request_meta import (
     Context,
     SessionRouting,
+    episode_of,
     perturb_for,
     seed_for,
     session_id_for,
@@ -158,18 +159,23 @@ class ToolHandlers:
         self.routing = routing
         self.control = control
         self.tools = advertised_tools(simulator.world, control)
+        self.service_tools = advertised_tools(simulator.world, None)
 
     async def list_tools(
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self.tools)
+        # An episode's route is the agent's: the control tools (state, journal, snapshots)
+        # would hand it the hidden state, so it gets the service's tools only.
+        served = self.tools if episode_of(ctx) is None else self.service_tools
+        return types.ListToolsResult(tools=served)
 
     async def call_tool(
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         session_id = session_id_for(ctx, self.routing)
-        if self.control is not None and params.name in CONTROL_TOOLS:
-            return await self._call_control_tool(self.control, params, session_id)
+        control = self.control if episode_of(ctx) is None else None
+        if control is not None and params.name in CONTROL_TOOLS:
+            return await self._call_control_tool(control, params, session_id)
         try:
             result = await self.simulator.call(
                 session_id,
