@@ -98,19 +98,23 @@ def tool_listing(world: World) -> list[dict[str, Any]]:
 
 def call_result(result: ToolResult) -> dict[str, Any]:
     """A tool result in the shape OpenEnv's MCP environments send (FastMCP's
-    ``CallToolResult``): ``data`` is what ``MCPToolClient.call_tool`` returns."""
+    ``CallToolResult``): ``data`` is what ``MCPToolClient.call_tool`` returns. Its ``meta``
+    holds nothing of mcp-sim's: the observation goes to the policy, which must not learn where
+    an answer came from (an injected fault, a fixture); the operator reads that in the
+    journal."""
     data = result.as_dict()
+    data["meta"] = {}
     data["data"] = result.structured if result.structured is not None else result.text
     return data
 
 
 def mcp_result(result: ToolResult) -> dict[str, Any]:
-    """A tool result as MCP's ``tools/call`` sends it (camelCase), for the ``mcp`` message."""
+    """A tool result as MCP's ``tools/call`` sends it (camelCase), for the ``mcp`` message,
+    without mcp-sim's provenance (see :func:`call_result`)."""
     plain = result.as_dict()
     reply: dict[str, Any] = {
         "content": plain["content"],
         "isError": plain["is_error"],
-        "_meta": plain["meta"],
     }
     if plain["structured_content"] is not None:
         reply["structuredContent"] = plain["structured_content"]

@@ -100,15 +100,20 @@ def advertised_tools(world: World, control: ControlTools | None) -> list[types.T
     ]
 
 
-def tool_result(result: CallResult) -> types.CallToolResult:
-    """A simulated call's answer as MCP sends it, with its provenance under ``_meta``."""
-    meta: dict[str, Any] = {
-        "mcp-sim/source": result.source,
-        "mcp-sim/step": result.step,
-        "mcp-sim/version": result.version,
-    }
-    if result.patch_status != "none":
-        meta["mcp-sim/patch"] = result.patch_status
+def tool_result(result: CallResult, *, provenance: bool = True) -> types.CallToolResult:
+    """A simulated call's answer as MCP sends it, with its provenance under ``_meta`` unless
+    ``provenance`` is off: on an episode's route the agent gets what the service itself would
+    send, and where an answer came from (a fixture, an injected fault, a refused state change)
+    is the operator's, in the journal."""
+    meta: dict[str, Any] | None = None
+    if provenance:
+        meta = {
+            "mcp-sim/source": result.source,
+            "mcp-sim/step": result.step,
+            "mcp-sim/version": result.version,
+        }
+        if result.patch_status != "none":
+            meta["mcp-sim/patch"] = result.patch_status
     if result.content is None:
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
     else:
@@ -194,7 +199,7 @@ class ToolHandlers:
             # the episode, the store is down), which the client must hear as an error.
             raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         await self._announce_updates(ctx, session_id)
-        return tool_result(result)
+        return tool_result(result, provenance=episode_of(ctx) is None)
 
     async def _call_control_tool(
         self, control: ControlTools, params: types.CallToolRequestParams, session_id: str

@@ -83,7 +83,10 @@ async def everything_the_agent_sees(url: str, token: str) -> list[str]:
                 seen.append((await client.read_resource(uri)).model_dump_json())
             except MCPError as exc:
                 seen.append(f"{uri}: {exc.code} {exc}")
-        seen.append((await client.call_tool("lookup", {"id": "acc-1"})).model_dump_json())
+        answered = await client.call_tool("lookup", {"id": "acc-1"})
+        # A fixture answers it: where an answer came from is the operator's to know.
+        assert not [k for k in answered.meta or {} if k.startswith("mcp-sim/")], answered.meta
+        seen.append(answered.model_dump_json())
         for control in ("sim_state", "sim_journal", "sim_snapshot"):
             try:
                 seen.append((await client.call_tool(control, {})).model_dump_json())
