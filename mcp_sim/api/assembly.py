@@ -140,8 +140,11 @@ async def assemble(
         launching = LaunchingModel(resolved.settings.model, say)
         stack.push_async_callback(launching.aclose)
         model = launching
+    episodes = settings.episodes
     store = open_store(
-        settings.episodes.episode_store, idle_seconds=settings.episodes.session_idle_timeout
+        episodes.episode_store,
+        idle_seconds=episodes.session_idle_timeout,
+        timeout=episodes.episode_store_timeout,
     )
     durable = None
     if store is not None:

@@ -15,6 +15,10 @@ its leases only until they run out.
 Two stores ship: SQLite (:mod:`mcp_sim.episodes.store_sqlite`; one machine, several processes)
 and Redis (:mod:`mcp_sim.episodes.store_redis`; several machines). ``open_store`` picks one by
 URL.
+
+Every operation of a store answers within its ``timeout`` (``--episode-store-timeout``) or
+raises :class:`mcp_sim.errors.EpisodeStoreError`, which the HTTP layer answers with 503
+``episode_store``: a store that stalls never stalls the server with it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
+
+DEFAULT_STORE_TIMEOUT = 5.0
+"""Seconds a store operation may take before it fails with 503 ``episode_store``."""
 
 
 @dataclass(frozen=True)

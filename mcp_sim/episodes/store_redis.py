@@ -8,6 +8,10 @@ clocks need not agree). ``mcp-sim:token:TOKEN`` finds an episode by its token (t
 the episodes' tokens: guard it as you guard ``--auth-token``). Every write that
 must be fenced is one Lua script, so it is atomic; a call costs two round trips (claim, append).
 With an idle timeout, every key of an episode expires that long after its last write.
+
+Every operation answers within the store's ``timeout``: connecting, waiting for a pooled
+connection, and each reply are held to it, and one that runs out raises
+:class:`EpisodeStoreError` (a 503 ``episode_store`` over HTTP).
 """
 
 from __future__ import annotations
@@ -15,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any, cast
 
+import anyio
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
-from mcp_sim.episodes.store import Claim, EpisodeStore
+from mcp_sim.episodes.store import DEFAULT_STORE_TIMEOUT, Claim, EpisodeStore
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
 PREFIX = "mcp-sim:"
@@ -93,12 +98,24 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'base', ARGV[5], 'head', ARGV[6], '
 
 
 class RedisEpisodeStore(EpisodeStore):
-    def __init__(self, url: str, *, idle_seconds: float | None = None) -> None:
-        # Calls beyond the pool wait for a connection instead of failing: a thousand episodes
-        # calling at once share a few dozen connections.
+    def __init__(
+        self,
+        url: str,
+        *,
+        idle_seconds: float | None = None,
+        timeout: float = DEFAULT_STORE_TIMEOUT,
+    ) -> None:
+        # Calls beyond the pool wait for a connection instead of failing (a thousand episodes
+        # calling at once share a few dozen connections), for the store's timeout at most.
         pool = redis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=30
+            url,
+            decode_responses=True,
+            max_connections=MAX_CONNECTIONS,
+            timeout=timeout,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
         )
+        self.timeout = timeout
         self._redis = redis.Redis(connection_pool=pool)
         host = url.split("@")[-1].split("://")[-1]
         self.url = f"{url.split('://')[0]}://{host}"
@@ -117,9 +134,15 @@ class RedisEpisodeStore(EpisodeStore):
 
     async def _run(self, pending: Awaitable[Any]) -> Any:
         try:
-            return await pending
+            # The client's own timeouts bound each wait; this bounds their sum (a retry).
+            with anyio.fail_after(self.timeout * 2 + 1):
+                return await pending
         except RedisError as exc:
             raise EpisodeStoreError(f"the episode store {self.url} failed: {exc}") from None
+        except TimeoutError:
+            raise EpisodeStoreError(
+                f"the episode store {self.url} did not answer within {self.timeout:g} s"
+            ) from None
 
     async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
         # The token's key is in another hash slot, so it cannot be written in the same script

@@ -13,6 +13,8 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mcp_sim.errors import EpisodeStoreError
+
 EPISODE_PATH = re.compile(r"/episodes/([^/]+)(?:/.*)?")
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body the episode API reads (a snapshot of a multi-MB world fits)."""
@@ -71,7 +73,13 @@ class AccessGuard:
             return
         holder = None
         if scheme.lower() == b"bearer":
-            holder = await self._token_holder(token.decode("latin-1"))
+            try:
+                holder = await self._token_holder(token.decode("latin-1"))
+            except EpisodeStoreError as exc:
+                # A token this worker has not seen is looked up in the store: when the store
+                # fails, say so as the episode routes do (not a bare 500).
+                await _refuse(send, 503, "episode_store", str(exc))
+                return
         if holder is None:
             challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
             await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)

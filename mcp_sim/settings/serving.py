@@ -110,6 +110,15 @@ class EpisodeSettings(BaseModel):
             "unless renewed (a dead worker's episodes move on after this)",
         ),
     ] = 15.0
+    episode_store_timeout: Annotated[
+        float,
+        Field(gt=0),
+        Flag(
+            "SECONDS",
+            "with a durable --episode-store: how long one store operation may take before the "
+            "request that needed it is answered 503 episode_store",
+        ),
+    ] = 5.0
     session_idle_timeout: Annotated[
         float,
         Field(gt=0),
