@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
-from mcp_sim.errors import UnknownSession, UnknownWorld
+from mcp_sim.errors import UnknownSession, UnknownWorld, shown
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.core import Simulator
 
@@ -61,7 +61,9 @@ class EpisodeAccess:
     def simulator(self, world: str) -> Simulator:
         simulator = self.simulators.get(world)
         if simulator is None:
-            raise UnknownWorld(f"no world {world!r} here (worlds: {', '.join(self.simulators)})")
+            raise UnknownWorld(
+                f"no world {shown(world)} here (worlds: {', '.join(self.simulators)})"
+            )
         return simulator
 
     # --- episodes -----------------------------------------------------------------------------

@@ -86,6 +86,21 @@ async def request_object(request: Request) -> dict[str, Any]:
     return data
 
 
+MAX_SEED = 2**63 - 1
+"""The largest seed a client may give: seeds are 64-bit where they end up (the model server's
+sampling), and OpenEnv's reset refuses negative ones."""
+
+
+def seed_of(value: Any) -> int | None:
+    """A seed a client sent, checked: a whole number from 0 to :data:`MAX_SEED`, or none."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        # Not echoed: a 4,000-digit number is no help in an error.
+        raise ValueError("seed must be a whole number from 0 to 2**63 - 1")
+    return value
+
+
 def _optional(data: dict[str, Any], key: str, kind: type) -> Any:
     value = data.get(key)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
@@ -133,7 +148,7 @@ class EpisodeEndpoints:
         episode = await self.hub.create(
             _optional(data, "world", str),
             _optional(data, "id", str),
-            seed=_optional(data, "seed", int),
+            seed=seed_of(data.get("seed")),
             snapshot=Snapshot.parse(raw_snapshot) if raw_snapshot is not None else None,
             task=_optional(data, "task", str),
         )
@@ -157,7 +172,7 @@ class EpisodeEndpoints:
 
     async def reset(self, request: Request) -> Response:
         data = await request_object(request)
-        seed = _optional(data, "seed", int)
+        seed = seed_of(data.get("seed"))
         return JSONResponse(await self.hub.reset(request.path_params["id"], seed=seed))
 
     async def snapshot(self, request: Request) -> Response:
@@ -167,7 +182,7 @@ class EpisodeEndpoints:
     async def fork(self, request: Request) -> Response:
         data = await request_object(request)
         forked = await self.hub.fork(
-            request.path_params["id"], _optional(data, "id", str), seed=_optional(data, "seed", int)
+            request.path_params["id"], _optional(data, "id", str), seed=seed_of(data.get("seed"))
         )
         return self._created(request, forked)
 

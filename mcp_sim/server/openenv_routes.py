@@ -16,7 +16,6 @@ that path is the world's own MCP endpoint, which MCP clients reach directly.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
@@ -32,7 +31,7 @@ from mcp_sim.api.worlds import Worlds
 from mcp_sim.server.episode_routes import ERROR_REPLIES, request_object
 from mcp_sim.server.guards import HostGuard
 from mcp_sim.server.openenv_protocol import schemas
-from mcp_sim.server.openenv_session import OpenEnvSession, answer_message
+from mcp_sim.server.openenv_session import OpenEnvSession, answer_message, validation_errors
 
 OPENENV_PATHS = ("/reset", "/step", "/state", "/health", "/metadata", "/schema")
 OPENENV_SOCKET = "/ws"
@@ -65,7 +64,11 @@ class OpenEnvEndpoints:
         session = OpenEnvSession(self.worlds)
         try:
             while True:
-                reply = await answer_message(session, await websocket.receive_text())
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                # A binary frame has no "text": answered as OpenEnv answers bad JSON.
+                reply = await answer_message(session, frame.get("text"))
                 if reply is None:
                     break
                 await websocket.send_json(reply)
@@ -90,8 +93,7 @@ class OpenEnvEndpoints:
         try:
             return JSONResponse(await session.step(body["action"]))
         except ValidationError as exc:
-            errors = json.loads(exc.json(include_url=False))
-            return JSONResponse({"detail": errors}, status_code=422)
+            return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
         finally:
             await session.close()
 

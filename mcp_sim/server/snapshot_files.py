@@ -15,7 +15,7 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from mcp_sim.errors import SnapshotInvalid
+from mcp_sim.errors import SnapshotInvalid, shown
 from mcp_sim.runtime.snapshot import Snapshot
 
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -32,8 +32,8 @@ class SnapshotFolder:
     def _name(self, name: str) -> str:
         if not FILE_NAME.fullmatch(name) or name in (".", ".."):
             raise SnapshotInvalid(
-                f"{name!r} is not a plain file name: use letters, digits, '.', '_' and '-' "
-                f"(the file goes in the snapshot folder {self.root})"
+                f"{shown(name)} is not a plain file name: use letters, digits, '.', '_' and "
+                "'-' (the file goes in the snapshot folder)"
             )
         return name
 

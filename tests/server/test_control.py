@@ -73,7 +73,8 @@ async def test_control_tools_snapshot_fork_and_reset(
             )
             assert changed.meta is not None and changed.meta["mcp-sim/version"] == 0
             saved = await client.call_tool("sim_snapshot", {"file": "snap.json"})
-            assert saved.structured_content == {"saved_to": str(path), "version": 1}
+            assert saved.structured_content == {"saved_to": "snap.json", "version": 1}
+            assert path.is_file()  # in the folder, which the agent is not told of
             fork = await client.call_tool("sim_fork", {"id": "f"})
             await client.call_tool("sim_reset", {})
             reset_state = await client.call_tool("sim_state", {})
@@ -221,7 +222,7 @@ async def test_a_stdio_server_offers_the_control_tools_on_its_own_session(tmp_pa
             saved = await client.call_tool("sim_snapshot", {"file": "s.json"})
             fork = await client.call_tool("sim_fork", {"id": "f", "seed": 4})
             listed = await client.call_tool("sim_sessions", {})
-    assert saved.structured_content == {"saved_to": str(tmp_path / "s.json"), "version": 0}
+    assert saved.structured_content == {"saved_to": "s.json", "version": 0}
     assert fork.structured_content is not None and fork.structured_content["seed"] == 4
     assert listed.structured_content is not None
     assert {s["id"] for s in listed.structured_content["sessions"]} == {"stdio", "f"}

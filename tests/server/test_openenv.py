@@ -176,3 +176,51 @@ async def test_without_openenv_there_is_no_socket(bookstore: World) -> None:
             with pytest.raises(InvalidStatus):
                 async with socket(base):
                     pass
+
+
+async def test_bad_frames_seeds_and_values_get_short_openenv_errors_on_a_living_socket(
+    bookstore: World,
+) -> None:
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True) as base, socket(base) as ws:
+            await ws.send(b"\x00\x01 binary")
+            assert json.loads(await ws.recv())["data"]["code"] == "INVALID_JSON"
+            # Valid JSON, but past the 4,300 digits Python parses.
+            await ws.send('{"type": "reset", "data": {"seed": ' + "7" * 5000 + "}}")
+            assert json.loads(await ws.recv())["data"]["code"] == "INVALID_JSON"
+            for seed in (-1, int("9" * 300), 2**63, True, 1.5):
+                refused = await ask(ws, "reset", {"seed": seed})
+                assert refused["data"]["code"] == "EXECUTION_ERROR", seed
+                assert "seed must be a whole number" in refused["data"]["message"]
+            huge = "w\n" * 100_000
+            for data in ({"world": huge}, {"task": huge}):
+                refused = await ask(ws, "reset", data)
+                assert refused["type"] == "error" and len(json.dumps(refused)) < 400, data
+                assert "\n" not in refused["data"]["message"]
+            bad = await ask(ws, "step", {"type": "call_tool", "tool_name": 5, "x": huge})
+            assert bad["data"]["code"] == "VALIDATION_ERROR" and len(json.dumps(bad)) < 1000
+            unknown = await ask(ws, huge)
+            assert unknown["data"]["code"] == "UNKNOWN_TYPE" and len(json.dumps(unknown)) < 400
+            # The socket lived through all of it, and the largest seed is taken.
+            reset = await ask(ws, "reset", {"seed": 2**63 - 1})
+            assert reset["data"]["observation"]["metadata"]["seed"] == 2**63 - 1
+
+
+async def test_two_authorization_headers_are_refused_even_if_one_is_right(
+    bookstore: World,
+) -> None:
+    twice = [("Authorization", "Bearer op"), ("Authorization", "Bearer op")]
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True, auth_token="op") as base:
+            with pytest.raises(InvalidStatus):
+                async with connect(
+                    base.replace("http://", "ws://") + "/ws", additional_headers=twice
+                ):
+                    pass
+            async with httpx2.AsyncClient(base_url=base) as http:
+                reply = await http.get("/episodes", headers=twice)
+                once = await http.get("/episodes", headers=twice[:1])
+                seed = await http.post("/episodes", json={"seed": -1}, headers=twice[:1])
+    assert reply.status_code == 400 and reply.json()["error"] == "bad_request"
+    assert once.status_code == 200
+    assert seed.status_code == 400 and "seed must be" in seed.json()["message"]
