@@ -135,6 +135,10 @@ class ListenFailed(SimError):
         self.reason = reason
 
 
+class CapacityReached(SimError):
+    """A server holds as many episodes or connections as its limits let it."""
+
+
 class EpisodeStoreError(SimError):
     """The durable episode store (``--episode-store``) cannot be opened, reached or used."""
 

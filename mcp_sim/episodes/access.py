@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+from collections import Counter
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -45,6 +46,7 @@ class EpisodeAccess:
         self.simulators = dict(simulators)
         self._entries: dict[str, EpisodeEntry] = {}
         self._by_token: dict[str, str] = {}
+        self._per_world: Counter[str] = Counter()
         self.durable = durable
         if durable is not None:
             durable.attach(self.simulators, self)
@@ -114,6 +116,10 @@ class EpisodeAccess:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def held_of(self, world: str) -> int:
+        """How many episodes of ``world`` this process holds."""
+        return self._per_world[world]
+
     def _session_of(self, entry: EpisodeEntry) -> Session | None:
         return self.simulators[entry.world].sessions.find(entry.id)
 
@@ -141,6 +147,11 @@ class EpisodeAccess:
 
     def register(self, entry: EpisodeEntry) -> None:
         """Know an episode (new here, reset, or loaded from the store) by its id and token."""
+        known = self._entries.get(entry.id)
+        if known is not None:
+            self._per_world[known.world] -= 1
+            self._by_token.pop(known.token, None)
+        self._per_world[entry.world] += 1
         self._entries[entry.id] = entry
         self._by_token[entry.token] = entry.id
 
@@ -149,6 +160,7 @@ class EpisodeAccess:
         entry = self._entries.pop(episode_id, None)
         if entry is not None:
             self._by_token.pop(entry.token, None)
+            self._per_world[entry.world] -= 1
         if self.durable is not None:
             self.durable.evict(episode_id)
 

@@ -17,7 +17,8 @@
 
 Errors are JSON ``{"error": code, "message": ...}``: 404 ``unknown_episode`` or
 ``unknown_world``, 409 ``episode_exists`` or ``episode_busy`` (another worker holds it), 400
-``invalid_snapshot``, ``cannot_verify`` or ``bad_request``, 413 ``too_large``, 503
+``invalid_snapshot``, ``cannot_verify`` or ``bad_request``, 413 ``too_large``, 429
+``capacity`` (the server holds as many episodes as its limits allow), 503
 ``episode_store`` (the durable store cannot be reached). Who may reach which route is decided in front of these
 (:class:`mcp_sim.server.guards.AccessGuard`).
 """
@@ -35,7 +36,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.errors import (
+    CapacityReached,
     EpisodeBusy,
     EpisodeStoreError,
     SessionExists,
@@ -63,6 +66,7 @@ ERROR_REPLIES: Mapping[type[Exception], ErrorReply] = {
     UnknownWorld: _error_reply(404, "unknown_world"),
     SessionExists: _error_reply(409, "episode_exists"),
     SnapshotInvalid: _error_reply(400, "invalid_snapshot"),
+    CapacityReached: _error_reply(429, "capacity"),
     VerifyError: _error_reply(400, "cannot_verify"),
     BodyTooLarge: _error_reply(413, "too_large"),
     EpisodeBusy: _error_reply(409, "episode_busy"),
@@ -73,8 +77,12 @@ ERROR_REPLIES: Mapping[type[Exception], ErrorReply] = {
 the nearest class in an exception's MRO)."""
 
 
-async def request_object(request: Request) -> dict[str, Any]:
+async def request_object(request: Request, limits: EpisodeLimits | None = None) -> dict[str, Any]:
+    """The JSON object of the request's body; with ``limits``, a body that may hold more
+    values than a snapshot may is refused before it is parsed."""
     raw = await request.body()
+    if limits is not None:
+        limits.check_snapshot(raw)
     if not raw.strip():
         return {}
     try:
@@ -141,7 +149,7 @@ class EpisodeEndpoints:
         return JSONResponse({"episodes": self.hub.listing(), "worlds": list(self.hub.simulators)})
 
     async def create(self, request: Request) -> Response:
-        data = await request_object(request)
+        data = await request_object(request, self.hub.limits)
         raw_snapshot = data.get("snapshot")
         if raw_snapshot is not None and not isinstance(raw_snapshot, dict):
             raise ValueError("'snapshot' must be a snapshot object")

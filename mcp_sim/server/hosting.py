@@ -19,6 +19,7 @@ from starlette.types import ASGIApp
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
 from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
@@ -27,7 +28,14 @@ from mcp_sim.server.http_messages import MessageCheck
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
-from mcp_sim.server.openenv_routes import OPENENV_PATHS, OPENENV_SOCKET, OpenEnvEndpoints
+from mcp_sim.server.openenv_routes import (
+    DEFAULT_MAX_SOCKETS,
+    DEFAULT_SOCKET_IDLE_SECONDS,
+    OPENENV_PATHS,
+    OPENENV_SOCKET,
+    OpenEnvEndpoints,
+    SocketLimits,
+)
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.settings.combined import Settings
 
@@ -50,6 +58,10 @@ class HostingOptions:
     """The largest message to an MCP endpoint."""
     openenv: bool = False
     """Serve OpenEnv's endpoints too (:mod:`mcp_sim.server.openenv_routes`)."""
+    max_websockets: int = DEFAULT_MAX_SOCKETS
+    """OpenEnv WebSockets open at once, at most."""
+    websocket_idle_timeout: float = DEFAULT_SOCKET_IDLE_SECONDS
+    """Seconds an OpenEnv WebSocket may send nothing before it is closed."""
     workbench: ASGIApp | None = None
     """The designer's page and its API under ``/ui`` (``mcp-sim ui``)."""
     public_paths: frozenset[str] = frozenset()
@@ -67,11 +79,21 @@ class HostingOptions:
             allowed_hosts=tuple(server.allow_host),
             json_response=server.json_response,
             control_tools=episodes.control_tools,
-            snapshots=SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None,
+            snapshots=_snapshot_folder(settings),
             max_body_bytes=server.max_body_bytes,
             openenv=server.openenv,
+            max_websockets=server.max_websockets,
+            websocket_idle_timeout=server.websocket_idle_timeout,
             max_message_bytes=server.max_message_bytes,
         )
+
+
+def _snapshot_folder(settings: Settings) -> SnapshotFolder | None:
+    episodes = settings.episodes
+    if episodes.snapshot_dir is None:
+        return None
+    limits = EpisodeLimits(max_snapshot_values=episodes.max_snapshot_values)
+    return SnapshotFolder(episodes.snapshot_dir, limits=limits)
 
 
 def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
@@ -118,7 +140,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     api_paths = ("/episodes", "/episodes/{path:path}", "/control/{path:path}", "/metrics")
     routes += [Route(path, api) for path in api_paths]
     if options.openenv:
-        openenv = OpenEnvEndpoints(worlds).app(security=security)
+        sockets = SocketLimits(options.max_websockets, options.websocket_idle_timeout)
+        openenv = OpenEnvEndpoints(worlds, sockets).app(security=security)
         routes += [Route(path, openenv) for path in OPENENV_PATHS]
         routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
     if options.workbench is not None:

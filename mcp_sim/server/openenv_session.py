@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from mcp_sim.api.episode import Episode
 from mcp_sim.api.tool_results import ToolResult
 from mcp_sim.api.worlds import Worlds
-from mcp_sim.errors import SimError, VerifyError, shown
+from mcp_sim.errors import CapacityReached, SimError, VerifyError, shown
 from mcp_sim.server.episode_routes import seed_of
 from mcp_sim.server.openenv_protocol import (
     ACTION,
@@ -184,12 +184,12 @@ async def answer_message(session: OpenEnvSession, raw: str | None) -> dict[str, 
     binary frame), errors included, in OpenEnv's ``{"type", "data"}`` envelopes: a client's
     bad message never ends its connection."""
     if raw is None:
-        return _ws_error("INVALID_JSON", "binary frames are not read: send JSON text frames")
+        return ws_error("INVALID_JSON", "binary frames are not read: send JSON text frames")
     try:
         message = json.loads(raw)
     except (ValueError, RecursionError) as exc:
         # ValueError: also a number past Python's 4,300 digits, which is valid JSON.
-        return _ws_error("INVALID_JSON", f"Invalid JSON: {shown(str(exc))}")
+        return ws_error("INVALID_JSON", f"Invalid JSON: {shown(str(exc))}")
     kind = message.get("type") if isinstance(message, dict) else None
     data = message.get("data") if isinstance(message, dict) else None
     try:
@@ -208,16 +208,18 @@ async def answer_message(session: OpenEnvSession, raw: str | None) -> dict[str, 
             case "close":
                 return None
             case _:
-                return _ws_error("UNKNOWN_TYPE", f"Unknown message type: {shown(kind)}")
+                return ws_error("UNKNOWN_TYPE", f"Unknown message type: {shown(kind)}")
     except ValidationError as exc:
-        return _ws_error("VALIDATION_ERROR", "Invalid message", errors=validation_errors(exc))
+        return ws_error("VALIDATION_ERROR", "Invalid message", errors=validation_errors(exc))
+    except CapacityReached as exc:
+        return ws_error("CAPACITY_REACHED", str(exc))
     except (SimError, ValueError) as exc:
-        return _ws_error("EXECUTION_ERROR", str(exc))
+        return ws_error("EXECUTION_ERROR", str(exc))
     except Exception:
         # A fault of the server's, not the client's: logged in full here, and the client
         # keeps its connection and learns only that it happened.
         logger.exception("an OpenEnv message failed")
-        return _ws_error("EXECUTION_ERROR", "the server failed on this message (see its log)")
+        return ws_error("EXECUTION_ERROR", "the server failed on this message (see its log)")
 
 
 def validation_errors(exc: ValidationError) -> list[dict[str, Any]]:
@@ -226,5 +228,5 @@ def validation_errors(exc: ValidationError) -> list[dict[str, Any]]:
     return errors
 
 
-def _ws_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+def ws_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "data": {"message": message, "code": code, **extra}}

@@ -124,6 +124,29 @@ class EpisodeSettings(BaseModel):
         Field(gt=0),
         Flag("SECONDS", "forget HTTP sessions and episodes idle this long"),
     ] = 1800.0
+    max_episodes: Annotated[
+        int,
+        Field(ge=1),
+        Flag(
+            "N",
+            "hold at most N episodes at once (per worker); creating one more is refused with "
+            "429 capacity",
+        ),
+    ] = 10_000
+    max_world_episodes: Annotated[
+        int,
+        Field(ge=1),
+        Flag("N", "hold at most N episodes of any one world at once (per worker)"),
+    ] = 10_000
+    max_snapshot_values: Annotated[
+        int,
+        Field(ge=1),
+        Flag(
+            "N",
+            "refuse snapshots (bodies and files) of more than N JSON values, counted before "
+            "they are parsed: what bounds an episode's starting memory, where bytes do not",
+        ),
+    ] = 500_000
     control_tools: Annotated[
         bool,
         Flag(
@@ -182,6 +205,16 @@ class ServerSettings(BaseModel):
             "/metadata, /schema): reset starts an episode, a step is a tool call",
         ),
     ] = False
+    max_websockets: Annotated[
+        int,
+        Field(ge=1),
+        Flag("N", "with --openenv: hold at most N OpenEnv WebSockets open at once"),
+    ] = 1000
+    websocket_idle_timeout: Annotated[
+        float,
+        Field(gt=0),
+        Flag("SECONDS", "with --openenv: close a WebSocket that sends nothing for this long"),
+    ] = 300.0
     max_body_bytes: Annotated[
         int,
         Field(ge=1024),

@@ -14,6 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.errors import SessionExists, SnapshotInvalid
 from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.snapshot import Snapshot
@@ -169,6 +170,11 @@ async def test_snapshot_files_never_follow_links_or_read_special_files(
     small = SnapshotFolder(folder.root, max_bytes=10)
     with pytest.raises(SnapshotInvalid, match="over the limit"):
         await small.load("notes.json")
+    await folder.save("ok.json", snapshot)
+    few = SnapshotFolder(folder.root, limits=EpisodeLimits(max_snapshot_values=20))
+    with pytest.raises(SnapshotInvalid, match="JSON values, over the limit of 20"):
+        await few.load("ok.json")
+    assert (await folder.load("ok.json")).state == snapshot.state
 
 
 async def test_control_tools_keep_no_files_without_a_folder_and_hide_episodes(

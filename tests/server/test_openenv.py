@@ -16,6 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
@@ -224,3 +225,41 @@ async def test_two_authorization_headers_are_refused_even_if_one_is_right(
     assert reply.status_code == 400 and reply.json()["error"] == "bad_request"
     assert once.status_code == 200
     assert seed.status_code == 400 and "seed must be" in seed.json()["message"]
+
+
+async def test_sockets_past_the_limit_or_idle_too_long_are_told_and_closed(
+    bookstore: World,
+) -> None:
+    with anyio.fail_after(60):
+        async with serving(
+            books(bookstore), openenv=True, max_websockets=2, websocket_idle_timeout=0.5
+        ) as base:
+            async with socket(base) as one, socket(base) as two:
+                async with socket(base) as third:
+                    refused = json.loads(await third.recv())
+                    assert refused["data"]["code"] == "CAPACITY_REACHED"
+                    await third.wait_closed()
+                assert (await ask(one, "reset", {}))["type"] == "observation"
+                idle = json.loads(await two.recv())  # two says nothing for 0.5 s
+                assert idle["data"]["code"] == "SESSION_ERROR"
+                await two.wait_closed()
+            async with socket(base) as again:  # the closed ones freed their places
+                assert (await ask(again, "reset", {}))["type"] == "observation"
+
+
+async def test_the_episode_api_refuses_episodes_and_snapshots_past_the_limits(
+    bookstore: World,
+) -> None:
+    hub = EpisodeHub(
+        {bookstore.world: Simulator(bookstore, None)},
+        limits=EpisodeLimits(max_episodes=1, max_snapshot_values=1000),
+    )
+    with anyio.fail_after(60):
+        async with serving(hub) as base, httpx2.AsyncClient(base_url=base) as http:
+            made = await http.post("/episodes", json={})
+            taken = (await http.post(f"/episodes/{made.json()['id']}/snapshot")).json()
+            taken["state"]["filler"] = [{}] * 2000
+            big = await http.post("/episodes", json={"snapshot": taken})
+            full = await http.post("/episodes", json={})
+    assert big.status_code == 400 and "over the limit of 1000" in big.json()["message"]
+    assert full.status_code == 429 and full.json()["error"] == "capacity"
