@@ -33,6 +33,22 @@ DEFAULT_STORE_TIMEOUT = 5.0
 
 
 @dataclass(frozen=True)
+class EventLimits:
+    """How long a stream's events are kept, and how many of them at most."""
+
+    seconds: float = 600.0
+    per_stream: int = 256
+
+
+@dataclass(frozen=True)
+class StreamEvents:
+    """A stream's events after a given one: their ids and messages (``None``: priming)."""
+
+    stream: str
+    events: list[tuple[str, str | None]]
+
+
+@dataclass(frozen=True)
 class Claim:
     """What taking a lease found: the episode's revision, or who holds it and for how long."""
 
@@ -91,6 +107,19 @@ class EpisodeStore(ABC):
 
     @abstractmethod
     async def delete(self, episode_id: str) -> None: ...
+
+    # --- the events of response streams (mcp_sim.server.shared_events) ------------------------
+
+    @abstractmethod
+    async def keep_event(
+        self, event_id: str, stream: str, message: str | None, limits: EventLimits
+    ) -> None:
+        """Add an event (its JSON-RPC message, none for a priming event) to ``stream``: kept
+        for ``limits.seconds``, the stream's oldest dropped past ``limits.per_stream``."""
+
+    @abstractmethod
+    async def events_after(self, event_id: str) -> StreamEvents | None:
+        """The events of ``event_id``'s stream after it; ``None`` when it is not kept."""
 
     @abstractmethod
     async def close(self) -> None: ...

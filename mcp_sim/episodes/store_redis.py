@@ -16,6 +16,7 @@ connection, and each reply are held to it, and one that runs out raises
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -24,7 +25,13 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
-from mcp_sim.episodes.store import DEFAULT_STORE_TIMEOUT, Claim, EpisodeStore
+from mcp_sim.episodes.store import (
+    DEFAULT_STORE_TIMEOUT,
+    Claim,
+    EpisodeStore,
+    EventLimits,
+    StreamEvents,
+)
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
 PREFIX = "mcp-sim:"
@@ -232,6 +239,33 @@ class RedisEpisodeStore(EpisodeStore):
         token = await self._run(cast(Awaitable[Any], self._redis.hget(key, "token")))
         gone = [key, steps, lease] + ([f"{PREFIX}token:{token}"] if token else [])
         await self._run(self._redis.delete(*gone))
+
+    async def keep_event(
+        self, event_id: str, stream: str, message: str | None, limits: EventLimits
+    ) -> None:
+        # An event's key names its stream; the stream is a list of [id, message] entries.
+        # Both expire by themselves, so nothing is purged here.
+        ms = max(1, round(limits.seconds * 1000))
+        stream_key = f"{PREFIX}events:{{{stream}}}"
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.set(f"{PREFIX}event:{event_id}", stream, px=ms)
+        pipe.rpush(stream_key, json.dumps([event_id, message]))
+        pipe.ltrim(stream_key, -limits.per_stream, -1)
+        pipe.pexpire(stream_key, ms)
+        await self._run(pipe.execute())
+
+    async def events_after(self, event_id: str) -> StreamEvents | None:
+        stream = await self._run(self._redis.get(f"{PREFIX}event:{event_id}"))
+        if stream is None:
+            return None
+        entries = await self._run(
+            cast(Awaitable[Any], self._redis.lrange(f"{PREFIX}events:{{{stream}}}", 0, -1))
+        )
+        events = [(str(i), m) for i, m in (json.loads(e) for e in entries)]
+        ids = [i for i, _ in events]
+        if event_id not in ids:
+            return None  # trimmed from its stream since
+        return StreamEvents(str(stream), events[ids.index(event_id) + 1 :])
 
     async def close(self) -> None:
         await self._redis.aclose()

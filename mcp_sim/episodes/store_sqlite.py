@@ -30,7 +30,13 @@ import anyio
 import anyio.to_thread
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
-from mcp_sim.episodes.store import DEFAULT_STORE_TIMEOUT, Claim, EpisodeStore
+from mcp_sim.episodes.store import (
+    DEFAULT_STORE_TIMEOUT,
+    Claim,
+    EpisodeStore,
+    EventLimits,
+    StreamEvents,
+)
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
 FORMAT = "mcp-sim/episodes@1"
@@ -55,6 +61,15 @@ CREATE TABLE IF NOT EXISTS steps (
     line TEXT NOT NULL,
     PRIMARY KEY (episode, n)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY,
+    stream TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    message TEXT,
+    written REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_of_stream ON events (stream, n);
+CREATE INDEX IF NOT EXISTS events_by_age ON events (written);
 CREATE TABLE IF NOT EXISTS leases (
     episode TEXT PRIMARY KEY,
     holder TEXT NOT NULL,
@@ -268,6 +283,36 @@ class SqliteEpisodeStore(EpisodeStore):
                 db.execute(f"DELETE FROM {table} WHERE {key} = ?", (episode_id,))
 
         await self._write(body)
+
+    async def keep_event(
+        self, event_id: str, stream: str, message: str | None, limits: EventLimits
+    ) -> None:
+        def body(db: Db) -> None:
+            now = time.time()
+            db.execute("DELETE FROM events WHERE written < ?", (now - limits.seconds,))
+            (n,) = db.execute(
+                "SELECT COALESCE(MAX(n), 0) + 1 FROM events WHERE stream = ?", (stream,)
+            ).fetchone()
+            db.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?)", (event_id, stream, n, message, now)
+            )
+            db.execute(
+                "DELETE FROM events WHERE stream = ? AND n <= ?", (stream, n - limits.per_stream)
+            )
+
+        await self._write(body)
+
+    async def events_after(self, event_id: str) -> StreamEvents | None:
+        def body(db: Db) -> StreamEvents | None:
+            row = db.execute("SELECT stream, n FROM events WHERE id = ?", (event_id,)).fetchone()
+            if row is None:
+                return None
+            later = db.execute(
+                "SELECT id, message FROM events WHERE stream = ? AND n > ? ORDER BY n", row
+            ).fetchall()
+            return StreamEvents(row[0], [(i, m) for i, m in later])
+
+        return await self._read(body)
 
     def _purge_idle(self, db: Db) -> None:
         if self.idle_seconds is None:

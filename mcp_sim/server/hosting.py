@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route, Router, WebSocketRoute
@@ -22,6 +24,7 @@ from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
+from mcp_sim.server.event_store import PerSessionEventsManager
 from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
 from mcp_sim.server.http_front import running, session_manager, transport_security
 from mcp_sim.server.http_messages import MessageCheck
@@ -36,6 +39,7 @@ from mcp_sim.server.openenv_routes import (
     OpenEnvEndpoints,
     SocketLimits,
 )
+from mcp_sim.server.shared_events import ResumeElsewhere, SharedEvents
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.settings.combined import Settings
 
@@ -102,6 +106,9 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
     managers = {}
+    # With a durable store, the streams' events are kept there: a client resumes its stream
+    # on whichever worker it reaches (mcp_sim.server.shared_events).
+    shared = SharedEvents(hub.durable.store) if hub.durable is not None else None
     for name, simulator in hub.simulators.items():
         is_episode = functools.partial(hub.is_episode, name)
         control = None
@@ -114,6 +121,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
             session_idle_timeout=options.session_idle_timeout,
             json_response=options.json_response,
             max_message_bytes=options.max_message_bytes,
+            shared_events=shared,
         )
     api = Starlette(
         routes=EpisodeEndpoints(hub).routes() + MetricsEndpoints(hub).routes(),
@@ -124,11 +132,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         exception_handlers=ERROR_REPLIES,
     )
     only = hub.default_world
-    # Each world's transport, with the messages posted to it checked first (once the route
-    # has found the world or episode, so an unknown one is a 404 whatever the body).
     endpoints = {
-        name: MessageCheck(manager.handle_request, options.max_message_bytes)
-        for name, manager in managers.items()
+        name: _endpoint(manager, options, shared, security) for name, manager in managers.items()
     }
     routes: list[BaseRoute] = [
         Route("/mcp", WorldMcp(endpoints, only=only)),
@@ -148,6 +153,21 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
     router = Router(routes=routes, lifespan=running(list(managers.values())))
     return AccessGuard(router, options.auth_token, hub.token_holder, public=options.public_paths)
+
+
+def _endpoint(
+    manager: StreamableHTTPSessionManager,
+    options: HostingOptions,
+    shared: SharedEvents | None,
+    security: TransportSecuritySettings,
+) -> ASGIApp:
+    """A world's transport, with the messages posted to it checked first (once the route has
+    found the world or episode, so an unknown one is a 404 whatever the body), resuming other
+    workers' streams too when its events are shared."""
+    endpoint = MessageCheck(manager.handle_request, options.max_message_bytes)
+    if shared is not None and isinstance(manager, PerSessionEventsManager):
+        return ResumeElsewhere(endpoint, manager, shared, security)
+    return endpoint
 
 
 def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:
