@@ -122,4 +122,8 @@ class EpisodeStore(ABC):
         """The events of ``event_id``'s stream after it; ``None`` when it is not kept."""
 
     @abstractmethod
+    async def stream_events(self, stream: str) -> StreamEvents:
+        """Every event kept of ``stream``, oldest first."""
+
+    @abstractmethod
     async def close(self) -> None: ...

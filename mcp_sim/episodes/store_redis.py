@@ -258,14 +258,17 @@ class RedisEpisodeStore(EpisodeStore):
         stream = await self._run(self._redis.get(f"{PREFIX}event:{event_id}"))
         if stream is None:
             return None
+        kept = (await self.stream_events(str(stream))).events
+        ids = [i for i, _ in kept]
+        if event_id not in ids:
+            return None  # trimmed from its stream since
+        return StreamEvents(str(stream), kept[ids.index(event_id) + 1 :])
+
+    async def stream_events(self, stream: str) -> StreamEvents:
         entries = await self._run(
             cast(Awaitable[Any], self._redis.lrange(f"{PREFIX}events:{{{stream}}}", 0, -1))
         )
-        events = [(str(i), m) for i, m in (json.loads(e) for e in entries)]
-        ids = [i for i, _ in events]
-        if event_id not in ids:
-            return None  # trimmed from its stream since
-        return StreamEvents(str(stream), events[ids.index(event_id) + 1 :])
+        return StreamEvents(stream, [(str(i), m) for i, m in (json.loads(e) for e in entries)])
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -314,6 +314,15 @@ class SqliteEpisodeStore(EpisodeStore):
 
         return await self._read(body)
 
+    async def stream_events(self, stream: str) -> StreamEvents:
+        def body(db: Db) -> StreamEvents:
+            kept = db.execute(
+                "SELECT id, message FROM events WHERE stream = ? ORDER BY n", (stream,)
+            ).fetchall()
+            return StreamEvents(stream, [(i, m) for i, m in kept])
+
+        return await self._read(body)
+
     def _purge_idle(self, db: Db) -> None:
         if self.idle_seconds is None:
             return

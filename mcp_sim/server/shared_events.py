@@ -21,6 +21,7 @@ either.
 
 from __future__ import annotations
 
+import base64
 import logging
 import secrets
 
@@ -57,10 +58,37 @@ class SharedEvents:
     async def after(self, event_id: str) -> StreamEvents | None:
         """The events after ``event_id`` in its stream, whichever session's."""
         try:
+            primed = _primed_stream(event_id)
+            if primed is not None:
+                return await self.store.stream_events(primed)
             return await self.store.events_after(event_id)
         except EpisodeStoreError as exc:
             logger.warning("cannot replay a stream: %s", exc)
             return None
+
+
+PRIMING = "p."
+"""How a priming event's id starts: ``p.``, its stream's name (base64), ``.``, a random part."""
+
+
+def _priming_id(stream: str) -> str:
+    """A priming event's id, which names its stream: a priming event carries no message, so
+    it is not written to the store at all (one write less per call), and a resumption after
+    it replays the whole stream. The stream's name holds its session's random scope, so the
+    id is as unguessable as any other."""
+    name = base64.urlsafe_b64encode(stream.encode()).decode()
+    return f"{PRIMING}{name}.{secrets.token_urlsafe(9)}"
+
+
+def _primed_stream(event_id: str) -> str | None:
+    """The stream a priming event's id names; ``None`` for another event's id."""
+    if not event_id.startswith(PRIMING):
+        return None
+    name = event_id.removeprefix(PRIMING).rpartition(".")[0]
+    try:
+        return base64.b64decode(name.encode(), altchars=b"-_", validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 class ScopedEvents(EventStore):
@@ -71,12 +99,12 @@ class ScopedEvents(EventStore):
         self.scope = scope
 
     async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
+        stream = f"{self.scope}/{stream_id}"
+        if message is None:
+            return _priming_id(stream)
         event_id = secrets.token_urlsafe(18)
-        text = (
-            None if message is None else message.model_dump_json(by_alias=True, exclude_unset=True)
-        )
+        text = message.model_dump_json(by_alias=True, exclude_unset=True)
         try:
-            stream = f"{self.scope}/{stream_id}"
             await self.shared.store.keep_event(event_id, stream, text, self.shared.limits)
         except EpisodeStoreError as exc:
             # The answer still goes out on the live stream; it only cannot be resumed.
@@ -128,7 +156,8 @@ class ResumeElsewhere:
         last = headers.get(b"last-event-id", b"")
         session = headers.get(b"mcp-session-id", b"").decode("latin-1")
         found = await self.shared.after(last.decode("latin-1"))
-        if found is None:
+        if found is None or not found.events:
+            # Nothing to replay, and nothing more will come: the SDK's 404 for the session.
             await self.endpoint(scope, receive, send)
             return
         body = b"".join(

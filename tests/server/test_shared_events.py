@@ -38,7 +38,7 @@ async def test_sessions_replay_their_own_streams_and_any_worker_finds_one(store_
     # Both sessions' first call is request 2: the SDK names both streams "2".
     primed_one = await one.store_event("2", None)
     primed_two = await two.store_event("2", None)
-    await one.store_event("2", answer(2, "one's answer"))
+    answered = await one.store_event("2", answer(2, "one's answer"))
     await two.store_event("2", answer(2, "two's answer"))
     sent: list[Any] = []
 
@@ -52,8 +52,14 @@ async def test_sessions_replay_their_own_streams_and_any_worker_finds_one(store_
     elsewhere = await SharedEvents(store).after(primed_two)  # another worker, by event id
     assert elsewhere is not None and len(elsewhere.events) == 1
     assert '"two\'s answer"' in str(elsewhere.events[0][1])
+    # A priming event is not written: its id names its stream, replayed whole.
+    kept = await store.stream_events(f"{one.scope}/2")
+    assert primed_one.startswith("p.") and [i for i, _ in kept.events] == [answered]
     for n in range(3):  # the stream keeps its last three events only
         await one.store_event("2", answer(2, f"later {n}"))
-    assert await shared.after(primed_one) is None
+    assert await shared.after(answered) is None
+    after_priming = await shared.after(primed_one)
+    assert after_priming is not None and len(after_priming.events) == 3
     assert await shared.after("no-such-event") is None
+    assert await shared.after("p.not-base64!.x") is None
     await store.close()
