@@ -17,6 +17,7 @@ connection, and each reply are held to it, and one that runs out raises
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -34,7 +35,11 @@ from mcp_sim.episodes.store import (
 )
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
+logger = logging.getLogger(__name__)
+
 PREFIX = "mcp-sim:"
+NAME = "the Redis episode store"
+"""How errors name the store: they reach clients, who have no business knowing its host."""
 MAX_CONNECTIONS = 64
 """Connections a worker opens to Redis at most."""
 
@@ -145,11 +150,11 @@ class RedisEpisodeStore(EpisodeStore):
             with anyio.fail_after(self.timeout * 2 + 1):
                 return await pending
         except RedisError as exc:
-            raise EpisodeStoreError(f"the episode store {self.url} failed: {exc}") from None
+            # The client's message names the host: it goes to the log, its kind to the client.
+            logger.warning("the Redis episode store %s failed: %s", self.url, exc)
+            raise EpisodeStoreError(f"{NAME} failed ({type(exc).__name__})") from None
         except TimeoutError:
-            raise EpisodeStoreError(
-                f"the episode store {self.url} did not answer within {self.timeout:g} s"
-            ) from None
+            raise EpisodeStoreError(f"{NAME} did not answer within {self.timeout:g} s") from None
 
     async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
         # The token's key is in another hash slot, so it cannot be written in the same script

@@ -40,6 +40,9 @@ from mcp_sim.episodes.store import (
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
 FORMAT = "mcp-sim/episodes@1"
+NAME = "the SQLite episode store"
+"""How errors after opening name the store: they reach clients (an episode's agent too), who
+have no business knowing the server's paths."""
 STORE_THREADS = 4
 """Worker threads the store's operations run on at most (the reader and the writer each run one
 operation at a time; the rest wait their turn off the event loop)."""
@@ -137,7 +140,7 @@ class SqliteEpisodeStore(EpisodeStore):
             if not connection.lock.acquire(timeout=self.timeout):
                 raise EpisodeStoreError(self._late())
             try:
-                with _Transaction(connection.db, begin, self.url):
+                with _Transaction(connection.db, begin):
                     return body(connection.db)
             finally:
                 connection.lock.release()
@@ -151,7 +154,7 @@ class SqliteEpisodeStore(EpisodeStore):
         raise EpisodeStoreError(self._late())
 
     def _late(self) -> str:
-        return f"the episode store {self.url} did not answer within {self.timeout:g} s"
+        return f"{NAME} did not answer within {self.timeout:g} s"
 
     def _cutoff(self) -> float:
         return time.time() - self.idle_seconds if self.idle_seconds is not None else 0.0
@@ -357,16 +360,15 @@ class _Transaction:
     """One transaction on the store's file; SQLite's errors leave as
     :class:`EpisodeStoreError`."""
 
-    def __init__(self, db: Db, begin: str, url: str) -> None:
+    def __init__(self, db: Db, begin: str) -> None:
         self.db = db
         self.begin = begin
-        self.url = url
 
     def __enter__(self) -> None:
         try:
             self.db.execute(self.begin)
         except sqlite3.Error as exc:
-            raise EpisodeStoreError(f"the episode store {self.url} failed: {exc}") from None
+            raise EpisodeStoreError(f"{NAME} failed: {exc}") from None
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, _: object
@@ -380,4 +382,4 @@ class _Transaction:
         if self.db.in_transaction:
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
-            raise EpisodeStoreError(f"the episode store {self.url} failed: {exc}") from None
+            raise EpisodeStoreError(f"{NAME} failed: {exc}") from None
