@@ -1,5 +1,5 @@
-"""Resumable answers across workers: two ``mcp-sim serve`` workers on one SQLite episode store
-behind HAProxy (the shipped configuration). Clients start calls on worker 1 and drop their
+"""Resumable answers across workers: two ``mcp-sim serve`` workers on one episode store (SQLite,
+then Redis) behind HAProxy (the shipped configuration). Clients start calls on worker 1 and drop their
 streams after the priming event (as a proxy's timeout or a sleeping laptop would); some calls
 are committed, others still wait for the model, when worker 1 is SIGKILLed. Each client then
 resumes its stream with ``Last-Event-ID`` through the balancer, which sends it to worker 2:
@@ -11,17 +11,20 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
+import redis
 
 from tests.e2e.test_workers import OPERATOR, worker
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import free_port
 from tests.scripted_model import ScriptedModel
 from tests.server.test_event_store import sse_events
-from tests.services import haproxy
+from tests.services import haproxy, redis_server
 
 EPISODES = 12
 PROTOCOL = "2025-11-25"
@@ -88,18 +91,39 @@ def resume(http: httpx2.Client, url: str, headers: dict[str, str], last: str) ->
     return next((a for a in answers if a.get("id") == 2), None)
 
 
-def answered_events(store: Path) -> int:
-    with sqlite3.connect(store) as db:
-        (count,) = db.execute(
-            """SELECT COUNT(*) FROM events WHERE message LIKE '%"id":2,"result"%'"""
-        ).fetchone()
-    return int(count)
+ANSWER = '"id":2,"result"'
 
 
-def test_committed_answers_are_resumed_on_another_worker_after_a_sigkill(tmp_path: Path) -> None:
-    store = tmp_path / "episodes.db"
+def answered_events(store_url: str) -> int:
+    """How many answers to call 2 the store holds."""
+    if store_url.startswith("sqlite:///"):
+        with sqlite3.connect(store_url.removeprefix("sqlite:///")) as db:
+            query = "SELECT COUNT(*) FROM events WHERE instr(message, ?) > 0"
+            (count,) = db.execute(query, (ANSWER,)).fetchone()
+        return int(count)
+    client = redis.Redis.from_url(store_url, decode_responses=True)
+    try:
+        streams = client.keys("mcp-sim:events:*")
+        entries = [json.loads(e) for key in streams for e in client.lrange(key, 0, -1)]
+        return sum(ANSWER in (message or "") for _, message in entries)
+    finally:
+        client.close()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'episodes.db'}"
+        return
+    with redis_server(tmp_path) as url:
+        yield url
+
+
+def test_committed_answers_are_resumed_on_another_worker_after_a_sigkill(
+    tmp_path: Path, store_url: str
+) -> None:
     ports = [free_port(), free_port()]
-    options = ("--episode-store", f"sqlite:///{store}")
+    options = ("--episode-store", store_url)
     with OpenAIDouble() as model:
         model.respond_with(slow_or_fast)
         log = tmp_path / "workers.log"
@@ -119,7 +143,7 @@ def test_committed_answers_are_resumed_on_another_worker_after_a_sigkill(tmp_pat
                 headers, last = start_call(http, f"http://127.0.0.1:{ports[0]}{path}", order)
                 started.append((made["id"], path, token, headers, last, order))
             deadline = time.monotonic() + 30
-            while answered_events(store) < EPISODES // 2:
+            while answered_events(store_url) < EPISODES // 2:
                 assert time.monotonic() < deadline, "the fast calls' answers were not kept"
                 time.sleep(0.1)
             doomed.kill()  # SIGKILL: the slow calls are still waiting for the model
