@@ -13,6 +13,8 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mcp_sim.errors import EpisodeStoreError
+
 EPISODE_MCP_PATH = re.compile(r"/episodes/([^/]+)/mcp")
 """The one route an episode's token opens: the agent's MCP endpoint. The rest of the episode
 API (state, journal, verify, snapshot) is the operator's: it holds the hidden state and the
@@ -62,8 +64,16 @@ class AccessGuard:
         if scope["type"] == "http" and public:
             await self.app(scope, receive, send)
             return
-        given = dict(scope.get("headers") or []).get(b"authorization", b"")
-        scheme, _, token = given.partition(b" ")
+        given = [v for k, v in scope.get("headers") or [] if k == b"authorization"]
+        if len(given) > 1:
+            # Two credentials are one too many: which one a proxy or a framework would pick
+            # differs (the last won here), so neither is taken.
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await _refuse(send, 400, "bad_request", "send one Authorization header, not two")
+            return
+        scheme, _, token = (given[0] if given else b"").partition(b" ")
         if scheme.lower() == b"bearer" and hmac.compare_digest(token, self._operator):
             await self.app(scope, receive, send)
             return
@@ -74,7 +84,13 @@ class AccessGuard:
             return
         holder = None
         if scheme.lower() == b"bearer":
-            holder = await self._token_holder(token.decode("latin-1"))
+            try:
+                holder = await self._token_holder(token.decode("latin-1"))
+            except EpisodeStoreError as exc:
+                # A token this worker has not seen is looked up in the store: when the store
+                # fails, say so as the episode routes do (not a bare 500).
+                await _refuse(send, 503, "episode_store", str(exc))
+                return
         if holder is None:
             challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
             await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)
