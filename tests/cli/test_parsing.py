@@ -91,6 +91,11 @@ BAD_VALUES = {
     "--judge-api-key": "",
     "--judge-max-tokens": "0",
     "--example": "no-such-world",
+    "--dataset": FOLDER,
+    "--inputs": MISSING,
+    "--out": "",
+    "--concurrency": "0",
+    "--tries": "11",
 }
 """One bad value per flag that takes a value; flags with choices get one outside them, and
 flags that take no value get ``--flag=oops``."""
