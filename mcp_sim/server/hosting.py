@@ -10,12 +10,15 @@ code answers shared sessions and episodes alike.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route, Router, WebSocketRoute
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Lifespan
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
@@ -25,11 +28,13 @@ from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit
 from mcp_sim.server.http_front import running, session_manager, transport_security
 from mcp_sim.server.http_messages import MessageCheck
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
+from mcp_sim.server.lazy_endpoints import LazyWorldEndpoints
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
 from mcp_sim.server.openenv_routes import OPENENV_PATHS, OPENENV_SOCKET, OpenEnvEndpoints
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 
 
 @dataclass(frozen=True)
@@ -90,20 +95,33 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     options = options or HostingOptions()
     hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
-    managers = {}
-    for name, simulator in hub.simulators.items():
+
+    def endpoint(name: str, simulator: Simulator) -> tuple[StreamableHTTPSessionManager, ASGIApp]:
         is_episode = functools.partial(hub.is_episode, name)
         control = None
         if options.control_tools:
             control = ControlTools(hub, name, options.snapshots)
         server = build_server(simulator, control=control, is_episode=is_episode)
-        managers[name] = session_manager(
+        manager = session_manager(
             server,
             security,
             session_idle_timeout=options.session_idle_timeout,
             json_response=options.json_response,
             max_message_bytes=options.max_message_bytes,
         )
+        # The messages posted to a world are checked first (once the route has found the
+        # world or episode, so an unknown one is a 404 whatever the body).
+        return manager, MessageCheck(manager.handle_request, options.max_message_bytes)
+
+    lifespan: Lifespan[Any]
+    endpoints: Mapping[str, ASGIApp]
+    if hub.access.loader is not None:
+        lazy = LazyWorldEndpoints(hub, endpoint)
+        endpoints, lifespan = lazy, lazy.lifespan
+    else:
+        built = {name: endpoint(name, simulator) for name, simulator in hub.simulators.items()}
+        endpoints = {name: app for name, (_, app) in built.items()}
+        lifespan = running([manager for manager, _ in built.values()])
     api = Starlette(
         routes=EpisodeEndpoints(hub, openenv=options.openenv).routes()
         + MetricsEndpoints(hub).routes(),
@@ -114,12 +132,6 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         exception_handlers=ERROR_REPLIES,
     )
     only = hub.default_world
-    # Each world's transport, with the messages posted to it checked first (once the route
-    # has found the world or episode, so an unknown one is a 404 whatever the body).
-    endpoints = {
-        name: MessageCheck(manager.handle_request, options.max_message_bytes)
-        for name, manager in managers.items()
-    }
     routes: list[BaseRoute] = [
         Route("/mcp", WorldMcp(endpoints, only=only)),
         Route("/worlds/{world}/mcp", WorldMcp(endpoints)),
@@ -134,7 +146,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
     if options.workbench is not None:
         routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
-    router = Router(routes=routes, lifespan=running(list(managers.values())))
+    router = Router(routes=routes, lifespan=lifespan)
     return AccessGuard(router, options.auth_token, hub.token_holder, public=options.public_paths)
 
 

@@ -72,3 +72,13 @@ def test_export_writes_a_row_per_task_in_the_manifest_split(
         assert len(rows) == sum(len(w["tasks"]) for w in worlds)
         assert all(set(row) == columns for row in rows)
     assert (out / f"load_{fmt}.py").is_file()
+
+
+def test_a_suite_is_served_over_http_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layout = anyio.run(small_suite, tmp_path, ("ticket",))
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", str(layout.root)])
+    assert exited.value.code == 2
+    assert "is served over --http only" in capsys.readouterr().err

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
+import httpx2
 import pytest
 
 from mcp_sim.api.lazy_worlds import LazyWorlds
@@ -11,6 +13,7 @@ from mcp_sim.errors import SettingsError, UnknownWorld, VerifyError
 from mcp_sim.models.stub import StubModel
 from mcp_sim.settings.combined import Settings
 from mcp_sim.suites.serving import open_suite
+from tests.server.test_episode_routes import mcp_client, serving
 from tests.suites.suite_builds import small_suite
 
 pytestmark = pytest.mark.anyio
@@ -47,3 +50,30 @@ async def test_a_suite_is_served_in_process_only(tmp_path: Path) -> None:
     settings = Settings().updated(episode_store=f"sqlite:///{tmp_path / 'episodes.db'}")
     with pytest.raises(SettingsError, match="--episode-store"):
         await open_suite(layout, settings, model=StubModel())
+
+
+async def test_a_suite_served_over_http_opens_episodes_by_world_and_task(tmp_path: Path) -> None:
+    layout = await small_suite(tmp_path, ("ticket", "parcel", "booking"))
+    with anyio.fail_after(60):
+        async with (
+            await open_suite(layout, model=StubModel()) as worlds,
+            serving(worlds.hub) as base,
+            httpx2.AsyncClient(base_url=base) as http,
+        ):
+            assert worlds.hub.simulators == {}
+            made = await http.post("/episodes", json={"world": "desk-ticket", "task": "cancel-t1"})
+            assert made.status_code == 201, made.text
+            first = made.json()
+            async with mcp_client(first["mcp_url"], first["token"]) as client:
+                listed = await client.call_tool("list_tickets", {})
+            assert not listed.is_error
+            assert list(worlds.hub.simulators) == ["desk-ticket"]
+            assert (await http.get("/metrics")).status_code == 200
+            assert (await http.delete(f"/episodes/{first['id']}")).status_code == 204
+            assert worlds.hub.unload_idle() == ["desk-ticket"]
+            second = (await http.post("/episodes", json={"world": "desk-ticket"})).json()
+            async with mcp_client(second["mcp_url"], second["token"]) as client:
+                again = await client.call_tool("list_tickets", {})
+            assert not again.is_error, "a reloaded world gets a fresh MCP endpoint"
+            unknown = await http.post("/episodes", json={"world": "desk-nowhere"})
+            assert unknown.status_code == 404
