@@ -61,7 +61,7 @@ def _task(noun: str, index: int, *, patched: bool = True) -> dict[str, Any]:
             },
         ],
         "solution": [
-            {"tool": f"list_{noun}s", "arguments": {}, "answer": "[...]", "patch": []},
+            {"tool": f"list_{noun}s", "arguments": {}, "answer": '{"ok": true}', "patch": []},
             {
                 "tool": f"cancel_{noun}",
                 "arguments": {f"{noun}_id": record},

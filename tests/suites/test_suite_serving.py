@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import anyio
@@ -11,7 +12,9 @@ import pytest
 from mcp_sim.api.lazy_worlds import LazyWorlds
 from mcp_sim.errors import SettingsError, UnknownWorld, VerifyError
 from mcp_sim.models.stub import StubModel
+from mcp_sim.models.stub_script import ScriptedAnswer, StubScript
 from mcp_sim.settings.combined import Settings
+from mcp_sim.suites.export import export_suite
 from mcp_sim.suites.serving import open_suite
 from tests.server.test_episode_routes import mcp_client, serving
 from tests.suites.suite_builds import small_suite
@@ -77,3 +80,30 @@ async def test_a_suite_served_over_http_opens_episodes_by_world_and_task(tmp_pat
             assert not again.is_error, "a reloaded world gets a fresh MCP endpoint"
             unknown = await http.post("/episodes", json={"world": "desk-nowhere"})
             assert unknown.status_code == 404
+
+
+async def test_an_exported_row_drives_a_rollout_that_the_reference_solution_wins(
+    tmp_path: Path,
+) -> None:
+    """The openenv row's world and task open the episode; the reference solution's calls,
+    answered as it pins them (the stand-in model's script), score 1.0 on the server too."""
+    layout = await small_suite(tmp_path, ("ticket", "parcel"))
+    export_suite(layout, "openenv", tmp_path / "rows")
+    row = json.loads((tmp_path / "rows" / "train.jsonl").read_text().splitlines()[0])
+    steps = layout.item(row["world"]).solutions()[row["task"]]
+    # A structured tool's pinned answer is its JSON text; the script takes the value.
+    answers = [ScriptedAnswer(s.tool, s.arguments, json.loads(s.answer), s.patch) for s in steps]
+    script = StubScript(answers)
+    with anyio.fail_after(60):
+        async with (
+            await open_suite(layout, model=StubModel(script)) as worlds,
+            serving(worlds.hub) as base,
+            httpx2.AsyncClient(base_url=base) as http,
+        ):
+            made = await http.post("/episodes", json={"world": row["world"], "task": row["task"]})
+            episode = made.json()
+            async with mcp_client(episode["mcp_url"], episode["token"]) as client:
+                for step in steps:
+                    await client.call_tool(step.tool, step.arguments)
+            verdict = (await http.post(f"/episodes/{episode['id']}/verify")).json()
+    assert verdict["reward"] == 1.0 and verdict["valid"], json.dumps(verdict)[:1500]
