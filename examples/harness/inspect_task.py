@@ -60,7 +60,7 @@ def in_episode(seed: int = 0) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         body = {"world": WORLD, "task": state.metadata["task"], "seed": seed + state.epoch}
-        episode = await _request("POST", "/episodes", os.environ.get("MCP_SIM_AUTH_TOKEN"), body)
+        episode = await _request("POST", "/episodes", _operator(), body)
         state.store.set(EPISODE, {"id": episode["id"], "token": episode["token"]})
         server = mcp_server_http(name=WORLD, url=episode["mcp_url"], authorization=episode["token"])
         # No submit tool: the episode's verdict scores what the agent did, not what it says.
@@ -79,7 +79,7 @@ def episode_reward() -> Scorer:
         episode = state.store.get(EPISODE)
         if episode is None:  # scored after an error (--score-on-error) before it started
             return Score(value=0.0, explanation="the sample's episode never started")
-        verdict = await _request("POST", f"/episodes/{episode['id']}/verify", episode["token"])
+        verdict = await _request("POST", f"/episodes/{episode['id']}/verify", _operator())
         metadata = {
             "episode": episode["id"],
             "checks": verdict["checks"],
@@ -107,7 +107,12 @@ async def end_episode(state: TaskState) -> None:
     """End the sample's episode, scored or not."""
     episode = state.store.get(EPISODE)
     if episode is not None:
-        await _request("DELETE", f"/episodes/{episode['id']}", episode["token"])
+        await _request("DELETE", f"/episodes/{episode['id']}", _operator())
+
+
+def _operator() -> str | None:
+    """The operator's token: the episode's own opens only its MCP endpoint, for the model."""
+    return os.environ.get("MCP_SIM_AUTH_TOKEN")
 
 
 async def _request(

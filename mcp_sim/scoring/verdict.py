@@ -9,7 +9,7 @@ from typing import Any
 
 from mcp_sim.errors import VerifyError
 from mcp_sim.journal import JournalRecord
-from mcp_sim.scoring.checks import CheckResult, journal_check, state_check
+from mcp_sim.scoring.checks import CheckResult, journal_check, state_check, with_prerequisites
 from mcp_sim.scoring.rubric import RubricJudge
 from mcp_sim.scoring.trajectory_counts import ModelUsage, SimulationCounts
 from mcp_sim.spec.verify import Task
@@ -110,7 +110,7 @@ async def score(
             results.append(journal_check(check, records))
     return Verdict(
         name,
-        tuple(results),
+        tuple(with_prerequisites(task.checks, results)),
         SimulationCounts.of(records),
         ModelUsage.of(records, model_seconds=model_seconds),
     )

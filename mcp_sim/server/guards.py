@@ -13,7 +13,10 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-EPISODE_PATH = re.compile(r"/episodes/([^/]+)(?:/.*)?")
+EPISODE_MCP_PATH = re.compile(r"/episodes/([^/]+)/mcp")
+"""The one route an episode's token opens: the agent's MCP endpoint. The rest of the episode
+API (state, journal, verify, snapshot) is the operator's: it holds the hidden state and the
+grader."""
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body the episode API reads (a snapshot of a multi-MB world fits)."""
 
@@ -31,8 +34,8 @@ async def _refuse(
 
 class AccessGuard:
     """Who may reach what, by bearer token. The operator's token (``--auth-token``) opens
-    everything; an episode's token opens that episode's routes (``/episodes/{id}`` and below,
-    its MCP endpoint included) and nothing else: 403 elsewhere. Any other token, or none, gets
+    everything; an episode's token is the agent's and opens that episode's MCP endpoint
+    (``/episodes/{id}/mcp``) and nothing else: 403 elsewhere. Any other token, or none, gets
     401. Without an operator token every route is open (a loopback development server: episodes
     are then protected only by their unguessable ids)."""
 
@@ -76,9 +79,10 @@ class AccessGuard:
             challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
             await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)
             return
-        route = EPISODE_PATH.fullmatch(str(scope.get("path", "")))
+        route = EPISODE_MCP_PATH.fullmatch(str(scope.get("path", "")))
         if route is None or route.group(1) != holder:
-            await _refuse(send, 403, "forbidden", "this episode's token opens its own routes only")
+            message = "an episode's token opens its own MCP endpoint only (/episodes/{id}/mcp)"
+            await _refuse(send, 403, "forbidden", message)
             return
         await self.app(scope, receive, send)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route, Router, WebSocketRoute
@@ -48,6 +49,9 @@ class HostingOptions:
     allowed_hosts: tuple[str, ...] = ()
     json_response: bool = False
     control_tools: bool = False
+    operator_resources: bool = False
+    """Serve the world spec and session resources on the shared endpoints (never on an
+    episode's)."""
     snapshots: SnapshotFolder | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     """The largest request body of the episode API (a snapshot)."""
@@ -72,6 +76,7 @@ class HostingOptions:
             allowed_hosts=tuple(server.allow_host),
             json_response=server.json_response,
             control_tools=episodes.control_tools,
+            operator_resources=episodes.operator_resources,
             snapshots=SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None,
             max_body_bytes=server.max_body_bytes,
             openenv=server.openenv,
@@ -96,23 +101,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
 
-    def endpoint(name: str, simulator: Simulator) -> tuple[StreamableHTTPSessionManager, ASGIApp]:
-        is_episode = functools.partial(hub.is_episode, name)
-        control = None
-        if options.control_tools:
-            control = ControlTools(hub, name, options.snapshots)
-        server = build_server(simulator, control=control, is_episode=is_episode)
-        manager = session_manager(
-            server,
-            security,
-            session_idle_timeout=options.session_idle_timeout,
-            json_response=options.json_response,
-            max_message_bytes=options.max_message_bytes,
-        )
-        # The messages posted to a world are checked first (once the route has found the
-        # world or episode, so an unknown one is a 404 whatever the body).
-        return manager, MessageCheck(manager.handle_request, options.max_message_bytes)
-
+    endpoint = functools.partial(_world_endpoint, hub, options, security)
     lifespan: Lifespan[Any]
     endpoints: Mapping[str, ASGIApp]
     if hub.access.loader is not None:
@@ -161,3 +150,33 @@ def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) ->
     if openenv:
         lines.append(f"{base_url}/ws (OpenEnv: reset, step, state; base URL {base_url})")
     return lines
+
+
+def _world_endpoint(
+    hub: EpisodeHub,
+    options: HostingOptions,
+    security: TransportSecuritySettings,
+    name: str,
+    simulator: Simulator,
+) -> tuple[StreamableHTTPSessionManager, ASGIApp]:
+    """A world's MCP session manager, and its endpoint: the messages posted to the world are
+    checked first (once the route has found the world or episode, so an unknown one is a 404
+    whatever the body)."""
+    is_episode = functools.partial(hub.is_episode, name)
+    control = None
+    if options.control_tools:
+        control = ControlTools(hub, name, options.snapshots)
+    server = build_server(
+        simulator,
+        control=control,
+        is_episode=is_episode,
+        operator_resources=options.operator_resources,
+    )
+    manager = session_manager(
+        server,
+        security,
+        session_idle_timeout=options.session_idle_timeout,
+        json_response=options.json_response,
+        max_message_bytes=options.max_message_bytes,
+    )
+    return manager, MessageCheck(manager.handle_request, options.max_message_bytes)

@@ -18,6 +18,7 @@ from mcp_sim.server.control_tools import CONTROL_TOOLS, ControlTools, call_contr
 from mcp_sim.server.request_meta import (
     Context,
     SessionRouting,
+    episode_of,
     perturb_for,
     seed_for,
     session_id_for,
@@ -99,15 +100,20 @@ def advertised_tools(world: World, control: ControlTools | None) -> list[types.T
     ]
 
 
-def tool_result(result: CallResult) -> types.CallToolResult:
-    """A simulated call's answer as MCP sends it, with its provenance under ``_meta``."""
-    meta: dict[str, Any] = {
-        "mcp-sim/source": result.source,
-        "mcp-sim/step": result.step,
-        "mcp-sim/version": result.version,
-    }
-    if result.patch_status != "none":
-        meta["mcp-sim/patch"] = result.patch_status
+def tool_result(result: CallResult, *, provenance: bool = True) -> types.CallToolResult:
+    """A simulated call's answer as MCP sends it, with its provenance under ``_meta`` unless
+    ``provenance`` is off: on an episode's route the agent gets what the service itself would
+    send, and where an answer came from (a fixture, an injected fault, a refused state change)
+    is the operator's, in the journal."""
+    meta: dict[str, Any] | None = None
+    if provenance:
+        meta = {
+            "mcp-sim/source": result.source,
+            "mcp-sim/step": result.step,
+            "mcp-sim/version": result.version,
+        }
+        if result.patch_status != "none":
+            meta["mcp-sim/patch"] = result.patch_status
     if result.content is None:
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
     else:
@@ -158,18 +164,23 @@ class ToolHandlers:
         self.routing = routing
         self.control = control
         self.tools = advertised_tools(simulator.world, control)
+        self.service_tools = advertised_tools(simulator.world, None)
 
     async def list_tools(
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self.tools)
+        # An episode's route is the agent's: the control tools (state, journal, snapshots)
+        # would hand it the hidden state, so it gets the service's tools only.
+        served = self.tools if episode_of(ctx) is None else self.service_tools
+        return types.ListToolsResult(tools=served)
 
     async def call_tool(
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         session_id = session_id_for(ctx, self.routing)
-        if self.control is not None and params.name in CONTROL_TOOLS:
-            return await self._call_control_tool(self.control, params, session_id)
+        control = self.control if episode_of(ctx) is None else None
+        if control is not None and params.name in CONTROL_TOOLS:
+            return await self._call_control_tool(control, params, session_id)
         try:
             result = await self.simulator.call(
                 session_id,
@@ -188,7 +199,7 @@ class ToolHandlers:
             # the episode, the store is down), which the client must hear as an error.
             raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         await self._announce_updates(ctx, session_id)
-        return tool_result(result)
+        return tool_result(result, provenance=episode_of(ctx) is None)
 
     async def _call_control_tool(
         self, control: ControlTools, params: types.CallToolRequestParams, session_id: str

@@ -111,7 +111,7 @@ def test_inspect_eval_scores_every_sample_by_the_verdict_on_its_own_episode(
             assert ordered == ["place_order", '{"order_id": "ord_00042", "status": "placed"}']
         else:
             assert failed == [] and sample["reward"] == 1.0
-            assert sample["checks"][1]["detail"] == f"judged: {JUDGED}"
+            assert sample["checks"][0]["detail"] == f"judged: {JUDGED}"
     assert metrics["mean"] == pytest.approx(0.9)
 
 
@@ -167,8 +167,9 @@ def test_trl_environment_class_is_driven_as_grpo_trainer_drives_it(world_model: 
     assert schemas["place_order"]["description"].startswith("Place an order")
     # The dataset's prompt is the task's description: reset does not append it again.
     assert first["prompts"] == [load_world(BOOKSTORE).verify["gift-order"].description] * 4
-    assert first["rewards"][:3] == [1.0, 1.0, 0.0], second
-    assert 0.0 < first["rewards"][3] < 1.0
+    # The last rollout only looks: it orders nothing, and earns nothing for the sold-out
+    # book it did not try (that check requires the order).
+    assert first["rewards"] == [1.0, 1.0, 0.0, 0.0], second
     assert "out_of_stock" in second["observations"][2][0]
     # A row without a task column is scored on a task all the same (one rule for both).
     assert isinstance(untasked["untasked"]["reward"], float)

@@ -119,7 +119,8 @@ def described(exc: BaseException) -> str:
 
 
 async def journal(base: str, episode: Driven) -> list[dict[str, Any]]:
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {episode.token}"}) as http:
+    # The journal is the operator's: an episode's own token opens only its MCP endpoint.
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {OPERATOR}"}) as http:
         got = await http.get(f"{base}/episodes/{episode.id}/journal")
     assert got.status_code == 200, got.text
     return [json.loads(line) for line in got.text.splitlines()]

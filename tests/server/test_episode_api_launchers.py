@@ -65,7 +65,8 @@ async def test_sixty_four_episodes_in_one_request_and_a_fork_four_ways(bookstore
             forked = await http.post(f"/episodes/{parent}/fork", json={"count": 4, "seed": 7})
             assert forked.status_code == 201
             forks = forked.json()["episodes"]
-            # An episode's own token opens its episode, so each created one is usable.
+            # An episode's own token is known (403 on its summary, which is the operator's,
+            # not 401): it opens the episode's MCP endpoint, so each created one is usable.
             own = await http.get(f"/episodes/{made[63]['id']}", headers=bearer(made[63]["token"]))
             listed = (await http.get("/episodes")).json()["episodes"]
 
@@ -75,7 +76,7 @@ async def test_sixty_four_episodes_in_one_request_and_a_fork_four_ways(bookstore
     assert all(e["mcp_url"].endswith(f"/episodes/{e['id']}/mcp") for e in made)
     assert [f["seed"] for f in forks] == [7, 8, 9, 10]
     assert {f["parent"] for f in forks} == {parent} and {f["task"] for f in forks} == {"gift-order"}
-    assert own.status_code == 200
+    assert own.status_code == 403
     assert len(listed) == 68
 
 
