@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import anyio
+import httpx2
 import pytest
 
 from mcp_sim.cli.main import main
 from mcp_sim.suites.layout import read_json
+from tests.processes import serving_http
 from tests.suites.suite_builds import small_suite
 
 
@@ -82,3 +84,15 @@ def test_a_suite_is_served_over_http_only(
         main(["serve", str(layout.root)])
     assert exited.value.code == 2
     assert "is served over --http only" in capsys.readouterr().err
+
+
+def test_serve_opens_episodes_across_a_suite_over_http(tmp_path: Path) -> None:
+    layout = anyio.run(small_suite, tmp_path, ("ticket", "parcel"))
+    log = tmp_path / "serve.log"
+    with serving_http(layout.root, "--model-url", "stub:", log=log) as url:
+        base = url.removesuffix("/mcp")
+        made = httpx2.post(f"{base}/episodes", json={"world": "desk-parcel", "task": "cancel-p2"})
+        unknown = httpx2.post(f"{base}/episodes", json={"world": "desk-nowhere"})
+    assert made.status_code == 201 and made.json()["world"] == "desk-parcel"
+    assert unknown.status_code == 404
+    assert "serving a suite's worlds, each loaded on its first episode" in log.read_text()
