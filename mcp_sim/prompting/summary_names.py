@@ -79,23 +79,23 @@ def is_time(field: str) -> bool:
     return bool({w.lower() for w in words(field)} & _TIME_WORDS)
 
 
-def stat_names(op: str, field: str, style: str, *, alone: bool, time: bool) -> list[str]:
-    """The names of operation ``op`` over ``field`` (its last named segment): with the
-    operation's words, on the field's name and, for a name of several words, its last word;
-    ``alone`` adds the bare operation's names, ``time`` those of a date range."""
-    forms = [field]
-    if len(words(field)) > 1:
-        forms.append(words(field)[-1])
+def stat_names(
+    op: str, field: str, style: str, *, alone: bool, time: bool
+) -> tuple[list[str], list[str]]:
+    """The names of operation ``op`` over ``field`` (its last named segment), and the names
+    to fall back on: the operation's words on the field's name, and on the last word of a
+    name of several words (a fallback: another field's own name comes first); ``alone`` adds
+    the bare operation's names, ``time`` those of a date range."""
     before = BEFORE[op] + (DATES.get(op, ()) if time else ())
-    names = [field] if op == "sum" else []
-    if op == "sum":
-        names.append(plural(field))
-    for form in forms:
-        names += [join([w, form], style) for w in before]
-        names += [join([form, w], style) for w in AFTER[op]]
+    names = [field, plural(field)] if op == "sum" else []
+    names += [join([w, field], style) for w in before]
+    names += [join([field, w], style) for w in AFTER[op]]
     if alone:
         names += [*DATES.get(op, ())] if time else [*BARE[op]]
-    return list(dict.fromkeys(names))
+    last = words(field)[-1] if len(words(field)) > 1 else None
+    fallback = [join([w, last], style) for w in before] if last is not None else []
+    fallback += [join([last, w], style) for w in AFTER[op]] if last is not None else []
+    return list(dict.fromkeys(names)), fallback
 
 
 def count_names(group: str, style: str, phrases: Iterable[str]) -> list[str]:

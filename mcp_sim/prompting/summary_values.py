@@ -33,6 +33,8 @@ class Stat:
     names: list[str]
     """Best first: a tool's output schema's name, else the common names."""
     value: Any
+    fallback: tuple[str, ...] = ()
+    """Names it takes only where no other value has them."""
 
 
 def _tidy(value: float) -> float | int:
@@ -111,7 +113,8 @@ def group_values(
         # A bare "highest" names the one field summed up so; a bare "latest" the one date.
         alike = timed if time else [item for item in ops if item not in timed]
         alone = sum(1 for o, _ in alike if o == op) == 1
-        stats.append(Stat(stat_names(op, name, style, alone=alone, time=time), _value(op, f)))
+        primary, fallback = stat_names(op, name, style, alone=alone, time=time)
+        stats.append(Stat(primary, _value(op, f), tuple(fallback)))
     for f in targets:
         if f.texts and not f.dates:
             name = names[f.path]
@@ -150,5 +153,8 @@ def flat_values(stats: list[Stat], most_names: int) -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for stat in stats:
         for name in stat.names[:most_names]:
+            flat.setdefault(name, stat.value)
+    for stat in stats if most_names > 1 else []:
+        for name in stat.fallback[:most_names]:
             flat.setdefault(name, stat.value)
     return flat
