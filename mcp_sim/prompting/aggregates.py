@@ -29,7 +29,8 @@ from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.summary_stats import group_stats, is_map, sub_records
+from mcp_sim.prompting.record_fields import KEY
+from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection, normalize, resolve
@@ -159,21 +160,19 @@ def _cut(value: Any, most: int) -> Any:
 
 
 def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | None:
-    """The collection the tool's name or description names, else the one whose fields its
-    words name most (``fleetStats``: "odometer", "fuel types" → the vehicles)."""
+    """The collection the tool's words name best: by its name (``list_all_cities``), and by
+    the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
+    vehicles, not the depots its description also names)."""
     words = tool_words(tool.name, tool.description)
-    collections = overlay.base.collections
-    for collection in collections:
-        last = tokens(collection.pointer.rsplit("/", 1)[-1])
-        if last and set(last) <= words:
-            return collection
     tables = FieldTables.of(overlay.base)
     best, score = None, 0
-    for collection in collections:
+    for collection in overlay.base.collections:
+        last = tokens(collection.pointer.rsplit("/", 1)[-1])
         schema = tables.schema(collection)
-        named = {w for i in schema.fields.values() for part in i.words for w in part} & words
-        if len(named) > score:
-            best, score = collection, len(named)
+        fields = {w for i in schema.fields.values() for part in i.words for w in part} & words
+        points = len(fields) + (2 if last and set(last) <= words else 0)
+        if points > score:
+            best, score = collection, points
     return best
 
 
@@ -251,12 +250,17 @@ def _searched(state: Any, search: SearchResult) -> Group:
     pointer = search.collection.pointer
     name = search.nested or pointer.rsplit("/", 1)[-1] or "records"
     records: list[Any] = []
+    # Only a constraint on a nested field or a map's key can meet a part of a record.
+    nested = any(
+        c.op != "text" and any("/" in f or f.endswith(KEY) for f in c.fields)
+        for c in search.constraints
+    )
     for place in search.full:
         record = resolve(state, place)
-        focus = sorted(search.focus_of(place, record))
+        focus = sorted(search.focus_of(place, record)) if nested else []
         records += [resolve(record, f) for f in focus] if focus else [record]
-        if focus and len(parts := focus[0].split("/")) > 2:
-            name = parts[-2]
+        if focus and len(steps := focus[0].split("/")) > 2:
+            name = steps[-2]
     return Group(name, f"records of {pointer} where {where}", records)
 
 
@@ -305,5 +309,8 @@ def summarize(
     blocks = []
     for group in groups:
         stats = group_stats(group.name, [r for r in group.records if r is not None])
-        blocks.append((group.scope, group_values(stats, tool, wanted, constrained)))
+        scope = group.scope
+        if stats.count > MOST_RECORDS:
+            scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
+        blocks.append((scope, group_values(stats, tool, wanted, constrained)))
     return Summary(blocks)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 MOST_RECORDS = 20_000
-"""Records read per group: enough for any count an agent asks about, and fast."""
+"""Records whose fields are read per group, to keep a call's view fast to build (the count is
+of all of them; the view says when the rest went unread)."""
 MOST_DISTINCT = 60
 """A string field with more distinct values than this names things (titles, ids): no list."""
 _DATA_KEY = re.compile(r"\d")
@@ -57,18 +59,24 @@ def is_data_key(key: str) -> bool:
     return bool(_DATA_KEY.search(key))
 
 
+@lru_cache(maxsize=4096)
+def _data_keys(keys: tuple[str, ...]) -> bool:
+    return all(is_data_key(k) for k in keys)
+
+
 def is_map(value: dict[str, Any]) -> bool:
     """Whether a JSON object maps data keys to records (a calendar by date, files by name)
     rather than being a record: its keys are data, or its values are objects alike."""
     items = list(value.items())[:20]
     if not items:
         return False
-    if all(is_data_key(k) for k, _ in items):
+    if _data_keys(tuple(k for k, _ in items)):
         return True
-    objects = [v for _, v in items if isinstance(v, dict)]
-    if len(items) < 2 or len(objects) < len(items):
+    if len(items) < 2 or not isinstance(items[0][1], dict) or not isinstance(items[1][1], dict):
+        return False  # a record's first fields are mostly scalars: decided at once
+    if not all(isinstance(v, dict) for _, v in items):
         return False
-    first, second = set(objects[0]), set(objects[1])
+    first, second = set(items[0][1]), set(items[1][1])
     return len(first & second) * 2 > max(len(first), len(second), 1)
 
 
