@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from jsonpointer import escape
+from jsonpointer import escape, unescape
 
 from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import tokens
@@ -115,6 +115,8 @@ class Group:
     name: str
     scope: str
     records: list[Any]
+    keys: list[str] | None = None
+    """Each record's key (its id field's value, else its place), where it has one."""
 
 
 @dataclass
@@ -130,16 +132,16 @@ class Summary:
     def render(self, room: int) -> str:
         """The summary in at most ``room`` characters: each value under fewer names, then
         long lists of values cut (and saying so), until it fits; ``""`` if nothing does."""
-        for most_names in _NAMES_TRIED:
-            most = _MOST_VALUES
-            while True:
+        most = _MOST_VALUES
+        while True:
+            # Names go before values: a value under one name is worth more than a cut list.
+            for most_names in _NAMES_TRIED:
                 text = self._text(most_names, most)
                 if len(text) <= room:
                     return text
-                if most == 0:
-                    break
-                most //= 2
-        return ""
+            if most == 0:
+                return ""
+            most //= 2
 
     def _text(self, most_names: int, most: int) -> str:
         lines = [SUMMARY_HEADING]
@@ -250,6 +252,7 @@ def _searched(state: Any, search: SearchResult) -> Group:
     pointer = search.collection.pointer
     name = search.nested or pointer.rsplit("/", 1)[-1] or "records"
     records: list[Any] = []
+    whole = True
     # Only a constraint on a nested field or a map's key can meet a part of a record.
     nested = any(
         c.op != "text" and any("/" in f or f.endswith(KEY) for f in c.fields)
@@ -259,9 +262,11 @@ def _searched(state: Any, search: SearchResult) -> Group:
         record = resolve(state, place)
         focus = sorted(search.focus_of(place, record)) if nested else []
         records += [resolve(record, f) for f in focus] if focus else [record]
+        whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
-    return Group(name, f"records of {pointer} where {where}", records)
+    keys = _keys(search.collection, search.full, records) if whole else None
+    return Group(name, f"records of {pointer} where {where}", records, keys)
 
 
 def _groups(
@@ -282,9 +287,22 @@ def _groups(
     found = _named_collection(tool, overlay)
     if found is None:
         return []
-    records = [resolve(state, p) for p in overlay.pointers(found.pointer)]
+    pointers = overlay.pointers(found.pointer)
+    records = [resolve(state, p) for p in pointers]
     name = found.pointer.rsplit("/", 1)[-1] or "records"
-    return [Group(name, f"all records of {found.pointer}", records)]
+    keys = _keys(found, pointers, records)
+    return [Group(name, f"all records of {found.pointer}", records, keys)]
+
+
+def _keys(collection: Collection, pointers: list[str], records: list[Any]) -> list[str]:
+    """Each record's key: its id field's value, else its place in the collection."""
+    id_field = collection.id_field
+    return [
+        str(r[id_field])
+        if id_field is not None and isinstance(r, dict) and id_field in r
+        else unescape(p.rsplit("/", 1)[-1])
+        for p, r in zip(pointers, records, strict=True)
+    ]
 
 
 def summarize(
@@ -308,7 +326,7 @@ def summarize(
     wanted = {w.rstrip("s") for w in tool_words(tool.name, tool.description)}
     blocks = []
     for group in groups:
-        stats = group_stats(group.name, [r for r in group.records if r is not None])
+        stats = group_stats(group.name, group.records, group.keys)
         scope = group.scope
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"

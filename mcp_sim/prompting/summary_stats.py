@@ -32,6 +32,8 @@ class FieldStats:
     texts: list[str] = field(default_factory=list)
     holders: int = 0
     """Records holding the field."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """A record's own string field: each value → the key of the record holding it."""
 
     @property
     def dates(self) -> bool:
@@ -80,18 +82,24 @@ def is_map(value: dict[str, Any]) -> bool:
     return len(first & second) * 2 > max(len(first), len(second), 1)
 
 
-def group_stats(name: str, records: list[Any]) -> GroupStats:
-    """The statistics of ``records`` (the first :data:`MOST_RECORDS`)."""
+def group_stats(name: str, records: list[Any], keys: list[str] | None = None) -> GroupStats:
+    """The statistics of ``records`` (the first :data:`MOST_RECORDS`; ``None`` left out),
+    whose keys, when given, say which record holds each value of a string field."""
     fields: dict[tuple[str, ...], FieldStats] = {}
-    keys: set[str] = set()
-    for record in records[:MOST_RECORDS]:
+    names: set[str] = set()
+    present = [(i, r) for i, r in enumerate(records) if r is not None]
+    for at, record in present[:MOST_RECORDS]:
         seen: set[tuple[str, ...]] = set()
         _leaves(record, (), fields, seen)
         for path in seen:
             fields[path].holders += 1
         if isinstance(record, dict) and not is_map(record):
-            keys.update(record)
-    return GroupStats(name, len(records), fields, sorted(keys))
+            names.update(record)
+            owner = keys[at] if keys is not None else ""
+            for field_name, value in record.items() if keys is not None else ():
+                if isinstance(value, str):
+                    fields[(field_name,)].owners.setdefault(value, owner)
+    return GroupStats(name, len(present), fields, sorted(names))
 
 
 def _leaves(

@@ -69,7 +69,7 @@ def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list
         if f.texts
         and not f.dates
         and len(set(f.texts)) <= MOST_DISTINCT
-        and (len(set(f.texts)) < len(f.texts) or f.holders <= 1)
+        and (len(set(f.texts)) < len(f.texts) or f.holders <= 1 or (named(f) and f.owners))
     ][:MOST_TEXTS]
     return [*numbers, *dates, *texts]
 
@@ -116,8 +116,11 @@ def group_values(
         primary, fallback = stat_names(op, name, style, alone=alone, time=time)
         stats.append(Stat(primary, _value(op, f), tuple(fallback)))
     for f in targets:
-        if f.texts and not f.dates:
-            name = names[f.path]
+        name = names[f.path]
+        if f.texts and not f.dates and len(f.owners) == len(f.texts) > 1:
+            # Each value is one record's (a name): the record's key says which.
+            stats.append(Stat([name, plural(name)], f.owners))
+        elif f.texts and not f.dates:
             stats.append(Stat([plural(name), name], f.distinct()))
             stats.append(Stat([join([name, "counts"], style)], f.counts()))
     return _schema_named(stats, tool)

@@ -139,3 +139,26 @@ def test_no_summary_where_nothing_is_pointed_to() -> None:
     overlay = StateIndex(world, world.state).overlay_of(world.state)
     tool = ToolSpec.model_validate(world.tools[0].model_dump())
     assert summarize(overlay, world.state, tool, None, {}) is None
+
+
+def test_a_listing_of_names_says_which_record_holds_each() -> None:
+    products = {
+        f"{1000 + i}": {"product_id": f"{1000 + i}", "name": f"Type {i}", "price": 10 + i}
+        for i in range(12)
+    }
+    world = _world({"products": products}, "list_all_product_types", "The name of each type.")
+    values = _summary(world, {})
+    assert values["products"] == 12
+    assert values["name"] == {f"Type {i}": f"{1000 + i}" for i in range(12)}
+
+
+def test_a_short_room_drops_names_before_values() -> None:
+    world = _world(
+        _books(), "genre_stats", "How many books a genre has, their total pages and year range."
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    summary = summarize(overlay, world.state, world.tools[0], None, {})
+    assert summary is not None
+    full, short = summary.render(20_000), summary.render(700)
+    assert len(short) <= 700 < len(full)
+    assert '"books": 60' in short and "…" not in short  # one name each, no value cut
