@@ -1,29 +1,39 @@
-"""Summaries of a collection computed from the state, for calls whose answer is one.
+"""Summaries of records computed from the state, for calls whose answer is one.
 
 A call such as ``list_all_product_types``, ``count_orders(status=...)``, ``genre_stats`` or
-``total_spent(user)`` answers with something no single record holds: the distinct values of a
+``order_total(order)`` answers with something no single record holds: the distinct values of a
 field, a count, a sum, a range. No view of records lets a model count a thousand of them, so
-such a call's view gets the summary itself: over the records its arguments select (or the
-whole collection its name names), the count, and for the fields its name, description and
-arguments point at (else the collection's numbers and enumerations) the sums, minima and
-maxima of numbers, the ranges of dates, and the distinct values of strings with their counts
-(or, where each value is one record's, the record's key).
+such a call's view gets the summary itself, over the records the arguments point to:
+
+1. those its field-aware search selects (``genre = "travel"``);
+2. else the records its arguments name by key: several (an item's stock in each warehouse),
+   or the records nested in the one they name (an order's lines; a unit's members and its
+   sub-units' members, a path such as ``ENG/PLT`` walked down the tree);
+3. else the collection its name names, or whose fields its words name most.
+
+For each group: the count, and for the fields the tool's words name (else the group's numbers,
+dates and enumerations) totals, ranges, means, and distinct values with their counts, under the
+names an answer would use (see :mod:`mcp_sim.prompting.summary_names`).
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from jsonpointer import escape, unescape
+
 from mcp_sim.prompting.constraints import tool_words
-from mcp_sim.prompting.field_names import singular, tokens
-from mcp_sim.prompting.field_search import FieldSearch, SearchResult
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.record_fields import SELF, FieldInfo, FieldSchema
+from mcp_sim.prompting.record_fields import KEY
+from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
+from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection
+from mcp_sim.runtime.state_shape import Collection, normalize, resolve
 from mcp_sim.spec.world import ToolSpec
 
 SUMMARY_HEADING = "**Summary computed from the state**"
@@ -59,11 +69,16 @@ _AGGREGATE_WORDS = frozenset(
         "tally",
         "group",
         "overview",
+        "usage",
+        "balance",
     ]
 )
 _COMPOUND_PARTS = ("count", "total", "stats", "summary")
-_MOST_FIELDS = 4
 _MOST_VALUES = 60
+_MOST_GROUPS = 3
+_NAMES_TRIED = (99, 4, 1)
+"""How many names each value goes under, most first, until the summary fits."""
+_COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 
 
 _AGGREGATE_PHRASES = (
@@ -94,26 +109,46 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
 
 
 @dataclass
+class Group:
+    """Records a summary sums up: where they are, and what selected them."""
+
+    name: str
+    scope: str
+    records: list[Any]
+    keys: list[str] | None = None
+    """Each record's key (its id field's value, else its place), where it has one."""
+
+
+@dataclass
 class Summary:
-    collection: Collection
-    where: str
-    """What selected the records (``""``: the whole collection)."""
-    values: dict[str, Any]
+    blocks: list[tuple[str, list[Any]]]
+    """Each group's scope and its statistics (see :class:`summary_values.Stat`)."""
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The first group's statistics, each under all its names."""
+        return flat_values(self.blocks[0][1], _NAMES_TRIED[0]) if self.blocks else {}
 
     def render(self, room: int) -> str:
-        """The summary in at most ``room`` characters: long lists of values are cut (and
-        say so) until it fits; ``""`` if not even that does."""
-        scope = f" where {self.where}" if self.where else ""
-        head = f"{SUMMARY_HEADING} (records of {self.collection.pointer}{scope}):"
+        """The summary in at most ``room`` characters: each value under fewer names, then
+        long lists of values cut (and saying so), until it fits; ``""`` if nothing does."""
         most = _MOST_VALUES
         while True:
-            values = {k: _cut(v, most) for k, v in self.values.items()}
-            text = f"{head}\n{json.dumps(values, ensure_ascii=False)}"
-            if len(text) <= room:
-                return text
+            # Names go before values: a value under one name is worth more than a cut list.
+            for most_names in _NAMES_TRIED:
+                text = self._text(most_names, most)
+                if len(text) <= room:
+                    return text
             if most == 0:
                 return ""
             most //= 2
+
+    def _text(self, most_names: int, most: int) -> str:
+        lines = [SUMMARY_HEADING]
+        for scope, stats in self.blocks:
+            values = {k: _cut(v, most) for k, v in flat_values(stats, most_names).items()}
+            lines += [f"- {scope}:", json.dumps(values, ensure_ascii=False)]
+        return "\n".join(lines)
 
 
 def _cut(value: Any, most: int) -> Any:
@@ -126,98 +161,174 @@ def _cut(value: Any, most: int) -> Any:
     return kept
 
 
-def _named_collection(tool: ToolSpec, collections: list[Collection]) -> Collection | None:
+def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | None:
+    """The collection the tool's words name best: by its name (``list_all_cities``), and by
+    the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
+    vehicles, not the depots its description also names)."""
     words = tool_words(tool.name, tool.description)
-    for collection in collections:
+    tables = FieldTables.of(overlay.base)
+    best, score = None, 0
+    for collection in overlay.base.collections:
         last = tokens(collection.pointer.rsplit("/", 1)[-1])
-        if last and set(last) <= words:
-            return collection
-    return None
+        schema = tables.schema(collection)
+        fields = {w for i in schema.fields.values() for part in i.words for w in part} & words
+        points = len(fields) + (2 if last and set(last) <= words else 0)
+        if points > score:
+            best, score = collection, points
+    return best
 
 
-def _targets(schema: FieldSchema, words: set[str]) -> list[FieldInfo]:
-    """The fields the tool's words name, else the collection's numbers and enumerations."""
-    fields = [i for p, i in schema.fields.items() if p != SELF and i.records * 2 >= schema.sampled]
-    named = [i for i in fields if i.words and set(i.words[-1]) & words]
-    if named:
-        return named[:_MOST_FIELDS]
-    numbers = [i for i in fields if i.kind == "number" and "id" not in i.words[-1]]
-    enums = [i for i in fields if i.kind == "string" and 2 <= len(i.distinct) <= 30]
-    return [*numbers[:_MOST_FIELDS], *enums[:2]]
+def _descend(state: Any, pointer: str, parts: list[str]) -> str | None:
+    """The place ``parts`` name below ``pointer``, one at a time: a map's key, or a nested
+    record holding the part as a value (a path ``ENG/PLT`` down a tree of units)."""
+    for part in parts:
+        wanted = normalize(part)
+        queue: list[tuple[str, Any]] = [(pointer, resolve(state, pointer))]
+        found = None
+        while queue and found is None:
+            here, value = queue.pop(0)
+            items = value.items() if isinstance(value, dict) else enumerate(value or [])
+            for key, item in items if isinstance(value, dict | list) else []:
+                inner = f"{here}/{escape(str(key))}"
+                if not isinstance(item, dict | list):
+                    continue
+                holds = (
+                    isinstance(item, dict)
+                    and not is_map(item)
+                    and any(
+                        normalize(v) == wanted
+                        for v in item.values()
+                        if not isinstance(v, dict | list)
+                    )
+                )
+                if normalize(key) == wanted or holds:
+                    found = inner
+                    break
+                queue.append((inner, item))
+        if found is None:
+            return None
+        pointer = found
+    return pointer
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
+def _places(overlay: StateOverlay, state: Any, arguments: dict[str, Any]) -> list[str]:
+    """The records the arguments name by key (several of one kind), or the place a compound
+    key names down a tree."""
+    for value in arguments.values():
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            continue
+        label = normalize(value)
+        hits = [h.pointer for h in overlay.key_hits(label) if not h.inner] if label else []
+        if hits:
+            return hits
+        parts = [p for p in _COMPOUND.split(str(value)) if p]
+        for at, part in enumerate(parts if len(parts) > 1 else []):
+            tops = [h.pointer for h in overlay.key_hits(normalize(part) or "") if not h.inner]
+            if len(tops) == 1:
+                place = _descend(state, tops[0], parts[at + 1 :])
+                return [place] if place is not None else []
+    return []
 
 
-def _tidy(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else round(value, 2)
+def _groups_named(state: Any, places: list[str]) -> list[Group]:
+    """Several named records as one group (the one kind most of them are), or the records
+    nested in the one named."""
+    if len(places) > 1:
+        kinds: dict[str, list[str]] = {}
+        for place in places:
+            kinds.setdefault(place.split("/")[1], []).append(place)
+        kind, chosen = max(kinds.items(), key=lambda item: len(item[1]))
+        records = [resolve(state, p) for p in chosen]
+        return [Group(kind, f"the records {', '.join(chosen[:8])}", records)]
+    nested = sub_records(resolve(state, places[0])) if places else {}
+    ranked = sorted(nested.items(), key=lambda item: -len(item[1]))[:_MOST_GROUPS]
+    return [Group(name, f"the {name} inside {places[0]}", rows) for name, rows in ranked]
 
 
-def _plural(name: str) -> str:
-    if name.endswith("y") and len(name) > 2 and name[-2] not in "aeiou":
-        return name[:-1] + "ies"
-    return name if name.endswith("s") else name + "s"
+def _searched(state: Any, search: SearchResult) -> Group:
+    """The records a search selected or, where a constraint met a part of one (a posting of
+    an account in a journal entry, an item in a warehouse's map), those parts."""
+    where = "; ".join(c.describe() for c in search.constraints)
+    pointer = search.collection.pointer
+    name = search.nested or pointer.rsplit("/", 1)[-1] or "records"
+    records: list[Any] = []
+    whole = True
+    # Only a constraint on a nested field or a map's key can meet a part of a record.
+    nested = any(
+        c.op != "text" and any("/" in f or f.endswith(KEY) for f in c.fields)
+        for c in search.constraints
+    )
+    for place in search.full:
+        record = resolve(state, place)
+        focus = sorted(search.focus_of(place, record)) if nested else []
+        records += [resolve(record, f) for f in focus] if focus else [record]
+        whole = whole and not focus
+        if focus and len(steps := focus[0].split("/")) > 2:
+            name = steps[-2]
+    keys = _keys(search.collection, search.full, records) if whole else None
+    return Group(name, f"records of {pointer} where {where}", records, keys)
 
 
-def _add_field(
-    values: dict[str, Any], name: str, info: FieldInfo, held: list[tuple[str, list[Any]]]
-) -> None:
-    """Adds what ``held`` (each record's key and values of the field) sums up to: totals,
-    minima, maxima and means of numbers (grouped by operation, under the field's name),
-    ranges of dates, and the distinct values of strings with their counts."""
-    found = [v for _, vs in held for v in vs]
-    numbers = [n for n in map(_number, found) if n is not None]
-    if info.kind == "number" and numbers:
-        values.setdefault("total", {})[name] = _tidy(sum(numbers))
-        values.setdefault("min", {})[name] = _tidy(min(numbers))
-        values.setdefault("max", {})[name] = _tidy(max(numbers))
-        values.setdefault("mean", {})[name] = round(sum(numbers) / len(numbers), 2)
-        return
-    texts = sorted({v for v in found if isinstance(v, str)})
-    if not texts:
-        return
-    if info.kind == "date":
-        values.setdefault("min", {})[name] = texts[0]
-        values.setdefault("max", {})[name] = texts[-1]
-        return
-    if len(texts) == len(held) and all(len(vs) == 1 for _, vs in held):
-        if any(vs[0] != key for key, vs in held):
-            # Each value is one record's (a name): the record's key says which.
-            values[name] = {vs[0]: key for key, vs in held}
-        return
-    values[_plural(name)] = texts
-    values[f"{name} counts"] = dict(sorted(Counter(v for v in found if isinstance(v, str)).items()))
+def _groups(
+    overlay: StateOverlay,
+    state: Any,
+    tool: ToolSpec,
+    search: SearchResult | None,
+    arguments: dict[str, Any],
+) -> list[Group]:
+    # A search nothing meets may have read a key as a field's value: a named place first.
+    groups = (
+        [] if search and search.full else _groups_named(state, _places(overlay, state, arguments))
+    )
+    if groups:
+        return groups
+    if search is not None:
+        return [_searched(state, search)]
+    found = _named_collection(tool, overlay)
+    if found is None:
+        return []
+    pointers = overlay.pointers(found.pointer)
+    records = [resolve(state, p) for p in pointers]
+    name = found.pointer.rsplit("/", 1)[-1] or "records"
+    keys = _keys(found, pointers, records)
+    return [Group(name, f"all records of {found.pointer}", records, keys)]
+
+
+def _keys(collection: Collection, pointers: list[str], records: list[Any]) -> list[str]:
+    """Each record's key: its id field's value, else its place in the collection."""
+    id_field = collection.id_field
+    return [
+        str(r[id_field])
+        if id_field is not None and isinstance(r, dict) and id_field in r
+        else unescape(p.rsplit("/", 1)[-1])
+        for p, r in zip(pointers, records, strict=True)
+    ]
 
 
 def summarize(
-    overlay: StateOverlay, state: Any, tool: ToolSpec, search: SearchResult | None
+    overlay: StateOverlay,
+    state: Any,
+    tool: ToolSpec,
+    search: SearchResult | None,
+    arguments: dict[str, Any] | None = None,
 ) -> Summary | None:
-    """The summary a call of ``tool`` answers with, over the records ``search`` selected
-    (or the collection the tool names), or ``None`` when it names no collection."""
+    """The summary a call of ``tool`` with ``arguments`` answers with, over the records
+    ``search`` selected, else those the arguments name, else the collection the tool names;
+    ``None`` when there are none."""
+    groups = _groups(overlay, state, tool, search, arguments or {})
+    if not groups:
+        return None
     constrained: set[str] = set()
     if search is not None:
-        collection, pointers = search.collection, search.full
-        where = "; ".join(c.describe() for c in search.constraints)
-        constrained = {f for c in search.constraints if c.op == "eq" for f in c.fields}
-    else:
-        found = _named_collection(tool, overlay.base.collections)
-        if found is None:
-            return None
-        collection, pointers, where = found, overlay.pointers(found.pointer), ""
-    schema = FieldTables.of(overlay.base).schema(collection)
-    search_of = FieldSearch(overlay, state)
-    keys = search_of.keys(collection, pointers)
-    words = {singular(w) for w in tool_words(tool.name, tool.description)}
-    values: dict[str, Any] = {collection.pointer.rsplit("/", 1)[-1] or "records": len(pointers)}
-    targets = [i for i in _targets(schema, words) if i.path not in constrained]
-    names = [
-        p.rsplit("/", 1)[-1] for p in (i.path.replace("/*", "").replace("/#", "") for i in targets)
-    ]
-    for info, name in zip(targets, names, strict=True):
-        shown = name if names.count(name) == 1 else info.path.replace("/*", "").replace("/#", "")
-        held = [(keys[p], v) for p, v in search_of.current(collection, info.path, pointers)]
-        _add_field(values, shown, info, held)
-    return Summary(collection, where, values)
+        constrained = {
+            f.rsplit("/", 1)[-1] for c in search.constraints if c.op == "eq" for f in c.fields
+        }
+    wanted = {w.rstrip("s") for w in tool_words(tool.name, tool.description)}
+    blocks = []
+    for group in groups:
+        stats = group_stats(group.name, group.records, group.keys)
+        scope = group.scope
+        if stats.count > MOST_RECORDS:
+            scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
+        blocks.append((scope, group_values(stats, tool, wanted, constrained)))
+    return Summary(blocks)

@@ -135,7 +135,7 @@ class Grounding:
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
         if tool is not None and is_aggregate(tool):
             last = self.searches[-1] if self.searches else None
-            self.summary = summarize(self.overlay, self.state, tool, last)
+            self.summary = summarize(self.overlay, self.state, tool, last, arguments)
         if not self.searches:
             self._match(tool, arguments, labels)
         for search in self.searches:

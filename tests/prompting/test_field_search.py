@@ -219,15 +219,15 @@ def test_aggregates_are_computed_from_the_state() -> None:
     assert grounding.summary is not None
     values = grounding.summary.values
     assert values["orders"] == 60
-    assert values["total"]["total"] == sum(10 * i for i in range(60))
-    assert values["max"]["total"] == 590
+    assert values["sum_total"] == sum(10 * i for i in range(60))
+    assert values["max_total"] == 590
     text = grounding.summary.render(4000)
     assert text.startswith("**Summary computed from the state**") and '"orders": 60' in text
     cities = summarize(overlay, world.state, _tool("list_all_cities", "The cities."), None)
     assert cities is None or "users" in cities.values
     users = summarize(overlay, world.state, _tool("list_users_by_city", "Users per city."), None)
     assert users is not None and users.values["cities"] == ["Lima", "Oslo", "Pune", "Rome"]
-    assert users.values["city counts"] == {
+    assert users.values["city_counts"] == {
         "Lima": 10,
         "Oslo": 10,
         "Pune": 10,

@@ -1,0 +1,152 @@
+"""The statistics of a group of records, computed from the records as they are now: how many
+there are, and per field (a path of named segments, lists and maps of data keys passed
+through) the total, least, greatest and mean of numbers, the range of dates, and the distinct
+values of a low-cardinality string field with how many records hold each.
+
+The records are read as JSON, whatever their shape: a calendar keyed by date or a list of
+order lines adds its values to the field its named segments spell (``dates/prices/economy``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+MOST_RECORDS = 20_000
+"""Records whose fields are read per group, to keep a call's view fast to build (the count is
+of all of them; the view says when the rest went unread)."""
+MOST_DISTINCT = 60
+"""A string field with more distinct values than this names things (titles, ids): no list."""
+_DATA_KEY = re.compile(r"\d")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+@dataclass
+class FieldStats:
+    path: tuple[str, ...]
+    """The field's named segments, as the records spell them."""
+    numbers: list[float] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    holders: int = 0
+    """Records holding the field."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """A record's own string field: each value → the key of the record holding it."""
+
+    @property
+    def dates(self) -> bool:
+        return bool(self.texts) and all(_DATE.match(t) for t in self.texts[:50])
+
+    def distinct(self) -> list[str]:
+        return sorted(set(self.texts))
+
+    def counts(self) -> dict[str, int]:
+        return dict(sorted(Counter(self.texts).items()))
+
+
+@dataclass
+class GroupStats:
+    name: str
+    """The group's name: its collection's or its container's (``lines``, ``members``)."""
+    count: int
+    fields: dict[tuple[str, ...], FieldStats]
+    keys: list[str]
+    """The record fields' own names, for the naming style."""
+
+
+def is_data_key(key: str) -> bool:
+    """Whether a key is data (a date, an id with digits) rather than a field name."""
+    return bool(_DATA_KEY.search(key))
+
+
+@lru_cache(maxsize=4096)
+def _data_keys(keys: tuple[str, ...]) -> bool:
+    return all(is_data_key(k) for k in keys)
+
+
+def is_map(value: dict[str, Any]) -> bool:
+    """Whether a JSON object maps data keys to records (a calendar by date, files by name)
+    rather than being a record: its keys are data, or its values are objects alike."""
+    items = list(value.items())[:20]
+    if not items:
+        return False
+    if _data_keys(tuple(k for k, _ in items)):
+        return True
+    if len(items) < 2 or not isinstance(items[0][1], dict) or not isinstance(items[1][1], dict):
+        return False  # a record's first fields are mostly scalars: decided at once
+    if not all(isinstance(v, dict) for _, v in items):
+        return False
+    first, second = set(items[0][1]), set(items[1][1])
+    return len(first & second) * 2 > max(len(first), len(second), 1)
+
+
+def group_stats(name: str, records: list[Any], keys: list[str] | None = None) -> GroupStats:
+    """The statistics of ``records`` (the first :data:`MOST_RECORDS`; ``None`` left out),
+    whose keys, when given, say which record holds each value of a string field."""
+    fields: dict[tuple[str, ...], FieldStats] = {}
+    names: set[str] = set()
+    present = [(i, r) for i, r in enumerate(records) if r is not None]
+    for at, record in present[:MOST_RECORDS]:
+        seen: set[tuple[str, ...]] = set()
+        _leaves(record, (), fields, seen)
+        for path in seen:
+            fields[path].holders += 1
+        if isinstance(record, dict) and not is_map(record):
+            names.update(record)
+            owner = keys[at] if keys is not None else ""
+            for field_name, value in record.items() if keys is not None else ():
+                if isinstance(value, str):
+                    fields[(field_name,)].owners.setdefault(value, owner)
+    return GroupStats(name, len(present), fields, sorted(names))
+
+
+def _leaves(
+    value: Any,
+    path: tuple[str, ...],
+    fields: dict[tuple[str, ...], FieldStats],
+    seen: set[tuple[str, ...]],
+) -> None:
+    if isinstance(value, dict):
+        keyed = is_map(value)
+        for key, item in value.items():
+            _leaves(item, path if keyed else (*path, key), fields, seen)
+        return
+    if isinstance(value, list):
+        for item in value:
+            _leaves(item, path, fields, seen)
+        return
+    if not path or value is None or isinstance(value, bool):
+        return
+    stats = fields.get(path)
+    if stats is None:
+        stats = fields[path] = FieldStats(path)
+    seen.add(path)
+    if isinstance(value, int | float):
+        stats.numbers.append(float(value))
+    elif isinstance(value, str):
+        stats.texts.append(value)
+
+
+def sub_records(value: Any) -> dict[str, list[Any]]:
+    """The records nested in ``value`` at any depth, by the name of the list or map that holds
+    them (a unit's ``members``, its sub-``units``' members included; an order's ``lines``)."""
+    found: dict[str, list[Any]] = {}
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        name, item = stack.pop()
+        if isinstance(item, dict):
+            inner = list(item.items())
+            if name and is_map(item):
+                found.setdefault(name, []).extend(v for _, v in inner if isinstance(v, dict))
+                stack.extend((name, v) for _, v in reversed(inner))
+                continue
+            stack.extend((k, v) for k, v in reversed(inner))
+        elif isinstance(item, list) and name:
+            found.setdefault(name, []).extend(v for v in item if isinstance(v, dict))
+            stack.extend((name, v) for v in reversed(item))
+    for name, records in list(found.items()):
+        if not records:
+            del found[name]
+    return found
