@@ -118,11 +118,12 @@ class EpisodeAccess:
     # --- tokens --------------------------------------------------------------------------------
 
     async def token_holder(self, token: str) -> str | None:
-        """The episode ``token`` opens, looked up in the durable store if it is not here."""
-        found = self._by_token.get(token)
-        if found is None and self.durable is not None:
-            found = await self.durable.store.holder(token)
-        return found
+        """The episode ``token`` opens. With a durable store the store alone decides: another
+        worker may have deleted the episode, or created a new one of the same id (with its
+        own token), since this worker saw it, and a token must die everywhere at once."""
+        if self.durable is not None:
+            return await self.durable.store.holder(token)
+        return self._by_token.get(token)
 
     def is_episode(self, world: str, session_id: str) -> bool:
         """Whether ``session_id`` of ``world`` belongs to an episode (which only its own URL
@@ -138,7 +139,11 @@ class EpisodeAccess:
     # --- the index ---------------------------------------------------------------------------
 
     def register(self, entry: EpisodeEntry) -> None:
-        """Know an episode (new here, reset, or loaded from the store) by its id and token."""
+        """Know an episode (new here, reset, or loaded from the store) by its id and token;
+        an earlier incarnation's token is forgotten."""
+        earlier = self._entries.get(entry.id)
+        if earlier is not None and earlier.token != entry.token:
+            self._by_token.pop(earlier.token, None)
         self._entries[entry.id] = entry
         self._by_token[entry.token] = entry.id
 

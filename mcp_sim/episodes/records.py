@@ -55,6 +55,7 @@ class StoredEpisode:
     head: str
     steps: list[str]
     rev: int
+    incarnation: str
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,13 @@ def episode_of(stored: StoredEpisode, episode_id: str) -> EpisodeEntry:
     meta = json.loads(stored.meta)
     inherited = tuple(JournalRecord.model_validate_json(line) for line in meta["inherited"])
     return EpisodeEntry(
-        episode_id, meta["world"], stored.token, meta["task"], meta["parent"], inherited
+        episode_id,
+        meta["world"],
+        stored.token,
+        stored.incarnation,
+        meta["task"],
+        meta["parent"],
+        inherited,
     )
 
 

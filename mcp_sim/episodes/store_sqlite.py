@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
-from mcp_sim.episodes.store import Claim, EpisodeStore
+from mcp_sim.episodes.store import Claim, EpisodeStore, Revision
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
-FORMAT = "mcp-sim/episodes@1"
+FORMAT = "mcp-sim/episodes@2"
+EARLIER_FORMAT = "mcp-sim/episodes@1"
+"""The layout before incarnations, which opening brings up to ``FORMAT`` in place."""
 BUSY_TIMEOUT_MS = 10_000
 
 _SCHEMA = """
@@ -33,7 +35,8 @@ CREATE TABLE IF NOT EXISTS episodes (
     base TEXT NOT NULL,
     head TEXT NOT NULL,
     rev INTEGER NOT NULL,
-    touched REAL NOT NULL
+    touched REAL NOT NULL,
+    incarnation TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS steps (
     episode TEXT NOT NULL,
@@ -67,22 +70,42 @@ class SqliteEpisodeStore(EpisodeStore):
                 "INSERT INTO meta VALUES ('format', ?) ON CONFLICT DO NOTHING", (FORMAT,)
             )
             (found,) = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            if found == EARLIER_FORMAT:
+                found = self._upgrade()
         except (sqlite3.Error, OSError) as exc:
             raise EpisodeStoreError(f"cannot open the episode store {self.url}: {exc}") from None
         if found != FORMAT:
             self._db.close()
             raise EpisodeStoreError(f"{self.url} holds {found}, not {FORMAT}")
 
+    def _upgrade(self) -> str:
+        """Give an ``EARLIER_FORMAT`` file its incarnation column (its episodes keep the
+        empty incarnation, which no new episode gets)."""
+        with self._writing():
+            self._db.execute("ALTER TABLE episodes ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (FORMAT,))
+        return FORMAT
+
     def _cutoff(self) -> float:
         return time.time() - self.idle_seconds if self.idle_seconds is not None else 0.0
 
-    async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
+    async def create(
+        self, episode_id: str, token: str, incarnation: str, record: NewRecord
+    ) -> None:
         with self._writing():
             self._purge_idle()
             try:
                 self._db.execute(
-                    "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, 0, ?)",
-                    (episode_id, token, record.meta, record.base, record.head, time.time()),
+                    "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                    (
+                        episode_id,
+                        token,
+                        record.meta,
+                        record.base,
+                        record.head,
+                        time.time(),
+                        incarnation,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 raise SessionExists(
@@ -92,7 +115,8 @@ class SqliteEpisodeStore(EpisodeStore):
     async def load(self, episode_id: str) -> StoredEpisode | None:
         with self._reading():
             row = self._db.execute(
-                "SELECT token, meta, base, head, rev FROM episodes WHERE id = ? AND touched >= ?",
+                "SELECT token, meta, base, head, rev, incarnation FROM episodes "
+                "WHERE id = ? AND touched >= ?",
                 (episode_id, self._cutoff()),
             ).fetchone()
             if row is None:
@@ -100,29 +124,31 @@ class SqliteEpisodeStore(EpisodeStore):
             steps = self._db.execute(
                 "SELECT line FROM steps WHERE episode = ? ORDER BY n", (episode_id,)
             ).fetchall()
-        token, meta, base, head, rev = row
-        return StoredEpisode(episode_id, token, meta, base, head, [s for (s,) in steps], rev)
+        token, meta, base, head, rev, incarnation = row
+        lines = [s for (s,) in steps]
+        return StoredEpisode(episode_id, token, meta, base, head, lines, rev, incarnation)
 
-    async def revision(self, episode_id: str) -> int | None:
-        row = self._one("SELECT rev FROM episodes WHERE id = ? AND touched >= ?", episode_id)
-        return None if row is None else int(row)
+    async def revision(self, episode_id: str) -> Revision | None:
+        row = self._one(
+            "SELECT incarnation, rev FROM episodes WHERE id = ? AND touched >= ?", episode_id
+        )
+        return None if row is None else Revision(row[0], int(row[1]))
 
     async def holder(self, token: str) -> str | None:
         row = self._one("SELECT id FROM episodes WHERE token = ? AND touched >= ?", token)
-        return None if row is None else str(row)
+        return None if row is None else str(row[0])
 
     def _one(self, query: str, key: str) -> Any:
         try:
-            row = self._db.execute(query, (key, self._cutoff())).fetchone()
+            return self._db.execute(query, (key, self._cutoff())).fetchone()
         except sqlite3.Error as exc:
             raise EpisodeStoreError(f"the episode store {self.url} failed: {exc}") from None
-        return None if row is None else row[0]
 
     async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
         now = time.time()
         with self._writing():
             row = self._db.execute(
-                "SELECT rev FROM episodes WHERE id = ? AND touched >= ?",
+                "SELECT rev, incarnation FROM episodes WHERE id = ? AND touched >= ?",
                 (episode_id, self._cutoff()),
             ).fetchone()
             if row is None:
@@ -134,7 +160,7 @@ class SqliteEpisodeStore(EpisodeStore):
                 (episode_id, holder, now + seconds, now),
             ).rowcount
             if taken:
-                return Claim(int(row[0]))
+                return Claim(int(row[0]), incarnation=row[1])
             (expires,) = self._db.execute(
                 "SELECT expires FROM leases WHERE episode = ?", (episode_id,)
             ).fetchone()
@@ -156,10 +182,11 @@ class SqliteEpisodeStore(EpisodeStore):
             )
 
     async def append(
-        self, episode_id: str, holder: str, rev: int, step: str, head: str
+        self, episode_id: str, holder: str, at: Revision, step: str, head: str
     ) -> int | None:
+        rev = at.rev
         with self._writing():
-            if not self._fenced(episode_id, holder, rev):
+            if not self._fenced(episode_id, holder, at):
                 return None
             self._db.execute("INSERT INTO steps VALUES (?, ?, ?)", (episode_id, rev, step))
             self._db.execute(
@@ -172,10 +199,11 @@ class SqliteEpisodeStore(EpisodeStore):
         return rev + 1
 
     async def restart(
-        self, episode_id: str, holder: str, rev: int, record: NewRecord
+        self, episode_id: str, holder: str, at: Revision, record: NewRecord
     ) -> int | None:
+        rev = at.rev
         with self._writing():
-            if not self._fenced(episode_id, holder, rev):
+            if not self._fenced(episode_id, holder, at):
                 return None
             self._db.execute("DELETE FROM steps WHERE episode = ?", (episode_id,))
             self._db.execute(
@@ -185,15 +213,15 @@ class SqliteEpisodeStore(EpisodeStore):
             )
         return rev + 1
 
-    def _fenced(self, episode_id: str, holder: str, rev: int) -> bool:
-        """Whether no other worker holds the lease and the episode is still at ``rev``
+    def _fenced(self, episode_id: str, holder: str, at: Revision) -> bool:
+        """Whether no other worker holds the lease and the episode is still at ``at``
         (inside a write transaction)."""
         row = self._db.execute(
-            "SELECT e.rev, l.holder, l.expires FROM episodes e "
+            "SELECT e.rev, l.holder, l.expires, e.incarnation FROM episodes e "
             "LEFT JOIN leases l ON l.episode = e.id WHERE e.id = ?",
             (episode_id,),
         ).fetchone()
-        if row is None or row[0] != rev:
+        if row is None or Revision(row[3], row[0]) != at:
             return False
         return row[1] is None or row[1] == holder or row[2] <= time.time()
 

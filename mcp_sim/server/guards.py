@@ -1,19 +1,30 @@
 """Who may reach the HTTP app and with how much: ASGI middleware for the bearer tokens (the
 operator's and the episodes'), the Host and Origin checks against DNS rebinding, and the
-request body limit."""
+request body limit.
+
+A request the guard lets in carries its credential as the ASGI scope's ``user`` (an
+:class:`AuthenticatedUser` whose client id is ``operator`` or ``episode:`` and a digest of the
+token): the SDK's transport binds each ``Mcp-Session-Id`` to the credential that opened it
+and answers any other credential as if the session did not exist, so one client can neither
+use nor ``DELETE`` another's transport session."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import re
 from collections.abc import Awaitable, Callable
 
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 EPISODE_PATH = re.compile(r"/episodes/([^/]+)(?:/.*)?")
+OPERATOR_PRINCIPAL = "operator"
+EPISODE_PRINCIPAL = "episode:"
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body the episode API reads (a snapshot of a multi-MB world fits)."""
 
@@ -62,7 +73,7 @@ class AccessGuard:
         given = dict(scope.get("headers") or []).get(b"authorization", b"")
         scheme, _, token = given.partition(b" ")
         if scheme.lower() == b"bearer" and hmac.compare_digest(token, self._operator):
-            await self.app(scope, receive, send)
+            await self.app(_as(scope, OPERATOR_PRINCIPAL, token), receive, send)
             return
         if scope["type"] == "websocket":
             # Only the operator's token opens a socket (OpenEnv's, which no episode owns); a
@@ -80,7 +91,23 @@ class AccessGuard:
         if route is None or route.group(1) != holder:
             await _refuse(send, 403, "forbidden", "this episode's token opens its own routes only")
             return
-        await self.app(scope, receive, send)
+        principal = EPISODE_PRINCIPAL + hashlib.sha256(token).hexdigest()[:32]
+        await self.app(_as(scope, principal, token), receive, send)
+
+
+def _as(scope: Scope, principal: str, token: bytes) -> Scope:
+    """``scope`` marked as the request of ``principal``, holding ``token``."""
+    credential = AccessToken(token=token.decode("latin-1"), client_id=principal, scopes=[])
+    return {**scope, "user": AuthenticatedUser(credential)}
+
+
+def episode_token(scope: Scope) -> str | None:
+    """The episode token a request was let in with, if it came with one (not the
+    operator's, and not on a server without tokens)."""
+    user = scope.get("user")
+    if isinstance(user, AuthenticatedUser) and user.username.startswith(EPISODE_PRINCIPAL):
+        return user.access_token.token
+    return None
 
 
 class BodyTooLarge(ValueError):

@@ -16,7 +16,7 @@ import pytest
 
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.episodes.store import EpisodeStore
+from mcp_sim.episodes.store import EpisodeStore, Revision
 from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import EpisodeBusy, UnknownSession
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
@@ -240,7 +240,7 @@ async def test_an_episode_idle_past_the_timeout_is_gone_from_the_store(
             await anyio.sleep(0.5)
             assert await store.revision("idle") is None
             assert await store.holder(idle.token) is None
-            assert await store.revision("busy") == 4
+            assert await store.revision("busy") == Revision(busy.incarnation, 4)
             assert await store.holder(busy.token) == "busy"
     finally:
         await store.close()
