@@ -125,6 +125,13 @@ class EpisodeAccess:
             return await self.durable.store.holder(token)
         return self._by_token.get(token)
 
+    async def token_opens(self, token: str, episode_id: str) -> bool:
+        """Whether ``token`` opens episode ``episode_id`` now (the store decides, as for
+        ``token_holder``); one lookup by id."""
+        if self.durable is not None:
+            return await self.durable.store.opens(episode_id, token)
+        return self.opens(token, episode_id)
+
     def is_episode(self, world: str, session_id: str) -> bool:
         """Whether ``session_id`` of ``world`` belongs to an episode (which only its own URL
         may reach)."""

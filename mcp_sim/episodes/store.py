@@ -74,6 +74,11 @@ class EpisodeStore(ABC):
         """The id of the episode ``token`` opens, if any."""
 
     @abstractmethod
+    async def opens(self, episode_id: str, token: str) -> bool:
+        """Whether ``token`` is the token of episode ``episode_id`` as it is now (one lookup
+        by id, cheaper than ``holder``; compared in constant time)."""
+
+    @abstractmethod
     async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
         """Take (or renew) the episode's lease for ``holder``; ``None`` when there is no such
         episode."""

@@ -12,6 +12,7 @@ With an idle timeout, every key of an episode expires that long after its last w
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Awaitable
 from typing import Any, cast
 
@@ -174,6 +175,11 @@ class RedisEpisodeStore(EpisodeStore):
             await self._run(self._redis.delete(f"{PREFIX}token:{token}"))
             return None
         return str(found)
+
+    async def opens(self, episode_id: str, token: str) -> bool:
+        key = self._keys(episode_id)[0]
+        stored = await self._run(cast(Awaitable[Any], self._redis.hget(key, "token")))
+        return stored is not None and hmac.compare_digest(str(stored).encode(), token.encode())
 
     async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
         key, _, lease = self._keys(episode_id)

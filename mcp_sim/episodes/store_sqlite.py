@@ -12,6 +12,7 @@ episode is created).
 
 from __future__ import annotations
 
+import hmac
 import sqlite3
 import time
 from pathlib import Path
@@ -137,6 +138,10 @@ class SqliteEpisodeStore(EpisodeStore):
     async def holder(self, token: str) -> str | None:
         row = self._one("SELECT id FROM episodes WHERE token = ? AND touched >= ?", token)
         return None if row is None else str(row[0])
+
+    async def opens(self, episode_id: str, token: str) -> bool:
+        row = self._one("SELECT token FROM episodes WHERE id = ? AND touched >= ?", episode_id)
+        return row is not None and hmac.compare_digest(row[0].encode(), token.encode())
 
     def _one(self, query: str, key: str) -> Any:
         try:

@@ -15,12 +15,15 @@ import hmac
 import json
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from mcp_sim.errors import EpisodeStoreError
 
 EPISODE_PATH = re.compile(r"/episodes/([^/]+)(?:/.*)?")
 OPERATOR_PRINCIPAL = "operator"
@@ -53,13 +56,16 @@ class AccessGuard:
         token: str | None,
         token_holder: Callable[[str], Awaitable[str | None]],
         *,
+        token_opens: Callable[[str, str], Awaitable[bool]] | None = None,
         public: frozenset[str] = frozenset(),
     ):
-        """``token_holder``: the episode a token opens, if any (asked of a durable store when
-        this process has not seen the episode); ``public``: paths anyone may GET."""
+        """``token_holder``: the episode a token opens, if any; ``token_opens``: whether a
+        token opens a given episode (one lookup by id, where ``token_holder`` may take more:
+        asked first on an episode's routes); ``public``: paths anyone may GET."""
         self.app = app
         self._operator = token.encode() if token else None
         self._token_holder = token_holder
+        self._token_opens = token_opens
         self._public = public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -80,19 +86,38 @@ class AccessGuard:
             # socket closed before it is accepted is refused with 403.
             await send({"type": "websocket.close", "code": 1008})
             return
-        holder = None
-        if scheme.lower() == b"bearer":
-            holder = await self._token_holder(token.decode("latin-1"))
-        if holder is None:
-            challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
-            await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)
-            return
         route = EPISODE_PATH.fullmatch(str(scope.get("path", "")))
-        if route is None or route.group(1) != holder:
-            await _refuse(send, 403, "forbidden", "this episode's token opens its own routes only")
+        try:
+            opened = scheme.lower() == b"bearer" and await self._opens(
+                token.decode("latin-1"), route
+            )
+            refusal = None if opened else await self._refusal(scheme, token)
+        except EpisodeStoreError as exc:
+            # Tokens live in the episode store: when it cannot answer, say so.
+            await _refuse(send, 503, "episode_store", str(exc))
+            return
+        if refusal is not None:
+            status, code, message, *extra = refusal
+            await _refuse(send, status, code, message, *extra)
             return
         principal = EPISODE_PRINCIPAL + hashlib.sha256(token).hexdigest()[:32]
         await self.app(_as(scope, principal, token), receive, send)
+
+    async def _opens(self, token: str, route: re.Match[str] | None) -> bool:
+        """Whether ``token`` opens the episode whose route was asked for."""
+        if route is None:
+            return False
+        if self._token_opens is not None:
+            return await self._token_opens(token, route.group(1))
+        return await self._token_holder(token) == route.group(1)
+
+    async def _refusal(self, scheme: bytes, token: bytes) -> list[Any]:
+        """Status, code and message (and a header) for a refused token: 403 for another
+        episode's, else 401."""
+        if scheme.lower() == b"bearer" and await self._token_holder(token.decode("latin-1")):
+            return [403, "forbidden", "this episode's token opens its own routes only"]
+        challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
+        return [401, "unauthorized", "missing or wrong bearer token", challenge]
 
 
 def _as(scope: Scope, principal: str, token: bytes) -> Scope:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,6 @@ from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
-from tests.services import redis_server
 
 
 class DigestModel:
@@ -61,15 +60,6 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("get_order", {"order_id": "nope"}),
     ("list_orders", {}),
 ]
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'episodes.db'}"
-        return
-    with redis_server(tmp_path) as url:
-        yield url
 
 
 @asynccontextmanager
