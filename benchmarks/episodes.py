@@ -1,14 +1,16 @@
 """What an idle episode costs: memory held per episode and server CPU to create one, with many
 worlds on one server.
 
-    python benchmarks/episodes.py [--worlds 50] [--episodes 10000] [--http]
+    python benchmarks/episodes.py [--worlds 50] [--episodes 10000] [--http] [--batch 64]
 
 In process, the hub is given ``--worlds`` copies of the shop world (each its own world id and
 simulator) and creates ``--episodes`` episodes spread over them: memory per episode is what
 tracemalloc sees the heap grow by, CPU per creation is process time. With ``--http`` the same
 is asked of a real ``mcp-sim serve`` over loopback: ``POST /episodes`` from a keep-alive client,
-the server's CPU time (from /proc) and resident memory growth per episode. Nothing passes or
-fails; the figures are printed (and returned to ``benchmarks/run.py --only episodes``).
+the server's CPU time (from /proc) and resident memory growth per episode; then the same number
+of episodes again, ``--batch`` to a request (``{"count": N}``), for the server's CPU per
+episode created in a batch. Nothing passes or fails; the figures are printed (and returned to
+``benchmarks/run.py --only episodes``).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ async def in_process(worlds: list[Path], episodes: int) -> dict[str, float]:
     }
 
 
-async def over_http(worlds: list[Path], episodes: int) -> dict[str, float]:
+async def over_http(worlds: list[Path], episodes: int, batch: int) -> dict[str, float]:
     import httpx2
     from run import PYTHON, cpu_seconds, rss_bytes, running, start_http
 
@@ -91,19 +93,27 @@ async def over_http(worlds: list[Path], episodes: int) -> dict[str, float]:
             cpu = cpu_seconds(server.pid) - cpu
             await asyncio.sleep(0.5)
             grown = rss_bytes(server.pid) - rss
+            batches = max(1, episodes // batch)
+            batched = cpu_seconds(server.pid)
+            for i in range(batches):
+                body = {"world": names[i % len(names)], "count": batch}
+                (await client.post("/episodes", json=body)).raise_for_status()
+            batched = cpu_seconds(server.pid) - batched
     return {
         "server_cpu_ms_per_create": cpu / episodes * 1000,
         "rss_bytes_per_episode": grown / episodes,
+        "batch": batch,
+        "server_cpu_ms_per_create_in_batch": batched / (batches * batch) * 1000,
     }
 
 
-async def measure(worlds: int, episodes: int, http: bool) -> dict[str, Any]:
+async def measure(worlds: int, episodes: int, http: bool, batch: int = 64) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         paths = write_worlds(Path(folder), worlds)
         results: dict[str, Any] = {"worlds": worlds, "episodes": episodes}
         results["in_process"] = await in_process(paths, episodes)
         if http:
-            results["http"] = await over_http(paths, episodes)
+            results["http"] = await over_http(paths, episodes, batch)
     return results
 
 
@@ -112,8 +122,10 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=50)
     parser.add_argument("--episodes", type=int, default=10_000)
     parser.add_argument("--http", action="store_true")
+    parser.add_argument("--batch", type=int, default=64, help="episodes per batched request")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(measure(args.worlds, args.episodes, args.http)), indent=2))
+    measured = measure(args.worlds, args.episodes, args.http, args.batch)
+    print(json.dumps(asyncio.run(measured), indent=2))
 
 
 if __name__ == "__main__":

@@ -679,6 +679,12 @@ async def main() -> None:
                 f"{e['http']['server_cpu_ms_per_create']:.3f} ms",
             ]
         )
+        rows.append(
+            [
+                f"create one in a batch of {e['http']['batch']}, server CPU",
+                f"{e['http']['server_cpu_ms_per_create_in_batch']:.3f} ms",
+            ]
+        )
         print(
             f"Episodes: {count:,} idle episodes over {worlds} worlds (details: benchmarks/episodes.py):"
         )

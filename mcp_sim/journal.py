@@ -32,13 +32,19 @@ PatchStatus = Literal["none", "unchanged", "committed", "rejected"]
 patch, a committed patch (the version went up), or a patch that could not be committed."""
 
 
+_LEFT_OUT_WHEN_NONE = ("latency_ms", "model_ms", "failure")
+"""Fields a journal line leaves out when they are not recorded, so lines written without them
+stay as they were."""
+
+
 class JournalRecord(BaseModel):
     """One call: what was asked, what came back, where the answer came from, what it did to the
     state, what it cost.
 
-    Everything but ``latency_ms`` is a function of the session's seed, its calls and the model's
-    answers, so replaying a session gives byte-identical lines; ``latency_ms`` is only recorded
-    when timing is asked for (``--journal-timing``) and left out of the line otherwise.
+    Everything but ``latency_ms`` and ``model_ms`` is a function of the session's seed, its
+    calls and the model's answers, so replaying a session gives byte-identical lines; those two
+    are only recorded when timing is asked for (``--journal-timing``) and left out of the line
+    otherwise.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -52,6 +58,8 @@ class JournalRecord(BaseModel):
     is_error: bool
     source: Source
     latency_ms: float | None = None
+    model_ms: float | None = None
+    """Time the call waited on the world model (answers from the cache cost none)."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model: str = ""
@@ -78,6 +86,11 @@ class JournalRecord(BaseModel):
     cache: CacheUse | None = None
     """How the answer cache (``--cache``) served this call's model requests; ``None`` when
     no cache is used or the call asked the model nothing."""
+    failure: str | None = None
+    """Why the world model gave no answer, for a ``model_error`` call: the kind of the failure
+    (``model_timeout``, ``model_unavailable``, ``model_output_invalid``, ``model_error``,
+    ``no_model``; see :func:`mcp_sim.simulator.metrics.error_kind`). Journals written before
+    it was recorded have none."""
     content: list[dict[str, Any]] | None = None
     """The MCP content blocks of the result when they are not one text block (real answers
     with images, resource links or several texts), so a replay returns them as they were;
@@ -85,7 +98,7 @@ class JournalRecord(BaseModel):
 
     def to_json(self) -> str:
         """The record as one JSON line (without the newline)."""
-        exclude = {"latency_ms"} if self.latency_ms is None else None
+        exclude = {name for name in _LEFT_OUT_WHEN_NONE if getattr(self, name) is None}
         return json.dumps(self.model_dump(mode="json", exclude=exclude), ensure_ascii=False)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from mcp_sim.errors import ModelUnavailable
@@ -44,3 +45,22 @@ class ScriptedModel:
 
     async def aclose(self) -> None:
         pass
+
+
+class OutageModel(ScriptedModel):
+    """A scripted model that is down for its requests numbered in ``down`` (from 1) and answers
+    the others from its script: the world model failing mid-episode, at a chosen call, which a
+    test of how a verdict marks an outage needs to place exactly."""
+
+    def __init__(self, *answers: str, down: Collection[int]) -> None:
+        super().__init__(*answers)
+        self.down = down
+        self.asked = 0
+
+    async def complete(
+        self, request: CompletionRequest, progress: ProgressCallback | None = None
+    ) -> Completion:
+        self.asked += 1
+        if self.asked in self.down:
+            raise ModelUnavailable("the world model is down")
+        return await super().complete(request, progress)

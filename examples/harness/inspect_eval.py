@@ -10,8 +10,8 @@ Inspect's mockllm provider, its answers taken from a script per task (found by t
 prompt), one step per turn: on gift-order it searches, tries the sold-out book first, then
 orders as asked; on no-antarctica it searches and declines. With a real model, the same task
 runs as `inspect eval examples/harness/inspect_task.py --model ...`. Prints one JSON line per
-sample (its task, epoch, episode, reward, checks and what the tools answered), then the
-eval's metrics.
+sample (its task, epoch, episode, reward (NaN when unscored) and why, checks, how the world
+model answered and what it cost, and what the tools answered), then the eval's metrics.
 """
 
 import json
@@ -21,6 +21,7 @@ from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
     ChatMessageTool,
+    ChatMessageUser,
     ModelOutput,
     ModelUsage,
     get_model,
@@ -44,7 +45,7 @@ SCRIPTS = {
 
 def scripted_agent(messages: list[ChatMessage], *_: object) -> ModelOutput:
     """The next step of the script for the conversation's task: a tool call, or the answer."""
-    prompt = messages[0].text
+    prompt = next(m.text for m in messages if isinstance(m, ChatMessageUser))
     script = next(steps for start, steps in SCRIPTS.items() if prompt.startswith(start))
     step = script[sum(isinstance(m, ChatMessageAssistant) for m in messages)]
     if isinstance(step, str):
@@ -69,7 +70,10 @@ def main() -> None:
                     "epoch": sample.epoch,
                     "episode": score.metadata["episode"],
                     "reward": score.value,
+                    "reason": score.reason,
                     "checks": score.metadata["checks"],
+                    "simulation": score.metadata["simulation"],
+                    "usage": score.metadata["usage"],
                     "tools": [
                         [m.function, m.error.message if m.error else m.text]
                         for m in sample.messages

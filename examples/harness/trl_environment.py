@@ -1,18 +1,20 @@
-"""A TRL environment for the mcp-sim world 'paperlane-books' (../../worlds/bookstore.yaml from
-this file), written by `mcp-sim harness trl`.
+"""A TRL environment for the mcp-sim world 'paperlane-books' (the example bookstore), written by
+`mcp-sim harness trl`.
 
     from trl import GRPOTrainer
-    trainer = GRPOTrainer(..., environment_factory=PaperlaneBooks)
+    trainer = GRPOTrainer(..., train_dataset=rows, environment_factory=PaperlaneBooks)
 
-Each instance is one rollout's episode; reset(**row) starts a new one, scored by
-get_reward() on the row's `task` (this world's: gift-order, no-antarctica), seeded by its `seed`. The
-world model is the OpenAI-compatible server at $MCP_SIM_MODEL_URL.
+Each instance is one rollout's episode. reset(**row) starts a new one on the row's
+`task` (this world's: gift-order, no-antarctica; without a task column, one chosen by the row's
+prompt), seeded by its `seed`; get_reward() is its verdict's reward, or None (which
+TRL leaves out) when the world model failed a call. The tools are coroutines: TRL runs
+the calls of one message at the same time. The world model is the OpenAI-compatible
+server at $MCP_SIM_MODEL_URL (stub: for a stand-in that only tests the wiring).
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from mcp_sim.api.environment import EpisodeEnvironment
 
@@ -20,27 +22,27 @@ from mcp_sim.api.environment import EpisodeEnvironment
 class PaperlaneBooks(EpisodeEnvironment):
     """Paperlane online bookstore"""
 
-    world_file = str(Path(__file__).resolve().parent / "../../worlds/bookstore.yaml")
+    world_example = "bookstore"
     model_url = os.environ.get("MCP_SIM_MODEL_URL", "http://127.0.0.1:8000/v1")
 
-    def search_books(self, query: str, max_results: int | None = None) -> str:
+    async def search_books(self, query: str, max_results: int | None = None) -> str:
         """Search the catalogue by keyword in title, author or genre. Returns matching books with price and stock.
 
         Args:
             query: Keywords to search for
             max_results: Maximum number of results (default 10)
         """
-        return self._call("search_books", {"query": query, "max_results": max_results})
+        return await self._call("search_books", {"query": query, "max_results": max_results})
 
-    def get_book(self, book_id: str) -> str:
+    async def get_book(self, book_id: str) -> str:
         """Get the full record of one book by its id.
 
         Args:
             book_id: The book id, e.g. b1
         """
-        return self._call("get_book", {"book_id": book_id})
+        return await self._call("get_book", {"book_id": book_id})
 
-    def place_order(self, book_id: str, quantity: int, email: str, country: str) -> str:
+    async def place_order(self, book_id: str, quantity: int, email: str, country: str) -> str:
         """Place an order for one or more copies of a book, shipped to an address.
 
         Args:
@@ -49,7 +51,7 @@ class PaperlaneBooks(EpisodeEnvironment):
             email: Customer email
             country: Shipping country
         """
-        return self._call(
+        return await self._call(
             "place_order",
             {
                 "book_id": book_id,
@@ -59,10 +61,10 @@ class PaperlaneBooks(EpisodeEnvironment):
             },
         )
 
-    def cancel_order(self, order_id: str) -> str:
+    async def cancel_order(self, order_id: str) -> str:
         """Cancel an order that has not shipped yet.
 
         Args:
             order_id: order id
         """
-        return self._call("cancel_order", {"order_id": order_id})
+        return await self._call("cancel_order", {"order_id": order_id})

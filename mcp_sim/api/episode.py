@@ -16,6 +16,7 @@ from mcp_sim.journal import JournalRecord
 from mcp_sim.models.base import ProgressCallback
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.scoring.rubric import RubricJudge
+from mcp_sim.scoring.trajectory_counts import TrajectoryUsage
 from mcp_sim.scoring.verdict import Verdict
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -100,7 +101,13 @@ class Episode:
 
     def summary(self) -> dict[str, Any]:
         """What a server's ``GET /episodes/{id}`` says about the episode."""
-        return self._hub.summary(self._hub.entry(self.id))
+        return self._hub.detail(self._hub.entry(self.id))
+
+    def usage(self) -> TrajectoryUsage:
+        """The episode's calls so far (a fork's with its parent's): ``valid`` (no model error
+        or timeout yet), the counts of calls, model errors, timeouts and injected faults, and
+        the world model's tokens and seconds."""
+        return self._hub.scoring.usage(self.id)
 
     async def reset(self, *, seed: int | None = None) -> None:
         """Back to the world's start: state, history and clock; the same seed unless given."""
@@ -119,8 +126,9 @@ class Episode:
 
     async def verify(self, task: str | None = None, judge: RubricJudge | None = None) -> Verdict:
         """The episode's verdict on ``task`` (default: its own task, or the world's only one);
-        ``verdict.reward`` is in 0..1. Rubrics are judged by ``judge``, else by the world
-        model."""
+        ``verdict.reward`` is in 0..1, and ``verdict.valid`` is ``False`` when the world model
+        failed a call (a rollout to mask, not a score). Rubrics are judged by ``judge``, else by
+        the world model."""
         return await self._hub.verify(self.id, task, judge)
 
     async def close(self) -> None:

@@ -23,7 +23,10 @@ from mcp_sim.engine.vllm_server import VLLMServer
 from mcp_sim.errors import EngineError, ModelUnavailable
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback, WorldModel
 from mcp_sim.models.openai import EndpointSettings, OpenAICompatibleModel
+from mcp_sim.models.stub import StubModel
+from mcp_sim.models.stub_script import StubScript
 from mcp_sim.settings.model import ModelSettings
+from mcp_sim.settings.values import stub_script_path
 
 PROGRESS_SECONDS = 2.0
 """How often a call waiting for the model is told what the model is doing."""
@@ -43,9 +46,20 @@ def endpoint(settings: ModelSettings, base_urls: list[str]) -> OpenAICompatibleM
     )
 
 
+def stub_model(settings: ModelSettings) -> StubModel | None:
+    """The stand-in model that ``--model-url stub:`` names, with its script (``stub:FILE``)
+    read now: a script that cannot be is a :class:`~mcp_sim.errors.SettingsError` before
+    anything starts."""
+    url = settings.stub
+    if url is None:
+        return None
+    script = stub_script_path(url)
+    return StubModel(StubScript.load(script) if script is not None else None)
+
+
 class LaunchingModel:
     """A :class:`~mcp_sim.models.base.WorldModel` that is the model ``settings`` name once
-    :meth:`start` has run: the servers at ``--model-url``, the embedded engine already running
+    :meth:`start` has run: the servers at ``--model-url`` (or the stand-in ``stub:``), the embedded engine already running
     in the background (``mcp-sim engine start``), or a vLLM launched here (``--vllm``, or the
     embedded one). ``say`` is told what the launch is doing."""
 
@@ -55,6 +69,7 @@ class LaunchingModel:
         self._model: WorldModel | None = None
         self._server: VLLMServer | None = None
         self._failure: str | None = None
+        self._stub = stub_model(settings)
         self._lock = anyio.Lock()
         self.status = "not started"
 
@@ -79,6 +94,8 @@ class LaunchingModel:
 
     async def _launch(self) -> WorldModel:
         self.status = "starting"
+        if self._stub is not None:
+            return self._stub
         urls = self.settings.base_urls()
         if urls:
             return endpoint(self.settings, urls)

@@ -24,6 +24,7 @@ from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.models.base import WorldModel
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.settings.combined import Settings
+from mcp_sim.settings.values import STUB_SCHEME
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
@@ -32,7 +33,8 @@ __all__ = ["ModelSource", "WorldSource", "Worlds"]
 ModelSource = WorldModel | str | Sequence[str] | None
 """A world model: one already built (any :class:`~mcp_sim.models.base.WorldModel`, such as a
 test double), the base URL of an OpenAI-compatible server (``http://gpu:8000/v1``), several
-replicas' URLs, another text (the model id to request, as ``--model``), or ``None`` (the model
+replicas' URLs, ``stub:`` or ``stub:FILE`` (the stand-in model for wiring tests, see
+:mod:`mcp_sim.models.stub`), another text (the model id to request, as ``--model``), or ``None`` (the model
 the settings name: by default the embedded one, started when a call first needs it)."""
 
 
@@ -75,7 +77,7 @@ class Worlds:
         :class:`mcp_sim.errors.SpecError`, one ``FILE:LINE:COL`` line each; a bad setting
         :class:`mcp_sim.errors.SettingsError`."""
         built: WorldModel | None = None
-        if isinstance(model, str) and not model.startswith(("http://", "https://")):
+        if isinstance(model, str) and not model.startswith(("http://", "https://", STUB_SCHEME)):
             given["model"] = model
         elif isinstance(model, str):
             given["model_url"] = [model]

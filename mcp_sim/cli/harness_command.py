@@ -26,14 +26,16 @@ class HarnessConfig(CommandConfig):
 
 
 class TrlConfig(HarnessConfig):
-    """Write a class for TRL's environment_factory: one typed method per tool of the world,
-    reset and get_reward, each episode simulated in the process with the world model."""
+    """Write a class for TRL's environment_factory: one typed async method per tool of the
+    world, reset and get_reward, each episode simulated in the process with the world model.
+    An example world is named by name, any other world file embedded, so the class runs
+    wherever mcp-sim is installed; --dataset writes a row per task for GRPOTrainer."""
 
     summary = "a TRL environment_factory class: one typed method per tool, reset, get_reward"
     examples = (
         HelpExample(
-            "mcp-sim harness trl --example bookstore -o trl_environment.py",
-            "the bookstore as a TRL environment",
+            "mcp-sim harness trl --example bookstore -o trl_environment.py --dataset tasks.jsonl",
+            "the bookstore as a TRL environment, and its tasks as a dataset",
         ),
         HelpExample(
             "mcp-sim harness trl worlds/shop.yaml --model-url http://gpu-box:8000/v1 "
@@ -43,9 +45,15 @@ class TrlConfig(HarnessConfig):
     )
 
     model_url: str | None = option(
-        parse=values.http_url,
+        parse=values.model_url,
         metavar="URL",
         help="the world model the class uses when $MCP_SIM_MODEL_URL is unset",
+    )
+    dataset: Path | None = option(
+        parse=values.output_file,
+        metavar="FILE",
+        help="also write the world's tasks to FILE as JSON lines, a row per task with a "
+        "prompt and a task column (load_dataset('json', data_files=FILE))",
     )
 
 
@@ -73,10 +81,56 @@ class InspectConfig(HarnessConfig):
     )
 
 
-def trl(config: TrlConfig) -> int:
-    from mcp_sim.harness.shim_files import trl_environment_file
+class OpenEnvConfig(CommandConfig):
+    """Write an OpenEnv environment folder for a world: openenv.yaml, a pyproject.toml with a
+    `server` script, server/app.py serving the world (with OpenEnv's routes) from
+    mcp_sim.asgi, and a Dockerfile; `openenv validate`, `openenv build` and `openenv push`
+    take it as it is (run `uv lock` in it first)."""
 
-    write_output(config.output, trl_environment_file(config.world, config.output, config.model_url))
+    summary = "an OpenEnv environment folder that openenv-core's CLI validates, builds and pushes"
+    examples = (
+        HelpExample(
+            "mcp-sim harness openenv --example bookstore -o bookstore_env",
+            "the bookstore as an OpenEnv environment",
+        ),
+        HelpExample(
+            "mcp-sim harness openenv worlds/shop.yaml -o shop_env --mcp-sim-source .",
+            "the shop, requiring mcp-sim from this checkout (not released yet)",
+        ),
+    )
+
+    world: Path = world_file()
+    output: Path = option(
+        "-o", parse=Path, required=True, help="the environment's folder (made if missing)"
+    )
+    mcp_sim_source: Path | None = option(
+        parse=Path,
+        metavar="DIR",
+        help="require mcp-sim from this checkout (a uv path source) rather than from PyPI",
+    )
+
+
+def openenv(config: OpenEnvConfig) -> int:
+    from mcp_sim.harness.openenv_env import write_openenv_environment
+
+    written = write_openenv_environment(config.world, config.output, config.mcp_sim_source)
+    for path in written:
+        print(path)
+    return 0
+
+
+def trl(config: TrlConfig) -> int:
+    from mcp_sim.harness.shim_files import trl_dataset_file, trl_environment_file
+
+    dataset = None
+    if config.dataset is not None:
+        try:
+            dataset = trl_dataset_file(config.world)
+        except ValueError as exc:  # no verify tasks
+            raise UsageError("--dataset", str(exc)) from None
+    write_output(config.output, trl_environment_file(config.world, config.model_url))
+    if dataset is not None:
+        write_output(config.dataset, dataset)
     return 0
 
 
@@ -98,7 +152,8 @@ def register(subcommands: Subcommands) -> None:
         help="write a harness shim for a world",
         metavar="HARNESS",
         description="Write the Python file a training or evaluation harness needs to use a "
-        "world: a TRL environment class (trl) or an Inspect task (inspect).",
+        "world: a TRL environment class (trl), an Inspect task (inspect) or an OpenEnv "
+        "environment folder (openenv).",
         examples=[
             HelpExample("mcp-sim harness trl --example bookstore -o trl_environment.py", "for TRL"),
             HelpExample(
@@ -108,3 +163,4 @@ def register(subcommands: Subcommands) -> None:
     )
     add_command(kinds, "trl", Command(TrlConfig, trl))
     add_command(kinds, "inspect", Command(InspectConfig, inspect))
+    add_command(kinds, "openenv", Command(OpenEnvConfig, openenv))

@@ -1,19 +1,28 @@
 """``mcp-sim verify``: score an episode offline, from the world file and the journal it wrote.
 
 The verdict (:mod:`mcp_sim.scoring.journal_scoring`) is printed as JSON, so that a task's test
-script can write the reward wherever its harness reads it.
+script can write the reward wherever its harness reads it. With ``--check-tasks`` it scores
+every task on an episode that did nothing instead (:mod:`mcp_sim.scoring.task_checks`) and
+exits 1 when one rewards it.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcp_sim.cli.arguments import option, options_of
 from mcp_sim.cli.command import Command, CommandConfig, HelpExample, Subcommands, add_command
+from mcp_sim.cli.console import UsageError
 from mcp_sim.cli.example_worlds import world_file
 from mcp_sim.cli.fidelity_config import JudgeEndpoint
 from mcp_sim.settings import values
+
+if TYPE_CHECKING:
+    from mcp_sim.models.openai import EndpointSettings
+    from mcp_sim.spec.world import World
 
 
 class VerifyConfig(CommandConfig):
@@ -28,18 +37,21 @@ class VerifyConfig(CommandConfig):
             "the journal's one episode, scored by the world's one task",
         ),
         HelpExample(
-            "mcp-sim verify world.yaml --journal calls.jsonl --episode EPISODE --task "
-            "gift-order --judge-url http://127.0.0.1:8001/v1",
-            "one episode of several, its rubric checks decided by an LLM judge",
+            "mcp-sim verify --example bookstore --check-tasks",
+            "every task scored on an episode with no calls: exit 1 if one scores above 0",
         ),
     )
 
     world: Path = world_file(parse=values.existing_file("world"))
-    journal: Path = option(
+    journal: Path | None = option(
         parse=values.existing_file("journal"),
         metavar="PATH",
         help="journal (JSONL) the episode was served with (--journal)",
-        required=True,
+    )
+    check_tasks: bool = option(
+        help="instead of scoring a journal, score every task on an episode with no calls and "
+        "flag (exit 1) those that reward it",
+        default=False,
     )
     episode: str | None = option(
         parse=values.text,
@@ -55,6 +67,12 @@ class VerifyConfig(CommandConfig):
         prefix="judge_",
     )
 
+    def check(self) -> None:
+        if self.check_tasks and (self.journal or self.episode or self.task):
+            raise UsageError("--check-tasks", "checks every task with no journal: give neither")
+        if not self.check_tasks and self.journal is None:
+            raise UsageError("--journal", "give the episode's journal (or --check-tasks)")
+
 
 def verify(config: VerifyConfig) -> int:
     import anyio
@@ -64,12 +82,38 @@ def verify(config: VerifyConfig) -> int:
     from mcp_sim.spec.loading import load_world
 
     world, judge = load_world(config.world), config.judge.endpoint()
+    if config.check_tasks:
+        return anyio.run(check_tasks, world, judge)
+    assert config.journal is not None  # check() saw to it
     records = load_journal(config.journal)
     verdict = anyio.run(
         lambda: score_journal(world, records, episode=config.episode, task=config.task, judge=judge)
     )
     print(json.dumps(verdict, indent=2, ensure_ascii=False))
     return 0
+
+
+async def check_tasks(world: World, judge: EndpointSettings | None) -> int:
+    """Print every task's verdict on an episode that did nothing; 1 when one rewards it."""
+    from mcp_sim.models.openai import OpenAICompatibleModel
+    from mcp_sim.scoring.rubric import RubricJudge
+    from mcp_sim.scoring.task_checks import empty_episodes
+
+    rubric = RubricJudge(OpenAICompatibleModel(judge)) if judge is not None else None
+    try:
+        found = await empty_episodes(world, rubric)
+    finally:
+        if rubric is not None:
+            await rubric.model.aclose()
+    print(json.dumps({"world": world.world, "tasks": [f.as_dict() for f in found]}, indent=2))
+    flagged = [f.verdict.task for f in found if f.rewards_nothing]
+    if flagged:
+        print(
+            f"mcp-sim verify: {len(flagged)} task(s) of {world.world} reward an episode with "
+            f"no calls: {', '.join(flagged)} (give their negative checks `requires`)",
+            file=sys.stderr,
+        )
+    return 1 if flagged else 0
 
 
 def register(subcommands: Subcommands) -> None:

@@ -123,6 +123,11 @@ class EpisodeHub:
     ) -> EpisodeEntry:
         return await self.lifecycle.fork(episode_id, new_id, seed=seed)
 
+    async def fork_group(
+        self, episode_id: str, forks: list[tuple[str | None, int | None]]
+    ) -> list[EpisodeEntry]:
+        return await self.lifecycle.fork_group(episode_id, forks)
+
     async def reset(self, episode_id: str, *, seed: int | None = None) -> dict[str, Any]:
         """Reset the episode (see :meth:`EpisodeLifecycle.reset`); its summary after."""
         await self.lifecycle.reset(episode_id, seed=seed)
@@ -141,6 +146,9 @@ class EpisodeHub:
 
     def summary(self, entry: EpisodeEntry) -> dict[str, Any]:
         return self.scoring.summary(entry)
+
+    def detail(self, entry: EpisodeEntry) -> dict[str, Any]:
+        return self.scoring.detail(entry)
 
     def listing(self) -> list[dict[str, Any]]:
         return self.scoring.listing()

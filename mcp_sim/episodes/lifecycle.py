@@ -91,9 +91,27 @@ class EpisodeLifecycle:
         (so the model's prompt prefix is shared) and, without ``seed``, the same randomness
         (for counterfactual tests: same dice, another action; give each fork a seed to let
         them diverge, as group rollouts do)."""
+        (entry,) = await self.fork_group(episode_id, [(new_id, seed)])
+        return entry
+
+    async def fork_group(
+        self, episode_id: str, forks: list[tuple[str | None, int | None]]
+    ) -> list[EpisodeEntry]:
+        """One fork per ``(id, seed)`` of ``forks``, all from the episode's one present (a
+        single snapshot, so a call in between cannot set them apart): a group rollout's
+        branches in one go."""
         parent = await self.access.find(episode_id)
         snapshot = await self.snapshot(episode_id)
-        return await self.create(parent.world, new_id, seed=seed, snapshot=snapshot, parent=parent)
+        # A fork's verdict counts its parent's calls, so their model time too.
+        spent = self.access.held(episode_id).session.model_seconds
+        entries = []
+        for new_id, seed in forks:
+            entry = await self.create(
+                parent.world, new_id, seed=seed, snapshot=snapshot, parent=parent
+            )
+            self.access.held(entry.id).session.model_seconds = spent
+            entries.append(entry)
+        return entries
 
     async def fork_session(
         self, world: str, session_id: str, new_id: str | None = None, *, seed: int | None = None

@@ -11,6 +11,7 @@ from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.virtual_clock import virtual_now
 from mcp_sim.scoring.rubric import RubricJudge
+from mcp_sim.scoring.trajectory_counts import TrajectoryUsage
 from mcp_sim.scoring.verdict import Verdict, choose_task, score
 
 
@@ -41,6 +42,18 @@ class EpisodeScoring:
     def listing(self) -> list[dict[str, Any]]:
         return [self.summary(entry) for entry in self.access.entries()]
 
+    def usage(self, episode_id: str) -> TrajectoryUsage:
+        """The episode's calls so far (a fork's with its parent's): model errors, timeouts,
+        injected faults, tokens and the time waited on the world model."""
+        session = self.access.held(episode_id).session
+        records = self.journal(episode_id)
+        return TrajectoryUsage.of(records, model_seconds=session.model_seconds)
+
+    def detail(self, entry: EpisodeEntry) -> dict[str, Any]:
+        """The summary with the episode's usage (read from its journal, so not in the
+        listing)."""
+        return {**self.summary(entry), **self.usage(entry.id).as_dict()}
+
     def journal(self, session_id: str, *, world: str | None = None) -> list[JournalRecord]:
         """The session's calls (a fork's start with its parent's), in step order; with
         ``world`` left out, ``session_id`` must be an episode's."""
@@ -61,6 +74,13 @@ class EpisodeScoring:
         session = self.access.held(episode_id).session
         async with session.lock:
             final, records = session.state, self.journal(episode_id)
+            seconds = session.model_seconds
         return await score(
-            name, chosen, start=simulator.world.state, final=final, records=records, judge=judge
+            name,
+            chosen,
+            start=simulator.world.state,
+            final=final,
+            records=records,
+            judge=judge,
+            model_seconds=seconds,
         )

@@ -70,7 +70,24 @@ def table(report: Report) -> str:
         lines.append("  ".join(cells))
         if i == 0 or i == len(rows) - 2:
             lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join([*lines, *_left_out(report)])
+
+
+def _left_out(report: Report) -> list[str]:
+    """What the figures do not say on their own: recorded calls skipped, predictions the world
+    model failed."""
+    notes = []
+    if report.skipped:
+        notes.append(
+            f"skipped {report.skipped} recorded call(s) without an observation "
+            "(their model request failed when recorded)"
+        )
+    if report.model_errors:
+        notes.append(
+            f"{report.model_errors} prediction(s) failed: the world model gave no answer "
+            "(scored as errors)"
+        )
+    return notes
 
 
 # --- HTML ------------------------------------------------------------------------------------
@@ -205,7 +222,8 @@ def render_html(report: Report) -> str:
         f"<style>{_STYLE}</style></head><body>"
         f"<h1>Simulator fidelity: {html.escape(report.world)}</h1>"
         f'<p class="meta">{meta} · {report.overall.calls} calls, teacher-forced</p>'
-        f"<h2>Per tool</h2>{_chart(report)}{_summary_table(report)}"
+        + "".join(f'<p class="meta bad">{html.escape(note)}</p>' for note in _left_out(report))
+        + f"<h2>Per tool</h2>{_chart(report)}{_summary_table(report)}"
         "<p class=meta>Rates in %. Canonical JSON and key/value F1 count calls whose real "
         "observation is JSON; schema-valid counts successful predictions of tools with an "
         "output schema (numbers of calls in brackets). Judge scores are (x−1)/4×100.</p>"

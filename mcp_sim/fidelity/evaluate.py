@@ -218,6 +218,12 @@ class Report:
     calls: list[CallScore]
     overall: Summary
     tools: dict[str, Summary]
+    skipped: int = 0
+    """Recorded calls left out: they have no observation to compare with (the recording's
+    own request failed, ``model_error``)."""
+    model_errors: int = 0
+    """Predictions the world model failed to answer (they stay in ``calls``, scored as the
+    error they are, so the rates of a run with an outage are low, not inflated)."""
 
     @classmethod
     def build(
@@ -227,6 +233,8 @@ class Report:
         model: str,
         calls: list[CallScore],
         judge_model: str | None = None,
+        *,
+        skipped: int = 0,
     ) -> Report:
         judged = judge_model is not None
         by_tool: dict[str, list[CallScore]] = {}
@@ -240,6 +248,8 @@ class Report:
             calls=calls,
             overall=Summary.of(calls, judged=judged),
             tools={t: Summary.of(s, judged=judged) for t, s in sorted(by_tool.items())},
+            skipped=skipped,
+            model_errors=sum(s.prediction_source == "model_error" for s in calls),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -260,7 +270,9 @@ async def evaluate(
 ) -> Report:
     """Predict every recorded call teacher-forced and compare (see the module docstring)."""
     world = simulator.world
+    records = list(records)
     sessions = answered_by_session(records)
+    skipped = sum(r.source == "model_error" for r in records)
     total = sum(len(calls) for calls in sessions.values())
     scores: list[CallScore] = []
     models: set[str] = set()
@@ -279,7 +291,8 @@ async def evaluate(
                 f"evaluated {len(scores)}/{total}: {reference.tool} ({score.prediction_source})"
             )
         models.update(r.model for r in simulator.journal.records(live.id) if r.model)
-    return Report.build(world, journal, ", ".join(sorted(models)), scores, judge_model)
+    models_used = ", ".join(sorted(models))
+    return Report.build(world, journal, models_used, scores, judge_model, skipped=skipped)
 
 
 async def _predict(

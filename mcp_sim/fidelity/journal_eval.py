@@ -22,12 +22,20 @@ def selected_calls(
     sessions: Collection[str] = (),
     max_calls: int | None = None,
 ) -> list[JournalRecord]:
-    """The records of ``sessions`` (all when none are named), cut to the first ``max_calls``
-    calls that were answered (a failed model request is no call to predict)."""
+    """The records of ``sessions`` (all when none are named), cut after the first
+    ``max_calls`` calls that were answered (a failed model request is no call to predict; it
+    is kept, for the report to count as skipped)."""
     selected = [r for r in records if r.session in sessions] if sessions else list(records)
-    if max_calls is not None:
-        selected = [r for r in selected if r.source != "model_error"][:max_calls]
-    return selected
+    if max_calls is None:
+        return selected
+    kept: list[JournalRecord] = []
+    answered = 0
+    for record in selected:
+        if answered == max_calls:
+            break
+        kept.append(record)
+        answered += record.source != "model_error"
+    return kept
 
 
 async def evaluate_journal(

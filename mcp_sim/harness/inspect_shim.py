@@ -1,7 +1,9 @@
 """``mcp-sim harness inspect WORLD``: an Inspect task for a world, as Python source. One sample
 per task of the world's ``verify`` section, its description the prompt; each sample runs in
-an episode of its own on an mcp-sim server, whose MCP endpoint gives the model its tools
-(inspect-ai's ``mcp_server_http``), and is scored by ``POST /episodes/{id}/verify``.
+an episode of its own on an mcp-sim server, whose MCP endpoint gives a ReAct agent
+(inspect-ai's ``react``) its tools (``mcp_server_http``), within a message limit, and is scored
+by ``POST /episodes/{id}/verify``: its reward, or unscored (NaN, which Inspect's metrics leave
+out) when the verdict is invalid, with the world model's cost in the score's metadata.
 
 The module talks to the server over HTTP only, so an Inspect environment needs inspect-ai and
 mcp, not mcp-sim. What is particular to the world is its id, its tasks and the task's name; the
@@ -27,15 +29,16 @@ DEFAULT_SERVER_URL = "http://127.0.0.1:8765"
 TASK_FUNCTION = '''
 
 @task
-def TASK_FUNCTION(task: str | None = None, seed: int = 0) -> Task:
+def TASK_FUNCTION(task: str | None = None, seed: int = 0, message_limit: int = 30) -> Task:
     """The world's tasks (or only `task`), each scored by its verify checks. Epoch N of a
-    sample runs with seed `seed` + N."""
+    sample runs with seed `seed` + N; a sample ends after `message_limit` messages."""
     names = [task] if task else list(TASKS)
     return Task(
         dataset=[Sample(id=name, input=TASKS[name], metadata={"task": name}) for name in names],
         solver=in_episode(seed),
         scorer=episode_reward(),
         cleanup=end_episode,
+        message_limit=message_limit,
     )'''
 """The world's task, named ``TASK_FUNCTION`` here."""
 
@@ -43,34 +46,48 @@ SHARED = '''
 
 @solver
 def in_episode(seed: int = 0) -> Solver:
-    """Start the sample's episode and let the model call its tools until it answers."""
+    """Start the sample's episode and run a ReAct agent on its tools until it answers."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         body = {"world": WORLD, "task": state.metadata["task"], "seed": seed + state.epoch}
-        episode = await _request("POST", "/episodes", os.environ.get("MCP_SIM_AUTH_TOKEN"), body)
+        episode = await _request("POST", "/episodes", _operator(), body)
         state.store.set(EPISODE, {"id": episode["id"], "token": episode["token"]})
         server = mcp_server_http(name=WORLD, url=episode["mcp_url"], authorization=episode["token"])
-        async with mcp_connection([server]):
-            state.tools = await server.tools()
-            return await generate(state, tool_calls="loop")
+        # No submit tool: the episode's verdict scores what the agent did, not what it says.
+        return await as_solver(react(tools=[server], submit=False))(state, generate)
 
     return solve
 
 
 @scorer(metrics=[mean(), stderr()])
 def episode_reward() -> Scorer:
-    """The episode's verify reward: the weighted share of its task's checks that passed."""
+    """The episode's verify reward: the weighted share of its task's checks that passed. A
+    verdict the world model's failures make invalid is unscored (NaN), which Inspect's metrics
+    leave out; the metadata says what the world model cost."""
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = state.store.get(EPISODE)
         if episode is None:  # scored after an error (--score-on-error) before it started
             return Score(value=0.0, explanation="the sample's episode never started")
-        verdict = await _request("POST", f"/episodes/{episode['id']}/verify", episode["token"])
+        verdict = await _request("POST", f"/episodes/{episode['id']}/verify", _operator())
+        metadata = {
+            "episode": episode["id"],
+            "checks": verdict["checks"],
+            "simulation": verdict["simulation"],
+            "usage": verdict["usage"],
+        }
+        if not verdict["valid"]:
+            failed = verdict["simulation"]["model_errors"] + verdict["simulation"]["timeouts"]
+            return Score.unscored(
+                reason="scoring_failed",
+                explanation=f"the world model failed {failed} call(s) of the episode",
+                metadata=metadata,
+            )
         failed = [check["name"] for check in verdict["checks"] if check["passed"] is False]
         return Score(
             value=verdict["reward"],
             explanation=("failed: " + "; ".join(failed)) if failed else "every check passed",
-            metadata={"episode": episode["id"], "checks": verdict["checks"]},
+            metadata=metadata,
         )
 
     return score
@@ -80,7 +97,12 @@ async def end_episode(state: TaskState) -> None:
     """End the sample's episode, scored or not."""
     episode = state.store.get(EPISODE)
     if episode is not None:
-        await _request("DELETE", f"/episodes/{episode['id']}", episode["token"])
+        await _request("DELETE", f"/episodes/{episode['id']}", _operator())
+
+
+def _operator() -> str | None:
+    """The operator's token: the episode's own opens only its MCP endpoint, for the model."""
+    return os.environ.get("MCP_SIM_AUTH_TOKEN")
 
 
 async def _request(
@@ -97,8 +119,8 @@ async def _request(
 TAKEN = frozenset(
     {"annotations", "os", "httpx", "task", "solver", "scorer", "mean", "stderr", "Any"}
     | {"Task", "Sample", "Score", "Scorer", "Target", "Generate", "Solver", "TaskState"}
-    | {"mcp_connection", "mcp_server_http", "SERVER_URL", "WORLD", "TASKS", "EPISODE"}
-    | {"in_episode", "episode_reward", "end_episode", "_request"}
+    | {"as_solver", "react", "mcp_server_http", "SERVER_URL", "WORLD", "TASKS", "EPISODE"}
+    | {"in_episode", "episode_reward", "end_episode", "_request", "_operator"}
 )
 """Names the module defines or imports: the task function gets a ``_`` after any of them."""
 
@@ -125,10 +147,11 @@ def inspect_task_source(
             "",
             "import httpx",
             "from inspect_ai import Task, task",
+            "from inspect_ai.agent import as_solver, react",
             "from inspect_ai.dataset import Sample",
             "from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr",
             "from inspect_ai.solver import Generate, Solver, TaskState, solver",
-            "from inspect_ai.tool import mcp_connection, mcp_server_http",
+            "from inspect_ai.tool import mcp_server_http",
             "",
             f'SERVER_URL = os.environ.get("MCP_SIM_URL", {_literal(server_url)})',
             f"WORLD = {_literal(world.world)}",
@@ -154,8 +177,10 @@ def _docstring(world: World, world_file: str, server_url: str, file_name: str) -
         "",
         f"One sample per task of the world's verify section ({', '.join(world.verify)}), its",
         "description the prompt. Every sample, in every epoch, runs in an episode of its own on",
-        "the mcp-sim server at $MCP_SIM_URL: the model's tools are that episode's MCP endpoint,",
-        "its score is the episode's verify reward, and the episode is ended once scored.",
+        "the mcp-sim server at $MCP_SIM_URL: a ReAct agent's tools are that episode's MCP",
+        "endpoint (-T message_limit=N ends a sample after N messages, 30 by default), its",
+        "score is the episode's verify reward (unscored when the world model failed a call),",
+        "and the episode is ended once scored.",
         "$MCP_SIM_AUTH_TOKEN is the server's operator token, when it has one. Needs inspect-ai",
         "and mcp.",
         '"""',

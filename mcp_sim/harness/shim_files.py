@@ -1,24 +1,37 @@
-"""The shim files of a world file, as ``mcp-sim harness`` writes them: each names the world
-file as the place it is written to will find it."""
+"""The shim files of a world file, as ``mcp-sim harness`` writes them: the TRL class names an
+example world by name and embeds any other (so it runs without the file), with its task
+dataset; the Inspect task names the world for ``mcp-sim serve``."""
 
 from __future__ import annotations
 
-import os
+import json
 from pathlib import Path
 
 from mcp_sim.harness.inspect_shim import DEFAULT_SERVER_URL, inspect_task_source
-from mcp_sim.harness.trl_shim import trl_environment_source
+from mcp_sim.harness.trl_shim import trl_dataset_rows, trl_environment_source
 from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.world_files import example_of
 
 
-def trl_environment_file(world_path: Path, output: Path | None, model_url: str | None) -> str:
-    """The TRL environment module of the world file at ``world_path``, to be written to
-    ``output`` (or printed, from the current folder): it opens the world file by its path
-    relative to the module's folder, so that the two can move together."""
-    home = (output or Path.cwd() / "x").resolve().parent
-    relative = Path(os.path.relpath(world_path.resolve(), home)).as_posix()
-    return trl_environment_source(load_world(world_path), relative, model_url)
+def trl_environment_file(world_path: Path, model_url: str | None) -> str:
+    """The TRL environment module of the world file at ``world_path``: bound to the example
+    by name when it is one (``--example NAME``), else to the file's text, embedded."""
+    world = load_world(world_path)
+    example = example_of(world_path)
+    if example is not None:
+        return trl_environment_source(world, model_url, example=example)
+    text = world_path.read_text(encoding="utf-8")
+    return trl_environment_source(world, model_url, yaml_text=text)
+
+
+def trl_dataset_file(world_path: Path) -> str:
+    """The task dataset of the world file at ``world_path``, as JSON lines (``datasets``'
+    ``load_dataset("json", data_files=FILE)`` reads them): a row per verify task. A world
+    without verify tasks raises :class:`ValueError`."""
+    world = load_world(world_path)
+    if not world.verify:
+        raise ValueError(f"{world_path} has no verify tasks for a task dataset")
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in trl_dataset_rows(world))
 
 
 def inspect_task_file(world_path: Path, output: Path | None, server_url: str | None) -> str:

@@ -1,7 +1,9 @@
 """``mcp-sim harness trl WORLD``: a TRL ``environment_factory`` class for a world, as Python
-source. One typed method per tool, with a Google-style docstring, which is what TRL's
-``GRPOTrainer`` reads (through transformers' ``get_json_schema``) to show the model its tools;
-``reset`` and ``get_reward`` come from :class:`mcp_sim.api.environment.EpisodeEnvironment`.
+source, and its task dataset. One typed async method per tool, with a Google-style docstring,
+which is what TRL's ``GRPOTrainer`` reads (through transformers' ``get_json_schema``) to show
+the model its tools; ``reset`` and ``get_reward`` come from
+:class:`mcp_sim.api.environment.EpisodeEnvironment`. The class names an example world by name
+and embeds any other world file, so it runs wherever mcp-sim is installed, without the file.
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ RESERVED = frozenset({"reset", "get_reward"})
 """Names TRL does not offer as tools; a tool named so gets a ``_`` after it."""
 
 
-def trl_environment_source(world: World, world_file: str, model_url: str | None) -> str:
-    """The module: the world's environment class, bound to ``world_file`` (a path relative
-    to the module's folder) and to the model at ``$MCP_SIM_MODEL_URL`` (``model_url`` when
-    that is unset)."""
+def trl_environment_source(
+    world: World, model_url: str | None, *, example: str | None = None, yaml_text: str | None = None
+) -> str:
+    """The module: the world's environment class, bound to the example world ``example`` (by
+    name, found in the installed mcp-sim) or to ``yaml_text`` (the world file's text, embedded),
+    and to the model at ``$MCP_SIM_MODEL_URL`` (``model_url`` when that is unset)."""
+    if (example is None) == (yaml_text is None):
+        raise ValueError("name the world by example or embed its text, one of the two")
     name = class_name(world.world)
     methods: list[str] = []
     taken = set(RESERVED)
@@ -27,38 +33,63 @@ def trl_environment_source(world: World, world_file: str, model_url: str | None)
         method = python_name(tool.name, taken)
         taken.add(method)
         methods.append(_method(tool, method))
-    tasks = ", ".join(world.verify) or "none"
+    if yaml_text is not None:
+        where, bound = "embedded below", f"    world_yaml = {WORLD_YAML}"
+    else:
+        where, bound = f"the example {example}", f"    world_example = {_literal(example)}"
     return "\n".join(
         [
-            f'"""A TRL environment for the mcp-sim world {world.world!r} ({world_file} from',
-            "this file), written by `mcp-sim harness trl`.",
-            "",
-            "    from trl import GRPOTrainer",
-            f"    trainer = GRPOTrainer(..., environment_factory={name})",
-            "",
-            "Each instance is one rollout's episode; reset(**row) starts a new one, scored by",
-            f"get_reward() on the row's `task` (this world's: {tasks}), seeded by its `seed`. The",
-            "world model is the OpenAI-compatible server at $MCP_SIM_MODEL_URL.",
-            '"""',
+            *_module_docstring(world, name, where),
             "",
             "from __future__ import annotations",
             "",
             "import os",
-            "from pathlib import Path",
             *(["from typing import Any"] if any("Any" in m for m in methods) else []),
             "",
             "from mcp_sim.api.environment import EpisodeEnvironment",
             "",
+            *([f"{WORLD_YAML} = {_yaml_literal(yaml_text)}", ""] if yaml_text is not None else []),
             "",
             f"class {name}(EpisodeEnvironment):",
             f"    {_docstring(world.title)}",
             "",
-            f"    world_file = str(Path(__file__).resolve().parent / {_literal(world_file)})",
+            bound,
             f'    model_url = os.environ.get("MCP_SIM_MODEL_URL", {_literal(model_url)})',
             *methods,
             "",
         ]
     )
+
+
+WORLD_YAML = "WORLD_YAML"
+"""The module-level name of an embedded world file's text."""
+
+
+def _module_docstring(world: World, name: str, bound: str) -> list[str]:
+    tasks = ", ".join(world.verify) or "none"
+    return [
+        f'"""A TRL environment for the mcp-sim world {world.world!r} ({bound}), written by',
+        "`mcp-sim harness trl`.",
+        "",
+        "    from trl import GRPOTrainer",
+        f"    trainer = GRPOTrainer(..., train_dataset=rows, environment_factory={name})",
+        "",
+        "Each instance is one rollout's episode. reset(**row) starts a new one on the row's",
+        f"`task` (this world's: {tasks}; without a task column, one chosen by the row's",
+        "prompt), seeded by its `seed`; get_reward() is its verdict's reward, or None (which",
+        "TRL leaves out) when the world model failed a call. The tools are coroutines: TRL runs",
+        "the calls of one message at the same time. The world model is the OpenAI-compatible",
+        "server at $MCP_SIM_MODEL_URL (stub: for a stand-in that only tests the wiring).",
+        '"""',
+    ]
+
+
+def _yaml_literal(text: str) -> str:
+    """``text`` as a raw triple-quoted literal where it can be one (it reads as the file
+    does), else as a one-line string literal."""
+    if '"""' in text or text.endswith(("\\", '"')) or "\r" in text:
+        return _literal(text)
+    return f'r"""{text}"""'
 
 
 def _docstring(text: str) -> str:
@@ -86,7 +117,7 @@ def _method(tool: ToolSpec, method: str) -> str:
     summary = " ".join(tool.description.split()) or f"Call {tool.name}."
     lines = [
         "",
-        f"    def {method}({', '.join(signature)}) -> str:",
+        f"    async def {method}({', '.join(signature)}) -> str:",
         f'        """{_escaped(summary)}',
     ]
     if params:
@@ -94,10 +125,10 @@ def _method(tool: ToolSpec, method: str) -> str:
         lines += [f"            {p}: {_escaped(describe(a, s))}" for a, p, s in params]
     lines.append('        """')
     passed = [f"{_literal(argument)}: {python}" for argument, python, _ in params]
-    call = f"        return self._call({_literal(tool.name)}, {{{', '.join(passed)}}})"
+    call = f"        return await self._call({_literal(tool.name)}, {{{', '.join(passed)}}})"
     if len(call) > 100:
         lines.append(
-            f"        return self._call(\n            {_literal(tool.name)},\n            {{"
+            f"        return await self._call(\n            {_literal(tool.name)},\n            {{"
         )
         lines += [f"                {p}," for p in passed]
         lines += ["            },", "        )"]
@@ -113,3 +144,13 @@ def _literal(value: str | None) -> str:
 
 def _escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"""', "'''")
+
+
+def trl_dataset_rows(world: World) -> list[dict[str, Any]]:
+    """A row per task of the world, as ``GRPOTrainer`` reads them: a conversational
+    ``prompt`` (the task's description as the user's message) and the ``task`` column that
+    ``reset`` and ``get_reward`` score by."""
+    return [
+        {"prompt": [{"role": "user", "content": task.description or name}], "task": name}
+        for name, task in world.verify.items()
+    ]

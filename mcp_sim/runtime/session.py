@@ -120,6 +120,9 @@ class Session:
     shows them again (see :meth:`let_go`). A long session's memory stays what its prompt can
     show, however many calls it has answered."""
     consistency: Consistency = field(default_factory=Consistency)
+    model_seconds: float = field(default=0.0, compare=False)
+    """Time this session's calls waited on the world model, in this process (a snapshot does
+    not carry it: a fork or a restored episode counts from zero)."""
     perturbation: PerturbState | None = None
     """Seeded perturbation decisions and counts, started by the first call (mcp_sim.perturb.planner)."""
     grounding: StateOverlay | None = field(default=None, compare=False, repr=False)

@@ -184,3 +184,26 @@ def _order(
 
 def _result(check: Check, passed: bool | None, detail: str) -> CheckResult:
     return CheckResult(check.name, passed, check.weight, detail, judged=check.judged)
+
+
+def with_prerequisites(
+    checks: Sequence[Check], results: Sequence[CheckResult]
+) -> list[CheckResult]:
+    """``results`` (one per check, in order) with each check that ``requires`` others failed
+    when one of them failed, and undecided when one was undecided (a rubric without a judge)."""
+    by_name: dict[str, CheckResult] = {}
+    gated: list[CheckResult] = []
+    for check, result in zip(checks, results, strict=True):
+        needed = [by_name[name] for name in check.requires]
+        failed = [r.name for r in needed if r.passed is False]
+        undecided = [r.name for r in needed if r.passed is None]
+        if result.passed is not False and (failed or undecided):
+            names = ", ".join(failed or undecided)
+            verdict: bool | None = False if failed else None
+            detail = (
+                f"not counted: requires {names}, which {'failed' if failed else 'was not decided'}"
+            )
+            result = CheckResult(check.name, verdict, check.weight, detail, result.judged)
+        by_name[check.name] = result
+        gated.append(result)
+    return gated

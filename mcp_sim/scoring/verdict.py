@@ -1,15 +1,17 @@
-"""An episode's score: every check of one task, and the reward they add up to."""
+"""An episode's score: every check of one task, the reward they add up to, and whether it can
+be trusted (every call simulated, see :mod:`mcp_sim.scoring.trajectory_counts`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.errors import VerifyError
 from mcp_sim.journal import JournalRecord
-from mcp_sim.scoring.checks import CheckResult, journal_check, state_check
+from mcp_sim.scoring.checks import CheckResult, journal_check, state_check, with_prerequisites
 from mcp_sim.scoring.rubric import RubricJudge
+from mcp_sim.scoring.trajectory_counts import ModelUsage, SimulationCounts
 from mcp_sim.spec.verify import Task
 from mcp_sim.spec.world import World
 
@@ -17,10 +19,20 @@ from mcp_sim.spec.world import World
 @dataclass(frozen=True)
 class Verdict:
     """The checks of one task on one episode. ``reward`` is the weighted share of the checks
-    that passed, over the checks that were decided (a rubric without a judge is not)."""
+    that passed, over the checks that were decided (a rubric without a judge is not).
+    ``valid`` says whether the reward scores the agent at all: a trajectory in which the world
+    model failed to answer a call scores an outage, and a trainer should mask it."""
 
     task: str
     checks: tuple[CheckResult, ...]
+    simulation: SimulationCounts = field(default_factory=SimulationCounts)
+    usage: ModelUsage = field(default_factory=ModelUsage)
+
+    @property
+    def valid(self) -> bool:
+        """No call of the trajectory was a model error or a timeout (injected faults are the
+        operator's choice and leave it valid)."""
+        return self.simulation.simulated
 
     @property
     def reward(self) -> float:
@@ -34,7 +46,10 @@ class Verdict:
         return {
             "task": self.task,
             "reward": self.reward,
+            "valid": self.valid,
             "checks": [c.as_dict() for c in self.checks],
+            "simulation": self.simulation.as_dict(),
+            "usage": self.usage.as_dict(),
         }
 
 
@@ -68,10 +83,12 @@ async def score(
     final: Any,
     records: Sequence[JournalRecord],
     judge: RubricJudge | None = None,
+    model_seconds: float | None = None,
 ) -> Verdict:
     """Run every check of ``task`` on an episode that went from ``start`` to ``final`` through
     ``records`` (its calls, in step order). Rubrics need ``judge``; without one they are left
-    undecided and out of the reward."""
+    undecided and out of the reward. ``model_seconds``: the time the episode waited on the
+    world model, when the caller measured it (else the records' timing, if they have it)."""
     results: list[CheckResult] = []
     for check in task.checks:
         if check.state is not None:
@@ -91,4 +108,9 @@ async def score(
                 results.append(await judge.decide(check, task.description, records, final))
         else:
             results.append(journal_check(check, records))
-    return Verdict(name, tuple(results))
+    return Verdict(
+        name,
+        tuple(with_prerequisites(task.checks, results)),
+        SimulationCounts.of(records),
+        ModelUsage.of(records, model_seconds=model_seconds),
+    )

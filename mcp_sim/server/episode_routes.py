@@ -2,20 +2,25 @@
 
       GET    /episodes                  the live episodes (operator only)
       POST   /episodes                  a new one: {"world"?, "id"?, "seed"?, "snapshot"?,
-                                        "task"?} → 201 {"id", "world", "mcp_url", "token", ...}
-      GET    /episodes/{id}             its summary
+                                        "task"?} → 201 {"id", "world", "mcp_url", "token", ...};
+                                        with "count": N, N of them → 201 {"episodes": [...]}
+      GET    /episodes/{id}             its summary, with "valid", "simulation" and "usage"
       DELETE /episodes/{id}             end it
       GET    /episodes/{id}/state       its state document and version
       GET    /episodes/{id}/journal     its calls, one JSON object per line
       POST   /episodes/{id}/reset       back to the world's start: {"seed"?}
       POST   /episodes/{id}/snapshot    the snapshot document
       POST   /episodes/{id}/fork        a new episode from its present: {"id"?, "seed"?} → 201
+                                        (with "count": N, N of them from one snapshot)
       POST   /episodes/{id}/verify      its verdict: {"task"?} → {"reward", "checks", ...}
       *      /episodes/{id}/mcp         streamable HTTP MCP, every request in this episode
+      GET    /worlds/{world}/tasks      the world's verify tasks (operator only)
+      GET    /openapi.json              the OpenAPI document of these routes
       *      /worlds/{world}/mcp        a world's shared MCP endpoint (sessions as on /mcp)
       *      /mcp                       the shared endpoint of a server with one world
 
-Errors are JSON ``{"error": code, "message": ...}``: 404 ``unknown_episode`` or
+Request bodies are checked whole (:mod:`mcp_sim.server.episode_requests`): an unknown key is a
+400 naming it. Errors are JSON ``{"error": code, "message": ...}``: 404 ``unknown_episode`` or
 ``unknown_world``, 409 ``episode_exists`` or ``episode_busy`` (another worker holds it), 400
 ``invalid_snapshot``, ``cannot_verify`` or ``bad_request``, 413 ``too_large``, 503
 ``episode_store`` (the durable store cannot be reached). Who may reach which route is decided in front of these
@@ -46,6 +51,14 @@ from mcp_sim.errors import (
     VerifyError,
 )
 from mcp_sim.runtime.snapshot import Snapshot
+from mcp_sim.server.episode_openapi import openapi_document
+from mcp_sim.server.episode_requests import (
+    CreateBody,
+    ForkBody,
+    ResetBody,
+    VerifyBody,
+    parse_body,
+)
 from mcp_sim.server.guards import BodyTooLarge, episode_token
 from mcp_sim.server.request_meta import EPISODE_SCOPE_KEY
 
@@ -87,18 +100,18 @@ async def request_object(request: Request) -> dict[str, Any]:
     return data
 
 
-def _optional(data: dict[str, Any], key: str, kind: type) -> Any:
-    value = data.get(key)
-    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise ValueError(f"{key!r} must be a {kind.__name__}")
-    return value
+def _nth_seed(seed: int | None, i: int) -> int | None:
+    """The seed of a batch's ``i``-th episode: ``seed + i`` (so they diverge, reproducibly)."""
+    return None if seed is None else seed + i
 
 
 class EpisodeEndpoints:
     """One endpoint per operation of the episode API, on one hub."""
 
-    def __init__(self, hub: EpisodeHub) -> None:
+    def __init__(self, hub: EpisodeHub, *, openenv: bool = False) -> None:
         self.hub = hub
+        self.openenv = openenv
+        """Whether OpenEnv's routes are served beside these (the OpenAPI document says so)."""
 
     def routes(self) -> list[Route]:
         one = "/episodes/{id}"
@@ -113,35 +126,42 @@ class EpisodeEndpoints:
             Route(one + "/snapshot", self.snapshot, methods=["POST"]),
             Route(one + "/fork", self.fork, methods=["POST"]),
             Route(one + "/verify", self.verify, methods=["POST"]),
+            Route("/worlds/{world}/tasks", self.tasks, methods=["GET"]),
+            Route("/openapi.json", self.openapi, methods=["GET"]),
         ]
 
-    def _created(self, request: Request, episode: EpisodeEntry) -> Response:
-        reply = {
+    def _made(self, request: Request, episode: EpisodeEntry) -> dict[str, Any]:
+        return {
             **self.hub.summary(episode),
             "mcp_url": f"{request.base_url}episodes/{episode.id}/mcp",
             "token": episode.token,
         }
-        return JSONResponse(reply, status_code=201)
+
+    def _created(self, request: Request, episode: EpisodeEntry) -> Response:
+        return JSONResponse(self._made(request, episode), status_code=201)
+
+    def _batch(self, request: Request, episodes: list[EpisodeEntry]) -> Response:
+        made = [self._made(request, episode) for episode in episodes]
+        return JSONResponse({"episodes": made}, status_code=201)
 
     async def listing(self, request: Request) -> Response:
         return JSONResponse({"episodes": self.hub.listing(), "worlds": list(self.hub.simulators)})
 
     async def create(self, request: Request) -> Response:
-        data = await request_object(request)
-        raw_snapshot = data.get("snapshot")
-        if raw_snapshot is not None and not isinstance(raw_snapshot, dict):
-            raise ValueError("'snapshot' must be a snapshot object")
-        episode = await self.hub.create(
-            _optional(data, "world", str),
-            _optional(data, "id", str),
-            seed=_optional(data, "seed", int),
-            snapshot=Snapshot.parse(raw_snapshot) if raw_snapshot is not None else None,
-            task=_optional(data, "task", str),
-        )
-        return self._created(request, episode)
+        body = parse_body(CreateBody, await request_object(request), "POST /episodes")
+        snapshot = Snapshot.parse(body.snapshot) if body.snapshot is not None else None
+        if body.count is not None and body.id is not None:
+            raise ValueError("POST /episodes: 'id' names one episode; leave it out with 'count'")
+        made = [
+            await self.hub.create(
+                body.world, body.id, seed=_nth_seed(body.seed, i), snapshot=snapshot, task=body.task
+            )
+            for i in range(body.count or 1)
+        ]
+        return self._created(request, made[0]) if body.count is None else self._batch(request, made)
 
     async def get(self, request: Request) -> Response:
-        return JSONResponse(self.hub.summary(await self.hub.find(request.path_params["id"])))
+        return JSONResponse(self.hub.detail(await self.hub.find(request.path_params["id"])))
 
     async def delete(self, request: Request) -> Response:
         await self.hub.delete(request.path_params["id"])
@@ -157,26 +177,41 @@ class EpisodeEndpoints:
         return Response(text, media_type="application/x-ndjson")
 
     async def reset(self, request: Request) -> Response:
-        data = await request_object(request)
-        seed = _optional(data, "seed", int)
-        return JSONResponse(await self.hub.reset(request.path_params["id"], seed=seed))
+        body = parse_body(ResetBody, await request_object(request), "POST /episodes/{id}/reset")
+        return JSONResponse(await self.hub.reset(request.path_params["id"], seed=body.seed))
 
     async def snapshot(self, request: Request) -> Response:
         taken = await self.hub.snapshot(request.path_params["id"])
         return Response(taken.model_dump_json(), media_type="application/json")
 
     async def fork(self, request: Request) -> Response:
-        data = await request_object(request)
-        forked = await self.hub.fork(
-            request.path_params["id"], _optional(data, "id", str), seed=_optional(data, "seed", int)
-        )
-        return self._created(request, forked)
+        where = "POST /episodes/{id}/fork"
+        body = parse_body(ForkBody, await request_object(request), where)
+        if body.count is not None and body.id is not None:
+            raise ValueError(f"{where}: 'id' names one fork; leave it out with 'count'")
+        forks = [(body.id, _nth_seed(body.seed, i)) for i in range(body.count or 1)]
+        made = await self.hub.fork_group(request.path_params["id"], forks)
+        return self._created(request, made[0]) if body.count is None else self._batch(request, made)
 
     async def verify(self, request: Request) -> Response:
-        data = await request_object(request)
+        body = parse_body(VerifyBody, await request_object(request), "POST /episodes/{id}/verify")
         episode_id = request.path_params["id"]
-        verdict = await self.hub.verify(episode_id, _optional(data, "task", str))
+        verdict = await self.hub.verify(episode_id, body.task)
         return JSONResponse({"episode": episode_id, **verdict.as_dict()})
+
+    async def tasks(self, request: Request) -> Response:
+        """A world's verify tasks: what ``POST /episodes {"task"}`` may name."""
+        name = request.path_params["world"]
+        world = self.hub.simulator(name).world
+        tasks = [
+            {"name": task, "description": spec.description, "checks": len(spec.checks)}
+            for task, spec in world.verify.items()
+        ]
+        return JSONResponse({"world": name, "tasks": tasks})
+
+    async def openapi(self, request: Request) -> Response:
+        url = str(request.base_url).rstrip("/")
+        return JSONResponse(openapi_document(url, openenv=self.openenv))
 
 
 async def _refuse(send: Send, status: int, code: str, message: str) -> None:

@@ -25,7 +25,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_sim.errors import EpisodeStoreError
 
-EPISODE_PATH = re.compile(r"/episodes/([^/]+)(?:/.*)?")
+EPISODE_MCP_PATH = re.compile(r"/episodes/([^/]+)/mcp")
+"""The one route an episode's token opens: the agent's MCP endpoint. The rest of the episode
+API (state, journal, verify, snapshot) is the operator's: it holds the hidden state and the
+grader."""
 OPERATOR_PRINCIPAL = "operator"
 EPISODE_PRINCIPAL = "episode:"
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -45,8 +48,8 @@ async def _refuse(
 
 class AccessGuard:
     """Who may reach what, by bearer token. The operator's token (``--auth-token``) opens
-    everything; an episode's token opens that episode's routes (``/episodes/{id}`` and below,
-    its MCP endpoint included) and nothing else: 403 elsewhere. Any other token, or none, gets
+    everything; an episode's token is the agent's and opens that episode's MCP endpoint
+    (``/episodes/{id}/mcp``) and nothing else: 403 elsewhere. Any other token, or none, gets
     401. Without an operator token every route is open (a loopback development server: episodes
     are then protected only by their unguessable ids)."""
 
@@ -86,7 +89,7 @@ class AccessGuard:
             # socket closed before it is accepted is refused with 403.
             await send({"type": "websocket.close", "code": 1008})
             return
-        route = EPISODE_PATH.fullmatch(str(scope.get("path", "")))
+        route = EPISODE_MCP_PATH.fullmatch(str(scope.get("path", "")))
         try:
             opened = scheme.lower() == b"bearer" and await self._opens(
                 token.decode("latin-1"), route
@@ -115,7 +118,8 @@ class AccessGuard:
         """Status, code and message (and a header) for a refused token: 403 for another
         episode's, else 401."""
         if scheme.lower() == b"bearer" and await self._token_holder(token.decode("latin-1")):
-            return [403, "forbidden", "this episode's token opens its own routes only"]
+            message = "an episode's token opens its own MCP endpoint only (/episodes/{id}/mcp)"
+            return [403, "forbidden", message]
         challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
         return [401, "unauthorized", "missing or wrong bearer token", challenge]
 

@@ -43,6 +43,9 @@ class HostingOptions:
     allowed_hosts: tuple[str, ...] = ()
     json_response: bool = False
     control_tools: bool = False
+    operator_resources: bool = False
+    """Serve the world spec and session resources on the shared endpoints (never on an
+    episode's)."""
     snapshots: SnapshotFolder | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     """The largest request body of the episode API (a snapshot)."""
@@ -67,11 +70,23 @@ class HostingOptions:
             allowed_hosts=tuple(server.allow_host),
             json_response=server.json_response,
             control_tools=episodes.control_tools,
+            operator_resources=episodes.operator_resources,
             snapshots=SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None,
             max_body_bytes=server.max_body_bytes,
             openenv=server.openenv,
             max_message_bytes=server.max_message_bytes,
         )
+
+
+API_PATHS = (
+    "/episodes",
+    "/episodes/{path:path}",
+    "/worlds/{world}/tasks",
+    "/openapi.json",
+    "/control/{path:path}",
+    "/metrics",
+)
+"""The paths the episode API and the metrics answer (each passed to them whole)."""
 
 
 def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
@@ -85,7 +100,12 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         control = None
         if options.control_tools:
             control = ControlTools(hub, name, options.snapshots)
-        server = build_server(simulator, control=control, is_episode=is_episode)
+        server = build_server(
+            simulator,
+            control=control,
+            is_episode=is_episode,
+            operator_resources=options.operator_resources,
+        )
         managers[name] = session_manager(
             server,
             security,
@@ -94,7 +114,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
             max_message_bytes=options.max_message_bytes,
         )
     api = Starlette(
-        routes=EpisodeEndpoints(hub).routes() + MetricsEndpoints(hub).routes(),
+        routes=EpisodeEndpoints(hub, openenv=options.openenv).routes()
+        + MetricsEndpoints(hub).routes(),
         middleware=[
             Middleware(HostGuard, security=security),
             Middleware(BodyLimit, max_bytes=options.max_body_bytes),
@@ -115,8 +136,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     ]
     # A Route to an ASGI app takes every method and leaves the path as it is, so the API
     # answers its own 404s and 405s after the Host check.
-    api_paths = ("/episodes", "/episodes/{path:path}", "/control/{path:path}", "/metrics")
-    routes += [Route(path, api) for path in api_paths]
+    routes += [Route(path, api) for path in API_PATHS]
     if options.openenv:
         openenv = OpenEnvEndpoints(worlds).app(security=security)
         routes += [Route(path, openenv) for path in OPENENV_PATHS]

@@ -4,7 +4,10 @@ low-level ``Server``, served over stdio or streamable HTTP (:mod:`mcp_sim.server
 Each request belongs to a session, named by its ``_meta``, the transport or the server's
 default (see :mod:`mcp_sim.server.request_meta`). Over HTTP a server hosts its worlds and
 their episodes (:mod:`mcp_sim.server.hosting`); the control operations are MCP tools only when
-``build_server`` is given ``ControlTools`` (``--control-tools``).
+``build_server`` is given ``ControlTools`` (``--control-tools``), and the operator's
+resources (world spec, session state, journal, consistency) only with ``operator_resources``.
+A request through an episode's own route is the agent's: it gets the world's tools and
+nothing of the operator's.
 """
 
 from __future__ import annotations
@@ -80,14 +83,20 @@ def build_server(
     default_session: str = "default",
     control: ControlTools | None = None,
     is_episode: Callable[[str], bool] | None = None,
+    operator_resources: bool = False,
 ) -> Server[Any]:
     """An MCP server that advertises the world's tools verbatim and answers through ``simulator``.
     With ``control``, the control operations are tools too (``sim_*``; ``--control-tools``).
-    ``is_episode`` says which sessions are episodes, which only their own route may reach."""
+    ``is_episode`` says which sessions are episodes, which only their own route may reach.
+    With ``operator_resources``, requests that do not come through an episode's route may read
+    the world spec and the session's state, journal and consistency (``--operator-resources``;
+    see :mod:`mcp_sim.server.resources`); an episode's route gets neither those nor ``sim_*``."""
     routing = SessionRouting(default_session, is_episode or (lambda _: False))
     subscriptions = Subscriptions(simulator.sessions)
     tools = ToolHandlers(simulator, subscriptions, routing=routing, control=control)
-    resources = ResourceHandlers(simulator, subscriptions, routing=routing)
+    resources = ResourceHandlers(
+        simulator, subscriptions, routing=routing, operator_view=operator_resources
+    )
     world = simulator.world
     # logging/setLevel is served for handshake-era (2025) clients only: the SDK warns that the
     # logging capability is deprecated from 2026-07-28 on, which is known and intended here.

@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.simulator.metrics import PROMETHEUS_CONTENT_TYPE
+from mcp_sim.simulator.prometheus_text import CONTENT_TYPE, prometheus_text
 
 
 class MetricsEndpoints:
@@ -34,5 +34,5 @@ class MetricsEndpoints:
         return JSONResponse(self.metrics.report(self.stores) | {"episodes": len(self.hub)})
 
     async def prometheus(self, request: Request) -> Response:
-        text = self.metrics.prometheus(self.stores)
-        return Response(text, headers={"content-type": PROMETHEUS_CONTENT_TYPE})
+        text = prometheus_text(self.metrics, self.stores)
+        return Response(text, headers={"content-type": CONTENT_TYPE})

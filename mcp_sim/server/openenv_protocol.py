@@ -65,8 +65,9 @@ class Observation(BaseModel):
 
 
 class EpisodeState(BaseModel):
-    """OpenEnv's ``State`` (episode id, step count) with the episode's world, task, state
-    version and world state."""
+    """OpenEnv's ``State`` (episode id, step count) with the episode's world, task and state
+    version; not the world state, which is hidden from the agent (the episode API serves it
+    to the operator)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -75,8 +76,9 @@ class EpisodeState(BaseModel):
     world: str | None = None
     task: str | None = None
     done: bool = False
+    valid: bool = True
+    """No call so far was a model error or a timeout (see :attr:`mcp_sim.scoring.verdict.Verdict.valid`)."""
     version: int = 0
-    world_state: dict[str, Any] | None = None
 
 
 def wire(observation: Observation) -> dict[str, Any]:
@@ -96,19 +98,23 @@ def tool_listing(world: World) -> list[dict[str, Any]]:
 
 def call_result(result: ToolResult) -> dict[str, Any]:
     """A tool result in the shape OpenEnv's MCP environments send (FastMCP's
-    ``CallToolResult``): ``data`` is what ``MCPToolClient.call_tool`` returns."""
+    ``CallToolResult``): ``data`` is what ``MCPToolClient.call_tool`` returns. Its ``meta``
+    holds nothing of mcp-sim's: the observation goes to the policy, which must not learn where
+    an answer came from (an injected fault, a fixture); the operator reads that in the
+    journal."""
     data = result.as_dict()
+    data["meta"] = {}
     data["data"] = result.structured if result.structured is not None else result.text
     return data
 
 
 def mcp_result(result: ToolResult) -> dict[str, Any]:
-    """A tool result as MCP's ``tools/call`` sends it (camelCase), for the ``mcp`` message."""
+    """A tool result as MCP's ``tools/call`` sends it (camelCase), for the ``mcp`` message,
+    without mcp-sim's provenance (see :func:`call_result`)."""
     plain = result.as_dict()
     reply: dict[str, Any] = {
         "content": plain["content"],
         "isError": plain["is_error"],
-        "_meta": plain["meta"],
     }
     if plain["structured_content"] is not None:
         reply["structuredContent"] = plain["structured_content"]

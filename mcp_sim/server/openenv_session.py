@@ -6,8 +6,19 @@ request), driven by OpenEnv's reset, step, state and mcp messages.
 task it is scored on). A ``call_tool`` step is one tool call; its observation is the tool's
 result. ``done`` follows the world's ``episode`` rules, and the steps they say carry a reward
 (the one that ends the episode, or every step) get the verdict's reward on the episode's task.
+A verdict the world model's failure spoiled (``valid`` false in the step's metadata and in the
+state) carries no reward: openenv-core's harness takes a rollout without an environment reward
+as failed (``CollectRunner`` counts it and writes no record), so an outage is not a score.
 A step before any reset starts an episode with no options. The episode ends with its
 connection.
+
+Rewards follow what OpenEnv's harnesses assume: with ``reward: every_step`` each step carries
+the change in the verdict's reward since the step before, so the steps' rewards add up to the
+final verdict (:mod:`mcp_sim.scoring.increments`); a tool call after ``done`` is refused as an
+OpenEnv environment refuses a step, with an ``EXECUTION_ERROR`` (openenv-core's client raises
+it). What the agent sees is the simulated service's: the observations carry the reward, not
+the verdict's checks, and ``state`` the episode's counters, not the hidden world state (the
+operator reads both through the episode API, ``/episodes/{episode_id}``).
 """
 
 from __future__ import annotations
@@ -22,6 +33,8 @@ from mcp_sim.api.episode import Episode
 from mcp_sim.api.tool_results import ToolResult
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import SimError, VerifyError
+from mcp_sim.scoring.increments import RewardIncrements
+from mcp_sim.scoring.verdict import Verdict
 from mcp_sim.server.openenv_protocol import (
     ACTION,
     CallToolAction,
@@ -37,6 +50,18 @@ from mcp_sim.simulator.core import UnknownTool
 RESET_OPTIONS = ("seed", "episode_id", "world", "task")
 """What a reset may choose; OpenEnv passes other keys through, and they are ignored here as
 its servers ignore what an environment's reset does not take."""
+SERVER_ERROR = -32000
+"""JSON-RPC's generic server error, OpenEnv's ``JsonRpcErrorCode.SERVER_ERROR``."""
+
+
+class EpisodeOver(SimError):
+    """A tool call on an episode that is done (OpenEnv: reset to start another)."""
+
+
+def agent_verdict(verdict: Verdict) -> dict[str, Any]:
+    """The verdict as an observation may carry it: everything but the checks, whose names and
+    details would teach the policy the grader."""
+    return {key: value for key, value in verdict.as_dict().items() if key != "checks"}
 
 
 class OpenEnvSession:
@@ -45,6 +70,7 @@ class OpenEnvSession:
     def __init__(self, worlds: Worlds) -> None:
         self.worlds = worlds
         self.episode: Episode | None = None
+        self.rewards = RewardIncrements()
 
     async def reset(self, options: Any) -> dict[str, Any]:
         if not isinstance(options, dict):
@@ -58,6 +84,7 @@ class OpenEnvSession:
                 raise ValueError(f"{key} must be a string")
         await self.close()
         self.episode = await self.worlds.episode(world, seed=seed, task=task, episode_id=episode_id)
+        self.rewards = RewardIncrements()
         episode = self.episode
         described = episode.world.verify.get(episode.task) if episode.task else None
         metadata = {
@@ -77,6 +104,7 @@ class OpenEnvSession:
             observation = Observation(tools=tool_listing(episode.world), done=episode.done)
             observation.metadata = {"episode_id": episode.id}
             return wire(observation)
+        _refuse_when_over(episode)
         try:
             result = await episode.call(action.tool_name, action.arguments)
         except UnknownTool as exc:
@@ -107,8 +135,10 @@ class OpenEnvSession:
             except VerifyError as exc:
                 metadata["reward_error"] = str(exc)
             else:
-                reward = verdict.reward
-                metadata["verdict"] = verdict.as_dict()
+                if verdict.valid:
+                    reward = self.rewards.owed(verdict.reward, last=result.done)
+                metadata["valid"] = verdict.valid
+                metadata["verdict"] = agent_verdict(verdict)
         return Observation(
             tool_name=result.tool,
             result=call_result(result),
@@ -127,8 +157,8 @@ class OpenEnvSession:
             world=episode.world_id,
             task=episode.task,
             done=episode.done,
+            valid=episode.usage().valid,
             version=await episode.version(),
-            world_state=await episode.state(),
         ).model_dump()
 
     async def mcp(self, request: Any) -> dict[str, Any]:
@@ -141,6 +171,8 @@ class OpenEnvSession:
         if not isinstance(params, dict):
             return _rpc_error(request_id, -32602, "Params must be an object")
         episode = await self._started()
+        if method == "tools/call" and episode.done:
+            return _rpc_error(request_id, SERVER_ERROR, _over_message(episode))
         if method == "tools/list":
             tools = [
                 {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
@@ -170,6 +202,15 @@ class OpenEnvSession:
         if episode is not None:
             with contextlib.suppress(SimError):  # it expired already
                 await episode.close()
+
+
+def _over_message(episode: Episode) -> str:
+    return f"episode {episode.id} is done: reset to start another"
+
+
+def _refuse_when_over(episode: Episode) -> None:
+    if episode.done:
+        raise EpisodeOver(_over_message(episode))
 
 
 def _rpc_error(request_id: Any, code: int, message: str) -> dict[str, Any]:

@@ -51,14 +51,23 @@ class SessionRouting:
     is_episode: Callable[[str], bool] = _no_episodes
 
 
+def episode_of(ctx: Context) -> str | None:
+    """The episode whose own route (``/episodes/{id}/mcp``) the request came through, if any:
+    such a request is the agent's, which sees only what the simulated service exposes."""
+    scope = getattr(ctx.request, "scope", None)
+    if isinstance(scope, dict) and isinstance(scope.get(EPISODE_SCOPE_KEY), str):
+        return str(scope[EPISODE_SCOPE_KEY])
+    return None
+
+
 def session_id_for(ctx: Context, routing: SessionRouting | str) -> str:
     """The session a request belongs to (see the module docstring for the order)."""
     if isinstance(routing, str):
         routing = SessionRouting(routing)
+    episode = episode_of(ctx)
+    if episode is not None:
+        return episode
     request = ctx.request
-    scope = getattr(request, "scope", None)
-    if isinstance(scope, dict) and isinstance(scope.get(EPISODE_SCOPE_KEY), str):
-        return str(scope[EPISODE_SCOPE_KEY])
     named = (ctx.meta or {}).get(SESSION_META_KEY)
     if not (isinstance(named, str) and named):
         headers = getattr(request, "headers", None)

@@ -1,5 +1,14 @@
 """The MCP resources of a simulated world: the world spec, and each session's state, journal
-and consistency report, with resources/subscribe for the session ones."""
+and consistency report, with resources/subscribe for the session ones.
+
+They are the operator's, not the service's: the world spec holds the tasks, checks, rubrics,
+reference answers, fixtures and perturbation plans, and the session ones the hidden state. An
+agent must not read the grader, so they are served only with ``operator_view`` (the
+``--operator-resources`` setting, for a designer on a shared endpoint or stdio) and never to
+a request that came through an episode's own route. Worlds declare no resources of the
+simulated service itself, so the agent's view is the empty list; the operator reads the same
+things through the episode API or the Python API.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +18,13 @@ import mcp.types as types
 from mcp import MCPError
 
 from mcp_sim.runtime.session import SessionStore
-from mcp_sim.server.request_meta import Context, SessionRouting, seed_for, session_id_for
+from mcp_sim.server.request_meta import (
+    Context,
+    SessionRouting,
+    episode_of,
+    seed_for,
+    session_id_for,
+)
 from mcp_sim.simulator.core import Simulator
 
 WORLD_URI = "sim://world"
@@ -45,19 +60,37 @@ class Subscriptions:
         return sorted(self._watched.get(session_id, set()) & CHANGED_BY_A_CALL)
 
 
+def _not_found(uri: str) -> MCPError:
+    # The same answer for an operator resource withheld as for one that does not exist, so
+    # the agent cannot tell that there is something to read.
+    return MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}", {"uri": uri})
+
+
 class ResourceHandlers:
-    """The resources/* handlers of the MCP front."""
+    """The resources/* handlers of the MCP front; ``operator_view``: serve the operator's
+    resources to requests that do not come through an episode's route."""
 
     def __init__(
-        self, simulator: Simulator, subscriptions: Subscriptions, *, routing: SessionRouting
+        self,
+        simulator: Simulator,
+        subscriptions: Subscriptions,
+        *,
+        routing: SessionRouting,
+        operator_view: bool = False,
     ) -> None:
         self.simulator = simulator
         self.subscriptions = subscriptions
         self.routing = routing
+        self.operator_view = operator_view
+
+    def shows_operator_resources(self, ctx: Context) -> bool:
+        return self.operator_view and episode_of(ctx) is None
 
     async def list_resources(
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
+        if not self.shows_operator_resources(ctx):
+            return types.ListResourcesResult(resources=[])
         world = self.simulator.world
         return types.ListResourcesResult(
             resources=[
@@ -98,6 +131,8 @@ class ResourceHandlers:
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
         session_id = session_id_for(ctx, self.routing)
+        if not self.shows_operator_resources(ctx):
+            raise _not_found(uri)
         if uri == WORLD_URI:
             world = self.simulator.world.model_dump(mode="json")
             text, mime = json.dumps(world, ensure_ascii=False, indent=2), "application/json"
@@ -113,7 +148,7 @@ class ResourceHandlers:
             text = json.dumps(report | session.consistency.as_dict(), indent=2)
             mime = "application/json"
         else:
-            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}", {"uri": uri})
+            raise _not_found(uri)
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)]
         )
@@ -121,7 +156,12 @@ class ResourceHandlers:
     async def subscribe(
         self, ctx: Context, params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
-        self.subscriptions.add(session_id_for(ctx, self.routing), str(params.uri))
+        session_id = session_id_for(ctx, self.routing)
+        # The agent's subscriptions are kept nowhere: updates of the state would tell it which
+        # calls changed the hidden state. (Answered, as a subscription to a resource that never
+        # changes is, so clients that subscribe regardless carry on.)
+        if self.shows_operator_resources(ctx):
+            self.subscriptions.add(session_id, str(params.uri))
         return types.EmptyResult()
 
     async def unsubscribe(

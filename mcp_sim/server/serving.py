@@ -45,7 +45,12 @@ async def serve_over_stdio(worlds: Worlds, settings: Settings, say: Say) -> None
     if settings.episodes.control_tools:
         snapshots = HostingOptions.of(settings).snapshots
         control = ControlTools(worlds.hub, world.world, snapshots)
-    server = build_server(simulator, default_session="stdio", control=control)
+    server = build_server(
+        simulator,
+        default_session="stdio",
+        control=control,
+        operator_resources=settings.episodes.operator_resources,
+    )
     say(f"serving {world.world} ({len(world.tools)} tools) on stdio")
     await serve_stdio(server, max_message_bytes=settings.server.max_message_bytes)
 

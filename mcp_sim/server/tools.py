@@ -4,6 +4,7 @@ and with ``--control-tools`` the control operations as ``sim_*`` tools."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import mcp.types as types
@@ -17,6 +18,7 @@ from mcp_sim.server.control_tools import CONTROL_TOOLS, ControlTools, call_contr
 from mcp_sim.server.request_meta import (
     Context,
     SessionRouting,
+    episode_of,
     perturb_for,
     seed_for,
     session_id_for,
@@ -29,17 +31,41 @@ _CONTENT_BLOCK: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock
 _ANNOTATIONS: TypeAdapter[types.ToolAnnotations] = TypeAdapter(types.ToolAnnotations)
 
 
-def advertised_annotations(tool: ToolSpec) -> types.ToolAnnotations | None:
-    """The tool's annotations over the defaults its ``effect`` gives, key by key: hosts run a
-    tool without ``readOnlyHint`` one call at a time and ask before each. An imported tool
+OPEN_WORLD_DOMAINS = frozenset({"search", "web"})
+"""Domains whose tools reach an open set of outside things (the web, a search engine); every
+other world is a closed set of records the tools read and change."""
+
+
+def advertised_title(tool: ToolSpec) -> str:
+    """The tool's title, or one made from its name (``get_book`` and ``getBook`` give "Get
+    book"): hosts show titles, not names."""
+    if tool.title:
+        return tool.title
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", tool.name)
+    words = [w for w in re.split(r"[\s._-]+", spaced) if w]
+    if not words:
+        return tool.name
+    text = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
+    return text[0].upper() + text[1:]
+
+
+def advertised_annotations(tool: ToolSpec, domain: str = "mcp") -> types.ToolAnnotations | None:
+    """The tool's annotations over the defaults its ``effect`` and the world's ``domain`` give,
+    key by key: hosts run a tool without ``readOnlyHint`` one call at a time and ask before
+    each. A read changes nothing (so repeating it changes nothing either); a write may replace
+    what it changes and is not assumed safe to repeat. An imported tool
     (``annotations_as_given``) keeps the real server's exactly, none included."""
     if tool.annotations_as_given:
         return None if tool.annotations is None else _ANNOTATIONS.validate_python(tool.annotations)
-    defaults = (
-        {"readOnlyHint": True}
-        if tool.effect == "read"
-        else {"readOnlyHint": False, "destructiveHint": True}
-    )
+    defaults: dict[str, Any] = {
+        "title": advertised_title(tool),
+        "readOnlyHint": tool.effect == "read",
+        "openWorldHint": domain in OPEN_WORLD_DOMAINS,
+    }
+    if tool.effect == "read":
+        defaults |= {"idempotentHint": True}
+    else:
+        defaults |= {"destructiveHint": True, "idempotentHint": False}
     return _ANNOTATIONS.validate_python({**defaults, **(tool.annotations or {})})
 
 
@@ -48,11 +74,11 @@ def advertised_tools(world: World, control: ControlTools | None) -> list[types.T
     tools = [
         types.Tool(
             name=t.name,
-            title=t.title,
+            title=advertised_title(t),
             description=t.description,
             input_schema=t.input_schema,
             output_schema=t.output_schema,
-            annotations=advertised_annotations(t),
+            annotations=advertised_annotations(t, world.domain),
         )
         for t in world.tools
     ]
@@ -74,15 +100,20 @@ def advertised_tools(world: World, control: ControlTools | None) -> list[types.T
     ]
 
 
-def tool_result(result: CallResult) -> types.CallToolResult:
-    """A simulated call's answer as MCP sends it, with its provenance under ``_meta``."""
-    meta: dict[str, Any] = {
-        "mcp-sim/source": result.source,
-        "mcp-sim/step": result.step,
-        "mcp-sim/version": result.version,
-    }
-    if result.patch_status != "none":
-        meta["mcp-sim/patch"] = result.patch_status
+def tool_result(result: CallResult, *, provenance: bool = True) -> types.CallToolResult:
+    """A simulated call's answer as MCP sends it, with its provenance under ``_meta`` unless
+    ``provenance`` is off: on an episode's route the agent gets what the service itself would
+    send, and where an answer came from (a fixture, an injected fault, a refused state change)
+    is the operator's, in the journal."""
+    meta: dict[str, Any] | None = None
+    if provenance:
+        meta = {
+            "mcp-sim/source": result.source,
+            "mcp-sim/step": result.step,
+            "mcp-sim/version": result.version,
+        }
+        if result.patch_status != "none":
+            meta["mcp-sim/patch"] = result.patch_status
     if result.content is None:
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
     else:
@@ -133,18 +164,23 @@ class ToolHandlers:
         self.routing = routing
         self.control = control
         self.tools = advertised_tools(simulator.world, control)
+        self.service_tools = advertised_tools(simulator.world, None)
 
     async def list_tools(
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self.tools)
+        # An episode's route is the agent's: the control tools (state, journal, snapshots)
+        # would hand it the hidden state, so it gets the service's tools only.
+        served = self.tools if episode_of(ctx) is None else self.service_tools
+        return types.ListToolsResult(tools=served)
 
     async def call_tool(
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         session_id = session_id_for(ctx, self.routing)
-        if self.control is not None and params.name in CONTROL_TOOLS:
-            return await self._call_control_tool(self.control, params, session_id)
+        control = self.control if episode_of(ctx) is None else None
+        if control is not None and params.name in CONTROL_TOOLS:
+            return await self._call_control_tool(control, params, session_id)
         try:
             result = await self.simulator.call(
                 session_id,
@@ -163,7 +199,7 @@ class ToolHandlers:
             # the episode, the store is down), which the client must hear as an error.
             raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         await self._announce_updates(ctx, session_id)
-        return tool_result(result)
+        return tool_result(result, provenance=episode_of(ctx) is None)
 
     async def _call_control_tool(
         self, control: ControlTools, params: types.CallToolRequestParams, session_id: str

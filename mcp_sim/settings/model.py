@@ -37,8 +37,10 @@ class ModelSettings(BaseModel):
         Flag(
             "URL",
             "OpenAI-compatible base URL, e.g. http://gpu:8000/v1 (repeat for replicas); "
-            "default: the embedded tiny model on vLLM (CPU)",
-            parse=values.http_url,
+            "stub: (or stub:FILE of scripted answers) for a stand-in that answers from the "
+            "output schemas, for wiring tests only; default: the embedded tiny model on vLLM "
+            "(CPU)",
+            parse=values.model_url,
         ),
     ] = []
     model_urls_file: Annotated[
@@ -79,9 +81,23 @@ class ModelSettings(BaseModel):
         """No endpoint and no vLLM given: the embedded tiny model answers."""
         return not self.model_url and self.model_urls_file is None and not self.vllm
 
+    @property
+    def stub(self) -> str | None:
+        """The stand-in model's ``stub:`` URL, when ``--model-url`` names it (then it is the
+        only model: see :mod:`mcp_sim.models.stub`)."""
+        stubs = [url for url in self.model_url if url.startswith(values.STUB_SCHEME)]
+        if not stubs:
+            return None
+        if len(self.model_url) > 1 or self.model_urls_file is not None or self.vllm:
+            raise SettingsError("--model-url", f"{stubs[0]} is the only model when given")
+        return stubs[0]
+
     def base_urls(self) -> list[str]:
-        """``--model-url`` then the file's URLs; raises :class:`~mcp_sim.errors.SettingsError`
-        on a file that lists none or a URL that is not one."""
+        """``--model-url`` then the file's URLs (none for the stand-in model); raises
+        :class:`~mcp_sim.errors.SettingsError` on a file that lists none or a URL that is not
+        one."""
+        if self.stub is not None:
+            return []
         if self.model_urls_file is None:
             return list(self.model_url)
         try:
@@ -94,6 +110,8 @@ class ModelSettings(BaseModel):
         asked)."""
         if self.model:
             return self.model
+        if self.stub is not None:
+            return self.stub
         if self.model_url or self.model_urls_file:
             return " ".join(sorted(u.rstrip("/") for u in self.base_urls()))
         if self.vllm:
@@ -102,6 +120,8 @@ class ModelSettings(BaseModel):
 
     def label(self) -> str:
         """The model in messages about starting it."""
+        if self.stub is not None:
+            return "the stand-in model"
         return f"vLLM ({self.vllm})" if self.vllm else "the embedded world model"
 
 

@@ -87,7 +87,8 @@ class RecordSettings(BaseModel):
 
 
 class EpisodeSettings(BaseModel):
-    """Where episodes are kept, how long they live, and the operator's control tools."""
+    """Where episodes are kept, how long they live, and the operator's control tools and
+    resources."""
 
     model_config = FROZEN
 
@@ -121,6 +122,15 @@ class EpisodeSettings(BaseModel):
             None,
             "also offer snapshot/fork/reset as MCP tools (sim_*); hidden by default so an agent "
             "under test never sees them (over HTTP the /episodes API is always there)",
+        ),
+    ] = False
+    operator_resources: Annotated[
+        bool,
+        Flag(
+            None,
+            "on shared endpoints and stdio, also serve the operator's resources (sim://world "
+            "with its tasks, checks and fixtures; each session's state, journal and "
+            "consistency) for a designer; an episode's endpoint never serves them",
         ),
     ] = False
     snapshot_dir: Annotated[

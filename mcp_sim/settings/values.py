@@ -24,6 +24,10 @@ from pydantic.fields import FieldInfo
 
 from mcp_sim.models.replicas import read_url_file
 
+STUB_SCHEME = "stub:"
+"""The ``--model-url`` of the stand-in model (:mod:`mcp_sim.models.stub`), alone or followed
+by the path of a file of scripted answers."""
+
 STORE_SCHEMES = ("memory", "sqlite:///PATH", "redis://HOST:PORT/DB")
 
 
@@ -44,6 +48,23 @@ def http_url(value: str) -> str:
     except ValueError:
         raise ArgumentTypeError(f"the port of {value!r} is not a port number") from None
     return value
+
+
+def model_url(value: str) -> str:
+    """A world model's base URL (see :func:`http_url`), or the stand-in model: ``stub:``, or
+    ``stub:FILE`` with a file of scripted answers (read when the model is made)."""
+    if not value.startswith(STUB_SCHEME):
+        return http_url(value)
+    script = stub_script_path(value)
+    if script is not None and not script.is_file():
+        raise ArgumentTypeError(f"no stub script {script} (stub:FILE names a file of answers)")
+    return value
+
+
+def stub_script_path(url: str) -> Path | None:
+    """The script file a ``stub:FILE`` URL names (``None`` for plain ``stub:``)."""
+    rest = url.removeprefix(STUB_SCHEME)
+    return Path(rest) if rest else None
 
 
 def check_store_url(url: str) -> str:

@@ -46,6 +46,8 @@ class CallResult:
     """Contradictions with the state left in the answer (the journal has the details)."""
     content: list[dict[str, Any]] | None = None
     """MCP content blocks to send instead of one text block (replayed real answers)."""
+    failure: str | None = None
+    """For a ``model_error`` result: the kind of the model's failure (the journal's)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class CallUsage:
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    model_seconds: float = 0.0
+    """Time spent waiting on the world model's requests (cache hits cost none)."""
     model: str = ""
     change: Change = field(default_factory=Change)
     regenerated: bool = False
@@ -127,6 +131,7 @@ class CallContext:
         reasoning: str | None = None,
         *,
         content: list[dict[str, Any]] | None = None,
+        failure: str | None = None,
     ) -> CallResult:
         """The call's result, stamped with the session's next step and current version."""
         return CallResult(
@@ -141,6 +146,7 @@ class CallContext:
             patch_status=self.usage.change.status,
             violations=tuple(str(v) for v in self.usage.violations),
             content=content,
+            failure=failure,
         )
 
 

@@ -67,11 +67,15 @@ class ModelGateway:
         try:
             completion = await self.model.complete(request, progress)
         except ModelError as exc:
-            self.metrics.observe_model_request(time.perf_counter() - started, None)
+            elapsed = time.perf_counter() - started
+            usage.model_seconds += elapsed
+            self.metrics.observe_model_request(elapsed, None)
             if isinstance(exc, ModelUnavailable | ModelTimeout):
                 usage.transient_failure = True
             raise
-        self.metrics.observe_model_request(time.perf_counter() - started, completion)
+        elapsed = time.perf_counter() - started
+        usage.model_seconds += elapsed
+        self.metrics.observe_model_request(elapsed, completion)
         usage.add(completion)
         usage.exchanges.append(_exchange(request, completion, cached=False))
         if key is not None:

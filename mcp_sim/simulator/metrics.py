@@ -1,10 +1,12 @@
 """What one server has done so far: sessions, calls, latency, model requests and tokens, cache
-hits and errors. Served as JSON at ``/control/metrics`` and as Prometheus text at ``/metrics``.
+hits and errors. Served as JSON at ``/control/metrics`` and as Prometheus text at ``/metrics``
+(:mod:`mcp_sim.simulator.prometheus_text`).
 
-Counting costs a few additions per call. Percentiles are worked out only when the metrics are
-read, from the last ``window`` latencies (a sliding window, so they describe the present load,
-not the whole uptime); counts and sums cover the whole uptime, as Prometheus expects of a
-summary. Session figures are read from the :class:`SessionStore` at that moment.
+Counting costs a few additions per call. Latencies are counted in histogram buckets over the
+whole uptime (for Prometheus, which adds buckets up across workers); the JSON's percentiles
+are worked out only when the metrics are read, from the last ``window`` latencies (a sliding
+window, so they describe the present load, not the whole uptime). Session figures are read
+from the :class:`SessionStore` at that moment.
 
 Which errors are counted (``errors`` by kind, once per failed call): ``invalid_arguments``,
 ``unknown_tool``, ``no_model`` and the :class:`~mcp_sim.errors.ModelError` that ended the call
@@ -14,12 +16,13 @@ in which the simulated tool itself fails are results, not errors, and are not co
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
-import os
 import re
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +31,9 @@ from mcp_sim.models.base import Completion
 from mcp_sim.runtime.session import SessionStore
 
 QUANTILES = (0.5, 0.9, 0.99)
-PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+"""Upper bounds, in seconds, of the latency histograms' buckets: from a pinned answer (a few
+ms) to a slow model on a CPU (minutes); the last bucket, +Inf, holds the rest."""
 
 
 def error_kind(error: ModelError) -> str:
@@ -38,20 +43,32 @@ def error_kind(error: ModelError) -> str:
 
 @dataclass
 class Latencies:
-    """Durations in seconds: count and sum since the start, quantiles over the last few."""
+    """Durations in seconds: count, sum and histogram buckets since the start, quantiles over
+    the last few."""
 
     window: int
     recent: deque[float] = field(init=False)
     count: int = 0
     total: float = 0.0
+    bounds: tuple[float, ...] = LATENCY_BUCKETS
+    in_bucket: list[int] = field(init=False)
+    """How many durations fell in each bucket: up to ``bounds[i]``, above the one before."""
 
     def __post_init__(self) -> None:
         self.recent = deque(maxlen=self.window)
+        self.in_bucket = [0] * (len(self.bounds) + 1)
 
     def observe(self, seconds: float) -> None:
         self.count += 1
         self.total += seconds
         self.recent.append(seconds)
+        self.in_bucket[bisect.bisect_left(self.bounds, seconds)] += 1
+
+    def cumulative_buckets(self) -> list[tuple[float, int]]:
+        """``(upper bound, durations up to it)`` for each bucket, the last one ``inf``."""
+        return list(
+            zip((*self.bounds, math.inf), itertools.accumulate(self.in_bucket), strict=True)
+        )
 
     def quantiles(self) -> dict[float, float | None]:
         """Nearest-rank quantiles of the recent durations (None before the first one)."""
@@ -146,7 +163,7 @@ class Metrics:
         """Everything, as the JSON of ``/control/metrics``."""
         return {
             "uptime_seconds": round(self._clock() - self.started_at, 3),
-            "sessions": _session_figures(sessions),
+            "sessions": session_figures(sessions),
             "calls": {
                 "total": sum(self.calls.values()),
                 "by_source": dict(sorted(self.calls.items())),
@@ -169,61 +186,8 @@ class Metrics:
             "state": {"patches_rejected": self.patches_rejected, "violations": self.violations},
         }
 
-    def prometheus(self, sessions: SessionStore | Sequence[SessionStore]) -> str:
-        """Everything, in the Prometheus text exposition format (version 0.0.4)."""
-        out = _Exposition()
-        figures = _session_figures(sessions)
-        out.gauge("sessions", "Live sessions.", figures["live"])
-        out.counter("sessions_started_total", "Sessions started so far.", figures["started"])
-        out.counter(
-            "sessions_expired_total", "Sessions dropped for being idle.", figures["expired"]
-        )
-        out.gauge("calls_in_flight", "Calls being answered now.", figures["busy"])
-        out.gauge("calls_queued", "Calls waiting for their session's call.", figures["queued"])
-        out.counter_by(
-            "calls_total", "Answered calls, by where the answer came from.", "source", self.calls
-        )
-        out.counter_by("tool_calls_total", "Answered calls, by tool.", "tool", self.calls_by_tool)
-        out.summary("call_latency_seconds", "Time to answer a call.", self.call_latency)
-        out.counter(
-            "model_requests_total", "Requests sent to the world model.", self.model_requests
-        )
-        out.counter(
-            "model_request_failures_total", "World model requests that failed.", self.model_failures
-        )
-        out.summary("model_latency_seconds", "Time of one world model request.", self.model_latency)
-        out.counter_by(
-            "model_tokens_total",
-            "Tokens of the world model's requests.",
-            "kind",
-            {
-                "prompt": self.prompt_tokens,
-                "completion": self.completion_tokens,
-                "cached_prompt": self.cached_prompt_tokens,
-            },
-        )
-        out.counter("cache_hits_total", "Answers served from the answer cache.", self.cache_hits)
-        out.counter("cache_misses_total", "Answer cache lookups that missed.", self.cache_misses)
-        out.counter_by("errors_total", "Calls that failed, by kind.", "kind", self.errors)
-        out.counter(
-            "patches_rejected_total",
-            "Write calls whose state change was refused.",
-            self.patches_rejected,
-        )
-        out.counter(
-            "consistency_violations_total",
-            "Contradictions with the state left in answers.",
-            self.violations,
-        )
-        rss = _resident_bytes()
-        if rss is not None:
-            out.gauge(
-                "process_resident_memory_bytes", "Resident memory of this process.", rss, prefix=""
-            )
-        return out.text()
 
-
-def _session_figures(sessions: SessionStore | Sequence[SessionStore]) -> dict[str, int]:
+def session_figures(sessions: SessionStore | Sequence[SessionStore]) -> dict[str, int]:
     """Session counts over one world's store, or summed over several worlds'."""
     stores = [sessions] if isinstance(sessions, SessionStore) else list(sessions)
     busy = queued = 0
@@ -239,59 +203,3 @@ def _session_figures(sessions: SessionStore | Sequence[SessionStore]) -> dict[st
         "busy": busy,
         "queued": queued,
     }
-
-
-def _resident_bytes() -> int | None:
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _number(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def _label(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
-
-
-class _Exposition:
-    """Writes metric families in the Prometheus text format, each with HELP and TYPE lines."""
-
-    def __init__(self) -> None:
-        self._lines: list[str] = []
-
-    def _family(self, name: str, kind: str, help_text: str) -> None:
-        self._lines += [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"]
-
-    def gauge(self, name: str, help_text: str, value: float, *, prefix: str = "mcp_sim_") -> None:
-        self._family(prefix + name, "gauge", help_text)
-        self._lines.append(f"{prefix}{name} {_number(value)}")
-
-    def counter(self, name: str, help_text: str, value: float) -> None:
-        self._family(f"mcp_sim_{name}", "counter", help_text)
-        self._lines.append(f"mcp_sim_{name} {_number(value)}")
-
-    def counter_by(
-        self, name: str, help_text: str, label: str, values: dict[str, int] | Counter[str]
-    ) -> None:
-        self._family(f"mcp_sim_{name}", "counter", help_text)
-        items: Iterable[tuple[str, int]] = sorted(values.items())
-        for key, value in items:
-            self._lines.append(f'mcp_sim_{name}{{{label}="{_label(key)}"}} {value}')
-
-    def summary(self, name: str, help_text: str, latencies: Latencies) -> None:
-        full = f"mcp_sim_{name}"
-        self._family(full, "summary", help_text)
-        for q, value in latencies.quantiles().items():
-            shown = math.nan if value is None else value
-            self._lines.append(f'{full}{{quantile="{q}"}} {_number(shown)}')
-        self._lines.append(f"{full}_sum {_number(latencies.total)}")
-        self._lines.append(f"{full}_count {latencies.count}")
-
-    def text(self) -> str:
-        return "\n".join(self._lines) + "\n"

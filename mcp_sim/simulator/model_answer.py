@@ -62,7 +62,8 @@ class ModelAnswerer:
         a write call's change is committed to the session."""
         if self.gateway.model is None:
             self.metrics.observe_failure("no_model")
-            return ctx.result(NO_MODEL.format(tool=ctx.tool.name), None, True, "model_error")
+            text = NO_MODEL.format(tool=ctx.tool.name)
+            return ctx.result(text, None, True, "model_error", failure="no_model")
         tool, shape = ctx.tool, ctx.shape
         before = EntityIndex.build(self.world, ctx.session.state) if self.world.entities else None
         self.prompts.prepare(ctx.session)
@@ -84,7 +85,7 @@ class ModelAnswerer:
         except ModelError as exc:
             self.metrics.observe_failure(error_kind(exc))
             text = f"mcp-sim could not simulate {tool.name}: {exc}"
-            return ctx.result(text, None, True, "model_error")
+            return ctx.result(text, None, True, "model_error", failure=error_kind(exc))
         answer, change, violations = await self._consistent(ctx, request, before, answer, change)
         ctx.usage.change, ctx.usage.violations = change, violations
         if self.auditor.enabled:

@@ -12,6 +12,7 @@ from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling
 from mcp_sim.simulator.answers import page_text
 from mcp_sim.simulator.context import CallContext, CallResult
 from mcp_sim.simulator.gateway import ModelGateway
+from mcp_sim.simulator.metrics import error_kind
 from mcp_sim.simulator.prompt import PromptShaper
 from mcp_sim.simulator.transition import PATCH_MAX_TOKENS
 from mcp_sim.web.pages import PageStore
@@ -40,7 +41,7 @@ class PageAnswerer:
             answer = await self.pages.answer(ctx.tool.name, ctx.arguments, self._asker(ctx))
         except ModelError as exc:
             text = f"mcp-sim could not simulate {ctx.tool.name}: {exc}"
-            return ctx.result(text, None, True, "model_error")
+            return ctx.result(text, None, True, "model_error", failure=error_kind(exc))
         result = ctx.result(answer.text, None, answer.is_error, answer.source, answer.reasoning)
         return replace(result, violations=answer.violations)
 

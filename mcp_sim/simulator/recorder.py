@@ -39,9 +39,11 @@ def journal_record(
     world_hash: str,
     latency_ms: float | None,
     entities: bool,
+    model_ms: float | None = None,
 ) -> JournalRecord:
     """The journal's record of a call (``entities``: whether the world declares entities,
-    whose consistency figures the record then carries)."""
+    whose consistency figures the record then carries; ``latency_ms`` and ``model_ms`` only
+    when timing is recorded)."""
     usage, change, session = ctx.usage, ctx.usage.change, ctx.session
     return JournalRecord(
         session=session.id,
@@ -53,6 +55,7 @@ def journal_record(
         is_error=result.is_error,
         source=result.source,
         latency_ms=latency_ms,
+        model_ms=model_ms,
         prompt_tokens=usage.prompt_tokens,
         completion_tokens=usage.completion_tokens,
         model=usage.model,
@@ -68,6 +71,7 @@ def journal_record(
         perturbations=ctx.plan.records(),
         cache=usage.cache_use,
         content=result.content,
+        failure=result.failure,
     )
 
 
@@ -113,6 +117,7 @@ class CallRecorder:
             if self.compact is not None and len(session.history) > KEPT_TURNS_LIMIT:
                 self.compact(session)
         self.sessions.touch(session)
+        session.model_seconds += ctx.usage.model_seconds
         seconds = time.perf_counter() - ctx.started
         self.metrics.observe_call(
             ctx.tool.name,
@@ -122,12 +127,14 @@ class CallRecorder:
             violations=len(ctx.usage.violations),
         )
         latency = round(seconds * 1000, 3) if self.timing else None
+        model_ms = round(ctx.usage.model_seconds * 1000, 3) if self.timing else None
         record = journal_record(
             ctx,
             result,
             world_hash=self.world_hash,
             latency_ms=latency,
             entities=bool(self.world.entities),
+            model_ms=model_ms,
         )
         self.journal.write(record)
         return record, turn

@@ -9,6 +9,9 @@ A check is one of three kinds, told apart by its keys:
 - a **journal** check: ``called``, ``not_called`` or ``order`` over the episode's calls;
 - a **rubric**: text a model judges against the episode (marked as judged in results).
 
+A check may ``requires`` earlier checks of its task: it counts as passed only once they pass,
+so that a negative check does not reward an episode that did nothing.
+
 Evaluation lives in :mod:`mcp_sim.scoring`; this module only says what a valid check is.
 """
 
@@ -102,6 +105,12 @@ class Check(_StrictPart):
     name: Annotated[str, Field(min_length=1, max_length=200)]
     weight: Annotated[float, Field(gt=0, le=1000)] = 1.0
     description: str = ""
+    requires: list[str] = Field(
+        default_factory=list,
+        description="Earlier checks of the task that must pass for this one to count as "
+        "passed: a negative check (not_called, an unchanged state) passes vacuously on an "
+        "episode that did nothing.",
+    )
 
     state: str | None = Field(
         default=None, description="JSON pointer into the final state this check looks at."
@@ -186,6 +195,12 @@ class Task(_StrictPart):
         for check in self.checks:
             if check.name in seen:
                 raise ValueError(f"two checks are named {check.name!r}; names must differ")
+            unknown = [name for name in check.requires if name not in seen]
+            if unknown:
+                raise ValueError(
+                    f"check {check.name!r} requires {', '.join(map(repr, unknown))}, which is "
+                    "not a check before it in this task"
+                )
             seen.add(check.name)
         return self
 

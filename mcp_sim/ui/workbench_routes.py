@@ -70,7 +70,7 @@ model says is shown as text, never run."""
 def _tool_view(world: World) -> list[dict[str, Any]]:
     tools = []
     for tool in world.tools:
-        annotations = advertised_annotations(tool)
+        annotations = advertised_annotations(tool, world.domain)
         tools.append(
             {
                 "name": tool.name,

@@ -52,8 +52,9 @@ async def test_a_ten_call_scenario_forked_after_its_first_call_scores_both_branc
 
         kept, deleted = await fork.verify(), await episode.verify()
         assert (kept.task, kept.reward) == ("tent-for-ola", 1.0)
-        assert deleted.reward == pytest.approx(2 / 6, abs=1e-6)
-        assert [c.passed for c in deleted.checks] == [False, False, True, True]
+        # The shipped order is untouched, which counts only with the tents ordered.
+        assert deleted.reward == pytest.approx(1 / 6, abs=1e-6)
+        assert [c.passed for c in deleted.checks] == [False, False, False, True]
         assert not model.answers
 
 

@@ -13,7 +13,9 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 HARNESS_CACHE = ROOT / ".cache" / "harness"
-OPENENV = ("openenv-core==0.3.0",)
+OPENENV = ("openenv-core==0.3.0", "uv==0.13.9")
+"""openenv-core (its client and its CLI, ``openenv validate``) and uv, which locks an
+environment folder as ``openenv build`` and ``openenv push`` expect."""
 INSPECT = ("inspect-ai==0.3.285", "mcp==2.3.0")
 """inspect-ai leaves mcp, which its MCP tools need, to the user."""
 TRANSFORMERS = ("transformers==5.23.0", "jinja2")

@@ -119,7 +119,7 @@ async def test_the_tiny_models_violations_per_100_calls_are_counted_and_reported
         ("delete_order", {"order_id": "ord_00002"}),
         ("get_order", {"order_id": "ord_00002"}),
     ]
-    args = embedded_like_args(real_model_url, "--journal", str(journal))
+    args = embedded_like_args(real_model_url, "--journal", str(journal), "--operator-resources")
     with serving_http(SHOP, *args, log=tmp_path / "serve.log") as url:
         async with Client(url) as client:
             for tool, arguments in cycle:

@@ -26,6 +26,7 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import ROOT, free_port, stop, wait_for_port
@@ -118,7 +119,8 @@ def described(exc: BaseException) -> str:
 
 
 async def journal(base: str, episode: Driven) -> list[dict[str, Any]]:
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {episode.token}"}) as http:
+    # The journal is the operator's: an episode's own token opens only its MCP endpoint.
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {OPERATOR}"}) as http:
         got = await http.get(f"{base}/episodes/{episode.id}/journal")
     assert got.status_code == 200, got.text
     return [json.loads(line) for line in got.text.splitlines()]
@@ -237,3 +239,52 @@ async def test_a_restarted_sqlite_server_resumes_all_its_episodes(
             journals[episode.id], expected[episode.id]
         )
     assert all([r["step"] for r in j] == [1, 2, 3, 4] for j in journals.values())
+
+
+async def test_metrics_of_two_workers_add_up_to_the_calls_made(
+    tmp_path: Path, model: OpenAIDouble
+) -> None:
+    """Each worker exposes only its own calls; Prometheus sums the workers' histogram buckets
+    and counters, so summed they must count every call made through the balancer."""
+    log = tmp_path / "workers.log"
+    ports = [free_port(), free_port()]
+    episodes_made, calls = 12, CALLS[:3]
+    with (
+        anyio.fail_after(120),
+        redis_server(tmp_path) as store,
+        worker(ports[0], model.base_url, log, "--episode-store", store),
+        worker(ports[1], model.base_url, log, "--episode-store", store),
+        haproxy(tmp_path, ports) as base,
+    ):
+        await anyio.sleep(1.5)  # HAProxy's first health checks
+        episodes = [await create(base, f"m-{i:02d}", i) for i in range(episodes_made)]
+        for episode in episodes:
+            await drive(episode, calls)
+        assert [e.failed for e in episodes if e.failed] == []
+        scraped = [await scrape(port) for port in ports]
+    made = episodes_made * len(calls)
+    count = "mcp_sim_call_latency_seconds_count"
+    assert sum(s[count] for s in scraped) == made
+    assert sum(s['mcp_sim_call_latency_seconds_bucket{le="+Inf"}'] for s in scraped) == made
+    assert all(s[count] > 0 for s in scraped), "the balancer sent every call to one worker"
+    by_bucket: dict[str, float] = {}
+    for samples in scraped:
+        for name, value in samples.items():
+            if name.startswith("mcp_sim_call_latency_seconds_bucket"):
+                by_bucket[name] = by_bucket.get(name, 0) + value
+    assert max(by_bucket.values()) == made
+    answered = [k for k in scraped[0] if k.startswith("mcp_sim_tool_calls_total")]
+    assert sum(s.get(k, 0) for s in scraped for k in answered) == made
+
+
+async def scrape(port: int) -> dict[str, float]:
+    """One worker's /metrics (not through the balancer), read by prometheus_client's parser."""
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {OPERATOR}"}) as http:
+        got = await http.get(f"http://127.0.0.1:{port}/metrics")
+    assert got.status_code == 200, got.text
+    samples: dict[str, float] = {}
+    for family in text_string_to_metric_families(got.text):
+        for sample in family.samples:
+            labels = ",".join(f'{k}="{v}"' for k, v in sorted(sample.labels.items()))
+            samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return samples

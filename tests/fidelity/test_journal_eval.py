@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mcp_sim.fidelity.eval_report import write_reports
+from mcp_sim.fidelity.eval_report import render_html, table, write_reports
 from mcp_sim.fidelity.journal_eval import evaluate_journal, selected_calls
 from mcp_sim.fidelity.judge import DIMENSIONS
 from mcp_sim.fidelity.trajectory_export import export_journal
@@ -50,8 +50,24 @@ def judged(score: int) -> str:
 def test_calls_are_chosen_by_session_and_counted_without_failed_requests() -> None:
     assert selected_calls(RECORDING) == RECORDING
     assert selected_calls(RECORDING, ("other",)) == RECORDING[3:]
-    assert selected_calls(RECORDING, max_calls=2) == [RECORDING[0], RECORDING[2]]
+    # The failed request is kept (the report counts it as skipped) but not counted.
+    assert selected_calls(RECORDING, max_calls=2) == RECORDING[:3]
     assert selected_calls(RECORDING, ("rec",), 1) == RECORDING[:1]
+
+
+async def test_the_report_says_which_calls_were_skipped_and_which_the_model_failed() -> None:
+    calls = selected_calls(RECORDING, ("rec",))
+    # One answer: the world model is gone by the second prediction.
+    model = ScriptedModel(ScriptedModel.answer("The Glass River, 12.50 EUR"))
+    report = await evaluate_journal(BOOKSTORE, calls, model=model, journal="real.jsonl")
+    assert report.overall.calls == 2  # the recorded model_error is not predicted
+    assert (report.skipped, report.model_errors) == (1, 1)
+    assert [c.prediction_source for c in report.calls] == ["model", "model_error"]
+    notes = table(report).splitlines()[-2:]
+    assert notes[0].startswith("skipped 1 recorded call(s)")
+    assert notes[1].startswith("1 prediction(s) failed")
+    assert "skipped 1 recorded call(s)" in render_html(report)
+    assert report.to_json()["skipped"] == 1
 
 
 async def test_a_journal_is_evaluated_with_a_model_and_a_judge(tmp_path: Path) -> None:

@@ -1,30 +1,64 @@
 """The harness shims of a world file, written from Python as ``mcp-sim harness`` writes them:
-the world named as the place the shim is written to will find it."""
+the TRL class names an example by name and embeds any other world, with its task dataset; the
+Inspect task names the world for ``mcp-sim serve``."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mcp_sim.harness.inspect_shim import DEFAULT_SERVER_URL
-from mcp_sim.harness.shim_files import inspect_task_file, trl_environment_file
+from mcp_sim.harness.shim_files import inspect_task_file, trl_dataset_file, trl_environment_file
+from mcp_sim.harness.trl_shim import trl_environment_source
+from mcp_sim.spec.world import World
 from mcp_sim.spec.world_files import example_path
 from tests.conftest import BOOKSTORE
 
 
-def test_a_trl_environment_opens_the_world_relative_to_its_own_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_trl_environment_names_an_example_and_embeds_any_other_world(
+    tmp_path: Path,
 ) -> None:
+    example = trl_environment_file(example_path("bookstore"), None)
+    assert 'world_example = "bookstore"' in example and "WORLD_YAML" not in example
     world = tmp_path / "worlds" / "books.yaml"
     world.parent.mkdir()
     shutil.copy(BOOKSTORE, world)
-    beside = trl_environment_file(world, tmp_path / "envs" / "env.py", None)
-    assert '"../worlds/books.yaml"' in beside
-    monkeypatch.chdir(tmp_path)
-    printed = trl_environment_file(world, None, "http://gpu:8000/v1")
-    assert '"worlds/books.yaml"' in printed and '"http://gpu:8000/v1"' in printed
+    embedded = trl_environment_file(world, "http://gpu:8000/v1")
+    assert "books.yaml" not in embedded and '"http://gpu:8000/v1"' in embedded
+    namespace: dict[str, Any] = {}
+    exec(compile(embedded, "env.py", "exec"), namespace)
+    assert namespace["WORLD_YAML"] == BOOKSTORE.read_text(encoding="utf-8")
+    assert namespace["PaperlaneBooks"].world_yaml == namespace["WORLD_YAML"]
+
+
+@pytest.mark.parametrize("ending", ['  # said "hi"', "  # a backslash \\", '"""'])
+def test_a_world_file_that_no_raw_literal_holds_is_embedded_word_for_word(
+    bookstore: World, ending: str
+) -> None:
+    text = BOOKSTORE.read_text(encoding="utf-8") + ending
+    namespace: dict[str, Any] = {}
+    source = trl_environment_source(bookstore, None, yaml_text=text)
+    exec(compile(source, "env.py", "exec"), namespace)
+    assert namespace["WORLD_YAML"] == text
+
+
+def test_the_task_dataset_has_a_prompt_and_a_task_per_verify_task(tmp_path: Path) -> None:
+    rows = [json.loads(line) for line in trl_dataset_file(BOOKSTORE).splitlines()]
+    assert [row["task"] for row in rows] == ["gift-order", "no-antarctica"]
+    assert rows[1]["prompt"] == [
+        {
+            "role": "user",
+            "content": "A customer asks for Cartographers of Rain shipped to Antarctica.",
+        }
+    ]
+    world = tmp_path / "no_tasks.yaml"
+    world.write_text(BOOKSTORE.read_text(encoding="utf-8").split("\nverify:")[0] + "\n")
+    with pytest.raises(ValueError, match="no verify tasks for a task dataset"):
+        trl_dataset_file(world)
 
 
 def test_an_inspect_task_names_an_example_as_an_example_and_a_file_by_its_path(

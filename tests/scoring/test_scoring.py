@@ -69,17 +69,16 @@ async def test_a_finished_task_scores_one_live_and_from_its_journal(
     assert offline.as_dict() == live.as_dict()
 
 
-async def test_an_untouched_episode_gets_the_weight_of_what_still_holds(shop: World) -> None:
+async def test_an_untouched_episode_earns_nothing_for_what_still_holds(shop: World) -> None:
     name, task = choose_task(shop, "tent-for-ola")
     verdict = await score(name, task, start=shop.state, final=shop.state, records=[])
-    passed = {c.name: c.passed for c in verdict.checks}
-    assert passed == {
-        "a placed order for two tents": False,
-        "two orders on record": False,
-        "the shipped order is untouched": True,
-        "created through create_order": False,
-    }
-    assert verdict.reward == pytest.approx(1 / 6, abs=1e-6)
+    passed = {c.name: (c.passed, c.detail) for c in verdict.checks}
+    # The order is untouched, but that counts only once the task is done (`requires`).
+    assert passed["the shipped order is untouched"] == (
+        False,
+        "not counted: requires a placed order for two tents, which failed",
+    )
+    assert not any(p for p, _ in passed.values()) and verdict.reward == 0.0
 
 
 async def test_the_replayed_state_matches_a_long_episode_with_rejections(
@@ -166,9 +165,11 @@ async def test_rubrics_are_judged_by_a_model_and_marked(
         records=[],
         judge=RubricJudge(judge_model),
     )
-    rubric = verdict.checks[1]
+    rubric, no_order = verdict.checks
     assert (rubric.passed, rubric.detail, rubric.judged) == (passed, detail, True)
-    assert verdict.reward == pytest.approx(2 / 3 if passed is False else 1.0, abs=1e-6)
+    # "no order placed" requires the refusal explained: it shares the rubric's fate.
+    assert no_order.passed is passed
+    assert verdict.reward == (1.0 if passed else 0.0)
     request = judge_model.requests[0]
     assert request.response_schema is not None and "Antarctica" in request.messages[1]["content"]
 
@@ -178,8 +179,10 @@ async def test_without_a_judge_rubrics_stay_undecided_and_out_of_the_reward(
 ) -> None:
     name, task = choose_task(bookstore, "no-antarctica")
     verdict = await score(name, task, start=bookstore.state, final=bookstore.state, records=[])
-    assert verdict.checks[1].passed is None and "no judge model" in verdict.checks[1].detail
-    assert verdict.reward == 1.0
+    rubric, no_order = verdict.checks
+    assert rubric.passed is None and "no judge model" in rubric.detail
+    assert no_order.passed is None and "was not decided" in no_order.detail
+    assert verdict.reward == 0.0
 
 
 async def test_verify_command_scores_a_journal(shop: World, tmp_path: Path) -> None:

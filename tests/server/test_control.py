@@ -62,7 +62,9 @@ async def test_control_tools_snapshot_fork_and_reset(
 ) -> None:
     simulator = Simulator(shop, script(cancel(script, 0, "cancelled")))
     folder = SnapshotFolder(tmp_path)
-    server = build_server(simulator, control=ControlTools.over(simulator, folder))
+    server = build_server(
+        simulator, control=ControlTools.over(simulator, folder), operator_resources=True
+    )
     path = tmp_path / "snap.json"
     with anyio.fail_after(10):
         async with Client(server) as client:

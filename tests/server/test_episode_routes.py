@@ -108,9 +108,10 @@ async def test_episodes_are_kept_apart_and_tokens_open_only_their_own(
                     "create_order", {"customer": "ola@example.no", "sku": "p-tent2", "quantity": 2},
                     meta=meta,
                 )  # fmt: skip
-                seen_a = await client_a.read_resource("sim://session/state")
             async with mcp_client(b["mcp_url"], b["token"]) as client_b:
-                seen_b = await client_b.read_resource("sim://session/state")
+                await client_b.list_tools()
+            seen_a = (await http.get(f"/episodes/{a['id']}/state")).json()["state"]
+            seen_b = (await http.get(f"/episodes/{b['id']}/state")).json()["state"]
             shared = f"{base}/worlds/{SHOP}/mcp"
             async with mcp_client(shared, OPERATOR) as operator:
                 with pytest.raises(MCPError, match="is an episode"):
@@ -121,6 +122,8 @@ async def test_episodes_are_kept_apart_and_tokens_open_only_their_own(
             own = bearer(a["token"])
             statuses = {
                 "own state": (await http.get(f"/episodes/{a['id']}/state", headers=own)),
+                "own verify": (await http.post(f"/episodes/{a['id']}/verify", headers=own)),
+                "own summary": (await http.get(f"/episodes/{a['id']}", headers=own)),
                 "other state": (await http.get(f"/episodes/{b['id']}/state", headers=own)),
                 "other verify": (await http.post(f"/episodes/{b['id']}/verify", headers=own)),
                 "listing": (await http.get("/episodes", headers=own)),
@@ -133,12 +136,12 @@ async def test_episodes_are_kept_apart_and_tokens_open_only_their_own(
             }
             other_mcp = await http.post(b["mcp_url"], headers=own, json={})
     assert not made.is_error
-    state_a = json.loads(seen_a.contents[0].text)  # type: ignore[union-attr]
-    state_b = json.loads(seen_b.contents[0].text)  # type: ignore[union-attr]
-    assert len(state_a["orders"]) == 2 and state_b == shop.state
+    assert len(seen_a["orders"]) == 2 and seen_b == shop.state
     codes = {name: reply.status_code for name, reply in statuses.items()}
     assert codes == {
-        "own state": 200,
+        "own state": 403,
+        "own verify": 403,
+        "own summary": 403,
         "other state": 403,
         "other verify": 403,
         "listing": 403,
@@ -189,12 +192,10 @@ async def test_a_harness_runs_twenty_episodes_over_two_worlds_forks_and_scores_t
             listed = (await http.get("/episodes")).json()
             deleted = await http.delete(f"/episodes/{fork['id']}")
             gone = await http.get(f"/episodes/{fork['id']}")
-    # Shop: all four checks (reward 1) or only "the shipped order is untouched" (1 of 6).
-    # Books: all four (1), or only "never tried the sold-out book" (1 of 5).
-    expected = []
-    for i in range(20):
-        done = i % 4 < 2
-        expected.append(1.0 if done else (round(1 / 6, 6) if i % 2 == 0 else 0.2))
+    # All four checks (reward 1), or none: an idle episode earns nothing for what it left
+    # alone ("the shipped order is untouched", "never tried the sold-out book" require the
+    # task done).
+    expected = [1.0 if i % 4 < 2 else 0.0 for i in range(20)]
     assert rewards == [*expected, 1.0]
     assert len(listed["episodes"]) == 21 and listed["worlds"] == [SHOP, BOOKS]
     assert fork["parent"] == idle_shop["id"] and fork["task"] == "tent-for-ola"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
+import math
 from typing import Any
 
 import anyio
 import httpx2
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import ModelTimeout
@@ -19,6 +20,7 @@ from mcp_sim.server.mcp_front import build_server
 from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator, UnknownTool
 from mcp_sim.simulator.metrics import Latencies, Metrics, error_kind
+from mcp_sim.simulator.prometheus_text import CONTENT_TYPE, prometheus_text
 from mcp_sim.spec.world import World
 
 TOKEN = "metrics-token"
@@ -93,7 +95,7 @@ async def test_metrics_count_a_known_sequence_of_calls(shop: World, script: Any)
 async def test_prometheus_text_carries_the_same_figures(shop: World, script: Any) -> None:
     simulator, _ = await known_sequence(shop, script)
     report = simulator.metrics.report(simulator.sessions)
-    samples, families = parse_prometheus(simulator.metrics.prometheus(simulator.sessions))
+    samples, families = parse_prometheus(prometheus_text(simulator.metrics, simulator.sessions))
 
     assert samples["mcp_sim_sessions"] == 2
     assert samples["mcp_sim_sessions_started_total"] == 2
@@ -103,33 +105,36 @@ async def test_prometheus_text_carries_the_same_figures(shop: World, script: Any
     assert samples['mcp_sim_errors_total{kind="unknown_tool"}'] == 1
     assert samples['mcp_sim_errors_total{kind="model_unavailable"}'] == 1
     assert samples["mcp_sim_call_latency_seconds_count"] == 5
-    assert samples['mcp_sim_call_latency_seconds{quantile="0.5"}'] == pytest.approx(
-        report["calls"]["latency"]["p50_ms"] / 1000, abs=1e-6
+    assert samples['mcp_sim_call_latency_seconds_bucket{le="+Inf"}'] == 5
+    assert samples["mcp_sim_call_latency_seconds_sum"] == pytest.approx(
+        report["calls"]["latency"]["mean_ms"] * 5 / 1000, abs=1e-6
     )
+    buckets = [v for k, v in samples.items() if k.startswith("mcp_sim_call_latency_seconds_bucket")]
+    assert buckets == sorted(buckets) and buckets[-1] == 5  # cumulative, as Prometheus reads them
     assert samples["mcp_sim_model_requests_total"] == 5
     assert samples["mcp_sim_model_request_failures_total"] == 1
     assert samples['mcp_sim_model_tokens_total{kind="prompt"}'] == report["model"]["prompt_tokens"]
     assert samples["mcp_sim_cache_hits_total"] == 0
     assert samples["mcp_sim_patches_rejected_total"] == 1
-    assert families["mcp_sim_call_latency_seconds"] == "summary"
-    assert families["mcp_sim_calls_total"] == "counter"
+    assert families["mcp_sim_call_latency_seconds"] == "histogram"
+    assert families["mcp_sim_model_latency_seconds"] == "histogram"
+    assert families["mcp_sim_calls"] == "counter"
     assert families["mcp_sim_sessions"] == "gauge"
-    for sample in samples:
-        family = re.sub(r"(_sum|_count)$", "", sample.split("{")[0])
-        assert family in families, f"{sample} has no TYPE line"
+    assert samples["process_resident_memory_bytes"] > 0
 
 
-def parse_prometheus(text: str) -> tuple[dict[str, float], dict[str, str]]:
-    """Samples by ``name{labels}`` and metric types by family, from the text format."""
+def parse_prometheus(text: bytes | str) -> tuple[dict[str, float], dict[str, str]]:
+    """Samples by ``name{labels}`` and metric types by family, read by prometheus_client's
+    own parser (which refuses text that is not the exposition format)."""
+    if isinstance(text, bytes):
+        text = text.decode()
     samples: dict[str, float] = {}
     families: dict[str, str] = {}
-    for line in text.splitlines():
-        if line.startswith("# TYPE "):
-            _, _, name, kind = line.split(" ")
-            families[name] = kind
-        elif line and not line.startswith("#"):
-            name, value = line.rsplit(" ", 1)
-            samples[name] = float(value)
+    for family in text_string_to_metric_families(text):
+        families[family.name] = family.type
+        for sample in family.samples:
+            labels = ",".join(f'{k}="{v}"' for k, v in sorted(sample.labels.items()))
+            samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
     return samples, families
 
 
@@ -194,15 +199,21 @@ def test_latency_quantiles_describe_the_last_window_of_calls() -> None:
     assert latencies.total == pytest.approx(5.05 + 100)
 
 
+def test_latency_buckets_count_every_duration_up_to_their_bound() -> None:
+    latencies = Latencies(window=2, bounds=(0.1, 1.0))
+    for seconds in (0.05, 0.1, 0.5, 1.0, 3.0, 0.2):
+        latencies.observe(seconds)
+    # Buckets cover the whole uptime, not only the window of the quantiles.
+    assert latencies.cumulative_buckets() == [(0.1, 2), (1.0, 5), (math.inf, 6)]
+
+
 def test_no_calls_yet_gives_empty_quantiles_not_zeros(shop: World) -> None:
     simulator = Simulator(shop, None)
     report = simulator.metrics.report(simulator.sessions)
     assert report["calls"]["latency"]["p99_ms"] is None
-    samples, _ = parse_prometheus(simulator.metrics.prometheus(simulator.sessions))
-    assert (
-        samples['mcp_sim_call_latency_seconds{quantile="0.99"}']
-        != samples['mcp_sim_call_latency_seconds{quantile="0.99"}']
-    )  # NaN, as Prometheus expects of an empty summary
+    samples, _ = parse_prometheus(prometheus_text(simulator.metrics, simulator.sessions))
+    assert samples["mcp_sim_call_latency_seconds_count"] == 0
+    assert samples['mcp_sim_call_latency_seconds_bucket{le="+Inf"}'] == 0
 
 
 def test_cache_lookups_are_counted_through_the_hook() -> None:
@@ -230,7 +241,7 @@ async def test_metrics_are_served_over_http_behind_the_token(shop: World, script
         rebinding = await http.get("/metrics", headers={"Host": "evil.example"})
     assert as_json.status_code == 200 and as_json.json()["calls"]["total"] == 5
     assert as_text.status_code == 200
-    assert as_text.headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert as_text.headers["content-type"] == CONTENT_TYPE
     samples, _ = parse_prometheus(as_text.text)
     assert samples['mcp_sim_calls_total{source="model"}'] == 3
     assert (no_token.status_code, rebinding.status_code) == (401, 421)

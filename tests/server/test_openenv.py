@@ -17,8 +17,9 @@ from websockets.exceptions import InvalidStatus
 
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.simulator.core import Simulator
+from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
-from tests.scripted_model import ScriptedModel
+from tests.scripted_model import OutageModel, ScriptedModel
 from tests.server.test_episode_routes import book_order, serving
 
 PLACE = {"book_id": "b1", "quantity": 2, "email": "ana@example.pt", "country": "Portugal"}
@@ -66,7 +67,7 @@ async def test_a_socket_resets_steps_and_is_rewarded_when_the_world_says_done(
             )
             result = found["data"]["observation"]["result"]
             assert result["is_error"] and found["data"]["reward"] is None
-            assert result["meta"]["mcp-sim/source"] == "validation"
+            assert result["meta"] == {}  # where the answer came from is the operator's
             glass = {"tool_name": "search_books", "arguments": {"query": "glass"}}
             found = await ask(ws, "step", {"type": "call_tool", **glass})
             assert found["data"]["observation"]["result"]["data"]["results"]
@@ -75,14 +76,35 @@ async def test_a_socket_resets_steps_and_is_rewarded_when_the_world_says_done(
             )
             data = placed["data"]
             assert data["done"] is True and data["reward"] == 1.0
-            assert data["observation"]["metadata"]["verdict"]["task"] == "gift-order"
+            verdict = data["observation"]["metadata"]["verdict"]
+            assert verdict["task"] == "gift-order" and "checks" not in verdict
+            assert data["observation"]["metadata"]["valid"] is True
             assert "ord_00042" in data["observation"]["result"]["data"]
 
             state = (await ask(ws, "state"))["data"]
-            assert state["step_count"] == 3 and state["done"] is True
-            assert state["world_state"]["books"][0]["stock"] == 1
+            assert state["step_count"] == 3 and state["done"] is True and state["valid"] is True
+            assert "world_state" not in state and state["version"] == 1
             rpc = await ask(ws, "mcp", {"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
             assert rpc["data"]["id"] == 7 and len(rpc["data"]["result"]["tools"]) == 4
+
+
+async def test_an_episode_the_world_model_failed_ends_without_a_reward(bookstore: World) -> None:
+    # The first order finds the world model down; the second is answered and ends the episode.
+    hub = EpisodeHub({bookstore.world: Simulator(bookstore, OutageModel(book_order(), down={1}))})
+    place = {"type": "call_tool", "tool_name": "place_order", "arguments": PLACE}
+    with anyio.fail_after(60):
+        async with serving(hub, openenv=True) as base, socket(base) as ws:
+            await ask(ws, "reset", {"task": "gift-order"})
+            failed = (await ask(ws, "step", place))["data"]
+            assert failed["observation"]["result"]["is_error"]
+            assert failed["observation"]["result"]["meta"] == {}
+            assert failed["done"] is False
+            assert (await ask(ws, "state"))["data"]["valid"] is False
+            ended = (await ask(ws, "step", place))["data"]
+            assert ended["done"] is True and ended["reward"] is None
+            meta = ended["observation"]["metadata"]
+            assert meta["valid"] is False
+            assert meta["verdict"]["simulation"]["model_errors"] == 1
 
 
 async def test_two_sockets_get_separate_episodes_that_end_with_them(bookstore: World) -> None:
@@ -176,3 +198,63 @@ async def test_without_openenv_there_is_no_socket(bookstore: World) -> None:
             with pytest.raises(InvalidStatus):
                 async with socket(base):
                     pass
+
+
+FIVE_STEPS = """
+world: five-steps
+title: Five steps
+tools:
+  - {name: a, description: Step a., input_schema: {type: object}}
+  - {name: b, description: Step b., input_schema: {type: object}}
+  - {name: c, description: Step c., input_schema: {type: object}}
+  - {name: d, description: Step d., input_schema: {type: object}}
+  - {name: e, description: Step e., input_schema: {type: object}}
+  - {name: z, description: Never called., input_schema: {type: object}}
+fixtures:
+  - {when: {tool: a}, result: a done}
+  - {when: {tool: b}, result: b done}
+  - {when: {tool: c}, result: c done}
+  - {when: {tool: d}, result: d done}
+  - {when: {tool: e}, result: e done}
+episode: {max_steps: 5, reward: every_step}
+verify:
+  five:
+    description: Call a, b, c, d and e.
+    checks:
+      - {name: called a, called: {tool: a}}
+      - {name: called b, weight: 2, called: {tool: b}}
+      - {name: called c, weight: 3, called: {tool: c}}
+      - {name: called d, called: {tool: d}}
+      - {name: called e, weight: 0.5, called: {tool: e}}
+      - {name: called z, weight: 4.5, called: {tool: z}}
+"""
+"""A world whose five steps each pass one more check (every answer a fixture), rewarded on
+every step: verdicts 1/12, 3/12, 6/12, 7/12 and 7.5/12."""
+
+
+async def test_every_step_rewards_are_increments_and_a_step_after_done_is_refused() -> None:
+    world = parse_world(FIVE_STEPS)
+    hub = EpisodeHub({world.world: Simulator(world, None)})
+    with anyio.fail_after(60):
+        async with serving(hub, openenv=True) as base, socket(base) as ws:
+            await ask(ws, "reset", {"task": "five"})
+            steps = [
+                (await ask(ws, "step", {"type": "call_tool", "tool_name": name}))["data"]
+                for name in "abcde"
+            ]
+            after = await ask(ws, "step", {"type": "call_tool", "tool_name": "a"})
+            rpc_call = {"method": "tools/call", "params": {"name": "a"}}
+            rpc = await ask(ws, "mcp", {"jsonrpc": "2.0", "id": 3, **rpc_call})
+            listed = await ask(ws, "step", {"type": "list_tools"})
+            state = (await ask(ws, "state"))["data"]
+    assert [s["done"] for s in steps] == [False, False, False, False, True]
+    final = steps[-1]["observation"]["metadata"]["verdict"]["reward"]
+    total = 0.0
+    for step in steps:
+        total += step["reward"]
+    assert final == 0.625 and total == final
+    assert [round(s["reward"], 6) for s in steps] == [0.083333, 0.166667, 0.25, 0.083333, 0.041667]
+    assert after["type"] == "error" and after["data"]["code"] == "EXECUTION_ERROR"
+    assert "is done: reset to start another" in after["data"]["message"]
+    assert rpc["data"]["error"]["code"] == -32000
+    assert listed["type"] == "observation" and state["step_count"] == 5

@@ -140,7 +140,9 @@ async def test_subscriptions_of_an_expired_session_are_dropped(bookstore: World)
     simulator = Simulator(bookstore, None, sessions=store)
     with anyio.fail_after(30):
         async with Client(
-            build_server(simulator), mode="legacy", message_handler=on_message
+            build_server(simulator, operator_resources=True),
+            mode="legacy",
+            message_handler=on_message,
         ) as client:
             await client.subscribe_resource(STATE_URI, meta=session_meta("a"))
             await client.call_tool("search_books", glass, meta=session_meta("a"))
@@ -200,7 +202,9 @@ async def test_unknown_tool_is_an_invalid_params_error(bookstore: World, mode: s
 
 
 async def test_resources_are_listed_and_read(bookstore: World, mode: str) -> None:
-    async with connected(build_server(Simulator(bookstore, None)), mode) as client:
+    async with connected(
+        build_server(Simulator(bookstore, None), operator_resources=True), mode
+    ) as client:
         listed = (await client.list_resources()).resources
         assert {r.uri for r in listed} == {WORLD_URI, STATE_URI, JOURNAL_URI, CONSISTENCY_URI}
         assert json.loads(await read_text(client, WORLD_URI)) == bookstore.model_dump(mode="json")
@@ -212,15 +216,43 @@ async def test_resources_are_listed_and_read(bookstore: World, mode: str) -> Non
         assert (await client.list_resource_templates()).resource_templates == []
 
 
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+async def test_without_the_flag_the_operators_resources_are_not_there(
+    bookstore: World, mode: str
+) -> None:
+    updates: list[str] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ResourceUpdatedNotification):
+            updates.append(str(message.params.uri))
+
+    server = build_server(Simulator(bookstore, None))
+    with anyio.fail_after(30):
+        async with Client(server, mode=mode, message_handler=on_message) as client:
+            assert (await client.list_resources()).resources == []
+            for uri in (WORLD_URI, STATE_URI, JOURNAL_URI, CONSISTENCY_URI):
+                with pytest.raises(MCPError, match="Resource not found") as info:
+                    await client.read_resource(uri)
+                assert info.value.code == types.INVALID_PARAMS
+            if mode == "legacy":  # resources/subscribe is of the handshake-era wire only
+                await client.subscribe_resource(JOURNAL_URI)
+            await client.call_tool("search_books", GLASS)
+    assert updates == []
+
+
 async def test_unknown_resource_is_an_invalid_params_error(bookstore: World, mode: str) -> None:
-    async with connected(build_server(Simulator(bookstore, None)), mode) as client:
+    async with connected(
+        build_server(Simulator(bookstore, None), operator_resources=True), mode
+    ) as client:
         with pytest.raises(MCPError) as info:
             await client.read_resource("sim://nowhere")
     assert info.value.code == types.INVALID_PARAMS
 
 
 async def test_session_meta_key_selects_separate_sessions(bookstore: World, mode: str) -> None:
-    async with connected(build_server(Simulator(bookstore, None)), mode) as client:
+    async with connected(
+        build_server(Simulator(bookstore, None), operator_resources=True), mode
+    ) as client:
         await client.call_tool("search_books", GLASS, meta=session_meta("a"))
         await client.call_tool("search_books", {"query": "antarctica"}, meta=session_meta("a"))
         await client.call_tool("get_book", {}, meta=session_meta("b"))
@@ -251,7 +283,9 @@ async def test_server_serves_other_sessions_while_one_call_is_blocked(
     bookstore: World, mode: str
 ) -> None:
     model = BlockingModel("slow")
-    async with connected(build_server(Simulator(bookstore, model)), mode) as client:
+    async with connected(
+        build_server(Simulator(bookstore, model), operator_resources=True), mode
+    ) as client:
         slow: list[types.CallToolResult] = []
 
         async def slow_call() -> None:
@@ -282,7 +316,14 @@ async def test_stdio_server_answers_and_survives_a_dead_model(
 ) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcp_sim", "serve", str(BOOKSTORE.relative_to(ROOT)), *DEAD_MODEL],
+        args=[
+            "-m",
+            "mcp_sim",
+            "serve",
+            str(BOOKSTORE.relative_to(ROOT)),
+            *DEAD_MODEL,
+            "--operator-resources",
+        ],
         cwd=str(ROOT),
     )
     with (tmp_path / "stderr.txt").open("w") as errlog:
@@ -313,7 +354,10 @@ def http_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
             name: stack.enter_context(
                 serving_http(BOOKSTORE, *DEAD_MODEL, *extra, log=logs / f"{name}.log")
             )
-            for name, extra in (("open", []), ("token", ["--auth-token", TOKEN]))
+            for name, extra in (
+                ("open", ["--operator-resources"]),
+                ("token", ["--auth-token", TOKEN, "--operator-resources"]),
+            )
         }
 
 

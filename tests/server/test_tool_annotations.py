@@ -7,11 +7,15 @@ from typing import Any
 
 import anyio
 import mcp.types as types
+import pytest
 from mcp import Client
 
 from mcp_sim.server.mcp_front import build_server
+from mcp_sim.server.tools import advertised_title
 from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.world import World
+from mcp_sim.spec.loading import load_world
+from mcp_sim.spec.world import ToolSpec, World
+from mcp_sim.spec.world_files import example_names, example_path
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}}}
 
@@ -48,8 +52,19 @@ async def test_reads_are_read_only_and_writes_destructive_by_default() -> None:
         )
     )
     assert listed == {
-        "get_order": {"readOnlyHint": True},
-        "cancel_order": {"readOnlyHint": False, "destructiveHint": True},
+        "get_order": {
+            "title": "Get order",
+            "readOnlyHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+        "cancel_order": {
+            "title": "Cancel order",
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
     }
 
 
@@ -69,8 +84,19 @@ async def test_the_worlds_annotations_win_key_by_key() -> None:
         )
     )
     assert listed == {
-        "add_note": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True},
-        "peek": {"title": "Peek", "readOnlyHint": True, "openWorldHint": False},
+        "add_note": {
+            "title": "Add note",
+            "readOnlyHint": False,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+        "peek": {
+            "title": "Peek",
+            "readOnlyHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
     }
 
 
@@ -87,6 +113,44 @@ async def test_an_imported_tool_keeps_its_annotations_exactly() -> None:
         )
     )
     assert listed == {"bare": None, "titled": {"title": "Titled"}}
+
+
+@pytest.mark.parametrize("example", example_names())
+async def test_every_tool_of_every_shipped_world_has_a_title_and_annotations(example: str) -> None:
+    world = load_world(example_path(example))
+    with anyio.fail_after(30):
+        async with Client(build_server(Simulator(world, None))) as client:
+            tools = (await client.list_tools()).tools
+    assert [t.name for t in tools] == [t.name for t in world.tools]
+    effects = {t.name: t.effect for t in world.tools}
+    for tool in tools:
+        assert tool.title, tool.name
+        annotations = wire(tool.annotations)
+        assert annotations is not None, tool.name
+        assert annotations["title"] == tool.title
+        read = effects[tool.name] == "read"
+        assert annotations["readOnlyHint"] is read, tool.name
+        assert annotations["idempotentHint"] is read, tool.name
+        assert annotations.get("destructiveHint", False) is not read, tool.name
+        assert annotations["openWorldHint"] is (world.domain in ("search", "web")), tool.name
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("get_book", "Get book"),
+        ("getBookByISBN", "Get book by ISBN"),
+        ("list-open.orders", "List open orders"),
+        ("ls", "Ls"),
+        ("HTTP_get", "HTTP get"),
+        ("__", "__"),
+    ],
+)
+def test_a_title_is_made_from_the_name_when_the_world_gives_none(name: str, title: str) -> None:
+    tool = ToolSpec.model_validate({"name": name, "description": "d", "input_schema": SCHEMA})
+    assert advertised_title(tool) == title
+    given = tool.model_copy(update={"title": "Given"})
+    assert advertised_title(given) == "Given"
 
 
 async def test_the_bookstore_annotates_every_tool(bookstore: World) -> None:

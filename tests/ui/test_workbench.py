@@ -92,9 +92,10 @@ async def test_the_page_is_open_and_the_api_is_the_operators(shop: World, bookst
         episode = await new_episode(client, url, BOOKS)
         calls = f"{url}/ui/api/episodes/{episode['id']}/calls"
         assert (await client.get(url + "/ui/api/overview")).status_code == 401
-        # An episode's token opens its own episode API, never the operator's workbench.
+        # An episode's token opens its own MCP endpoint only, never the operator's workbench.
         as_episode = bearer(episode["token"])
-        assert (await client.get(f"{url}/episodes/{episode['id']}", headers=as_episode)).is_success
+        own = await client.get(f"{url}/episodes/{episode['id']}", headers=as_episode)
+        assert own.status_code == 403
         assert (await client.get(calls, headers=as_episode)).status_code == 403
         assert (await client.get(url + "/ui/api/overview", headers=as_episode)).status_code == 403
         overview = (await client.get(url + "/ui/api/overview", headers=bearer(OPERATOR))).json()
