@@ -144,13 +144,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     if options.workbench is not None:
         routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
     router = Router(routes=routes, lifespan=running(list(managers.values())))
-    return AccessGuard(
-        router,
-        options.auth_token,
-        hub.token_holder,
-        token_opens=hub.token_opens,
-        public=options.public_paths,
-    )
+    guarded = functools.partial(AccessGuard, token_opens=hub.token_opens)
+    return guarded(router, options.auth_token, hub.token_holder, public=options.public_paths)
 
 
 def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:

@@ -12,7 +12,16 @@ import anyio
 import httpx2
 import pytest
 
-from tests.e2e.test_workers import CALLS, Driven, create, digest_reply, drive, journal, worker
+from tests.e2e.test_workers import (
+    CALLS,
+    OPERATOR,
+    Driven,
+    create,
+    digest_reply,
+    drive,
+    journal,
+    worker,
+)
 from tests.openai_double import OpenAIDouble
 from tests.processes import free_port
 from tests.services import haproxy, redis_server
@@ -68,7 +77,7 @@ async def test_a_reused_id_opens_only_to_its_new_token_on_every_worker(
         await anyio.sleep(1.5)  # HAProxy's first health checks
         old = await create(balancer, ID, 1)
         await drive(at(old, two), OLD_CALLS)
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {old.token}"}) as http:
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {OPERATOR}"}) as http:
             assert (await http.delete(f"{balancer}/episodes/{ID}")).status_code == 204
         new = await create(one, ID, 2)
         await drive(at(new, one), NEW_CALLS)

@@ -1,6 +1,7 @@
-"""With ``--control-tools`` over HTTP, an episode's agent reaches its own episode and nothing
-else: every ``sim_*`` tool, called with its token on its URL against another episode or a
-shared session, is refused and changes nothing, and its snapshot files are its own."""
+"""With ``--control-tools`` over HTTP, an episode's agent reaches nothing but its own episode:
+every ``sim_*`` tool, called with its token on its URL against another episode or a shared
+session, is refused and changes nothing; and a caller that is an episode in process keeps its
+snapshot files in a folder of its own."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
+from mcp import Client, MCPError
 
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.errors import SnapshotInvalid
-from mcp_sim.server.control_tools import CONTROL_TOOLS
+from mcp_sim.server.control_tools import CONTROL_TOOLS, ControlTools, call_control_tool
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
@@ -50,7 +51,12 @@ async def seen(hub: EpisodeHub, *sessions: str) -> Any:
 
 
 async def text_of(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[bool, str]:
-    result = await client.call_tool(tool, arguments)
+    """Whether the call was refused (an error result, or a protocol error for a tool the
+    endpoint does not offer), and what it said."""
+    try:
+        result = await client.call_tool(tool, arguments)
+    except MCPError as exc:
+        return True, str(exc)
     return result.is_error, str(getattr(result.content[0], "text", ""))
 
 
@@ -78,8 +84,11 @@ async def test_an_episode_reaches_only_itself_with_the_control_tools(
                     for tool, arguments in against(target)
                 ]
                 own = await text_of(agent, "sim_snapshot", {"file": "theirs.json"})
-                journal = await text_of(agent, "sim_journal", {})
             after = await seen(hub, b.id, SHARED)
+            # A caller that is an episode in process keeps its files in a folder of its own.
+            tools = ControlTools(hub, SHOP, SnapshotFolder(folder))
+            saved = await call_control_tool(tools, "sim_snapshot", {"file": "theirs.json"}, a.id)
+            journal = await call_control_tool(tools, "sim_journal", {}, a.id)
 
     assert {tool for tool, _, _ in refused} == set(CONTROL_TOOLS)
     assert [(t, args) for t, args, (error, _) in refused if not error] == []
@@ -89,10 +98,10 @@ async def test_an_episode_reaches_only_itself_with_the_control_tools(
     )
     assert after == before
     assert (folder / "theirs.json").read_text() == "kept\n"
-    assert not own[0] and "theirs.json" in own[1]
+    assert own[0]  # over HTTP an episode's endpoint offers no sim_* tool at all
     mine = folder / "episodes" / f"{a.id}.{a.incarnation}" / "theirs.json"
-    assert mine.is_file() and mine.read_text().startswith("{")
-    assert journal == (False, "")
+    assert saved["saved_to"] == str(mine) and mine.read_text().startswith("{")
+    assert journal == ""
 
 
 @pytest.mark.parametrize("name", ["..", "a/b", ""])
