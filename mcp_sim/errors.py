@@ -36,6 +36,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+SHOWN_CHARACTERS = 64
+"""How much of a value a client sent an error message shows."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARACTERS) -> str:
+    """A value a client sent, as an error message names it: its ``repr`` (so control
+    characters come escaped), cut to ``limit`` characters; a 10 MB value must not come back
+    whole in the error about it."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
 
 class SimError(Exception):
     """Base of every error mcp-sim raises on purpose."""
@@ -120,6 +133,10 @@ class ListenFailed(SimError):
         super().__init__(f"cannot listen on {address}: {reason}")
         self.address = address
         self.reason = reason
+
+
+class CapacityReached(SimError):
+    """A server holds as many episodes or connections as its limits let it."""
 
 
 class EpisodeStoreError(SimError):

@@ -17,6 +17,7 @@ from pathlib import Path
 from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import SettingsError, SimError
 from mcp_sim.journal import Journal
@@ -140,8 +141,11 @@ async def assemble(
         launching = LaunchingModel(resolved.settings.model, say)
         stack.push_async_callback(launching.aclose)
         model = launching
+    episodes = settings.episodes
     store = open_store(
-        settings.episodes.episode_store, idle_seconds=settings.episodes.session_idle_timeout
+        episodes.episode_store,
+        idle_seconds=episodes.session_idle_timeout,
+        timeout=episodes.episode_store_timeout,
     )
     durable = None
     if store is not None:
@@ -150,7 +154,12 @@ async def assemble(
         durable = DurableEpisodes(store, lease_seconds=settings.episodes.episode_lease)
     parts = _Parts(resolved, model, Metrics(), watch, durable, say)
     simulators = {world.world: parts.simulator(stack, world) for world in worlds}
-    return System(EpisodeHub(simulators, durable=durable), model)
+    limits = EpisodeLimits(
+        max_episodes=episodes.max_episodes,
+        max_world_episodes=episodes.max_world_episodes,
+        max_snapshot_values=episodes.max_snapshot_values,
+    )
+    return System(EpisodeHub(simulators, durable=durable, limits=limits), model)
 
 
 def _check_single_world_settings(settings: Settings, worlds: list[World]) -> None:

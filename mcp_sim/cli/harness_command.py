@@ -94,17 +94,21 @@ class OpenEnvConfig(CommandConfig):
             "the bookstore as an OpenEnv environment",
         ),
         HelpExample(
-            "mcp-sim harness openenv worlds/shop.yaml -o shop_env --mcp-sim-source .",
-            "the shop, requiring mcp-sim from this checkout (not released yet)",
+            "mcp-sim harness openenv worlds/shop.yaml -o shop_env",
+            "a world file of your own (copied into the folder)",
         ),
     )
 
     world: Path = world_file()
-    output: Path = option(
-        "-o", parse=Path, required=True, help="the environment's folder (made if missing)"
+    out: Path = option(
+        "-o",
+        parse=values.output_folder,
+        metavar="DIR",
+        required=True,
+        help="the environment's folder (made if missing)",
     )
     mcp_sim_source: Path | None = option(
-        parse=Path,
+        parse=values.project_folder,
         metavar="DIR",
         help="require mcp-sim from this checkout (a uv path source) rather than from PyPI",
     )
@@ -113,7 +117,7 @@ class OpenEnvConfig(CommandConfig):
 def openenv(config: OpenEnvConfig) -> int:
     from mcp_sim.harness.openenv_env import write_openenv_environment
 
-    written = write_openenv_environment(config.world, config.output, config.mcp_sim_source)
+    written = write_openenv_environment(config.world, config.out, config.mcp_sim_source)
     for path in written:
         print(path)
     return 0

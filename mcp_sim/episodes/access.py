@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import hmac
+from collections import Counter
 from collections.abc import Mapping
 from typing import NamedTuple
 
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
-from mcp_sim.errors import UnknownSession, UnknownWorld
+from mcp_sim.errors import UnknownSession, UnknownWorld, shown
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.core import Simulator
 
@@ -45,6 +46,7 @@ class EpisodeAccess:
         self.simulators = dict(simulators)
         self._entries: dict[str, EpisodeEntry] = {}
         self._by_token: dict[str, str] = {}
+        self._per_world: Counter[str] = Counter()
         self.durable = durable
         if durable is not None:
             durable.attach(self.simulators, self)
@@ -61,7 +63,9 @@ class EpisodeAccess:
     def simulator(self, world: str) -> Simulator:
         simulator = self.simulators.get(world)
         if simulator is None:
-            raise UnknownWorld(f"no world {world!r} here (worlds: {', '.join(self.simulators)})")
+            raise UnknownWorld(
+                f"no world {shown(world)} here (worlds: {', '.join(self.simulators)})"
+            )
         return simulator
 
     # --- episodes -----------------------------------------------------------------------------
@@ -112,6 +116,10 @@ class EpisodeAccess:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def held_of(self, world: str) -> int:
+        """How many episodes of ``world`` this process holds."""
+        return self._per_world[world]
+
     def _session_of(self, entry: EpisodeEntry) -> Session | None:
         return self.simulators[entry.world].sessions.find(entry.id)
 
@@ -148,9 +156,11 @@ class EpisodeAccess:
     def register(self, entry: EpisodeEntry) -> None:
         """Know an episode (new here, reset, or loaded from the store) by its id and token;
         an earlier incarnation's token is forgotten."""
-        earlier = self._entries.get(entry.id)
-        if earlier is not None and earlier.token != entry.token:
-            self._by_token.pop(earlier.token, None)
+        known = self._entries.get(entry.id)
+        if known is not None:
+            self._per_world[known.world] -= 1
+            self._by_token.pop(known.token, None)
+        self._per_world[entry.world] += 1
         self._entries[entry.id] = entry
         self._by_token[entry.token] = entry.id
 
@@ -159,6 +169,7 @@ class EpisodeAccess:
         entry = self._entries.pop(episode_id, None)
         if entry is not None:
             self._by_token.pop(entry.token, None)
+            self._per_world[entry.world] -= 1
         if self.durable is not None:
             self.durable.evict(episode_id)
 

@@ -26,6 +26,7 @@ from mcp_sim.episodes.access import EpisodeAccess, HeldSession
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.lifecycle import EpisodeLifecycle
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.episodes.scoring import EpisodeScoring
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.snapshot import Snapshot
@@ -47,11 +48,14 @@ class EpisodeHub:
         simulators: Mapping[str, Simulator],
         *,
         durable: DurableEpisodes | None = None,
+        limits: EpisodeLimits | None = None,
     ) -> None:
         """``durable``: where episodes are kept durably (none: in this process only); its
-        simulators are built with its write-through (see :mod:`mcp_sim.api.assembly`)."""
+        simulators are built with its write-through (see :mod:`mcp_sim.api.assembly`).
+        ``limits``: how many episodes it holds at most, and how large a snapshot may be."""
         self.access = EpisodeAccess(simulators, durable=durable)
-        self.lifecycle = EpisodeLifecycle(self.access)
+        self.limits = limits or EpisodeLimits()
+        self.lifecycle = EpisodeLifecycle(self.access, self.limits)
         self.scoring = EpisodeScoring(self.access)
 
     # --- access ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp_sim.episodes.access import EpisodeAccess, HeldSession
 from mcp_sim.episodes.entry import EpisodeEntry, check_episode_id, new_incarnation
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.errors import SessionExists, UnknownWorld
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session
@@ -29,8 +30,9 @@ class EpisodeLifecycle:
     Operations on an existing session take its id and, for a plain session, its ``world``:
     with ``world`` left out the id must be an episode's (of any world)."""
 
-    def __init__(self, access: EpisodeAccess) -> None:
+    def __init__(self, access: EpisodeAccess, limits: EpisodeLimits | None = None) -> None:
         self.access = access
+        self.limits = limits or EpisodeLimits()
 
     async def create(
         self,
@@ -51,6 +53,7 @@ class EpisodeLifecycle:
             choose_task(simulator.world, task)
         if episode_id is not None:
             check_episode_id(episode_id)
+        self.limits.check_room(len(self.access), self.access.held_of(name), name)
         session = self._new_session(simulator, episode_id, seed=seed, snapshot=snapshot)
         inherited: tuple[JournalRecord, ...] = ()
         if parent is not None:

@@ -19,6 +19,10 @@ its leases only until they run out.
 Two stores ship: SQLite (:mod:`mcp_sim.episodes.store_sqlite`; one machine, several processes)
 and Redis (:mod:`mcp_sim.episodes.store_redis`; several machines). ``open_store`` picks one by
 URL.
+
+Every operation of a store answers within its ``timeout`` (``--episode-store-timeout``) or
+raises :class:`mcp_sim.errors.EpisodeStoreError`, which the HTTP layer answers with 503
+``episode_store``: a store that stalls never stalls the server with it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,25 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
+
+DEFAULT_STORE_TIMEOUT = 5.0
+"""Seconds a store operation may take before it fails with 503 ``episode_store``."""
+
+
+@dataclass(frozen=True)
+class EventLimits:
+    """How long a stream's events are kept, and how many of them at most."""
+
+    seconds: float = 600.0
+    per_stream: int = 256
+
+
+@dataclass(frozen=True)
+class StreamEvents:
+    """A stream's events after a given one: their ids and messages (``None``: priming)."""
+
+    stream: str
+    events: list[tuple[str, str | None]]
 
 
 @dataclass(frozen=True)
@@ -106,6 +129,23 @@ class EpisodeStore(ABC):
 
     @abstractmethod
     async def delete(self, episode_id: str) -> None: ...
+
+    # --- the events of response streams (mcp_sim.server.shared_events) ------------------------
+
+    @abstractmethod
+    async def keep_event(
+        self, event_id: str, stream: str, message: str | None, limits: EventLimits
+    ) -> None:
+        """Add an event (its JSON-RPC message, none for a priming event) to ``stream``: kept
+        for ``limits.seconds``, the stream's oldest dropped past ``limits.per_stream``."""
+
+    @abstractmethod
+    async def events_after(self, event_id: str) -> StreamEvents | None:
+        """The events of ``event_id``'s stream after it; ``None`` when it is not kept."""
+
+    @abstractmethod
+    async def stream_events(self, stream: str) -> StreamEvents:
+        """Every event kept of ``stream``, oldest first."""
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -8,22 +8,40 @@ clocks need not agree). ``mcp-sim:token:TOKEN`` finds an episode by its token (t
 the episodes' tokens: guard it as you guard ``--auth-token``). Every write that
 must be fenced is one Lua script, so it is atomic; a call costs two round trips (claim, append).
 With an idle timeout, every key of an episode expires that long after its last write.
+
+Every operation answers within the store's ``timeout``: connecting, waiting for a pooled
+connection, and each reply are held to it, and one that runs out raises
+:class:`EpisodeStoreError` (a 503 ``episode_store`` over HTTP).
 """
 
 from __future__ import annotations
 
 import hmac
+import json
+import logging
 from collections.abc import Awaitable
 from typing import Any, cast
 
+import anyio
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from mcp_sim.episodes.records import NewRecord, StoredEpisode
-from mcp_sim.episodes.store import Claim, EpisodeStore, Revision
+from mcp_sim.episodes.store import (
+    DEFAULT_STORE_TIMEOUT,
+    Claim,
+    EpisodeStore,
+    EventLimits,
+    Revision,
+    StreamEvents,
+)
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
+logger = logging.getLogger(__name__)
+
 PREFIX = "mcp-sim:"
+NAME = "the Redis episode store"
+"""How errors name the store: they reach clients, who have no business knowing its host."""
 MAX_CONNECTIONS = 64
 """Connections a worker opens to Redis at most."""
 
@@ -95,12 +113,24 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[5], 'base', ARGV[6], 'head', ARGV[7], '
 
 
 class RedisEpisodeStore(EpisodeStore):
-    def __init__(self, url: str, *, idle_seconds: float | None = None) -> None:
-        # Calls beyond the pool wait for a connection instead of failing: a thousand episodes
-        # calling at once share a few dozen connections.
+    def __init__(
+        self,
+        url: str,
+        *,
+        idle_seconds: float | None = None,
+        timeout: float = DEFAULT_STORE_TIMEOUT,
+    ) -> None:
+        # Calls beyond the pool wait for a connection instead of failing (a thousand episodes
+        # calling at once share a few dozen connections), for the store's timeout at most.
         pool = redis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=30
+            url,
+            decode_responses=True,
+            max_connections=MAX_CONNECTIONS,
+            timeout=timeout,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
         )
+        self.timeout = timeout
         self._redis = redis.Redis(connection_pool=pool)
         host = url.split("@")[-1].split("://")[-1]
         self.url = f"{url.split('://')[0]}://{host}"
@@ -119,9 +149,15 @@ class RedisEpisodeStore(EpisodeStore):
 
     async def _run(self, pending: Awaitable[Any]) -> Any:
         try:
-            return await pending
+            # The client's own timeouts bound each wait; this bounds their sum (a retry).
+            with anyio.fail_after(self.timeout * 2 + 1):
+                return await pending
         except RedisError as exc:
-            raise EpisodeStoreError(f"the episode store {self.url} failed: {exc}") from None
+            # The client's message names the host: it goes to the log, its kind to the client.
+            logger.warning("the Redis episode store %s failed: %s", self.url, exc)
+            raise EpisodeStoreError(f"{NAME} failed ({type(exc).__name__})") from None
+        except TimeoutError:
+            raise EpisodeStoreError(f"{NAME} did not answer within {self.timeout:g} s") from None
 
     async def create(
         self, episode_id: str, token: str, incarnation: str, record: NewRecord
@@ -222,6 +258,36 @@ class RedisEpisodeStore(EpisodeStore):
         token = await self._run(cast(Awaitable[Any], self._redis.hget(key, "token")))
         gone = [key, steps, lease] + ([f"{PREFIX}token:{token}"] if token else [])
         await self._run(self._redis.delete(*gone))
+
+    async def keep_event(
+        self, event_id: str, stream: str, message: str | None, limits: EventLimits
+    ) -> None:
+        # An event's key names its stream; the stream is a list of [id, message] entries.
+        # Both expire by themselves, so nothing is purged here.
+        ms = max(1, round(limits.seconds * 1000))
+        stream_key = f"{PREFIX}events:{{{stream}}}"
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.set(f"{PREFIX}event:{event_id}", stream, px=ms)
+        pipe.rpush(stream_key, json.dumps([event_id, message]))
+        pipe.ltrim(stream_key, -limits.per_stream, -1)
+        pipe.pexpire(stream_key, ms)
+        await self._run(pipe.execute())
+
+    async def events_after(self, event_id: str) -> StreamEvents | None:
+        stream = await self._run(self._redis.get(f"{PREFIX}event:{event_id}"))
+        if stream is None:
+            return None
+        kept = (await self.stream_events(str(stream))).events
+        ids = [i for i, _ in kept]
+        if event_id not in ids:
+            return None  # trimmed from its stream since
+        return StreamEvents(str(stream), kept[ids.index(event_id) + 1 :])
+
+    async def stream_events(self, stream: str) -> StreamEvents:
+        entries = await self._run(
+            cast(Awaitable[Any], self._redis.lrange(f"{PREFIX}events:{{{stream}}}", 0, -1))
+        )
+        return StreamEvents(stream, [(str(i), m) for i, m in (json.loads(e) for e in entries)])
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_sim.errors import VerifyError
+from mcp_sim.errors import VerifyError, shown
 from mcp_sim.journal import JournalRecord
 from mcp_sim.scoring.checks import CheckResult, journal_check, state_check, with_prerequisites
 from mcp_sim.scoring.rubric import RubricJudge
@@ -70,7 +70,7 @@ def choose_task(world: World, name: str | None) -> tuple[str, Task]:
     task = tasks.get(name)
     if task is None:
         raise VerifyError(
-            f"world {world.world!r} has no task {name!r} (its tasks: {', '.join(tasks)})"
+            f"world {world.world!r} has no task {shown(name)} (its tasks: {', '.join(tasks)})"
         )
     return name, task
 

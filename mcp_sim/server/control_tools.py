@@ -173,7 +173,8 @@ async def call_control_tool(
         taken = await hub.lifecycle.snapshot(session, world=world)
         if arguments.get("file"):
             target = await tools.folder(episode).save(arguments["file"], taken)
-            return {"saved_to": str(target), "version": taken.version}
+            # The file's name only: the agent has no business knowing the server's folders.
+            return {"saved_to": target.name, "version": taken.version}
         return taken.model_dump(mode="json")
     if name == "sim_fork":
         forked = await hub.lifecycle.fork_session(world, session, arguments.get("id"), seed=seed)

@@ -15,6 +15,10 @@ MAX_BATCH = 1024
 enough that one request cannot tie up a server for long."""
 
 Count = StrictInt | None
+MAX_SEED = 2**63 - 1
+"""The largest seed a client may give: seeds are 64-bit where they end up (the model server's
+sampling), and OpenEnv's reset refuses negative ones. A batch's last seed (seed + count - 1)
+must fit too."""
 
 
 class _Body(BaseModel):
@@ -27,7 +31,10 @@ class CreateBody(_Body):
     world: StrictStr | None = Field(None, description="The world (left out on a one-world server).")
     id: StrictStr | None = Field(None, description="The episode's id (random when left out).")
     seed: StrictInt | None = Field(
-        None, description="The episode's seed; with count, the first one's (then seed + i)."
+        None,
+        ge=0,
+        le=MAX_SEED - MAX_BATCH,
+        description="The episode's seed; with count, the first one's (then seed + i).",
     )
     snapshot: dict[str, Any] | None = Field(None, description="A snapshot document to continue.")
     task: StrictStr | None = Field(None, description="The verify task it is scored on.")
@@ -42,6 +49,8 @@ class ForkBody(_Body):
     id: StrictStr | None = Field(None, description="The fork's id (random when left out).")
     seed: StrictInt | None = Field(
         None,
+        ge=0,
+        le=MAX_SEED - MAX_BATCH,
         description="The fork's seed (the parent's randomness when left out); with count, "
         "the first one's (then seed + i).",
     )
@@ -53,7 +62,9 @@ class ForkBody(_Body):
 class ResetBody(_Body):
     """``POST /episodes/{id}/reset``."""
 
-    seed: StrictInt | None = Field(None, description="A new seed (the same one when left out).")
+    seed: StrictInt | None = Field(
+        None, ge=0, le=MAX_SEED, description="A new seed (the same one when left out)."
+    )
 
 
 class VerifyBody(_Body):

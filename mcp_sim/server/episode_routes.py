@@ -22,7 +22,8 @@
 Request bodies are checked whole (:mod:`mcp_sim.server.episode_requests`): an unknown key is a
 400 naming it. Errors are JSON ``{"error": code, "message": ...}``: 404 ``unknown_episode`` or
 ``unknown_world``, 409 ``episode_exists`` or ``episode_busy`` (another worker holds it), 400
-``invalid_snapshot``, ``cannot_verify`` or ``bad_request``, 413 ``too_large``, 503
+``invalid_snapshot``, ``cannot_verify`` or ``bad_request``, 413 ``too_large``, 429
+``capacity`` (the server holds as many episodes as its limits allow), 503
 ``episode_store`` (the durable store cannot be reached). Who may reach which route is decided in front of these
 (:class:`mcp_sim.server.guards.AccessGuard`).
 """
@@ -41,7 +42,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.errors import (
+    CapacityReached,
     EpisodeBusy,
     EpisodeStoreError,
     SessionExists,
@@ -53,6 +56,7 @@ from mcp_sim.errors import (
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.server.episode_openapi import openapi_document
 from mcp_sim.server.episode_requests import (
+    MAX_SEED,
     CreateBody,
     ForkBody,
     ResetBody,
@@ -77,6 +81,7 @@ ERROR_REPLIES: Mapping[type[Exception], ErrorReply] = {
     UnknownWorld: _error_reply(404, "unknown_world"),
     SessionExists: _error_reply(409, "episode_exists"),
     SnapshotInvalid: _error_reply(400, "invalid_snapshot"),
+    CapacityReached: _error_reply(429, "capacity"),
     VerifyError: _error_reply(400, "cannot_verify"),
     BodyTooLarge: _error_reply(413, "too_large"),
     EpisodeBusy: _error_reply(409, "episode_busy"),
@@ -87,8 +92,12 @@ ERROR_REPLIES: Mapping[type[Exception], ErrorReply] = {
 the nearest class in an exception's MRO)."""
 
 
-async def request_object(request: Request) -> dict[str, Any]:
+async def request_object(request: Request, limits: EpisodeLimits | None = None) -> dict[str, Any]:
+    """The JSON object of the request's body; with ``limits``, a body that may hold more
+    values than a snapshot may is refused before it is parsed."""
     raw = await request.body()
+    if limits is not None:
+        limits.check_snapshot(raw)
     if not raw.strip():
         return {}
     try:
@@ -103,6 +112,16 @@ async def request_object(request: Request) -> dict[str, Any]:
 def _nth_seed(seed: int | None, i: int) -> int | None:
     """The seed of a batch's ``i``-th episode: ``seed + i`` (so they diverge, reproducibly)."""
     return None if seed is None else seed + i
+
+
+def seed_of(value: Any) -> int | None:
+    """A seed a client sent, checked: a whole number from 0 to :data:`MAX_SEED`, or none."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        # Not echoed: a 4,000-digit number is no help in an error.
+        raise ValueError("seed must be a whole number from 0 to 2**63 - 1")
+    return value
 
 
 class EpisodeEndpoints:
@@ -148,7 +167,9 @@ class EpisodeEndpoints:
         return JSONResponse({"episodes": self.hub.listing(), "worlds": list(self.hub.simulators)})
 
     async def create(self, request: Request) -> Response:
-        body = parse_body(CreateBody, await request_object(request), "POST /episodes")
+        body = parse_body(
+            CreateBody, await request_object(request, self.hub.limits), "POST /episodes"
+        )
         snapshot = Snapshot.parse(body.snapshot) if body.snapshot is not None else None
         if body.count is not None and body.id is not None:
             raise ValueError("POST /episodes: 'id' names one episode; leave it out with 'count'")

@@ -9,7 +9,11 @@ starts with a priming event that carries an id and the ``retry`` interval, so a 
 it may reconnect (SEP-1699).
 
 Event ids are random and unguessable: the store is shared by every session of the server,
-and one session must not be able to replay another's stream. The store is bounded, because
+and one session must not be able to replay another's stream. The SDK names a POST's stream
+by its JSON-RPC request id, which every session reuses, so each session's transport gets a
+view of its own (:meth:`BoundedEventStore.scoped`, handed out by
+:class:`PerSessionEventsManager`): its streams are named under a random scope, and it
+replays only its own. The store is bounded, because
 it holds every response of every session: at most ``max_streams`` streams (the least recently
 written go first), ``max_events`` events per stream (a stream that outgrows it loses its
 oldest, usually progress notifications), and none older than ``max_age`` seconds.
@@ -22,7 +26,9 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from mcp.server import Server
 from mcp.server.streamable_http import (
     EventCallback,
     EventId,
@@ -30,6 +36,7 @@ from mcp.server.streamable_http import (
     EventStore,
     StreamId,
 )
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.types import JSONRPCMessage
 
 RETRY_MILLISECONDS = 1000
@@ -113,3 +120,52 @@ class BoundedEventStore(EventStore):
     def _drop(self, stream_id: StreamId) -> None:
         for event_id, _ in self._streams.pop(stream_id).events:
             del self._stream_of[event_id]
+
+    def scoped(self) -> EventStore:
+        """The event store of one new session's transport."""
+        return _ScopedView(self, secrets.token_hex(12))
+
+    def stream_of(self, event_id: EventId) -> StreamId | None:
+        return self._stream_of.get(event_id)
+
+
+class _ScopedView(EventStore):
+    """One session's streams in a shared :class:`BoundedEventStore`, under its ``scope``."""
+
+    def __init__(self, store: BoundedEventStore, scope: str) -> None:
+        self.store = store
+        self.prefix = scope + "/"
+
+    async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
+        return await self.store.store_event(self.prefix + stream_id, message)
+
+    async def replay_events_after(
+        self, last_event_id: EventId, send_callback: EventCallback
+    ) -> StreamId | None:
+        stream = self.store.stream_of(last_event_id)
+        if stream is None or not stream.startswith(self.prefix):
+            return None  # another session's, or gone
+        replayed = await self.store.replay_events_after(last_event_id, send_callback)
+        return None if replayed is None else replayed.removeprefix(self.prefix)
+
+
+class PerSessionEventsManager(StreamableHTTPSessionManager):
+    """The SDK's session manager, giving each new session's transport its own event store
+    from ``events`` (the SDK reads ``event_store`` once for each new transport)."""
+
+    def __init__(
+        self, app: Server[Any], *, events: Callable[[], EventStore], **options: Any
+    ) -> None:
+        self.events = events
+        super().__init__(app, **options)
+
+    @property
+    def event_store(self) -> EventStore:
+        return self.events()
+
+    @event_store.setter
+    def event_store(self, _: object) -> None:
+        """The SDK's constructor sets it; the stores come from ``events`` instead."""
+
+    def has_session(self, session_id: str) -> bool:
+        return session_id in self._server_instances

@@ -79,8 +79,16 @@ class AccessGuard:
         if scope["type"] == "http" and public:
             await self.app(scope, receive, send)
             return
-        given = dict(scope.get("headers") or []).get(b"authorization", b"")
-        scheme, _, token = given.partition(b" ")
+        given = [v for k, v in scope.get("headers") or [] if k == b"authorization"]
+        if len(given) > 1:
+            # Two credentials are one too many: which one a proxy or a framework would pick
+            # differs (the last won here), so neither is taken.
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await _refuse(send, 400, "bad_request", "send one Authorization header, not two")
+            return
+        scheme, _, token = (given[0] if given else b"").partition(b" ")
         if scheme.lower() == b"bearer" and hmac.compare_digest(token, self._operator):
             await self.app(_as(scope, OPERATOR_PRINCIPAL, token), receive, send)
             return

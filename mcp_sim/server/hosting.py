@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route, Router, WebSocketRoute
@@ -19,15 +21,25 @@ from starlette.types import ASGIApp
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.server.control_tools import ControlTools
 from mcp_sim.server.episode_routes import ERROR_REPLIES, EpisodeEndpoints, EpisodeMcp, WorldMcp
+from mcp_sim.server.event_store import PerSessionEventsManager
 from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit, HostGuard
 from mcp_sim.server.http_front import running, session_manager, transport_security
 from mcp_sim.server.http_messages import MessageCheck
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
-from mcp_sim.server.openenv_routes import OPENENV_PATHS, OPENENV_SOCKET, OpenEnvEndpoints
+from mcp_sim.server.openenv_routes import (
+    DEFAULT_MAX_SOCKETS,
+    DEFAULT_SOCKET_IDLE_SECONDS,
+    OPENENV_PATHS,
+    OPENENV_SOCKET,
+    OpenEnvEndpoints,
+    SocketLimits,
+)
+from mcp_sim.server.shared_events import ResumeElsewhere, SharedEvents
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.settings.combined import Settings
 
@@ -53,6 +65,10 @@ class HostingOptions:
     """The largest message to an MCP endpoint."""
     openenv: bool = False
     """Serve OpenEnv's endpoints too (:mod:`mcp_sim.server.openenv_routes`)."""
+    max_websockets: int = DEFAULT_MAX_SOCKETS
+    """OpenEnv WebSockets open at once, at most."""
+    websocket_idle_timeout: float = DEFAULT_SOCKET_IDLE_SECONDS
+    """Seconds an OpenEnv WebSocket may send nothing before it is closed."""
     workbench: ASGIApp | None = None
     """The designer's page and its API under ``/ui`` (``mcp-sim ui``)."""
     public_paths: frozenset[str] = frozenset()
@@ -71,9 +87,11 @@ class HostingOptions:
             json_response=server.json_response,
             control_tools=episodes.control_tools,
             operator_resources=episodes.operator_resources,
-            snapshots=SnapshotFolder(episodes.snapshot_dir) if episodes.snapshot_dir else None,
+            snapshots=_snapshot_folder(settings),
             max_body_bytes=server.max_body_bytes,
             openenv=server.openenv,
+            max_websockets=server.max_websockets,
+            websocket_idle_timeout=server.websocket_idle_timeout,
             max_message_bytes=server.max_message_bytes,
         )
 
@@ -89,12 +107,23 @@ API_PATHS = (
 """The paths the episode API and the metrics answer (each passed to them whole)."""
 
 
+def _snapshot_folder(settings: Settings) -> SnapshotFolder | None:
+    episodes = settings.episodes
+    if episodes.snapshot_dir is None:
+        return None
+    limits = EpisodeLimits(max_snapshot_values=episodes.max_snapshot_values)
+    return SnapshotFolder(episodes.snapshot_dir, limits=limits)
+
+
 def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIApp:
     """The app serving every world of ``worlds`` and its episodes."""
     options = options or HostingOptions()
     hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
     managers = {}
+    # With a durable store, the streams' events are kept there: a client resumes its stream
+    # on whichever worker it reaches (mcp_sim.server.shared_events).
+    shared = SharedEvents(hub.durable.store) if hub.durable is not None else None
     for name, simulator in hub.simulators.items():
         is_episode = functools.partial(hub.is_episode, name)
         control = None
@@ -112,6 +141,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
             session_idle_timeout=options.session_idle_timeout,
             json_response=options.json_response,
             max_message_bytes=options.max_message_bytes,
+            shared_events=shared,
         )
     api = Starlette(
         routes=EpisodeEndpoints(hub, openenv=options.openenv).routes()
@@ -123,11 +153,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         exception_handlers=ERROR_REPLIES,
     )
     only = hub.default_world
-    # Each world's transport, with the messages posted to it checked first (once the route
-    # has found the world or episode, so an unknown one is a 404 whatever the body).
     endpoints = {
-        name: MessageCheck(manager.handle_request, options.max_message_bytes)
-        for name, manager in managers.items()
+        name: _endpoint(manager, options, shared, security) for name, manager in managers.items()
     }
     routes: list[BaseRoute] = [
         Route("/mcp", WorldMcp(endpoints, only=only)),
@@ -138,7 +165,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     # answers its own 404s and 405s after the Host check.
     routes += [Route(path, api) for path in API_PATHS]
     if options.openenv:
-        openenv = OpenEnvEndpoints(worlds).app(security=security)
+        sockets = SocketLimits(options.max_websockets, options.websocket_idle_timeout)
+        openenv = OpenEnvEndpoints(worlds, sockets).app(security=security)
         routes += [Route(path, openenv) for path in OPENENV_PATHS]
         routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
     if options.workbench is not None:
@@ -146,6 +174,21 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     router = Router(routes=routes, lifespan=running(list(managers.values())))
     guarded = functools.partial(AccessGuard, token_opens=hub.token_opens)
     return guarded(router, options.auth_token, hub.token_holder, public=options.public_paths)
+
+
+def _endpoint(
+    manager: StreamableHTTPSessionManager,
+    options: HostingOptions,
+    shared: SharedEvents | None,
+    security: TransportSecuritySettings,
+) -> ASGIApp:
+    """A world's transport, with the messages posted to it checked first (once the route has
+    found the world or episode, so an unknown one is a 404 whatever the body), resuming other
+    workers' streams too when its events are shared."""
+    endpoint = MessageCheck(manager.handle_request, options.max_message_bytes)
+    if shared is not None and isinstance(manager, PerSessionEventsManager):
+        return ResumeElsewhere(endpoint, manager, shared, security)
+    return endpoint
 
 
 def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) -> list[str]:

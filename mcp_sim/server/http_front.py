@@ -16,12 +16,17 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route, Router
 from starlette.types import ASGIApp, Lifespan
 
-from mcp_sim.server.event_store import RETRY_MILLISECONDS, BoundedEventStore
+from mcp_sim.server.event_store import (
+    RETRY_MILLISECONDS,
+    BoundedEventStore,
+    PerSessionEventsManager,
+)
 from mcp_sim.server.guards import AccessGuard
 from mcp_sim.server.http_messages import MessageCheck
 from mcp_sim.server.http_timeouts import HeaderLimit, HttpLimits, timed_protocol
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
 from mcp_sim.server.listening import listening_sockets
+from mcp_sim.server.shared_events import SharedEvents
 
 
 def _has_port(host: str) -> bool:
@@ -52,23 +57,26 @@ def session_manager(
     session_idle_timeout: float | None = 1800.0,
     json_response: bool = False,
     max_message_bytes: int = MAX_MESSAGE_BYTES,
+    shared_events: SharedEvents | None = None,
 ) -> StreamableHTTPSessionManager:
     """The SDK's streamable HTTP transport for ``server``, as mcp-sim serves it. With
     ``json_response`` each POST is answered with one JSON body instead of an event stream:
     no progress notifications, and about half the server's CPU per call, for harnesses that
-    run many sessions and do not need progress."""
-    server.streamable_http_app(
-        streamable_http_path="/mcp",
-        host="127.0.0.1",
-        transport_security=security,
-        session_idle_timeout=session_idle_timeout,
-        json_response=json_response,
-        max_request_body_size=max_message_bytes,
-        # Event streams can be resumed after a dropped connection (not JSON bodies).
-        event_store=None if json_response else BoundedEventStore(),
-        retry_interval=None if json_response else RETRY_MILLISECONDS,
+    run many sessions and do not need progress. With ``shared_events`` the streams' events
+    are kept in the episode store, where any worker can replay them."""
+    options: dict[str, Any] = {
+        "json_response": json_response,
+        "security_settings": security,
+        "max_request_body_size": max_message_bytes,
+        "session_idle_timeout": session_idle_timeout,
+    }
+    if json_response:  # JSON bodies cannot be resumed
+        return StreamableHTTPSessionManager(server, **options)
+    # Event streams can be resumed after a dropped connection, each session's its own.
+    events = shared_events.scoped if shared_events is not None else BoundedEventStore().scoped
+    return PerSessionEventsManager(
+        server, events=events, retry_interval=RETRY_MILLISECONDS, **options
     )
-    return server.session_manager
 
 
 def running(managers: list[StreamableHTTPSessionManager]) -> Lifespan[Any]:

@@ -16,9 +16,10 @@ that path is the world's own MCP endpoint, which MCP clients reach directly.
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -32,17 +33,36 @@ from mcp_sim.api.worlds import Worlds
 from mcp_sim.server.episode_routes import ERROR_REPLIES, request_object
 from mcp_sim.server.guards import HostGuard
 from mcp_sim.server.openenv_protocol import schemas
-from mcp_sim.server.openenv_session import OpenEnvSession, answer_message
+from mcp_sim.server.openenv_session import (
+    OpenEnvSession,
+    answer_message,
+    validation_errors,
+    ws_error,
+)
 
 OPENENV_PATHS = ("/reset", "/step", "/state", "/health", "/metadata", "/schema")
 OPENENV_SOCKET = "/ws"
 
 
+DEFAULT_MAX_SOCKETS = 1000
+DEFAULT_SOCKET_IDLE_SECONDS = 300.0
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """How many OpenEnv sockets may be open at once, and how long one may say nothing."""
+
+    max_open: int = DEFAULT_MAX_SOCKETS
+    idle_seconds: float = DEFAULT_SOCKET_IDLE_SECONDS
+
+
 class OpenEnvEndpoints:
     """OpenEnv's endpoints over one set of worlds."""
 
-    def __init__(self, worlds: Worlds) -> None:
+    def __init__(self, worlds: Worlds, limits: SocketLimits | None = None) -> None:
         self.worlds = worlds
+        self.limits = limits or SocketLimits()
+        self.open_sockets = 0
 
     def app(self, **guard: Any) -> Starlette:
         """The endpoints as one app behind the Host/Origin check (``guard``: its options)."""
@@ -62,10 +82,32 @@ class OpenEnvEndpoints:
 
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
+        if self.open_sockets >= self.limits.max_open:
+            # As OpenEnv's server says it: an error message, then the socket closes.
+            message = f"{self.open_sockets} sockets are open, the limit (--max-websockets)"
+            await websocket.send_json(ws_error("CAPACITY_REACHED", message))
+            await websocket.close(code=1013)  # try again later
+            return
+        self.open_sockets += 1
+        try:
+            await self._serve(websocket)
+        finally:
+            self.open_sockets -= 1
+
+    async def _serve(self, websocket: WebSocket) -> None:
         session = OpenEnvSession(self.worlds)
         try:
             while True:
-                reply = await answer_message(session, await websocket.receive_text())
+                with anyio.move_on_after(self.limits.idle_seconds) as idle:
+                    frame = await websocket.receive()
+                if idle.cancelled_caught:
+                    message = f"nothing sent for {self.limits.idle_seconds:g} s: closed"
+                    await websocket.send_json(ws_error("SESSION_ERROR", message))
+                    break
+                if frame["type"] == "websocket.disconnect":
+                    return
+                # A binary frame has no "text": answered as OpenEnv answers bad JSON.
+                reply = await answer_message(session, frame.get("text"))
                 if reply is None:
                     break
                 await websocket.send_json(reply)
@@ -90,8 +132,7 @@ class OpenEnvEndpoints:
         try:
             return JSONResponse(await session.step(body["action"]))
         except ValidationError as exc:
-            errors = json.loads(exc.json(include_url=False))
-            return JSONResponse({"detail": errors}, status_code=422)
+            return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
         finally:
             await session.close()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from typing import Any
 
 from pydantic import ValidationError
@@ -32,9 +33,10 @@ from pydantic import ValidationError
 from mcp_sim.api.episode import Episode
 from mcp_sim.api.tool_results import ToolResult
 from mcp_sim.api.worlds import Worlds
-from mcp_sim.errors import SimError, VerifyError
+from mcp_sim.errors import CapacityReached, SimError, VerifyError, shown
 from mcp_sim.scoring.increments import RewardIncrements
 from mcp_sim.scoring.verdict import Verdict
+from mcp_sim.server.episode_routes import seed_of
 from mcp_sim.server.openenv_protocol import (
     ACTION,
     CallToolAction,
@@ -46,6 +48,8 @@ from mcp_sim.server.openenv_protocol import (
     wire,
 )
 from mcp_sim.simulator.core import UnknownTool
+
+logger = logging.getLogger(__name__)
 
 RESET_OPTIONS = ("seed", "episode_id", "world", "task")
 """What a reset may choose; OpenEnv passes other keys through, and they are ignored here as
@@ -77,8 +81,7 @@ class OpenEnvSession:
             raise ValueError("reset options must be a JSON object")
         seed, episode_id = options.get("seed"), options.get("episode_id")
         world, task = options.get("world"), options.get("task")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise ValueError("seed must be a whole number >= 0")
+        seed = seed_of(seed)
         for key, value in (("episode_id", episode_id), ("world", world), ("task", task)):
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"{key} must be a string")
@@ -217,13 +220,17 @@ def _rpc_error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
-async def answer_message(session: OpenEnvSession, raw: str) -> dict[str, Any] | None:
-    """The reply to one WebSocket message (``None`` for ``close``), errors included, in
-    OpenEnv's ``{"type", "data"}`` envelopes."""
+async def answer_message(session: OpenEnvSession, raw: str | None) -> dict[str, Any] | None:
+    """The reply to one WebSocket message (``None`` for ``close``; ``raw`` is ``None`` for a
+    binary frame), errors included, in OpenEnv's ``{"type", "data"}`` envelopes: a client's
+    bad message never ends its connection."""
+    if raw is None:
+        return ws_error("INVALID_JSON", "binary frames are not read: send JSON text frames")
     try:
         message = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        return _ws_error("INVALID_JSON", f"Invalid JSON: {exc}")
+    except (ValueError, RecursionError) as exc:
+        # ValueError: also a number past Python's 4,300 digits, which is valid JSON.
+        return ws_error("INVALID_JSON", f"Invalid JSON: {shown(str(exc))}")
     kind = message.get("type") if isinstance(message, dict) else None
     data = message.get("data") if isinstance(message, dict) else None
     try:
@@ -242,13 +249,25 @@ async def answer_message(session: OpenEnvSession, raw: str) -> dict[str, Any] | 
             case "close":
                 return None
             case _:
-                return _ws_error("UNKNOWN_TYPE", f"Unknown message type: {kind}")
+                return ws_error("UNKNOWN_TYPE", f"Unknown message type: {shown(kind)}")
     except ValidationError as exc:
-        errors = json.loads(exc.json(include_url=False))
-        return _ws_error("VALIDATION_ERROR", "Invalid message", errors=errors)
+        return ws_error("VALIDATION_ERROR", "Invalid message", errors=validation_errors(exc))
+    except CapacityReached as exc:
+        return ws_error("CAPACITY_REACHED", str(exc))
     except (SimError, ValueError) as exc:
-        return _ws_error("EXECUTION_ERROR", str(exc))
+        return ws_error("EXECUTION_ERROR", str(exc))
+    except Exception:
+        # A fault of the server's, not the client's: logged in full here, and the client
+        # keeps its connection and learns only that it happened.
+        logger.exception("an OpenEnv message failed")
+        return ws_error("EXECUTION_ERROR", "the server failed on this message (see its log)")
 
 
-def _ws_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+def validation_errors(exc: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic's errors without the values that failed (which may be megabytes), in JSON."""
+    errors: list[dict[str, Any]] = json.loads(exc.json(include_url=False, include_input=False))
+    return errors
+
+
+def ws_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "data": {"message": message, "code": code, **extra}}

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from mcp_sim.errors import SnapshotInvalid
+from mcp_sim.episodes.limits import EpisodeLimits
+from mcp_sim.errors import SnapshotInvalid, shown
 from mcp_sim.runtime.snapshot import Snapshot
 
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -25,9 +26,17 @@ MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
 class SnapshotFolder:
     """Snapshot files in ``root``, by plain file name."""
 
-    def __init__(self, root: Path, max_bytes: int = MAX_SNAPSHOT_BYTES) -> None:
+    def __init__(
+        self,
+        root: Path,
+        max_bytes: int = MAX_SNAPSHOT_BYTES,
+        limits: EpisodeLimits | None = None,
+    ) -> None:
+        """``limits``: how many JSON values a snapshot file may have (bytes alone do not bound
+        what it grows to once parsed)."""
         self.root = root
         self.max_bytes = max_bytes
+        self.limits = limits or EpisodeLimits()
 
     def inner(self, *names: str) -> SnapshotFolder:
         """A folder of its own inside this one (made when missing), for one owner's files:
@@ -39,8 +48,8 @@ class SnapshotFolder:
     def _name(self, name: str) -> str:
         if not FILE_NAME.fullmatch(name) or name in (".", ".."):
             raise SnapshotInvalid(
-                f"{name!r} is not a plain file name: use letters, digits, '.', '_' and '-' "
-                f"(the file goes in the snapshot folder {self.root})"
+                f"{shown(name)} is not a plain file name: use letters, digits, '.', '_' and "
+                "'-' (the file goes in the snapshot folder)"
             )
         return name
 
@@ -75,7 +84,12 @@ class SnapshotFolder:
 
     async def load(self, name: str) -> Snapshot:
         """The snapshot in file ``name`` of the folder."""
-        text = await anyio.to_thread.run_sync(self._read, self._name(name))
+        # Parsed on the worker thread too: a large file takes a while.
+        return await anyio.to_thread.run_sync(self._parsed, self._name(name))
+
+    def _parsed(self, name: str) -> Snapshot:
+        text = self._read(name)
+        self.limits.check_snapshot(text)
         return Snapshot.parse(text)
 
     def _read(self, name: str) -> bytes:

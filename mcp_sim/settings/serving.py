@@ -111,11 +111,43 @@ class EpisodeSettings(BaseModel):
             "unless renewed (a dead worker's episodes move on after this)",
         ),
     ] = 15.0
+    episode_store_timeout: Annotated[
+        float,
+        Field(gt=0),
+        Flag(
+            "SECONDS",
+            "with a durable --episode-store: how long one store operation may take before the "
+            "request that needed it is answered 503 episode_store",
+        ),
+    ] = 5.0
     session_idle_timeout: Annotated[
         float,
         Field(gt=0),
         Flag("SECONDS", "forget HTTP sessions and episodes idle this long"),
     ] = 1800.0
+    max_episodes: Annotated[
+        int,
+        Field(ge=1),
+        Flag(
+            "N",
+            "hold at most N episodes at once (per worker); creating one more is refused with "
+            "429 capacity",
+        ),
+    ] = 10_000
+    max_world_episodes: Annotated[
+        int,
+        Field(ge=1),
+        Flag("N", "hold at most N episodes of any one world at once (per worker)"),
+    ] = 10_000
+    max_snapshot_values: Annotated[
+        int,
+        Field(ge=1),
+        Flag(
+            "N",
+            "refuse snapshots (bodies and files) of more than N JSON values, counted before "
+            "they are parsed: what bounds an episode's starting memory, where bytes do not",
+        ),
+    ] = 500_000
     control_tools: Annotated[
         bool,
         Flag(
@@ -183,6 +215,16 @@ class ServerSettings(BaseModel):
             "/metadata, /schema): reset starts an episode, a step is a tool call",
         ),
     ] = False
+    max_websockets: Annotated[
+        int,
+        Field(ge=1),
+        Flag("N", "with --openenv: hold at most N OpenEnv WebSockets open at once"),
+    ] = 1000
+    websocket_idle_timeout: Annotated[
+        float,
+        Field(gt=0),
+        Flag("SECONDS", "with --openenv: close a WebSocket that sends nothing for this long"),
+    ] = 300.0
     max_body_bytes: Annotated[
         int,
         Field(ge=1024),

@@ -207,6 +207,27 @@ def output_file(value: str) -> Path:
     return path
 
 
+def output_folder(value: str) -> Path:
+    """A folder to write files into (made if missing): not a file, and not under a file."""
+    path = Path(value)
+    if not value.strip():
+        raise ArgumentTypeError("expected a folder path, got an empty one")
+    if path.exists() and not path.is_dir():
+        raise ArgumentTypeError(f"expected a folder, got the file {value!r}")
+    existing = next((parent for parent in path.parents if parent.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise ArgumentTypeError(f"{str(existing)!r} in {value!r} is a file, not a folder")
+    return path
+
+
+def project_folder(value: str) -> Path:
+    """An existing folder holding a Python project (its ``pyproject.toml``)."""
+    path = Path(value)
+    if not (path / "pyproject.toml").is_file():
+        raise ArgumentTypeError(f"expected a folder with a pyproject.toml, got {value!r}")
+    return path
+
+
 def pair(separator: str, what: str) -> Callable[[str], tuple[str, str]]:
     """``KEY<separator>VALUE``; spaces around a header's name and value are dropped."""
 

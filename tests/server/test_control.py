@@ -14,6 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.errors import SessionExists, SnapshotInvalid
 from mcp_sim.runtime.session import Session
 from mcp_sim.runtime.snapshot import Snapshot
@@ -75,7 +76,8 @@ async def test_control_tools_snapshot_fork_and_reset(
             )
             assert changed.meta is not None and changed.meta["mcp-sim/version"] == 0
             saved = await client.call_tool("sim_snapshot", {"file": "snap.json"})
-            assert saved.structured_content == {"saved_to": str(path), "version": 1}
+            assert saved.structured_content == {"saved_to": "snap.json", "version": 1}
+            assert path.is_file()  # in the folder, which the agent is not told of
             fork = await client.call_tool("sim_fork", {"id": "f"})
             await client.call_tool("sim_reset", {})
             reset_state = await client.call_tool("sim_state", {})
@@ -170,6 +172,11 @@ async def test_snapshot_files_never_follow_links_or_read_special_files(
     small = SnapshotFolder(folder.root, max_bytes=10)
     with pytest.raises(SnapshotInvalid, match="over the limit"):
         await small.load("notes.json")
+    await folder.save("ok.json", snapshot)
+    few = SnapshotFolder(folder.root, limits=EpisodeLimits(max_snapshot_values=20))
+    with pytest.raises(SnapshotInvalid, match="JSON values, over the limit of 20"):
+        await few.load("ok.json")
+    assert (await folder.load("ok.json")).state == snapshot.state
 
 
 async def test_control_tools_keep_no_files_without_a_folder_and_hide_episodes(
@@ -223,7 +230,7 @@ async def test_a_stdio_server_offers_the_control_tools_on_its_own_session(tmp_pa
             saved = await client.call_tool("sim_snapshot", {"file": "s.json"})
             fork = await client.call_tool("sim_fork", {"id": "f", "seed": 4})
             listed = await client.call_tool("sim_sessions", {})
-    assert saved.structured_content == {"saved_to": str(tmp_path / "s.json"), "version": 0}
+    assert saved.structured_content == {"saved_to": "s.json", "version": 0}
     assert fork.structured_content is not None and fork.structured_content["seed"] == 4
     assert listed.structured_content is not None
     assert {s["id"] for s in listed.structured_content["sessions"]} == {"stdio", "f"}

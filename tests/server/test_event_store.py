@@ -65,6 +65,25 @@ async def test_the_store_keeps_to_its_limits() -> None:
         BoundedEventStore(max_events=0)
 
 
+async def test_each_session_replays_its_own_streams_though_their_names_are_alike() -> None:
+    """The SDK names a POST's stream by its request id, which every session reuses: without a
+    view per session, one session's replay would send it another's answer."""
+    store = BoundedEventStore()
+    one, two = store.scoped(), store.scoped()
+    primed = await one.store_event("2", None)
+    await two.store_event("2", message(7))  # the other session's call 2
+    await one.store_event("2", message(1))
+    sent: list[str] = []
+
+    async def send(event: Any) -> None:
+        sent.append(event.message.method)
+
+    assert await one.replay_events_after(primed, send) == "2"
+    assert sent == ["notifications/n1"]
+    assert await two.replay_events_after(primed, send) is None
+    assert sent == ["notifications/n1"]
+
+
 def sse_events(lines: list[str]) -> list[dict[str, str]]:
     events: list[dict[str, str]] = []
     current: dict[str, str] = {}

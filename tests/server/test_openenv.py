@@ -16,6 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.loading import parse_world
 from mcp_sim.spec.world import World
@@ -258,3 +259,89 @@ async def test_every_step_rewards_are_increments_and_a_step_after_done_is_refuse
     assert "is done: reset to start another" in after["data"]["message"]
     assert rpc["data"]["error"]["code"] == -32000
     assert listed["type"] == "observation" and state["step_count"] == 5
+
+
+async def test_bad_frames_seeds_and_values_get_short_openenv_errors_on_a_living_socket(
+    bookstore: World,
+) -> None:
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True) as base, socket(base) as ws:
+            await ws.send(b"\x00\x01 binary")
+            assert json.loads(await ws.recv())["data"]["code"] == "INVALID_JSON"
+            # Valid JSON, but past the 4,300 digits Python parses.
+            await ws.send('{"type": "reset", "data": {"seed": ' + "7" * 5000 + "}}")
+            assert json.loads(await ws.recv())["data"]["code"] == "INVALID_JSON"
+            for seed in (-1, int("9" * 300), 2**63, True, 1.5):
+                refused = await ask(ws, "reset", {"seed": seed})
+                assert refused["data"]["code"] == "EXECUTION_ERROR", seed
+                assert "seed must be a whole number" in refused["data"]["message"]
+            huge = "w\n" * 100_000
+            for data in ({"world": huge}, {"task": huge}):
+                refused = await ask(ws, "reset", data)
+                assert refused["type"] == "error" and len(json.dumps(refused)) < 400, data
+                assert "\n" not in refused["data"]["message"]
+            bad = await ask(ws, "step", {"type": "call_tool", "tool_name": 5, "x": huge})
+            assert bad["data"]["code"] == "VALIDATION_ERROR" and len(json.dumps(bad)) < 1000
+            unknown = await ask(ws, huge)
+            assert unknown["data"]["code"] == "UNKNOWN_TYPE" and len(json.dumps(unknown)) < 400
+            # The socket lived through all of it, and the largest seed is taken.
+            reset = await ask(ws, "reset", {"seed": 2**63 - 1})
+            assert reset["data"]["observation"]["metadata"]["seed"] == 2**63 - 1
+
+
+async def test_two_authorization_headers_are_refused_even_if_one_is_right(
+    bookstore: World,
+) -> None:
+    twice = [("Authorization", "Bearer op"), ("Authorization", "Bearer op")]
+    with anyio.fail_after(60):
+        async with serving(books(bookstore), openenv=True, auth_token="op") as base:
+            with pytest.raises(InvalidStatus):
+                async with connect(
+                    base.replace("http://", "ws://") + "/ws", additional_headers=twice
+                ):
+                    pass
+            async with httpx2.AsyncClient(base_url=base) as http:
+                reply = await http.get("/episodes", headers=twice)
+                once = await http.get("/episodes", headers=twice[:1])
+                seed = await http.post("/episodes", json={"seed": -1}, headers=twice[:1])
+    assert reply.status_code == 400 and reply.json()["error"] == "bad_request"
+    assert once.status_code == 200
+    assert seed.status_code == 400 and "'seed'" in seed.json()["message"]
+
+
+async def test_sockets_past_the_limit_or_idle_too_long_are_told_and_closed(
+    bookstore: World,
+) -> None:
+    with anyio.fail_after(60):
+        async with serving(
+            books(bookstore), openenv=True, max_websockets=2, websocket_idle_timeout=0.5
+        ) as base:
+            async with socket(base) as one, socket(base) as two:
+                async with socket(base) as third:
+                    refused = json.loads(await third.recv())
+                    assert refused["data"]["code"] == "CAPACITY_REACHED"
+                    await third.wait_closed()
+                assert (await ask(one, "reset", {}))["type"] == "observation"
+                idle = json.loads(await two.recv())  # two says nothing for 0.5 s
+                assert idle["data"]["code"] == "SESSION_ERROR"
+                await two.wait_closed()
+            async with socket(base) as again:  # the closed ones freed their places
+                assert (await ask(again, "reset", {}))["type"] == "observation"
+
+
+async def test_the_episode_api_refuses_episodes_and_snapshots_past_the_limits(
+    bookstore: World,
+) -> None:
+    hub = EpisodeHub(
+        {bookstore.world: Simulator(bookstore, None)},
+        limits=EpisodeLimits(max_episodes=1, max_snapshot_values=1000),
+    )
+    with anyio.fail_after(60):
+        async with serving(hub) as base, httpx2.AsyncClient(base_url=base) as http:
+            made = await http.post("/episodes", json={})
+            taken = (await http.post(f"/episodes/{made.json()['id']}/snapshot")).json()
+            taken["state"]["filler"] = [{}] * 2000
+            big = await http.post("/episodes", json={"snapshot": taken})
+            full = await http.post("/episodes", json={})
+    assert big.status_code == 400 and "over the limit of 1000" in big.json()["message"]
+    assert full.status_code == 429 and full.json()["error"] == "capacity"
