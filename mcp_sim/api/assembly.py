@@ -9,11 +9,12 @@ names (:class:`~mcp_sim.settings.Settings`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AsyncExitStack
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_sim.api.lazy_worlds import LazyWorlds
 from mcp_sim.api.model_launch import LaunchingModel
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
@@ -162,6 +163,32 @@ async def assemble(
     return System(EpisodeHub(simulators, durable=durable, limits=limits), model)
 
 
+async def assemble_lazily(
+    stack: AsyncExitStack,
+    files: Mapping[str, Path],
+    settings: Settings,
+    *,
+    model: WorldModel | None = None,
+    say: Callable[[str], None] = _quiet,
+) -> System:
+    """As :func:`assemble`, over world files by id that are loaded on their first episode
+    (:class:`~mcp_sim.api.lazy_worlds.LazyWorlds`) and unloaded by ``hub.unload_idle``; in
+    this process only (no durable store)."""
+    if not files:
+        raise SimError("open at least one world")
+    if settings.episodes.episode_store != "memory":
+        raise SettingsError("--episode-store", "a lazily loaded suite keeps episodes in-process")
+    resolved = Resolved.of(settings, model_given=model is not None)
+    if model is None:
+        launching = LaunchingModel(resolved.settings.model, say)
+        stack.push_async_callback(launching.aclose)
+        model = launching
+    parts = _Parts(resolved, model, Metrics(), None, None, say)
+    loader = LazyWorlds(files, parts.simulator)
+    stack.callback(loader.close)
+    return System(EpisodeHub({}, loader=loader), model)
+
+
 def _check_single_world_settings(settings: Settings, worlds: list[World]) -> None:
     if len(worlds) > 1:
         for name in ("replay", "world_memory"):
@@ -190,7 +217,7 @@ class _Parts:
     durable: DurableEpisodes | None
     say: Callable[[str], None]
 
-    def simulator(self, stack: AsyncExitStack, world: World) -> Simulator:
+    def simulator(self, stack: AsyncExitStack | ExitStack, world: World) -> Simulator:
         settings = self.resolved.settings
         records = settings.records
         journal = Journal(records.journal)

@@ -100,7 +100,8 @@ class WorldFiles:
         label = self.metavar or name
         found: list[Path] = []
         for path in map(Path, getattr(args, name)):
-            if not (self.open_folders and path.is_dir()):
+            # A suite's folder (its manifest beside worlds/) is served as one, lazily.
+            if not (self.open_folders and path.is_dir()) or (path / "manifest.json").is_file():
                 found.append(path)
                 continue
             inside = world_files_in(path)

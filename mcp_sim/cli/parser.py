@@ -10,6 +10,7 @@ from mcp_sim.cli import (
     fidelity_commands,
     harness_command,
     serve_commands,
+    suite_commands,
     verify_command,
     workbench_command,
     world_commands,
@@ -41,4 +42,5 @@ def build_parser() -> CliParser:
     engine_commands.register(subcommands)
     harness_command.register(subcommands)
     workbench_command.register(subcommands)
+    suite_commands.register(subcommands)
     return parser

@@ -33,9 +33,15 @@ def serve(config: ServeConfig) -> int:
 
     from mcp_sim.api.worlds import Worlds
     from mcp_sim.server.serving import serve_worlds
+    from mcp_sim.suites.layout import SuiteLayout
+    from mcp_sim.suites.serving import open_suite
 
     async def served() -> None:
-        async with await Worlds.open(*config.worlds, settings=config.settings, say=say) as worlds:
+        if config.suite is not None:
+            opened = await open_suite(SuiteLayout(config.suite), config.settings, say=say)
+        else:
+            opened = await Worlds.open(*config.worlds, settings=config.settings, say=say)
+        async with opened as worlds:
             await serve_worlds(worlds, config.settings, say)
 
     anyio.run(served)

@@ -76,7 +76,17 @@ class ServeConfig(CommandConfig):
         """Where to serve streamable HTTP; ``None`` serves stdio."""
         return self.settings.server.http
 
+    @property
+    def suite(self) -> Path | None:
+        """The suite folder served (``mcp-sim suite generate`` made it), if one is."""
+        only = self.worlds[0] if len(self.worlds) == 1 else None
+        return only if only is not None and only.is_dir() else None
+
     def check(self) -> None:
+        if self.suite is not None and self.http is None:
+            raise UsageError("world", f"a suite ({self.suite}) is served over --http only")
+        if any(w.is_dir() for w in self.worlds) and self.suite is None:
+            raise UsageError("world", "serve a suite's folder on its own")
         try:
             self.settings.check_served(len(self.worlds))
         except SettingsError as exc:

@@ -13,7 +13,7 @@ import functools
 import hmac
 from collections import Counter
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
@@ -30,6 +30,16 @@ class HeldSession(NamedTuple):
     entry: EpisodeEntry | None
 
 
+class WorldLoader(Protocol):
+    """Worlds a hub loads on their first use and unloads when idle (a suite's thousands)."""
+
+    def known(self, world: str) -> bool: ...
+
+    def load(self, world: str) -> Simulator: ...
+
+    def unload(self, world: str) -> None: ...
+
+
 class EpisodeAccess:
     """The episodes of a server's worlds, each world with its own simulator, by id and token."""
 
@@ -38,12 +48,15 @@ class EpisodeAccess:
         simulators: Mapping[str, Simulator],
         *,
         durable: DurableEpisodes | None = None,
+        loader: WorldLoader | None = None,
     ) -> None:
         """``durable``: where episodes are kept durably (none: in this process only); the
-        simulators must have been built with its write-through."""
-        if not simulators:
+        simulators must have been built with its write-through. ``loader``: more worlds,
+        loaded when first named (``simulators`` then holds the loaded ones)."""
+        if not simulators and loader is None:
             raise ValueError("an episode hub needs at least one world")
         self.simulators = dict(simulators)
+        self.loader = loader
         self._entries: dict[str, EpisodeEntry] = {}
         self._by_token: dict[str, str] = {}
         self._per_world: Counter[str] = Counter()
@@ -53,6 +66,24 @@ class EpisodeAccess:
         for name, simulator in self.simulators.items():
             simulator.sessions.on_expire(functools.partial(self._expired, name))
 
+    def _load(self, world: str) -> Simulator | None:
+        if self.loader is None or not self.loader.known(world):
+            return None
+        simulator = self.simulators[world] = self.loader.load(world)
+        simulator.sessions.on_expire(functools.partial(self._expired, world))
+        return simulator
+
+    def unload_idle(self) -> list[str]:
+        """Unload the loaded worlds without a live session or episode; their ids."""
+        if self.loader is None:
+            return []
+        busy = {entry.world for entry in self._entries.values()}
+        idle = [w for w, s in self.simulators.items() if w not in busy and not len(s.sessions)]
+        for world in idle:
+            del self.simulators[world]
+            self.loader.unload(world)
+        return idle
+
     # --- worlds -----------------------------------------------------------------------------
 
     @property
@@ -61,7 +92,7 @@ class EpisodeAccess:
         return next(iter(self.simulators)) if len(self.simulators) == 1 else None
 
     def simulator(self, world: str) -> Simulator:
-        simulator = self.simulators.get(world)
+        simulator = self.simulators.get(world) or self._load(world)
         if simulator is None:
             raise UnknownWorld(
                 f"no world {shown(world)} here (worlds: {', '.join(self.simulators)})"

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcp_sim.episodes.access import EpisodeAccess, HeldSession
+from mcp_sim.episodes.access import EpisodeAccess, HeldSession, WorldLoader
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.lifecycle import EpisodeLifecycle
@@ -49,11 +49,13 @@ class EpisodeHub:
         *,
         durable: DurableEpisodes | None = None,
         limits: EpisodeLimits | None = None,
+        loader: WorldLoader | None = None,
     ) -> None:
         """``durable``: where episodes are kept durably (none: in this process only); its
         simulators are built with its write-through (see :mod:`mcp_sim.api.assembly`).
-        ``limits``: how many episodes it holds at most, and how large a snapshot may be."""
-        self.access = EpisodeAccess(simulators, durable=durable)
+        ``limits``: how many episodes it holds at most, and how large a snapshot may be.
+        ``loader``: worlds loaded on their first episode, unloaded by ``unload_idle``."""
+        self.access = EpisodeAccess(simulators, durable=durable, loader=loader)
         self.limits = limits or EpisodeLimits()
         self.lifecycle = EpisodeLifecycle(self.access, self.limits)
         self.scoring = EpisodeScoring(self.access)
@@ -75,6 +77,10 @@ class EpisodeHub:
 
     def simulator(self, world: str) -> Simulator:
         return self.access.simulator(world)
+
+    def unload_idle(self) -> list[str]:
+        """Unload the loader's worlds that have no live session; their ids."""
+        return self.access.unload_idle()
 
     def entry(self, episode_id: str) -> EpisodeEntry:
         """The live episode's entry as this process has it (see ``find``)."""

@@ -10,14 +10,16 @@ code answers shared sessions and episodes alike.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route, Router, WebSocketRoute
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Lifespan
 
 from mcp_sim.api.worlds import Worlds
 from mcp_sim.episodes.hub import EpisodeHub
@@ -29,6 +31,7 @@ from mcp_sim.server.guards import DEFAULT_MAX_BODY_BYTES, AccessGuard, BodyLimit
 from mcp_sim.server.http_front import running, session_manager, transport_security
 from mcp_sim.server.http_messages import MessageCheck
 from mcp_sim.server.jsonrpc_check import MAX_MESSAGE_BYTES
+from mcp_sim.server.lazy_endpoints import LazyWorldEndpoints
 from mcp_sim.server.mcp_front import build_server
 from mcp_sim.server.metrics_routes import MetricsEndpoints
 from mcp_sim.server.openenv_routes import (
@@ -42,6 +45,7 @@ from mcp_sim.server.openenv_routes import (
 from mcp_sim.server.shared_events import ResumeElsewhere, SharedEvents
 from mcp_sim.server.snapshot_files import SnapshotFolder
 from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 
 
 @dataclass(frozen=True)
@@ -120,29 +124,19 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     options = options or HostingOptions()
     hub = worlds.hub
     security = transport_security(options.host, list(options.allowed_hosts))
-    managers = {}
     # With a durable store, the streams' events are kept there: a client resumes its stream
     # on whichever worker it reaches (mcp_sim.server.shared_events).
     shared = SharedEvents(hub.durable.store) if hub.durable is not None else None
-    for name, simulator in hub.simulators.items():
-        is_episode = functools.partial(hub.is_episode, name)
-        control = None
-        if options.control_tools:
-            control = ControlTools(hub, name, options.snapshots)
-        server = build_server(
-            simulator,
-            control=control,
-            is_episode=is_episode,
-            operator_resources=options.operator_resources,
-        )
-        managers[name] = session_manager(
-            server,
-            security,
-            session_idle_timeout=options.session_idle_timeout,
-            json_response=options.json_response,
-            max_message_bytes=options.max_message_bytes,
-            shared_events=shared,
-        )
+    endpoint = functools.partial(_world_endpoint, hub, options, security, shared)
+    lifespan: Lifespan[Any]
+    endpoints: Mapping[str, ASGIApp]
+    if hub.access.loader is not None:
+        lazy = LazyWorldEndpoints(hub, endpoint)
+        endpoints, lifespan = lazy, lazy.lifespan
+    else:
+        built = {name: endpoint(name, simulator) for name, simulator in hub.simulators.items()}
+        endpoints = {name: app for name, (_, app) in built.items()}
+        lifespan = running([manager for manager, _ in built.values()])
     api = Starlette(
         routes=EpisodeEndpoints(hub, openenv=options.openenv).routes()
         + MetricsEndpoints(hub).routes(),
@@ -153,9 +147,6 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         exception_handlers=ERROR_REPLIES,
     )
     only = hub.default_world
-    endpoints = {
-        name: _endpoint(manager, options, shared, security) for name, manager in managers.items()
-    }
     routes: list[BaseRoute] = [
         Route("/mcp", WorldMcp(endpoints, only=only)),
         Route("/worlds/{world}/mcp", WorldMcp(endpoints)),
@@ -171,7 +162,7 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
         routes.append(WebSocketRoute(OPENENV_SOCKET, openenv))
     if options.workbench is not None:
         routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
-    router = Router(routes=routes, lifespan=running(list(managers.values())))
+    router = Router(routes=routes, lifespan=lifespan)
     guarded = functools.partial(AccessGuard, token_opens=hub.token_opens)
     return guarded(router, options.auth_token, hub.token_holder, public=options.public_paths)
 
@@ -202,3 +193,33 @@ def describe_routes(hub: EpisodeHub, base_url: str, *, openenv: bool = False) ->
     if openenv:
         lines.append(f"{base_url}/ws (OpenEnv: reset, step, state; base URL {base_url})")
     return lines
+
+
+def _world_endpoint(
+    hub: EpisodeHub,
+    options: HostingOptions,
+    security: TransportSecuritySettings,
+    shared: SharedEvents | None,
+    name: str,
+    simulator: Simulator,
+) -> tuple[StreamableHTTPSessionManager, ASGIApp]:
+    """A world's MCP session manager, and its endpoint (see :func:`_endpoint`)."""
+    is_episode = functools.partial(hub.is_episode, name)
+    control = None
+    if options.control_tools:
+        control = ControlTools(hub, name, options.snapshots)
+    server = build_server(
+        simulator,
+        control=control,
+        is_episode=is_episode,
+        operator_resources=options.operator_resources,
+    )
+    manager = session_manager(
+        server,
+        security,
+        session_idle_timeout=options.session_idle_timeout,
+        json_response=options.json_response,
+        max_message_bytes=options.max_message_bytes,
+        shared_events=shared,
+    )
+    return manager, _endpoint(manager, options, shared, security)

@@ -13,6 +13,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.runtime.session import SessionStore
+from mcp_sim.simulator.metrics import Metrics
 from mcp_sim.simulator.prometheus_text import CONTENT_TYPE, prometheus_text
 
 
@@ -21,8 +23,20 @@ class MetricsEndpoints:
 
     def __init__(self, hub: EpisodeHub) -> None:
         self.hub = hub
-        self.metrics = next(iter(hub.simulators.values())).metrics
-        self.stores = [s.sessions for s in hub.simulators.values()]
+        # A suite's hub starts with no world loaded; its worlds share one Metrics when they load.
+        loaded = next(iter(hub.simulators.values()), None)
+        self._metrics = loaded.metrics if loaded is not None else None
+
+    @property
+    def metrics(self) -> Metrics:
+        loaded = next(iter(self.hub.simulators.values()), None)
+        if loaded is not None:
+            self._metrics = loaded.metrics
+        return self._metrics if self._metrics is not None else Metrics()
+
+    @property
+    def stores(self) -> list[SessionStore]:
+        return [s.sessions for s in self.hub.simulators.values()]
 
     def routes(self) -> list[Route]:
         return [

@@ -82,6 +82,8 @@ async def serve_over_http(
     app = hosting_app(worlds, options)
     hub = worlds.hub
     named = ", ".join(f"{w} ({len(s.world.tools)} tools)" for w, s in hub.simulators.items())
+    if hub.access.loader is not None:
+        named = "a suite's worlds, each loaded on its first episode"
     base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     routes = describe_routes(hub, base, openenv=server.openenv)
 

@@ -193,6 +193,17 @@ def existing_folder(what: str) -> Callable[[str], Path]:
     return parse
 
 
+def output_folder(value: str) -> Path:
+    """A folder to create or write into: not a file, and not under a file."""
+    path = Path(value)
+    if not value.strip():
+        raise ArgumentTypeError("expected a folder path, got an empty one")
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise ArgumentTypeError(f"{str(existing)!r} in {value!r} is a file, not a folder")
+    return path
+
+
 def output_file(value: str) -> Path:
     """A file to create or append to (missing folders are created): not a folder, and not
     under a file."""
@@ -201,19 +212,6 @@ def output_file(value: str) -> Path:
         raise ArgumentTypeError("expected a file path, got an empty one")
     if path.is_dir():
         raise ArgumentTypeError(f"expected a file, got the folder {value!r}")
-    existing = next((parent for parent in path.parents if parent.exists()), None)
-    if existing is not None and not existing.is_dir():
-        raise ArgumentTypeError(f"{str(existing)!r} in {value!r} is a file, not a folder")
-    return path
-
-
-def output_folder(value: str) -> Path:
-    """A folder to write files into (made if missing): not a file, and not under a file."""
-    path = Path(value)
-    if not value.strip():
-        raise ArgumentTypeError("expected a folder path, got an empty one")
-    if path.exists() and not path.is_dir():
-        raise ArgumentTypeError(f"expected a folder, got the file {value!r}")
     existing = next((parent for parent in path.parents if parent.exists()), None)
     if existing is not None and not existing.is_dir():
         raise ArgumentTypeError(f"{str(existing)!r} in {value!r} is a file, not a folder")

@@ -18,6 +18,7 @@ Problems are raised as :class:`NestedValueError` at their path inside the schema
 from __future__ import annotations
 
 import importlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,11 +87,25 @@ def _declared_validator(schema: dict[str, Any]) -> Any:
 
 def _check_against_meta_schema(schema: dict[str, Any], failure: str, validator_cls: Any) -> None:
     try:
+        canonical = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        canonical = None
+    if canonical is not None and (canonical, validator_cls) in _META_VALID:
+        return
+    try:
         validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
         raise NestedValueError(f"{failure}: {exc.message}", tuple(exc.absolute_path)) from None
     except RecursionError:
         raise NestedValueError(f"{failure}: it nests too deeply to be checked", ()) from None
+    if canonical is not None and len(_META_VALID) < _META_VALID_LIMIT:
+        _META_VALID.add((canonical, validator_cls))
+
+
+_META_VALID: set[tuple[str, Any]] = set()
+"""Schemas (canonical JSON) already found valid against a meta-schema: the check is most of a
+world's load time, and a suite of thousands of worlds repeats the same tool schemas."""
+_META_VALID_LIMIT = 100_000
 
 
 @dataclass

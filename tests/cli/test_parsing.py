@@ -100,6 +100,9 @@ BAD_VALUES = {
     "--judge-api-key": "",
     "--judge-max-tokens": "0",
     "--example": "no-such-world",
+    "--inputs": MISSING,
+    "--concurrency": "0",
+    "--tries": "11",
 }
 """One bad value per flag that takes a value; flags with choices get one outside them, and
 flags that take no value get ``--flag=oops``."""

@@ -21,6 +21,8 @@ INSPECT = ("inspect-ai==0.3.285", "mcp==2.3.0")
 TRANSFORMERS = ("transformers==5.23.0", "jinja2")
 """What TRL's GRPOTrainer reads an environment's tools with (``get_json_schema``), without
 torch: trl itself pulls torch and accelerate, too heavy for CI's budget."""
+DATASETS = ("datasets==5.2.0",)
+"""What TRL, verifiers and an OpenEnv launcher read a suite's exported task rows with."""
 
 
 def harness_python(name: str, requirements: tuple[str, ...], *, with_mcp_sim: bool = False) -> Path:

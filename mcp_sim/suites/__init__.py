@@ -1,0 +1,1 @@
+"""Environment suites: many generated worlds with tasks checked solvable, exported as datasets."""
