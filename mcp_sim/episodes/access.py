@@ -157,11 +157,19 @@ class EpisodeAccess:
     # --- tokens --------------------------------------------------------------------------------
 
     async def token_holder(self, token: str) -> str | None:
-        """The episode ``token`` opens, looked up in the durable store if it is not here."""
-        found = self._by_token.get(token)
-        if found is None and self.durable is not None:
-            found = await self.durable.store.holder(token)
-        return found
+        """The episode ``token`` opens. With a durable store the store alone decides: another
+        worker may have deleted the episode, or created a new one of the same id (with its
+        own token), since this worker saw it, and a token must die everywhere at once."""
+        if self.durable is not None:
+            return await self.durable.store.holder(token)
+        return self._by_token.get(token)
+
+    async def token_opens(self, token: str, episode_id: str) -> bool:
+        """Whether ``token`` opens episode ``episode_id`` now (the store decides, as for
+        ``token_holder``); one lookup by id."""
+        if self.durable is not None:
+            return await self.durable.store.opens(episode_id, token)
+        return self.opens(token, episode_id)
 
     def is_episode(self, world: str, session_id: str) -> bool:
         """Whether ``session_id`` of ``world`` belongs to an episode (which only its own URL
@@ -177,7 +185,8 @@ class EpisodeAccess:
     # --- the index ---------------------------------------------------------------------------
 
     def register(self, entry: EpisodeEntry) -> None:
-        """Know an episode (new here, reset, or loaded from the store) by its id and token."""
+        """Know an episode (new here, reset, or loaded from the store) by its id and token;
+        an earlier incarnation's token is forgotten."""
         known = self._entries.get(entry.id)
         if known is not None:
             self._per_world[known.world] -= 1

@@ -2,9 +2,11 @@
 serve them: load on first use, keep warm, write every call through, one writer at a time.
 
 A worker keeps the episodes it has served in memory, each with the store revision its copy is
-at. A call takes the episode's lease (waiting while another worker holds it, for up to twice
-the lease), and the claim says the stored revision: a copy that is behind (another worker ran
-calls since) or missing is loaded afresh before the call runs. While the call runs the lease is
+at and the incarnation it is of. A call takes the episode's lease (waiting while another
+worker holds it, for up to twice the lease), and the claim says the stored incarnation and
+revision: a copy that is behind (another worker ran calls since), of another incarnation (the
+id was deleted and created again elsewhere, whatever the step counts) or missing is loaded
+afresh before the call runs. While the call runs the lease is
 renewed; once it is recorded, its step and head are appended, fenced by the lease and the
 revision, and the lease is given back in the same write. A write the store refuses or cannot
 take drops the warm copy, so the next use loads what the store has: the call that failed to
@@ -26,7 +28,7 @@ import anyio
 
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.records import episode_of, head_of, new_record, rebuild, step_of
-from mcp_sim.episodes.store import EpisodeStore
+from mcp_sim.episodes.store import EpisodeStore, Revision
 from mcp_sim.errors import EpisodeBusy, EpisodeConflict, EpisodeStoreError, UnknownSession
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session, Turn
@@ -48,7 +50,7 @@ class EpisodeRegistry(Protocol):
 @dataclass
 class _Warm:
     session: Session
-    rev: int
+    at: Revision
 
 
 class DurableEpisodes:
@@ -99,19 +101,20 @@ class DurableEpisodes:
     # --- life cycle ---------------------------------------------------------------------------
 
     async def created(self, episode: EpisodeEntry, session: Session) -> None:
-        await self.store.create(episode.id, episode.token, new_record(episode, session))
-        self._warm[episode.id] = _Warm(session, 0)
+        record = new_record(episode, session)
+        await self.store.create(episode.id, episode.token, episode.incarnation, record)
+        self._warm[episode.id] = _Warm(session, Revision(episode.incarnation, 0))
 
     async def restarted(self, episode: EpisodeEntry, session: Session) -> None:
         """Write a reset: ``session`` starts over as ``episode`` (under ``holding``)."""
         warm = self._warm[episode.id]
         rev = await self.store.restart(
-            episode.id, self.holder, warm.rev, new_record(episode, session)
+            episode.id, self.holder, warm.at, new_record(episode, session)
         )
         if rev is None:
             self.evict(episode.id)
             raise EpisodeConflict(f"episode {episode.id!r} moved on elsewhere; it was not reset")
-        self._warm[episode.id] = _Warm(session, rev)
+        self._warm[episode.id] = _Warm(session, Revision(warm.at.incarnation, rev))
 
     async def deleted(self, episode_id: str) -> None:
         await self.store.delete(episode_id)
@@ -129,17 +132,19 @@ class DurableEpisodes:
         there is none); False when the store has no such episode."""
         if not check and self._is_warm(episode_id):
             return True
-        rev = await self.store.revision(episode_id)
-        if rev is None:
+        at = await self.store.revision(episode_id)
+        if at is None:
             self._drop(episode_id)
             return False
-        if not self._is_warm(episode_id, rev):
+        if not self._is_warm(episode_id, at):
             await self._load(episode_id)
         return True
 
-    def _is_warm(self, episode_id: str, rev: int | None = None) -> bool:
+    def _is_warm(self, episode_id: str, at: Revision | None = None) -> bool:
+        """Whether this worker's copy is live and (given ``at``) of that incarnation and
+        revision: a step count alone does not tell two incarnations of one id apart."""
         warm = self._warm.get(episode_id)
-        if warm is None or (rev is not None and warm.rev != rev):
+        if warm is None or (at is not None and warm.at != at):
             return False
         return any(s.sessions.find(episode_id) is warm.session for s in self.simulators.values())
 
@@ -158,7 +163,7 @@ class DurableEpisodes:
         session, records = rebuild(simulator.world, stored)
         simulator.sessions.put(session)
         simulator.journal.restore(episode_id, records)
-        self._warm[episode_id] = _Warm(session, stored.rev)
+        self._warm[episode_id] = _Warm(session, Revision(stored.incarnation, stored.rev))
         self.registry.register(episode)
 
     def _drop(self, episode_id: str) -> None:
@@ -177,9 +182,9 @@ class DurableEpisodes:
         """The episode's lease for one call or change, its copy here current from the start."""
         lock = self._locks.setdefault(episode_id, anyio.Lock())
         async with lock:
-            rev = await self._claim(episode_id)
+            at = await self._claim(episode_id)
             try:
-                if not self._is_warm(episode_id, rev):
+                if not self._is_warm(episode_id, at):
                     await self._load(episode_id)
                 failed: Exception | None = None
                 async with anyio.create_task_group() as renewing:
@@ -199,7 +204,7 @@ class DurableEpisodes:
                     with anyio.CancelScope(shield=True):
                         await self.store.release(episode_id, self.holder)
 
-    async def _claim(self, episode_id: str) -> int:
+    async def _claim(self, episode_id: str) -> Revision:
         waited, pause = 0.0, 0.02
         while True:
             claim = await self.store.claim(episode_id, self.holder, self.lease_seconds)
@@ -207,7 +212,7 @@ class DurableEpisodes:
                 self._drop(episode_id)
                 raise UnknownSession(f"no live episode {episode_id!r}")
             if claim.rev is not None:
-                return claim.rev
+                return Revision(claim.incarnation, claim.rev)
             if waited >= 2 * self.lease_seconds:
                 raise EpisodeBusy(
                     f"episode {episode_id!r} is busy on another worker (its lease has "
@@ -230,7 +235,7 @@ class DurableEpisodes:
             raise EpisodeConflict(f"episode {session.id!r} was reloaded while a call ran")
         try:
             rev = await self.store.append(
-                session.id, self.holder, warm.rev, step_of(record, turn), head_of(session)
+                session.id, self.holder, warm.at, step_of(record, turn), head_of(session)
             )
         except EpisodeStoreError:
             self._forget_copy(session.id)
@@ -241,7 +246,7 @@ class DurableEpisodes:
                 f"episode {session.id!r} was taken over by another worker while this call "
                 "ran (the lease ran out): the call was not kept; call again"
             )
-        warm.rev = rev
+        warm.at = Revision(warm.at.incarnation, rev)
         self._given_back.add(session.id)
 
     def _forget_copy(self, episode_id: str) -> None:

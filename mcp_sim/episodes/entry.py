@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 
 from mcp_sim.journal import JournalRecord
 
 EPISODE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 """What an id given by a client may look like: bounded, and safe in a URL path."""
+
+
+def new_incarnation() -> str:
+    return secrets.token_hex(8)
 
 
 def check_episode_id(given: str) -> None:
@@ -27,6 +32,9 @@ class EpisodeEntry:
     id: str
     world: str
     token: str
+    incarnation: str
+    """Which creation of ``id`` this is: random per creation, kept by the store, so a copy or
+    a token of an earlier episode of the same id is never taken for this one."""
     task: str | None = None
     parent: str | None = None
     """The episode this one was forked from."""

@@ -99,6 +99,10 @@ class EpisodeHub:
         """The episode ``token`` opens, if any."""
         return await self.access.token_holder(token)
 
+    async def token_opens(self, token: str, episode_id: str) -> bool:
+        """Whether ``token`` opens episode ``episode_id`` now."""
+        return await self.access.token_opens(token, episode_id)
+
     def is_episode(self, world: str, session_id: str) -> bool:
         return self.access.is_episode(world, session_id)
 

@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 from mcp_sim.episodes.access import EpisodeAccess, HeldSession
-from mcp_sim.episodes.entry import EpisodeEntry, check_episode_id
+from mcp_sim.episodes.entry import EpisodeEntry, check_episode_id, new_incarnation
 from mcp_sim.episodes.limits import EpisodeLimits
 from mcp_sim.errors import SessionExists, UnknownWorld
 from mcp_sim.journal import JournalRecord
@@ -62,6 +62,7 @@ class EpisodeLifecycle:
             session.id,
             name,
             secrets.token_urlsafe(32),
+            new_incarnation(),
             task if task is not None else parent.task if parent else None,
             parent.id if parent else None,
             inherited,
@@ -137,7 +138,9 @@ class EpisodeLifecycle:
                 session.become(Session.start(session.id, simulator.world, seed=chosen))
                 simulator.journal.forget(session.id)
                 if entry is not None:
-                    restarted = EpisodeEntry(entry.id, entry.world, entry.token, entry.task)
+                    restarted = EpisodeEntry(
+                        entry.id, entry.world, entry.token, entry.incarnation, entry.task
+                    )
                     if self.access.durable is not None:
                         await self.access.durable.restarted(restarted, session)
                     self.access.register(restarted)

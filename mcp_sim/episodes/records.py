@@ -10,7 +10,7 @@ The record is four parts, each written when it changes and never rewritten whole
 - **steps** (appended, one per call): the call's journal line, and what its history turn adds
   to it (the turn as the model was shown it); the committed patch is in the journal line;
 - **head** (one small document, replaced per call): what moves with every call but is not in
-  the journal: step and version counters, the RNG positions (the session's and the
+  the journal: step and version counters, the time spent waiting on the model, the RNG positions (the session's and the
   perturbations'), the id allocator, deleted ids, consistency counts, compaction point.
 
 So a call writes one step line and one head of a few kilobytes whatever the size of the state,
@@ -55,6 +55,7 @@ class StoredEpisode:
     head: str
     steps: list[str]
     rev: int
+    incarnation: str
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ def head_of(session: Session) -> str:
         {
             "steps": session.steps,
             "version": session.version,
+            "model_seconds": session.model_seconds,
             "history_start": session.history_start,
             "history_resume": session.history_resume,
             "rng": _rng_state(session.rng),
@@ -109,7 +111,13 @@ def episode_of(stored: StoredEpisode, episode_id: str) -> EpisodeEntry:
     meta = json.loads(stored.meta)
     inherited = tuple(JournalRecord.model_validate_json(line) for line in meta["inherited"])
     return EpisodeEntry(
-        episode_id, meta["world"], stored.token, meta["task"], meta["parent"], inherited
+        episode_id,
+        meta["world"],
+        stored.token,
+        stored.incarnation,
+        meta["task"],
+        meta["parent"],
+        inherited,
     )
 
 
@@ -160,6 +168,9 @@ def rebuild(world: World, stored: StoredEpisode) -> tuple[Session, list[JournalR
         }
     )
     session = Session.restore(stored.id, world, snapshot)
+    # The time the episode waited on the model, which its verdict's usage reports (not in a
+    # snapshot: a fork or a restored snapshot starts its own count).
+    session.model_seconds = head.get("model_seconds", 0.0)
     if head["perturbation"] is not None:
         session.perturbation = _perturbation_from(head["perturbation"])
     return session, records

@@ -2,7 +2,11 @@
 worker at a time the writer of an episode.
 
 A store holds each episode's record (:mod:`mcp_sim.episodes.records`) under its id, counts the
-writes to it (``rev``), and finds an episode by its token. Every write after creation is
+writes to it (``rev``), and finds an episode by its token. An id can be used again once its
+episode is gone (harnesses name episodes ``task-3-sample-0``), so each creation also gets a
+random *incarnation* that the record keeps: a copy or a write of another incarnation is not
+this episode's, however its revision compares, and a token opens only the incarnation it was
+made with (deleting or expiring the episode drops it from the store, for every worker at once). Every write after creation is
 *fenced*: it names the lease holder and the revision it read, and the store refuses it when
 another worker holds the lease or has written since, so a worker that stalled past its lease
 can never overwrite the calls of the one that took over. (A lease that ran out while nobody
@@ -49,6 +53,14 @@ class StreamEvents:
 
 
 @dataclass(frozen=True)
+class Revision:
+    """Which episode a stored record is (its ``incarnation``) and how many writes it has had."""
+
+    incarnation: str
+    rev: int
+
+
+@dataclass(frozen=True)
 class Claim:
     """What taking a lease found: the episode's revision, or who holds it and for how long."""
 
@@ -56,6 +68,8 @@ class Claim:
     """The episode's revision when the lease was taken; ``None`` when it is held elsewhere."""
     held_for: float = 0.0
     """Seconds left on another worker's lease (when ``rev`` is None)."""
+    incarnation: str = ""
+    """The incarnation whose lease was taken (when ``rev`` is not None)."""
 
 
 class EpisodeStore(ABC):
@@ -65,7 +79,9 @@ class EpisodeStore(ABC):
     """Where the store is, without credentials (for messages)."""
 
     @abstractmethod
-    async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
+    async def create(
+        self, episode_id: str, token: str, incarnation: str, record: NewRecord
+    ) -> None:
         """Store a new episode at revision 0. Raises :class:`mcp_sim.errors.SessionExists`
         when the id is taken."""
 
@@ -73,12 +89,17 @@ class EpisodeStore(ABC):
     async def load(self, episode_id: str) -> StoredEpisode | None: ...
 
     @abstractmethod
-    async def revision(self, episode_id: str) -> int | None:
-        """The episode's revision, ``None`` when there is no such episode."""
+    async def revision(self, episode_id: str) -> Revision | None:
+        """The episode's incarnation and revision, ``None`` when there is no such episode."""
 
     @abstractmethod
     async def holder(self, token: str) -> str | None:
         """The id of the episode ``token`` opens, if any."""
+
+    @abstractmethod
+    async def opens(self, episode_id: str, token: str) -> bool:
+        """Whether ``token`` is the token of episode ``episode_id`` as it is now (one lookup
+        by id, cheaper than ``holder``; compared in constant time)."""
 
     @abstractmethod
     async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
@@ -94,14 +115,15 @@ class EpisodeStore(ABC):
 
     @abstractmethod
     async def append(
-        self, episode_id: str, holder: str, rev: int, step: str, head: str
+        self, episode_id: str, holder: str, at: Revision, step: str, head: str
     ) -> int | None:
-        """Add one call (fenced by ``holder``'s lease and revision ``rev``) and release the
-        lease: the new revision, or ``None`` when the fence refused it."""
+        """Add one call (fenced by ``holder``'s lease and revision ``at``, incarnation
+        included) and release the lease: the new revision, or ``None`` when the fence refused
+        it."""
 
     @abstractmethod
     async def restart(
-        self, episode_id: str, holder: str, rev: int, record: NewRecord
+        self, episode_id: str, holder: str, at: Revision, record: NewRecord
     ) -> int | None:
         """Start the episode over from ``record`` (a reset), fenced like ``append``."""
 

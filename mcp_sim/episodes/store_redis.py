@@ -2,7 +2,7 @@
 (``redis://HOST:PORT/DB``, ``rediss://`` for TLS; needs ``pip install mcp-sim[redis]``).
 
 Each episode is three keys sharing one hash tag, so a Redis Cluster keeps them on one node:
-``mcp-sim:ep:{ID}`` (a hash: token, meta, base, head, rev), ``...:steps`` (a list, one entry per
+``mcp-sim:ep:{ID}`` (a hash: token, incarnation, meta, base, head, rev), ``...:steps`` (a list, one entry per
 call) and ``...:lease`` (the holder, expiring by itself: Redis's clock decides, so the workers'
 clocks need not agree). ``mcp-sim:token:TOKEN`` finds an episode by its token (the store holds
 the episodes' tokens: guard it as you guard ``--auth-token``). Every write that
@@ -16,6 +16,7 @@ connection, and each reply are held to it, and one that runs out raises
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 from collections.abc import Awaitable
@@ -31,6 +32,7 @@ from mcp_sim.episodes.store import (
     Claim,
     EpisodeStore,
     EventLimits,
+    Revision,
     StreamEvents,
 )
 from mcp_sim.errors import EpisodeStoreError, SessionExists
@@ -45,11 +47,11 @@ MAX_CONNECTIONS = 64
 
 _CLAIM = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
-if not rev then return {-1, 0} end
+if not rev then return {-1, 0, ''} end
 local held = redis.call('GET', KEYS[2])
-if held and held ~= ARGV[1] then return {-2, redis.call('PTTL', KEYS[2])} end
+if held and held ~= ARGV[1] then return {-2, redis.call('PTTL', KEYS[2]), ''} end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-return {tonumber(rev), 0}
+return {tonumber(rev), 0, redis.call('HGET', KEYS[1], 'incarnation') or ''}
 """
 
 _RENEW = """
@@ -67,19 +69,20 @@ return 0
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'token', ARGV[2], 'meta', ARGV[3], 'base', ARGV[4], 'head', ARGV[5],
-  'rev', 0)
+  'rev', 0, 'incarnation', ARGV[6])
 if ARGV[1] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return 1
 """
 
-# KEYS: episode, steps, lease. ARGV: holder, rev, idle ms (0: none), then the fields. A fenced
-# write checks that no other worker holds the lease and that the revision is the one the
-# writer read, before it changes anything, and keeps the episode's keys alive for another idle
+# KEYS: episode, steps, lease. ARGV: holder, rev, idle ms (0: none), incarnation, then the
+# fields. A fenced write checks that no other worker holds the lease and that the incarnation
+# and revision are the ones the writer read, before it changes anything, and keeps the episode's keys alive for another idle
 # timeout.
 _FENCE = """
 local held = redis.call('GET', KEYS[3])
 if held and held ~= ARGV[1] then return -1 end
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[2] then return -1 end
+if (redis.call('HGET', KEYS[1], 'incarnation') or '') ~= ARGV[4] then return -1 end
 """
 _KEEP = """
 if ARGV[3] ~= '0' then
@@ -89,9 +92,9 @@ end
 _APPEND = (
     _FENCE
     + """
-redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('RPUSH', KEYS[2], ARGV[5])
 local rev = tonumber(ARGV[2]) + 1
-redis.call('HSET', KEYS[1], 'head', ARGV[5], 'rev', rev)
+redis.call('HSET', KEYS[1], 'head', ARGV[6], 'rev', rev)
 redis.call('DEL', KEYS[3])
 """
     + _KEEP
@@ -102,7 +105,7 @@ _RESTART = (
     + """
 redis.call('DEL', KEYS[2])
 local rev = tonumber(ARGV[2]) + 1
-redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'base', ARGV[5], 'head', ARGV[6], 'rev', rev)
+redis.call('HSET', KEYS[1], 'meta', ARGV[5], 'base', ARGV[6], 'head', ARGV[7], 'rev', rev)
 """
     + _KEEP
     + "return rev"
@@ -156,13 +159,15 @@ class RedisEpisodeStore(EpisodeStore):
         except TimeoutError:
             raise EpisodeStoreError(f"{NAME} did not answer within {self.timeout:g} s") from None
 
-    async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
+    async def create(
+        self, episode_id: str, token: str, incarnation: str, record: NewRecord
+    ) -> None:
         # The token's key is in another hash slot, so it cannot be written in the same script
         # (Redis Cluster). It goes first: an episode is never stored without a way in, and a
         # token left behind by a failed creation leads nowhere (``holder`` checks).
         await self._run(self._redis.set(f"{PREFIX}token:{token}", episode_id))
         key = self._keys(episode_id)[0]
-        args = [str(self.idle_ms), token, record.meta, record.base, record.head]
+        args = [str(self.idle_ms), token, record.meta, record.base, record.head, incarnation]
         if not await self._run(self._create(keys=[key], args=args)):
             await self._run(self._redis.delete(f"{PREFIX}token:{token}"))
             raise SessionExists(f"episode {episode_id!r} already exists; pick another id")
@@ -183,13 +188,15 @@ class RedisEpisodeStore(EpisodeStore):
             fields["head"],
             list(steps),
             int(fields["rev"]),
+            fields.get("incarnation", ""),
         )
 
-    async def revision(self, episode_id: str) -> int | None:
-        found = await self._run(
-            cast(Awaitable[Any], self._redis.hget(self._keys(episode_id)[0], "rev"))
+    async def revision(self, episode_id: str) -> Revision | None:
+        key = self._keys(episode_id)[0]
+        rev, incarnation = await self._run(
+            cast(Awaitable[Any], self._redis.hmget(key, ["rev", "incarnation"]))
         )
-        return None if found is None else int(found)
+        return None if rev is None else Revision(incarnation or "", int(rev))
 
     async def holder(self, token: str) -> str | None:
         # A token outlives its episode when the episode expires (the token's key cannot expire
@@ -205,13 +212,20 @@ class RedisEpisodeStore(EpisodeStore):
             return None
         return str(found)
 
+    async def opens(self, episode_id: str, token: str) -> bool:
+        key = self._keys(episode_id)[0]
+        stored = await self._run(cast(Awaitable[Any], self._redis.hget(key, "token")))
+        return stored is not None and hmac.compare_digest(str(stored).encode(), token.encode())
+
     async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
         key, _, lease = self._keys(episode_id)
         ms = max(1, round(seconds * 1000))
-        rev, left = await self._run(self._claim(keys=[key, lease], args=[holder, ms]))
+        rev, left, incarnation = await self._run(self._claim(keys=[key, lease], args=[holder, ms]))
         if rev == -1:
             return None
-        return Claim(None, max(0, left) / 1000) if rev == -2 else Claim(int(rev))
+        if rev == -2:
+            return Claim(None, max(0, left) / 1000)
+        return Claim(int(rev), incarnation=incarnation)
 
     async def renew(self, episode_id: str, holder: str, seconds: float) -> bool:
         lease = self._keys(episode_id)[2]
@@ -222,22 +236,22 @@ class RedisEpisodeStore(EpisodeStore):
         await self._run(self._release(keys=[self._keys(episode_id)[2]], args=[holder]))
 
     async def _fenced(
-        self, script: Any, episode_id: str, holder: str, rev: int, *fields: str
+        self, script: Any, episode_id: str, holder: str, at: Revision, *fields: str
     ) -> int | None:
-        args = [holder, str(rev), str(self.idle_ms), *fields]
+        args = [holder, str(at.rev), str(self.idle_ms), at.incarnation, *fields]
         found = int(await self._run(script(keys=list(self._keys(episode_id)), args=args)))
         return None if found < 0 else found
 
     async def append(
-        self, episode_id: str, holder: str, rev: int, step: str, head: str
+        self, episode_id: str, holder: str, at: Revision, step: str, head: str
     ) -> int | None:
-        return await self._fenced(self._append, episode_id, holder, rev, step, head)
+        return await self._fenced(self._append, episode_id, holder, at, step, head)
 
     async def restart(
-        self, episode_id: str, holder: str, rev: int, record: NewRecord
+        self, episode_id: str, holder: str, at: Revision, record: NewRecord
     ) -> int | None:
         fields = (record.meta, record.base, record.head)
-        return await self._fenced(self._restart, episode_id, holder, rev, *fields)
+        return await self._fenced(self._restart, episode_id, holder, at, *fields)
 
     async def delete(self, episode_id: str) -> None:
         key, steps, lease = self._keys(episode_id)

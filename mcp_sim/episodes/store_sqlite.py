@@ -19,6 +19,7 @@ episode is created).
 
 from __future__ import annotations
 
+import hmac
 import sqlite3
 import threading
 import time
@@ -35,11 +36,13 @@ from mcp_sim.episodes.store import (
     Claim,
     EpisodeStore,
     EventLimits,
+    Revision,
     StreamEvents,
 )
 from mcp_sim.errors import EpisodeStoreError, SessionExists
 
-FORMAT = "mcp-sim/episodes@1"
+FORMAT = "mcp-sim/episodes@2"
+EARLIER_FORMAT = "mcp-sim/episodes@1"  # before incarnations: opening upgrades it in place
 NAME = "the SQLite episode store"
 """How errors after opening name the store: they reach clients (an episode's agent too), who
 have no business knowing the server's paths."""
@@ -56,7 +59,8 @@ CREATE TABLE IF NOT EXISTS episodes (
     base TEXT NOT NULL,
     head TEXT NOT NULL,
     rev INTEGER NOT NULL,
-    touched REAL NOT NULL
+    touched REAL NOT NULL,
+    incarnation TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS steps (
     episode TEXT NOT NULL,
@@ -80,6 +84,7 @@ CREATE TABLE IF NOT EXISTS leases (
 ) WITHOUT ROWID;
 """
 
+_LIVE_BY_ID = "FROM episodes WHERE id = ? AND touched >= ?"
 T = TypeVar("T")
 Db = sqlite3.Connection
 
@@ -117,6 +122,7 @@ class SqliteEpisodeStore(EpisodeStore):
             db.executescript(_SCHEMA)
             db.execute("INSERT INTO meta VALUES ('format', ?) ON CONFLICT DO NOTHING", (FORMAT,))
             (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            found = _upgraded(db) if found == EARLIER_FORMAT else found
             self._reader = _Connection(self.path, timeout)
         except (sqlite3.Error, OSError) as exc:
             raise EpisodeStoreError(f"cannot open the episode store {self.url}: {exc}") from None
@@ -161,13 +167,17 @@ class SqliteEpisodeStore(EpisodeStore):
 
     # --- the operations -------------------------------------------------------------------------
 
-    async def create(self, episode_id: str, token: str, record: NewRecord) -> None:
+    async def create(
+        self, episode_id: str, token: str, incarnation: str, record: NewRecord
+    ) -> None:
         def body(db: Db) -> None:
-            self._purge_idle(db)
+            if self.idle_seconds is not None:
+                _purge_idle(db, self._cutoff())
+            fields = (record.meta, record.base, record.head, time.time(), incarnation)
             try:
                 db.execute(
-                    "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, 0, ?)",
-                    (episode_id, token, record.meta, record.base, record.head, time.time()),
+                    "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                    (episode_id, token, *fields),
                 )
             except sqlite3.IntegrityError:
                 raise SessionExists(
@@ -179,39 +189,39 @@ class SqliteEpisodeStore(EpisodeStore):
     async def load(self, episode_id: str) -> StoredEpisode | None:
         def body(db: Db) -> StoredEpisode | None:
             row = db.execute(
-                "SELECT token, meta, base, head, rev FROM episodes WHERE id = ? AND touched >= ?",
+                "SELECT token, meta, base, head, rev, incarnation FROM episodes "
+                "WHERE id = ? AND touched >= ?",
                 (episode_id, self._cutoff()),
             ).fetchone()
             if row is None:
                 return None
-            steps = db.execute(
-                "SELECT line FROM steps WHERE episode = ? ORDER BY n", (episode_id,)
-            ).fetchall()
-            token, meta, base, head, rev = row
-            return StoredEpisode(episode_id, token, meta, base, head, [s for (s,) in steps], rev)
+            query = "SELECT line FROM steps WHERE episode = ? ORDER BY n"
+            lines = [s for (s,) in db.execute(query, (episode_id,))]
+            token, meta, base, head, rev, incarnation = row
+            return StoredEpisode(episode_id, token, meta, base, head, lines, rev, incarnation)
 
         return await self._read(body)
 
-    async def revision(self, episode_id: str) -> int | None:
-        row = await self._one("SELECT rev FROM episodes WHERE id = ? AND touched >= ?", episode_id)
-        return None if row is None else int(row)
+    async def revision(self, episode_id: str) -> Revision | None:
+        row = await self._one(f"SELECT incarnation, rev {_LIVE_BY_ID}", episode_id)
+        return None if row is None else Revision(row[0], int(row[1]))
 
     async def holder(self, token: str) -> str | None:
         row = await self._one("SELECT id FROM episodes WHERE token = ? AND touched >= ?", token)
-        return None if row is None else str(row)
+        return None if row is None else str(row[0])
+
+    async def opens(self, episode_id: str, token: str) -> bool:
+        row = await self._one(f"SELECT token {_LIVE_BY_ID}", episode_id)
+        return row is not None and hmac.compare_digest(row[0].encode(), token.encode())
 
     async def _one(self, query: str, key: str) -> Any:
-        def body(db: Db) -> Any:
-            row = db.execute(query, (key, self._cutoff())).fetchone()
-            return None if row is None else row[0]
-
-        return await self._read(body)
+        return await self._read(lambda db: db.execute(query, (key, self._cutoff())).fetchone())
 
     async def claim(self, episode_id: str, holder: str, seconds: float) -> Claim | None:
         def body(db: Db) -> Claim | None:
             now = time.time()
             row = db.execute(
-                "SELECT rev FROM episodes WHERE id = ? AND touched >= ?",
+                "SELECT rev, incarnation FROM episodes WHERE id = ? AND touched >= ?",
                 (episode_id, self._cutoff()),
             ).fetchone()
             if row is None:
@@ -223,7 +233,7 @@ class SqliteEpisodeStore(EpisodeStore):
                 (episode_id, holder, now + seconds, now),
             ).rowcount
             if taken:
-                return Claim(int(row[0]))
+                return Claim(int(row[0]), incarnation=row[1])
             (expires,) = db.execute(
                 "SELECT expires FROM leases WHERE episode = ?", (episode_id,)
             ).fetchone()
@@ -249,34 +259,34 @@ class SqliteEpisodeStore(EpisodeStore):
         await self._write(body)
 
     async def append(
-        self, episode_id: str, holder: str, rev: int, step: str, head: str
+        self, episode_id: str, holder: str, at: Revision, step: str, head: str
     ) -> int | None:
         def body(db: Db) -> int | None:
-            if not _fenced(db, episode_id, holder, rev):
+            if not _fenced(db, episode_id, holder, at):
                 return None
-            db.execute("INSERT INTO steps VALUES (?, ?, ?)", (episode_id, rev, step))
+            db.execute("INSERT INTO steps VALUES (?, ?, ?)", (episode_id, at.rev, step))
             db.execute(
                 "UPDATE episodes SET head = ?, rev = ?, touched = ? WHERE id = ?",
-                (head, rev + 1, time.time(), episode_id),
+                (head, at.rev + 1, time.time(), episode_id),
             )
             db.execute("DELETE FROM leases WHERE episode = ? AND holder = ?", (episode_id, holder))
-            return rev + 1
+            return at.rev + 1
 
         return await self._write(body)
 
     async def restart(
-        self, episode_id: str, holder: str, rev: int, record: NewRecord
+        self, episode_id: str, holder: str, at: Revision, record: NewRecord
     ) -> int | None:
         def body(db: Db) -> int | None:
-            if not _fenced(db, episode_id, holder, rev):
+            if not _fenced(db, episode_id, holder, at):
                 return None
             db.execute("DELETE FROM steps WHERE episode = ?", (episode_id,))
             db.execute(
                 "UPDATE episodes SET meta = ?, base = ?, head = ?, rev = ?, touched = ? "
                 "WHERE id = ?",
-                (record.meta, record.base, record.head, rev + 1, time.time(), episode_id),
+                (record.meta, record.base, record.head, at.rev + 1, time.time(), episode_id),
             )
-            return rev + 1
+            return at.rev + 1
 
         return await self._write(body)
 
@@ -326,15 +336,6 @@ class SqliteEpisodeStore(EpisodeStore):
 
         return await self._read(body)
 
-    def _purge_idle(self, db: Db) -> None:
-        if self.idle_seconds is None:
-            return
-        cutoff = self._cutoff()
-        gone = "(SELECT id FROM episodes WHERE touched < ?)"
-        db.execute(f"DELETE FROM steps WHERE episode IN {gone}", (cutoff,))
-        db.execute(f"DELETE FROM leases WHERE episode IN {gone}", (cutoff,))
-        db.execute("DELETE FROM episodes WHERE touched < ?", (cutoff,))
-
     async def close(self) -> None:
         for connection in (self._reader, self._writer):
             # An operation abandoned at its timeout may still hold the connection.
@@ -343,15 +344,29 @@ class SqliteEpisodeStore(EpisodeStore):
                 connection.lock.release()
 
 
-def _fenced(db: Db, episode_id: str, holder: str, rev: int) -> bool:
-    """Whether no other worker holds the lease and the episode is still at ``rev`` (inside a
+def _upgraded(db: Db) -> str:
+    """Give an ``EARLIER_FORMAT`` file incarnations (its episodes keep the empty one)."""
+    db.execute("ALTER TABLE episodes ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
+    db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (FORMAT,))
+    return FORMAT
+
+
+def _purge_idle(db: Db, cutoff: float) -> None:
+    gone = "(SELECT id FROM episodes WHERE touched < ?)"
+    db.execute(f"DELETE FROM steps WHERE episode IN {gone}", (cutoff,))
+    db.execute(f"DELETE FROM leases WHERE episode IN {gone}", (cutoff,))
+    db.execute("DELETE FROM episodes WHERE touched < ?", (cutoff,))
+
+
+def _fenced(db: Db, episode_id: str, holder: str, at: Revision) -> bool:
+    """Whether no other worker holds the lease and the episode is still at ``at`` (inside a
     write transaction)."""
     row = db.execute(
-        "SELECT e.rev, l.holder, l.expires FROM episodes e "
+        "SELECT e.rev, l.holder, l.expires, e.incarnation FROM episodes e "
         "LEFT JOIN leases l ON l.episode = e.id WHERE e.id = ?",
         (episode_id,),
     ).fetchone()
-    if row is None or row[0] != rev:
+    if row is None or Revision(row[3], row[0]) != at:
         return False
     return row[1] is None or row[1] == holder or row[2] <= time.time()
 

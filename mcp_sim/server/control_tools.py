@@ -6,14 +6,18 @@ for the same operations is the episode API (:mod:`mcp_sim.server.episode_routes`
 Unlike the HTTP API, a snapshot can be saved to and loaded from a file on the server here,
 which is the point of running the tools on a local (stdio) server: by plain file name, in the
 folder ``--snapshot-dir`` names and nowhere else (:mod:`mcp_sim.server.snapshot_files`).
-Episodes are out of the tools' reach: only the caller's own session (an episode's, over its
-own URL) or plain sessions can be named, and the sessions the tools make are plain ones."""
+Episodes are out of the tools' reach: on a shared endpoint only plain sessions can be named,
+and the sessions the tools make are plain ones. On an episode's own endpoint the tools act on
+that episode alone: no other session can be named (another's is answered as if it did not
+exist), the tools that list or make sessions and ``sim_metrics`` (the operator's, on a shared
+endpoint) are refused, and its snapshot files live in a folder of its own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.hub import EpisodeHub
 from mcp_sim.episodes.scoring import session_summary
 from mcp_sim.errors import SnapshotInvalid, UnknownSession
@@ -87,13 +91,42 @@ class ControlTools:
     def simulator(self) -> Simulator:
         return self.hub.simulator(self.world)
 
-    def folder(self) -> SnapshotFolder:
+    def folder(self, episode: EpisodeEntry | None = None) -> SnapshotFolder:
+        """The snapshot files of the shared sessions, or of ``episode`` (its own)."""
         if self.snapshots is None:
             raise SnapshotInvalid(
                 "this server keeps no snapshot files: start it with --snapshot-dir DIR to save "
                 "and load them by name"
             )
-        return self.snapshots
+        if episode is None:
+            return self.snapshots
+        # Per incarnation: a later episode of the same id is another owner.
+        return self.snapshots.inner(EPISODE_FOLDERS, f"{episode.id}.{episode.incarnation}")
+
+
+EPISODE_FOLDERS = "episodes"
+"""The folder, in the snapshot folder, of each episode's own folder."""
+ONLY_SHARED = ("sim_sessions", "sim_metrics", "sim_create_session", "sim_fork")
+"""The tools an episode's endpoint refuses: they list or make other sessions (an episode forks
+with the episode API, which gives the fork its own token) or report on the whole server."""
+
+
+def _confined(tools: ControlTools, name: str, session: str, caller: str) -> EpisodeEntry | None:
+    """The caller's episode when it calls from its own endpoint, after refusing what an
+    episode may not do there; ``None`` on a shared endpoint."""
+    hub = tools.hub
+    if not hub.is_episode(tools.world, caller):
+        if hub.is_episode(tools.world, session):
+            raise UnknownSession(f"no live session {session!r}")
+        return None
+    if name in ONLY_SHARED:
+        raise ValueError(
+            f"{name} is not offered on an episode's endpoint, whose tools act on the episode "
+            "alone (the episode API forks and lists episodes)"
+        )
+    if session != caller:
+        raise UnknownSession(f"no live session {session!r}")
+    return hub.entry(caller)
 
 
 def _check_arguments(name: str, arguments: dict[str, Any]) -> None:
@@ -118,11 +151,10 @@ async def call_control_tool(
     _check_arguments(name, arguments)
     hub, world = tools.hub, tools.world
     session = arguments.get("session") or caller
-    if session == caller:
+    episode = _confined(tools, name, session, caller)
+    if session == caller and episode is None:
         # The caller's own session exists from its first request, whatever that request was.
         tools.simulator.sessions.get(caller)
-    elif hub.is_episode(world, session):
-        raise UnknownSession(f"no live session {session!r}")
     seed = arguments.get("seed")
     if name == "sim_sessions":
         return {"sessions": [session_summary(s) for s in hub.access.plain_sessions(world)]}
@@ -140,7 +172,7 @@ async def call_control_tool(
     if name == "sim_snapshot":
         taken = await hub.lifecycle.snapshot(session, world=world)
         if arguments.get("file"):
-            target = await tools.folder().save(arguments["file"], taken)
+            target = await tools.folder(episode).save(arguments["file"], taken)
             # The file's name only: the agent has no business knowing the server's folders.
             return {"saved_to": target.name, "version": taken.version}
         return taken.model_dump(mode="json")

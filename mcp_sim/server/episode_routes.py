@@ -30,6 +30,7 @@ Request bodies are checked whole (:mod:`mcp_sim.server.episode_requests`): an un
 
 from __future__ import annotations
 
+import hmac
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -62,7 +63,7 @@ from mcp_sim.server.episode_requests import (
     VerifyBody,
     parse_body,
 )
-from mcp_sim.server.guards import BodyTooLarge
+from mcp_sim.server.guards import BodyTooLarge, episode_token
 from mcp_sim.server.request_meta import EPISODE_SCOPE_KEY
 
 ErrorReply = Callable[[Request, Exception], Awaitable[Response]]
@@ -257,18 +258,29 @@ class EpisodeMcp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         episode_id = scope["path_params"]["id"]
+        opened = episode_token(scope)
         try:
             # Loaded if this worker has not served it yet; a call brings it up to date itself
-            # (under the episode's lease), so a warm copy is not checked here.
+            # (under the episode's lease), so a warm copy is not checked here, unless it is of
+            # another incarnation than the token's (the id was deleted and made again).
             episode = await self.hub.find(episode_id, current=False)
+            if opened is not None and not _same(opened, episode.token):
+                episode = await self.hub.find(episode_id)
         except UnknownSession as exc:
             await _refuse(send, 404, "unknown_episode", str(exc))
             return
         except EpisodeStoreError as exc:
             await _refuse(send, 503, "episode_store", str(exc))
             return
+        if opened is not None and not _same(opened, episode.token):
+            await _refuse(send, 401, "unauthorized", "this token's episode is gone")
+            return
         marked = {**scope, EPISODE_SCOPE_KEY: episode.id}
         await self.endpoints[episode.world](marked, receive, send)
+
+
+def _same(token: str, other: str) -> bool:
+    return hmac.compare_digest(token.encode(), other.encode())
 
 
 class WorldMcp:

@@ -1,14 +1,24 @@
 """Who may reach the HTTP app and with how much: ASGI middleware for the bearer tokens (the
 operator's and the episodes'), the Host and Origin checks against DNS rebinding, and the
-request body limit."""
+request body limit.
+
+A request the guard lets in carries its credential as the ASGI scope's ``user`` (an
+:class:`AuthenticatedUser` whose client id is ``operator`` or ``episode:`` and a digest of the
+token): the SDK's transport binds each ``Mcp-Session-Id`` to the credential that opened it
+and answers any other credential as if the session did not exist, so one client can neither
+use nor ``DELETE`` another's transport session."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -19,6 +29,8 @@ EPISODE_MCP_PATH = re.compile(r"/episodes/([^/]+)/mcp")
 """The one route an episode's token opens: the agent's MCP endpoint. The rest of the episode
 API (state, journal, verify, snapshot) is the operator's: it holds the hidden state and the
 grader."""
+OPERATOR_PRINCIPAL = "operator"
+EPISODE_PRINCIPAL = "episode:"
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body the episode API reads (a snapshot of a multi-MB world fits)."""
 
@@ -47,13 +59,16 @@ class AccessGuard:
         token: str | None,
         token_holder: Callable[[str], Awaitable[str | None]],
         *,
+        token_opens: Callable[[str, str], Awaitable[bool]] | None = None,
         public: frozenset[str] = frozenset(),
     ):
-        """``token_holder``: the episode a token opens, if any (asked of a durable store when
-        this process has not seen the episode); ``public``: paths anyone may GET."""
+        """``token_holder``: the episode a token opens, if any; ``token_opens``: whether a
+        token opens a given episode (one lookup by id, where ``token_holder`` may take more:
+        asked first on an episode's routes); ``public``: paths anyone may GET."""
         self.app = app
         self._operator = token.encode() if token else None
         self._token_holder = token_holder
+        self._token_opens = token_opens
         self._public = public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -75,32 +90,61 @@ class AccessGuard:
             return
         scheme, _, token = (given[0] if given else b"").partition(b" ")
         if scheme.lower() == b"bearer" and hmac.compare_digest(token, self._operator):
-            await self.app(scope, receive, send)
+            await self.app(_as(scope, OPERATOR_PRINCIPAL, token), receive, send)
             return
         if scope["type"] == "websocket":
             # Only the operator's token opens a socket (OpenEnv's, which no episode owns); a
             # socket closed before it is accepted is refused with 403.
             await send({"type": "websocket.close", "code": 1008})
             return
-        holder = None
-        if scheme.lower() == b"bearer":
-            try:
-                holder = await self._token_holder(token.decode("latin-1"))
-            except EpisodeStoreError as exc:
-                # A token this worker has not seen is looked up in the store: when the store
-                # fails, say so as the episode routes do (not a bare 500).
-                await _refuse(send, 503, "episode_store", str(exc))
-                return
-        if holder is None:
-            challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
-            await _refuse(send, 401, "unauthorized", "missing or wrong bearer token", challenge)
-            return
         route = EPISODE_MCP_PATH.fullmatch(str(scope.get("path", "")))
-        if route is None or route.group(1) != holder:
-            message = "an episode's token opens its own MCP endpoint only (/episodes/{id}/mcp)"
-            await _refuse(send, 403, "forbidden", message)
+        try:
+            opened = scheme.lower() == b"bearer" and await self._opens(
+                token.decode("latin-1"), route
+            )
+            refusal = None if opened else await self._refusal(scheme, token)
+        except EpisodeStoreError as exc:
+            # Tokens live in the episode store: when it cannot answer, say so.
+            await _refuse(send, 503, "episode_store", str(exc))
             return
-        await self.app(scope, receive, send)
+        if refusal is not None:
+            status, code, message, *extra = refusal
+            await _refuse(send, status, code, message, *extra)
+            return
+        principal = EPISODE_PRINCIPAL + hashlib.sha256(token).hexdigest()[:32]
+        await self.app(_as(scope, principal, token), receive, send)
+
+    async def _opens(self, token: str, route: re.Match[str] | None) -> bool:
+        """Whether ``token`` opens the episode whose route was asked for."""
+        if route is None:
+            return False
+        if self._token_opens is not None:
+            return await self._token_opens(token, route.group(1))
+        return await self._token_holder(token) == route.group(1)
+
+    async def _refusal(self, scheme: bytes, token: bytes) -> list[Any]:
+        """Status, code and message (and a header) for a refused token: 403 for another
+        episode's, else 401."""
+        if scheme.lower() == b"bearer" and await self._token_holder(token.decode("latin-1")):
+            message = "an episode's token opens its own MCP endpoint only (/episodes/{id}/mcp)"
+            return [403, "forbidden", message]
+        challenge = (b"www-authenticate", b'Bearer realm="mcp-sim"')
+        return [401, "unauthorized", "missing or wrong bearer token", challenge]
+
+
+def _as(scope: Scope, principal: str, token: bytes) -> Scope:
+    """``scope`` marked as the request of ``principal``, holding ``token``."""
+    credential = AccessToken(token=token.decode("latin-1"), client_id=principal, scopes=[])
+    return {**scope, "user": AuthenticatedUser(credential)}
+
+
+def episode_token(scope: Scope) -> str | None:
+    """The episode token a request was let in with, if it came with one (not the
+    operator's, and not on a server without tokens)."""
+    user = scope.get("user")
+    if isinstance(user, AuthenticatedUser) and user.username.startswith(EPISODE_PRINCIPAL):
+        return user.access_token.token
+    return None
 
 
 class BodyTooLarge(ValueError):

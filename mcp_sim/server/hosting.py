@@ -163,7 +163,8 @@ def hosting_app(worlds: Worlds, options: HostingOptions | None = None) -> ASGIAp
     if options.workbench is not None:
         routes += [Route(path, options.workbench) for path in ("/ui", "/ui/{path:path}")]
     router = Router(routes=routes, lifespan=lifespan)
-    return AccessGuard(router, options.auth_token, hub.token_holder, public=options.public_paths)
+    guarded = functools.partial(AccessGuard, token_opens=hub.token_opens)
+    return guarded(router, options.auth_token, hub.token_holder, public=options.public_paths)
 
 
 def _endpoint(

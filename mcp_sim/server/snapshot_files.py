@@ -38,6 +38,13 @@ class SnapshotFolder:
         self.max_bytes = max_bytes
         self.limits = limits or EpisodeLimits()
 
+    def inner(self, *names: str) -> SnapshotFolder:
+        """A folder of its own inside this one (made when missing), for one owner's files:
+        plain names cannot reach it from here, nor here from it."""
+        root = self.root.joinpath(*(self._name(name) for name in names))
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return SnapshotFolder(root, self.max_bytes)
+
     def _name(self, name: str) -> str:
         if not FILE_NAME.fullmatch(name) or name in (".", ".."):
             raise SnapshotInvalid(

@@ -152,7 +152,9 @@ def test_committed_answers_are_resumed_on_another_worker_after_a_sigkill(
             for episode_id, path, token, headers, last, order in started:
                 http.headers["Authorization"] = f"Bearer {token}"
                 recovered[order] = resume(http, f"{balancer}{path}", headers, last)
-                lines = http.get(f"{balancer}/episodes/{episode_id}/journal").text.splitlines()
+                # The journal is the operator's (an episode's token opens its MCP endpoint only).
+                journal = http.get(f"{balancer}/episodes/{episode_id}/journal", headers=operator)
+                lines = journal.text.splitlines()
                 steps[order] = len(lines)
     fast = [o for o in recovered if o.startswith("fast")]
     slow = [o for o in recovered if o.startswith("slow")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ import pytest
 
 from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
-from mcp_sim.episodes.store import EpisodeStore
+from mcp_sim.episodes.store import EpisodeStore, Revision
 from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import EpisodeBusy, UnknownSession
 from mcp_sim.models.base import Completion, CompletionRequest, ProgressCallback
@@ -24,7 +24,6 @@ from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 from tests.scripted_model import ScriptedModel
-from tests.services import redis_server
 
 
 class DigestModel:
@@ -61,15 +60,6 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("get_order", {"order_id": "nope"}),
     ("list_orders", {}),
 ]
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'episodes.db'}"
-        return
-    with redis_server(tmp_path) as url:
-        yield url
 
 
 @asynccontextmanager
@@ -240,7 +230,7 @@ async def test_an_episode_idle_past_the_timeout_is_gone_from_the_store(
             await anyio.sleep(0.5)
             assert await store.revision("idle") is None
             assert await store.holder(idle.token) is None
-            assert await store.revision("busy") == 4
+            assert await store.revision("busy") == Revision(busy.incarnation, 4)
             assert await store.holder(busy.token) == "busy"
     finally:
         await store.close()

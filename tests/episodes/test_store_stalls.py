@@ -42,7 +42,7 @@ async def test_a_locked_file_fails_writes_in_time_and_leaves_the_loop_and_reads_
 ) -> None:
     path = tmp_path / "episodes.db"
     store = SqliteEpisodeStore(path, timeout=0.4)
-    await store.create("ep-1", "token-1", RECORD)
+    await store.create("ep-1", "token-1", "incarnation-1", RECORD)
     ticks = 0
 
     async def tick() -> None:

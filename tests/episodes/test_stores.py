@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from mcp_sim.episodes.records import NewRecord
+from mcp_sim.episodes.store import Revision
 from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.episodes.store_sqlite import SqliteEpisodeStore
 from mcp_sim.errors import EpisodeStoreError
@@ -43,3 +45,23 @@ def test_a_file_that_is_not_an_episode_store_is_refused(tmp_path: Path) -> None:
         db.execute("INSERT INTO meta VALUES ('format', 'mcp-sim/world-memory@1')")
     with pytest.raises(EpisodeStoreError, match="holds mcp-sim/world-memory@1"):
         SqliteEpisodeStore(other)
+
+
+async def test_a_store_file_from_before_incarnations_is_brought_up_to_date(tmp_path: Path) -> None:
+    path = tmp_path / "e.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('format', 'mcp-sim/episodes@1')")
+        db.execute(
+            "CREATE TABLE episodes (id TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, meta TEXT "
+            "NOT NULL, base TEXT NOT NULL, head TEXT NOT NULL, rev INTEGER NOT NULL, "
+            "touched REAL NOT NULL)"
+        )
+        db.execute("INSERT INTO episodes VALUES ('old', 't-old', '{}', '{}', '{}', 3, 1e12)")
+    store = SqliteEpisodeStore(path)
+    assert await store.revision("old") == Revision("", 3)
+    await store.create("new", "t-new", "inc-1", NewRecord("{}", "{}", "{}"))
+    assert await store.revision("new") == Revision("inc-1", 0)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta").fetchone() == ("mcp-sim/episodes@2",)

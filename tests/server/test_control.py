@@ -209,13 +209,13 @@ async def test_control_tools_change_the_callers_episode_through_the_hub(
     assert [json.loads(line)["session"] for line in journal.splitlines()] == ["parent"]
     with pytest.raises(SessionExists):
         await call_control_tool(tools, "sim_create_session", {"id": "parent"}, "caller")
-    plain = await call_control_tool(tools, "sim_fork", {"id": "plain"}, fork.id)
+    with pytest.raises(ValueError, match="not offered on an episode"):
+        await call_control_tool(tools, "sim_fork", {"id": "plain"}, fork.id)
     reset = await call_control_tool(tools, "sim_reset", {}, fork.id)
     listed = await call_control_tool(tools, "sim_sessions", {}, "caller")
-    assert plain["version"] == 1 and not hub.is_episode(shop.world, "plain")
     assert reset["version"] == 0 and reset["seed"] == 3
     assert hub.entry(fork.id).parent is None and hub.journal(fork.id) == []
-    assert {s["id"] for s in listed["sessions"]} == {"plain", "caller"}
+    assert {s["id"] for s in listed["sessions"]} == {"caller"}
 
 
 async def test_a_stdio_server_offers_the_control_tools_on_its_own_session(tmp_path: Path) -> None:
