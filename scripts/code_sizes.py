@@ -1,6 +1,6 @@
 """Report the largest modules, classes and functions of a package, and fail past the limits.
 
-The limits are the house style's (README, "Architecture"): a module holds one concept, so a
+The limits are the house style's (docs/architecture.md): a module holds one concept, so a
 file past 400 lines, a class past 250 or a function past 60 is a sign that it holds several.
 
     python scripts/code_sizes.py [PACKAGE_DIR]     # default: mcp_sim; exit 1 over a limit

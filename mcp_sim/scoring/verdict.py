@@ -59,7 +59,7 @@ def choose_task(world: World, name: str | None) -> tuple[str, Task]:
     if not tasks:
         raise VerifyError(
             f"world {world.world!r} has no verify section: nothing says what success is "
-            "(see the README, Scoring)"
+            "(see docs/scoring.md)"
         )
     if name is None:
         if len(tasks) > 1:

@@ -135,7 +135,7 @@ class EntitySpec(_StrictPart):
 
 class GroundingHints(_StrictPart):
     """Which records a tool's answer rests on, for when finding them by shape is not enough
-    (see README, "World state"). Both parts are optional."""
+    (see docs/state.md). Both parts are optional."""
 
     reads: list[str] = Field(
         default_factory=list,

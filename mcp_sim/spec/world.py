@@ -207,7 +207,7 @@ class World(_Strict):
     verify: VerifySection = Field(
         default_factory=dict,
         description="Tasks (name -> description and checks) that score an episode: checks over "
-        "the final state and the calls, and rubrics a model judges. See the README, Scoring.",
+        "the final state and the calls, and rubrics a model judges. See docs/scoring.md.",
     )
     episode: EpisodeRules | None = Field(
         default=None,

@@ -132,10 +132,10 @@ def test_call_of_a_pinned_call_with_a_semantic_perturbation_asks_the_model(
     assert "source: model_error" in run.err
 
 
-def test_the_readmes_example_profile_is_a_valid_world_section(
+def test_the_docs_example_profile_is_a_valid_world_section(
     capsys: pytest.CaptureFixture[str], write_world: WorldWriter
 ) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "perturbations.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Stress-testing agents") :]
     example = section[section.index("```yaml\n") + 8 : section.index("```\n\nKinds")]
     world = write_world(BOOKSTORE.read_text() + example)

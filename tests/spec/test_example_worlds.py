@@ -1,5 +1,5 @@
 """The example worlds: every file loads, serves its tools over MCP and answers its pinned calls
-in its domain's native format; together they cover all seven domains, and the README lists them."""
+in its domain's native format; together they cover all seven domains, and docs/worlds.md lists them."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def test_the_example_worlds_cover_all_seven_domains() -> None:
     assert domains == set(get_args(Domain))
 
 
-def test_the_readme_lists_every_world_once() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_list_every_world_once() -> None:
+    readme = (ROOT / "docs" / "worlds.md").read_text(encoding="utf-8")
     for path in PATHS:
         world = load_world(path)
         rows = [
@@ -57,7 +57,7 @@ def test_the_readme_lists_every_world_once() -> None:
             for line in readme.splitlines()
             if line.startswith(f"| `{path.name}` | `{world.world}` | {world.domain} |")
         ]
-        assert len(rows) == 1, f"README worlds table lacks one row for {path.name}"
+        assert len(rows) == 1, f"docs/worlds.md's worlds table lacks one row for {path.name}"
 
 
 def world(name: str) -> World:
