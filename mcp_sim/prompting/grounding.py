@@ -44,6 +44,10 @@ MAX_FULL = 150
 fit, and says how many there are)."""
 MAX_LISTED = 60
 """Records of a listed collection considered per call (the view shows those that fit)."""
+MAX_ENCLOSED = 20
+"""A nested search with at most this many matches also shows the entry each one sits in (its
+scalar fields, its large parts outlined)."""
+"""Records of a listed collection considered per call (the view shows those that fit)."""
 _COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 
@@ -52,7 +56,8 @@ _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 class Pick:
     pointer: str
     reason: str
-    """``named``, ``matched``, ``listed``, ``linked`` or ``recent``."""
+    """``named``, ``matched``, ``enclosing`` (the entry a nested match sits in), ``listed``,
+    ``linked`` or ``recent``."""
     focus: set[str] = field(default_factory=set)
     """Places inside the record (relative pointers) that the call is about: shown in full
     even when the rest of a large record is outlined."""
@@ -87,6 +92,16 @@ def argument_values(arguments: Any) -> Iterator[str]:
                     yield from walk(part) if part != value else iter(())
 
     yield from walk(arguments)
+
+
+def enclosing(pointer: str, record: str) -> str:
+    """The entry of a tree that the nested record at ``pointer`` sits in
+    (``/divisions/3/units/0/members/2`` → ``/divisions/3/units/0``), never above ``record``
+    (the collection's record or its collection: ``/divisions/3``)."""
+    parts = pointer.split("/")
+    inner = "/".join(parts[:-2])
+    depth = record.count("/") + 1
+    return inner if inner.count("/") >= depth else "/".join(parts[: depth + 1])
 
 
 def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
@@ -195,12 +210,16 @@ class Grounding:
             if complete
             else search.partial[:MAX_MATCHED]
         )
+        enclose = complete and search.nested is not None and len(chosen) <= MAX_ENCLOSED
         for pointer, met in chosen:
             record = resolve(self.state, pointer)
             pick = self._pick(pointer, "matched", matched=met, complete=complete)
             pick.complete = pick.complete or complete
             pick.constraints = pick.constraints or wanted
             pick.focus |= search.focus_of(pointer, record)
+            if enclose:
+                # A person found in a unit of a tree is answered with the unit they are in.
+                self._pick(enclosing(pointer, search.collection.pointer), "enclosing")
 
     def _listed(self, tool: ToolSpec | None) -> None:
         """The records of the collections a tool reads (its hint's ``reads``), or that its

@@ -125,13 +125,22 @@ whole: a sailing matched on one date is shown with that date, not its whole time
 
 
 def record_line(
-    pointer: str, record: Any, focus: set[str], room: int, *, focused: bool = False
+    pointer: str,
+    record: Any,
+    focus: set[str],
+    room: int,
+    *,
+    focused: bool = False,
+    scalars: bool = False,
 ) -> str | None:
     """The line showing ``record`` in at most ``room`` characters: whole if it fits (unless
-    ``focused``: then its parts beside the focus are outlined first), else trimmed ever harder
+    ``focused``: then its parts beside the focus are outlined first; or ``scalars``: then
+    only its scalar fields are shown, every other part outlined), else trimmed ever harder
     around its focus; ``None`` if not even that fits."""
     limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
-    if focused:
+    if scalars:
+        limits = (0,)
+    elif focused:
         limits = (FOCUSED_LIMIT, 200, 60, 0)
     else:
         line = f"- {pointer}: {dumps(record)}"

@@ -16,6 +16,7 @@ from typing import Any
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.runtime.state_shape import resolve
 
@@ -68,21 +69,30 @@ def records_section(
     searches: list[SearchResult],
     room: int,
     summary: Summary | None = None,
+    key_names: dict[str, str] | None = None,
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
-    ``room`` characters, best first, and a line naming those left out while that fits."""
+    ``room`` characters, best first, and a line naming those left out while that fits;
+    ``key_names`` names the keys of records that do not hold theirs (see
+    :mod:`mcp_sim.prompting.key_names`)."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
-        rest = records_section(state, picks, searches, room - len(block) - 2)
+        rest = records_section(state, picks, searches, room - len(block) - 2, None, key_names)
         return f"{block}\n\n{rest}" if rest else block
-    return _Section(state, picks, searches, room).render()
+    return _Section(state, picks, searches, room, key_names or {}).render()
 
 
 class _Section:
     def __init__(
-        self, state: dict[str, Any], picks: list[Pick], searches: list[SearchResult], room: int
+        self,
+        state: dict[str, Any],
+        picks: list[Pick],
+        searches: list[SearchResult],
+        room: int,
+        key_names: dict[str, str],
     ) -> None:
         self.state, self.picks, self.searches, self.room = state, picks, searches, room
+        self.key_names = key_names
         self.lines: list[str] = []
         self.left = room - len(RECORDS_HEADING) - 1
         self.note_room = min(NOTE_ROOM, room // 4) // max(1, len(searches))
@@ -107,16 +117,24 @@ class _Section:
         return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
 
     def line_of(self, pick: Pick, record: Any) -> str | None:
-        focused = pick.reason in ("matched", "listed")
+        focused = pick.reason in ("matched", "listed", "enclosing")
         fit = self.left - 1
         if pick.complete:
             # Every record meeting all constraints gets a fair share of the room first.
             fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting)))
             self.waiting -= 1
-        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused)
-        if line is None and pick.complete and fit < self.left - 1:
-            line = record_line(pick.pointer, record, pick.focus, self.left - 1, focused=True)
-        return line if fit > 0 else None
+        scalars = pick.reason == "enclosing"
+        label = key_label(pick.pointer, self.key_names)
+        fit -= len(label)
+        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
+        if line is None and pick.complete and fit < self.left - 1 - len(label):
+            line = record_line(
+                pick.pointer, record, pick.focus, self.left - 1 - len(label), focused=True
+            )
+        if line is None or fit <= 0:
+            return None
+        head = f"- {pick.pointer}"
+        return head + label + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)
