@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.grounding import enclosing, ground
+from mcp_sim.prompting.grounding import descend, enclosing, ground
 from mcp_sim.prompting.key_names import key_label, key_names, key_shape
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import record_pointers
@@ -108,3 +108,21 @@ def test_a_searched_record_is_shown_with_its_key_named_and_still_known_by_pointe
     assert "/catalog/C10002-12" in record_pointers(text)
     outlined = '- /catalog/A1-2 (key "sku":"A1-2") (large parts outlined): {"a":1}'
     assert record_pointers(outlined) == ()
+
+
+def test_a_path_argument_names_the_entry_it_leads_to_not_a_namesake_elsewhere() -> None:
+    def folder(names: list[str]) -> dict[str, Any]:
+        return {"type": "dir", "children": {n: {"type": "file", "size": len(n)} for n in names}}
+
+    inner = folder(["deep.txt"])
+    top = folder(["x.log"]) | {"children": {"x.log": {"type": "file"}, "basalt22": inner}}
+    root = {f"d{i}": folder([f"f{i}.txt"]) for i in range(8)}
+    root |= {"alpha82": top, "basalt22": folder(["decoy.txt"])}
+    world = world_of({"root": {"children": root}}, [tool("ls", path="Absolute path.")])
+    text = view_of(world, "ls", {"path": "/alpha82/basalt22"})
+    assert text.index("/root/children/alpha82") < text.index("deep.txt")
+    assert "decoy.txt" not in text
+    units = {"code": "D1", "units": [{"code": "U7", "units": [{"code": "U9", "n": 1}]}]}
+    assert descend(units, ["U7", "U9"]) == "/units/0/units/0"
+    assert descend(top, ["basalt22", "deep.txt"]) == "/children/basalt22/children/deep.txt"
+    assert descend(top, ["nowhere"]) is None
