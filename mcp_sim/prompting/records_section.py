@@ -128,8 +128,10 @@ class _Section:
         fit -= len(label)
         line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
         if line is None and pick.complete and fit < self.left - 1 - len(label):
+            # More records meet every constraint than have a fair share of room: each is
+            # shown as compactly as it can be (its focus and scalar fields), to show most.
             line = record_line(
-                pick.pointer, record, pick.focus, self.left - 1 - len(label), focused=True
+                pick.pointer, record, pick.focus, self.left - 1 - len(label), scalars=True
             )
         if line is None or fit <= 0:
             return None

@@ -67,7 +67,7 @@ def test_a_nested_match_is_shown_with_the_entry_it_sits_in() -> None:
     # The unit the person is in: its scalar fields, its people and sub-units outlined.
     line = next(x for x in text.splitlines() if x.startswith(f"- {unit} "))
     assert '"code":"D2010"' in line and '"name":"Unit D2010"' in line
-    assert '"units":"<outlined: array of' in line and "Person D2010" not in line
+    assert '"members":"<outlined: array of 1 items>"' in line and "Person D2010" not in line
     assert enclosing(person, "/company/divisions") == unit
     assert enclosing("/company/divisions/2/members/0", "/company/divisions") == (
         "/company/divisions/2"
@@ -126,3 +126,45 @@ def test_a_path_argument_names_the_entry_it_leads_to_not_a_namesake_elsewhere() 
     assert descend(units, ["U7", "U9"]) == "/units/0/units/0"
     assert descend(top, ["basalt22", "deep.txt"]) == "/children/basalt22/children/deep.txt"
     assert descend(top, ["nowhere"]) is None
+
+
+def test_a_text_search_shows_records_whose_own_text_has_the_words_first() -> None:
+    articles = []
+    for i in range(40):
+        own = i % 4 == 3  # every fourth article has the word in its summary
+        summary = "Reset the router when its lamp blinks." if own else "Reset the router."
+        body = "Wait until the lamp blinks." if not own else "Nothing more."
+        articles.append({"slug": f"a-{i}", "summary": summary, "sections": [{"body": body}]})
+    world = world_of({"kb": {"articles": articles}}, [tool("search_articles", q="Words.")])
+    index = StateIndex(world, world.state)
+    overlay = index.overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tool("search_articles"), {"q": "blinks"})
+    result = grounding.searches[0]
+    assert len(result.full) == 40  # every article has the word somewhere
+    assert result.full[:10] == [f"/kb/articles/{i}" for i in range(3, 40, 4)]
+
+
+def test_a_trip_of_two_legs_shows_each_way_through_before_many_of_one() -> None:
+    routes = [("JFK", "ORD"), ("ORD", "SEA"), ("JFK", "DEN"), ("DEN", "SEA"), ("LAX", "MIA")]
+    flights = {
+        f"FL{i:03d}": {"origin": a, "destination": b, "price": i}
+        for i, (a, b) in enumerate(routes * 8)
+    }
+    world = world_of({"flights": flights}, [tool("search_onestop", origin="", destination="")])
+    index = StateIndex(world, world.state)
+    grounding = ground(
+        index.overlay_of(world.state),
+        world.state,
+        world.tool("search_onestop"),
+        {"origin": "JFK", "destination": "SEA"},
+    )
+    join = grounding.searches[0].join
+    assert join is not None and join.middle == ["den", "ord"]
+    ends = [
+        (flights[p.rsplit("/", 1)[1]]["origin"], flights[p.rsplit("/", 1)[1]]["destination"])
+        for p in join.records
+    ]
+    assert (
+        ends
+        == [("JFK", "DEN")] * 4 + [("DEN", "SEA")] * 4 + [("JFK", "ORD")] * 4 + [("ORD", "SEA")] * 4
+    )
