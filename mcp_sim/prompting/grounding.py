@@ -46,6 +46,9 @@ MAX_FULL = 150
 fit, and says how many there are)."""
 MAX_LISTED = 60
 """Records of a listed collection considered per call (the view shows those that fit)."""
+MAX_FOCUSED = 60
+"""Records of a search whose focus (the sub-records the constraints name) is found: more do
+not fit a view."""
 MAX_ENCLOSED = 20
 """A nested search with at most this many matches also shows the entry each one sits in (its
 scalar fields, its large parts outlined)."""
@@ -265,12 +268,13 @@ class Grounding:
             else search.partial[:MAX_MATCHED]
         )
         enclose = complete and search.nested is not None and len(chosen) <= MAX_ENCLOSED
-        for pointer, met in chosen:
-            record = resolve(self.state, pointer)
+        for i, (pointer, met) in enumerate(chosen):
             pick = self._pick(pointer, "matched", matched=met, complete=complete)
             pick.complete = pick.complete or complete
             pick.constraints = pick.constraints or wanted
-            pick.focus |= search.focus_of(pointer, record)
+            if i < MAX_FOCUSED:
+                # Finding the focus walks the record: only for those a view can show.
+                pick.focus |= search.focus_of(pointer, resolve(self.state, pointer))
             if enclose:
                 # A person found in a unit of a tree is answered with the unit they are in.
                 self._pick(enclosing(pointer, search.collection.pointer), "enclosing")

@@ -24,6 +24,10 @@ RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: r
 NOTE_ROOM = 600
 """Characters kept for the line that says how many records meet a search's constraints."""
 _LEAST_SHARE = 160
+_LEAST_LINE = 16
+"""Characters a record's line takes beyond its pointer, at the least."""
+MOST_MISSES = 4
+"""Records in a row that do not fit, after which the others are named without being tried."""
 
 
 def search_note(search: SearchResult, shown: list[str], room: int) -> str:
@@ -101,9 +105,17 @@ class _Section:
         self.shown: set[str] = set()
         self.missed: list[str] = []
         self.partial_heading = False
+        self.misses = 0
+        """Records in a row that did not fit."""
 
     def render(self) -> str:
         for pick in self.picks:
+            if self.left < len(pick.pointer) + _LEAST_LINE or self.misses >= MOST_MISSES:
+                # Trying to fit a large record costs a walk of it per attempt: past a few
+                # that did not fit, the rest are named, not tried.
+                if not pick.complete:
+                    self.missed.append(pick.pointer)
+                continue
             record = resolve(self.state, pick.pointer)
             if record is not None:
                 self.add(pick, record)
@@ -140,6 +152,7 @@ class _Section:
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)
+        self.misses = 0 if line is not None else self.misses + 1
         if line is None:
             if not pick.complete:
                 self.missed.append(pick.pointer)

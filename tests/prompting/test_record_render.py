@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from mcp_sim.prompting import records_section as records_section_module
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.record_render import record_line, trimmed
 from mcp_sim.prompting.records_section import records_section
@@ -42,3 +45,20 @@ def test_many_matches_share_the_room_compactly_rather_than_the_first_taking_it()
     ]
     text = records_section(state, picks, [], 2_400)
     assert sum(line.startswith("- /flights/F") for line in text.splitlines()) >= 8
+
+
+def test_past_a_few_records_that_do_not_fit_the_rest_are_named_untried(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = {"dirs": {f"d{i}": {"text": "x" * 2000} for i in range(30)}}
+    picks = [Pick(f"/dirs/d{i}", "linked") for i in range(30)]
+    tried: list[str] = []
+
+    def counting(pointer: str, *args: Any, **kwargs: Any) -> str | None:
+        tried.append(pointer)
+        return record_line(pointer, *args, **kwargs)
+
+    monkeypatch.setattr(records_section_module, "record_line", counting)
+    text = records_section(state, picks, [], 900)
+    assert len(tried) == records_section_module.MOST_MISSES
+    assert "- not shown for room: /dirs/d0, /dirs/d1" in text
