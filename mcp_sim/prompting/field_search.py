@@ -24,6 +24,7 @@ from mcp_sim.prompting.field_tables import (
     FieldTables,
     equal_labels,
     held_values,
+    own_terms,
     record_terms,
     value_test,
 )
@@ -144,7 +145,7 @@ class FieldSearch:
         position = self.tables.position(collection)
         order = sorted(met, key=lambda p: position.get(p, len(position)))
         wanted = len(reading.constraints)
-        full = [p for p in order if met[p] == wanted]
+        full = self.own_text_first(collection, reading, [p for p in order if met[p] == wanted])
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
         if not full and wanted > 1:
@@ -157,6 +158,27 @@ class FieldSearch:
             if result.join is not None:
                 result.full = result.join.records
         return result
+
+    def own_text_first(
+        self, collection: Collection, reading: Reading, pointers: list[str]
+    ) -> list[str]:
+        """``pointers`` with the records whose own text fields (a title, a summary) hold the
+        words of the search's text constraints first: a search engine indexes those, and
+        seldom every word of every nested part."""
+        words = [terms(str(c.value)) for c in reading.constraints if c.op == "text"]
+        if not words or len(pointers) < 2:
+            return pointers
+        shallow = self.tables.word_sets(collection, shallow=True)
+        changed = self.overlay.changed
+
+        def own(pointer: str) -> frozenset[str]:
+            if pointer in changed:
+                return own_terms(resolve(self.state, pointer))
+            return shallow.get(pointer, frozenset())
+
+        first = [p for p in pointers if all(w <= own(p) for w in words)]
+        chosen = set(first)
+        return first + [p for p in pointers if p not in chosen]
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""

@@ -113,11 +113,17 @@ class FieldTables:
             self.positions[collection.pointer] = found
         return found
 
-    def word_sets(self, collection: Collection) -> dict[str, frozenset[str]]:
-        found = self.words.get(collection.pointer)
+    def word_sets(
+        self, collection: Collection, *, shallow: bool = False
+    ) -> dict[str, frozenset[str]]:
+        """Each record's content words; ``shallow``: only those of its own text fields (a
+        title, a summary), not of the parts nested in it (its sections' bodies)."""
+        key = collection.pointer + ("#shallow" if shallow else "")
+        found = self.words.get(key)
         if found is None:
-            found = {p: record_terms(r) for _, p, r in self.records(collection)}
-            self.words[collection.pointer] = found
+            terms_of = own_terms if shallow else record_terms
+            found = {p: terms_of(r) for _, p, r in self.records(collection)}
+            self.words[key] = found
         return found
 
 
@@ -180,6 +186,17 @@ def held_values(key: str, record: Any, path: str) -> list[Any]:
     if path == SELF:
         return [key]
     return [value for _, value in values_at(record, path)]
+
+
+def own_terms(record: Any) -> frozenset[str]:
+    """The content words of a record's own text fields (its top-level strings)."""
+    if not isinstance(record, dict):
+        return record_terms(record)
+    found: set[str] = set()
+    for value in record.values():
+        if isinstance(value, str):
+            found |= terms(value)
+    return frozenset(found)
 
 
 def record_terms(record: Any) -> frozenset[str]:

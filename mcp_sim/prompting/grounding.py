@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from jsonpointer import escape
+
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.runtime.state_index import StateOverlay
@@ -44,6 +46,13 @@ MAX_FULL = 150
 fit, and says how many there are)."""
 MAX_LISTED = 60
 """Records of a listed collection considered per call (the view shows those that fit)."""
+MAX_FOCUSED = 60
+"""Records of a search whose focus (the sub-records the constraints name) is found: more do
+not fit a view."""
+MAX_ENCLOSED = 20
+"""A nested search with at most this many matches also shows the entry each one sits in (its
+scalar fields, its large parts outlined)."""
+"""Records of a listed collection considered per call (the view shows those that fit)."""
 _COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 
@@ -52,7 +61,8 @@ _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 class Pick:
     pointer: str
     reason: str
-    """``named``, ``matched``, ``listed``, ``linked`` or ``recent``."""
+    """``named``, ``matched``, ``enclosing`` (the entry a nested match sits in), ``listed``,
+    ``linked`` or ``recent``."""
     focus: set[str] = field(default_factory=set)
     """Places inside the record (relative pointers) that the call is about: shown in full
     even when the rest of a large record is outlined."""
@@ -89,6 +99,48 @@ def argument_values(arguments: Any) -> Iterator[str]:
     yield from walk(arguments)
 
 
+def enclosing(pointer: str, record: str) -> str:
+    """The entry of a tree that the nested record at ``pointer`` sits in
+    (``/divisions/3/units/0/members/2`` → ``/divisions/3/units/0``), never above ``record``
+    (the collection's record or its collection: ``/divisions/3``)."""
+    parts = pointer.split("/")
+    inner = "/".join(parts[:-2])
+    depth = record.count("/") + 1
+    return inner if inner.count("/") >= depth else "/".join(parts[: depth + 1])
+
+
+def descend(record: Any, parts: list[str], inner: str = "") -> str | None:
+    """The place inside ``record`` (a relative pointer, from ``inner``) that a path of keys
+    leads to: each part a key of the current entry or of one of its maps (a folder's
+    ``children``), or the id of an item of one of its arrays (a unit's ``units``)."""
+    node = resolve(record, inner) if inner else record
+    for part in parts:
+        found = _child(node, part)
+        if found is None:
+            return None
+        step, node = found
+        inner += step
+    return inner
+
+
+def _child(node: Any, part: str) -> tuple[str, Any] | None:
+    if not isinstance(node, dict):
+        return None
+    if part in node:
+        return f"/{escape(part)}", node[part]
+    wanted = normalize(part)
+    for name, value in node.items():
+        if isinstance(value, dict) and part in value:
+            return f"/{escape(name)}/{escape(part)}", value[part]
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, dict) and any(
+                    normalize(v) == wanted for v in item.values() if not isinstance(v, dict | list)
+                ):
+                    return f"/{escape(name)}/{i}", item
+    return None
+
+
 def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
     """Normalized top-level scalar argument values → the argument's name."""
     named: dict[str, str] = {}
@@ -109,6 +161,8 @@ class Grounding:
         """The field-aware searches of the call, when its arguments constrain fields."""
         self.summary: Summary | None = None
         """The summary of a collection a call such as ``count_orders`` answers with."""
+        self.resolved: set[str] = set()
+        """Parts of the call's paths that led to an entry: they name nothing on their own."""
 
     def _pick(
         self, pointer: str, reason: str, inner: str = "", matched: int = 0, complete: bool = False
@@ -123,7 +177,8 @@ class Grounding:
     def for_call(
         self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
     ) -> list[Pick]:
-        labels = list(argument_values(arguments))
+        self.resolved = self._named_paths(arguments)
+        labels = [label for label in argument_values(arguments) if label not in self.resolved]
         for label in labels:
             # A nested map's key names a record only when few records have it (an item id
             # names its product; a date names no sailing: the match below weighs it).
@@ -153,6 +208,23 @@ class Grounding:
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
         return list(self.picks.values())
+
+    def _named_paths(self, arguments: dict[str, Any]) -> set[str]:
+        """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)
+        name, focused on the entry the path leads to; the normalized parts of the paths
+        that led somewhere (a part alone may name another record: a top-level ``basalt22``)."""
+        resolved: set[str] = set()
+        for value in arguments.values():
+            if not isinstance(value, str) or not _COMPOUND.search(value.strip()):
+                continue
+            parts = [p for p in _COMPOUND.split(value.strip()) if p]
+            outer = normalize(parts[0]) if len(parts) > 1 else None
+            for hit in self.overlay.key_hits(outer) if outer is not None else ():
+                inner = descend(resolve(self.state, hit.pointer), parts[1:], hit.inner)
+                if inner is not None:
+                    self._pick(hit.pointer, "named", inner)
+                    resolved.update(p for p in map(normalize, parts[1:]) if p is not None)
+        return resolved
 
     def _match(self, tool: ToolSpec | None, arguments: dict[str, Any], labels: list[str]) -> None:
         hints = tool.grounding if tool is not None else None
@@ -195,12 +267,17 @@ class Grounding:
             if complete
             else search.partial[:MAX_MATCHED]
         )
-        for pointer, met in chosen:
-            record = resolve(self.state, pointer)
+        enclose = complete and search.nested is not None and len(chosen) <= MAX_ENCLOSED
+        for i, (pointer, met) in enumerate(chosen):
             pick = self._pick(pointer, "matched", matched=met, complete=complete)
             pick.complete = pick.complete or complete
             pick.constraints = pick.constraints or wanted
-            pick.focus |= search.focus_of(pointer, record)
+            if i < MAX_FOCUSED:
+                # Finding the focus walks the record: only for those a view can show.
+                pick.focus |= search.focus_of(pointer, resolve(self.state, pointer))
+            if enclose:
+                # A person found in a unit of a tree is answered with the unit they are in.
+                self._pick(enclosing(pointer, search.collection.pointer), "enclosing")
 
     def _listed(self, tool: ToolSpec | None) -> None:
         """The records of the collections a tool reads (its hint's ``reads``), or that its
@@ -227,6 +304,8 @@ class Grounding:
             if facts is None:
                 continue
             for label in facts:
+                if label in self.resolved:
+                    continue
                 for hit in self.overlay.key_hits(label):
                     if hit.pointer == pick.pointer or hit.pointer in self.picks:
                         continue

@@ -21,6 +21,9 @@ from mcp_sim.runtime.state_shape import normalize
 
 MOST_LEGS = 60
 """Records of each leg kept (the view shows those that fit)."""
+LEGS_PER_MIDDLE = 4
+"""Records of each leg kept per middle value: every way through is shown before many
+records of one."""
 Values = Callable[[str, list[str]], list[tuple[str, list[Any]]]]
 """``(field path, pointers)`` → ``(pointer, values there)`` for those records as they are now."""
 
@@ -34,7 +37,8 @@ class TwoHop:
     second: Constraint
     middle: list[str]
     records: list[str]
-    """Both legs' records meeting the other constraints, first leg first."""
+    """Both legs' records meeting the other constraints, grouped by the middle value they
+    meet at (the first leg's records, then the second's)."""
 
     def describe(self) -> str:
         via = ", ".join(self.middle[:12]) + (" …" if len(self.middle) > 12 else "")
@@ -86,9 +90,23 @@ def two_hop(
     middle = set().union(*far.values()) & set().union(*near.values()) if far and near else set()
     if not middle:
         return None
-    records = [p for p in leaving if far.get(p, set()) & middle][:MOST_LEGS]
-    records += [p for p in arriving if near.get(p, set()) & middle][:MOST_LEGS]
-    return TwoHop(first, second, sorted(middle), records)
+    return TwoHop(first, second, sorted(middle), _paired(leaving, far, arriving, near, middle))
+
+
+def _paired(
+    leaving: list[str],
+    far: dict[str, set[str]],
+    arriving: list[str],
+    near: dict[str, set[str]],
+    middle: set[str],
+) -> list[str]:
+    """Both legs' records, those meeting at one middle value next to each other (the first
+    leg's, then the second's), so that a view with room for a few shows whole trips."""
+    records: list[str] = []
+    for via in sorted(middle):
+        records += [p for p in leaving if via in far.get(p, ())][:LEGS_PER_MIDDLE]
+        records += [p for p in arriving if via in near.get(p, ())][:LEGS_PER_MIDDLE]
+    return list(dict.fromkeys(records))[: MOST_LEGS * 2]
 
 
 def _labels(values: list[Any]) -> set[str]:

@@ -14,6 +14,8 @@ from typing import Any
 
 from jsonpointer import escape
 
+from mcp_sim.prompting.record_fields import is_map
+
 OUTLINE_KEYS = 6
 """Keys named in the note that replaces a large part of a record (first and last ones)."""
 
@@ -88,7 +90,9 @@ class _Trimmer:
             if isinstance(value, dict):
                 return self.trim_object(value, pointer)
             return [self.trim(v, f"{pointer}/{i}") for i, v in enumerate(value)]
-        return note(value)
+        short = note(value)
+        # A part shorter than its note (a list of two tags) is kept as it is.
+        return value if self.size(value) <= len(short) else short
 
     def trim_object(self, value: dict[str, Any], pointer: str) -> Any:
         """An object on the way to a focus: the focus path in full, small siblings while they
@@ -96,12 +100,15 @@ class _Trimmer:
         kept: dict[str, Any] = {}
         left_out: list[str] = []
         spent = 0
+        # The other entries of a map keyed by date or id (a calendar's other days) are not
+        # what the call is about: only the focused ones are kept.
+        entries = bool(pointer) and is_map(value)
         for key, item in value.items():
             inner = f"{pointer}/{escape(key)}"
             if _on_focus(inner, self.focus) or self.inside_focus(inner):
                 kept[key] = self.trim(item, inner)
                 continue
-            if pointer and self.focus and spent >= self.limit:
+            if pointer and self.focus and (spent >= self.limit or entries):
                 left_out.append(key)
                 continue
             small = self.trim(item, inner)
@@ -125,13 +132,22 @@ whole: a sailing matched on one date is shown with that date, not its whole time
 
 
 def record_line(
-    pointer: str, record: Any, focus: set[str], room: int, *, focused: bool = False
+    pointer: str,
+    record: Any,
+    focus: set[str],
+    room: int,
+    *,
+    focused: bool = False,
+    scalars: bool = False,
 ) -> str | None:
     """The line showing ``record`` in at most ``room`` characters: whole if it fits (unless
-    ``focused``: then its parts beside the focus are outlined first), else trimmed ever harder
+    ``focused``: then its parts beside the focus are outlined first; or ``scalars``: then
+    only its scalar fields are shown, every other part outlined), else trimmed ever harder
     around its focus; ``None`` if not even that fits."""
     limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
-    if focused:
+    if scalars:
+        limits = (0,)
+    elif focused:
         limits = (FOCUSED_LIMIT, 200, 60, 0)
     else:
         line = f"- {pointer}: {dumps(record)}"

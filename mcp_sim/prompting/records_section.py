@@ -16,6 +16,7 @@ from typing import Any
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.runtime.state_shape import resolve
 
@@ -23,6 +24,10 @@ RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: r
 NOTE_ROOM = 600
 """Characters kept for the line that says how many records meet a search's constraints."""
 _LEAST_SHARE = 160
+_LEAST_LINE = 16
+"""Characters a record's line takes beyond its pointer, at the least."""
+MOST_MISSES = 4
+"""Records in a row that do not fit, after which the others are named without being tried."""
 
 
 def search_note(search: SearchResult, shown: list[str], room: int) -> str:
@@ -68,21 +73,30 @@ def records_section(
     searches: list[SearchResult],
     room: int,
     summary: Summary | None = None,
+    key_names: dict[str, str] | None = None,
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
-    ``room`` characters, best first, and a line naming those left out while that fits."""
+    ``room`` characters, best first, and a line naming those left out while that fits;
+    ``key_names`` names the keys of records that do not hold theirs (see
+    :mod:`mcp_sim.prompting.key_names`)."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
-        rest = records_section(state, picks, searches, room - len(block) - 2)
+        rest = records_section(state, picks, searches, room - len(block) - 2, None, key_names)
         return f"{block}\n\n{rest}" if rest else block
-    return _Section(state, picks, searches, room).render()
+    return _Section(state, picks, searches, room, key_names or {}).render()
 
 
 class _Section:
     def __init__(
-        self, state: dict[str, Any], picks: list[Pick], searches: list[SearchResult], room: int
+        self,
+        state: dict[str, Any],
+        picks: list[Pick],
+        searches: list[SearchResult],
+        room: int,
+        key_names: dict[str, str],
     ) -> None:
         self.state, self.picks, self.searches, self.room = state, picks, searches, room
+        self.key_names = key_names
         self.lines: list[str] = []
         self.left = room - len(RECORDS_HEADING) - 1
         self.note_room = min(NOTE_ROOM, room // 4) // max(1, len(searches))
@@ -91,9 +105,17 @@ class _Section:
         self.shown: set[str] = set()
         self.missed: list[str] = []
         self.partial_heading = False
+        self.misses = 0
+        """Records in a row that did not fit."""
 
     def render(self) -> str:
         for pick in self.picks:
+            if self.left < len(pick.pointer) + _LEAST_LINE or self.misses >= MOST_MISSES:
+                # Trying to fit a large record costs a walk of it per attempt: past a few
+                # that did not fit, the rest are named, not tried.
+                if not pick.complete:
+                    self.missed.append(pick.pointer)
+                continue
             record = resolve(self.state, pick.pointer)
             if record is not None:
                 self.add(pick, record)
@@ -107,19 +129,30 @@ class _Section:
         return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
 
     def line_of(self, pick: Pick, record: Any) -> str | None:
-        focused = pick.reason in ("matched", "listed")
+        focused = pick.reason in ("matched", "listed", "enclosing")
         fit = self.left - 1
         if pick.complete:
             # Every record meeting all constraints gets a fair share of the room first.
             fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting)))
             self.waiting -= 1
-        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused)
-        if line is None and pick.complete and fit < self.left - 1:
-            line = record_line(pick.pointer, record, pick.focus, self.left - 1, focused=True)
-        return line if fit > 0 else None
+        scalars = pick.reason == "enclosing"
+        label = key_label(pick.pointer, self.key_names)
+        fit -= len(label)
+        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
+        if line is None and pick.complete and fit < self.left - 1 - len(label):
+            # More records meet every constraint than have a fair share of room: each is
+            # shown as compactly as it can be (its focus and scalar fields), to show most.
+            line = record_line(
+                pick.pointer, record, pick.focus, self.left - 1 - len(label), scalars=True
+            )
+        if line is None or fit <= 0:
+            return None
+        head = f"- {pick.pointer}"
+        return head + label + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)
+        self.misses = 0 if line is not None else self.misses + 1
         if line is None:
             if not pick.complete:
                 self.missed.append(pick.pointer)

@@ -32,6 +32,7 @@ from jsonpointer import escape
 
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
+from mcp_sim.prompting.key_names import key_names
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_render import collection_line, dumps, note, size
@@ -216,4 +217,5 @@ class StateView:
         """The records the call needs that fit in ``room`` characters (see
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
-        return records_section(state, picks, grounding.searches, room, grounding.summary)
+        names = key_names(self.world, self.index)
+        return records_section(state, picks, grounding.searches, room, grounding.summary, names)

@@ -27,6 +27,9 @@ from mcp_sim.spec.world import World
 MAX_VALUE_CHARS = 120
 """Longer strings (descriptions, bodies) are not indexed: nobody looks a record up by them."""
 _MAX_DEPTH = 6
+_MAX_RECORD_DEPTH = 24
+"""How deep inside a record values are indexed: a tree of units keeps the people a lookup
+names a dozen levels down."""
 _ID_FIELD = re.compile(
     r"^(id|key|uuid|slug|code|number|.*(_id|Id|ID|_key|Key|_number|Number|_code|Code|_no|No))$"
 )
@@ -187,7 +190,7 @@ def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
         facts.values.setdefault(own, "")
 
     def walk(value: Any, where: str, depth: int) -> None:
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_RECORD_DEPTH:
             return
         if isinstance(value, dict):
             # The keys of a map of records (variants by item id, days by date) are values a

@@ -1,0 +1,120 @@
+"""What the tools call the key of records that do not hold their own key.
+
+A collection keyed by id whose records do not repeat the id (``"catalog": {"C10234-55":
+{"name": ...}}``) shows that id only in a record's pointer; an answer names it as a field
+(``"sku": "C10234-55"``). The world's tools say what the field is called: an argument whose
+name fits the collection's (``flight_number`` for ``/flights``, ``reservation_id`` for
+``/reservations``), or one whose description's example has the keys' shape (``sku``:
+"Stock-keeping unit, e.g. C10234-55." for keys like ``B11109-41``). The view then writes that
+name beside each such record's key, so the model answers with it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+from jsonpointer import unescape
+
+from mcp_sim.prompting.field_names import name_score, tokens
+from mcp_sim.prompting.record_fields import SELF, path_words
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
+from mcp_sim.spec.world import World
+
+_EXAMPLE = re.compile(r"\be\.g\.,?\s+([^\s,;()]+)")
+_SHAPE = re.compile(r"[A-Z]+|[a-z]+|\d+")
+_SAMPLE = 50
+_NAME_FIT = 0.85
+"""The least fit of an argument's name to a collection's (``flight_number`` ↔ ``flights``)."""
+
+
+def key_shape(key: str) -> str:
+    """A key's shape: runs of capitals, small letters and digits collapsed, other characters
+    kept (``C10234-55`` → ``A9-9``, ``HAT001`` → ``A9``)."""
+
+    def run(match: re.Match[str]) -> str:
+        text = match.group(0)
+        return "9" if text.isdigit() else "A" if text.isupper() else "a"
+
+    return _SHAPE.sub(run, key)
+
+
+def _examples(world: World) -> list[tuple[str, str]]:
+    """``(argument name, example value)`` for each argument whose description gives one."""
+    found: list[tuple[str, str]] = []
+    for tool in world.tools:
+        properties = tool.input_schema.get("properties")
+        if not isinstance(properties, dict):
+            continue
+        for name, schema in properties.items():
+            text = schema.get("description", "") if isinstance(schema, dict) else ""
+            for example in _EXAMPLE.findall(text if isinstance(text, str) else ""):
+                found.append((name, example.rstrip(".")))
+            found.append((name, ""))
+    return found
+
+
+def _keys_unheld(collection: Collection, value: Any) -> list[str] | None:
+    """A sample of the collection's keys when its records do not hold them, else ``None``."""
+    keys: list[str] = []
+    for key, _, record in record_items(collection, value):
+        if len(keys) >= _SAMPLE:
+            break
+        if not isinstance(record, dict):
+            return None
+        label = normalize(key)
+        if any(normalize(v) == label for v in record.values() if not isinstance(v, dict | list)):
+            return None
+        keys.append(key)
+    return keys or None
+
+
+def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str, str]]) -> str:
+    shapes = Counter(key_shape(k) for k in keys)
+    shape, count = shapes.most_common(1)[0]
+    regular = count * 5 >= len(keys) * 4
+    own = path_words(SELF, collection.pointer)
+    by_name: Counter[str] = Counter()
+    by_example: Counter[str] = Counter()
+    for name, example in examples:
+        if name_score(tokens(name), own) >= _NAME_FIT:
+            by_name[name] += 1
+        if example and regular and key_shape(example) == shape:
+            by_example[name] += 1
+    for found in (by_name, by_example):
+        if found:
+            return found.most_common(1)[0][0]
+    return ""
+
+
+def key_names(world: World, index: StateIndex) -> dict[str, str]:
+    """Collection pointer → the name the tools give its records' keys, for the keyed
+    collections whose records do not hold their key (computed once per world)."""
+    cached = index.derived.get("key_names")
+    if isinstance(cached, dict):
+        return cached
+    examples = _examples(world)
+    names: dict[str, str] = {}
+    for collection in index.collections:
+        if not collection.keyed:
+            continue
+        keys = _keys_unheld(collection, resolve(index.state, collection.pointer))
+        name = _name_for(collection, keys, examples) if keys else ""
+        if name:
+            names[collection.pointer] = name
+    index.derived["key_names"] = names
+    return names
+
+
+def key_label(pointer: str, names: dict[str, str]) -> str:
+    """The label written after a record's pointer naming its key (`` (key "sku":"C1-2")``),
+    ``""`` when its collection's records hold their key or the tools do not name it."""
+    collection, _, key = pointer.rpartition("/")
+    name = names.get(collection)
+    if not name or not key:
+        return ""
+    shown = json.dumps(unescape(key), ensure_ascii=False)
+    return f" (key {json.dumps(name, ensure_ascii=False)}:{shown})"

@@ -1,0 +1,64 @@
+"""How a record is written into a view: a calendar keeps only the focused day, small parts are
+never replaced by a longer note, and many matches share the room as compactly as they can."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mcp_sim.prompting import records_section as records_section_module
+from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.record_render import record_line, trimmed
+from mcp_sim.prompting.records_section import records_section
+
+
+def flight() -> dict[str, Any]:
+    days = {f"2025-05-{d:02d}": {"price": d, "seats": 9} for d in range(1, 29)}
+    return {"origin": "JFK", "tags": ["a", "b"], "dates": days, "log": ["x" * 50] * 20}
+
+
+def test_a_calendar_on_the_way_to_the_focused_day_keeps_only_that_day() -> None:
+    shown = trimmed(flight(), {"/dates/2025-05-07"}, 400)
+    assert shown["dates"]["2025-05-07"] == {"price": 7, "seats": 9}
+    assert set(shown["dates"]) == {"2025-05-07", "…"}
+    assert shown["dates"]["…"].startswith("<outlined: 27 more entries")
+
+
+def test_a_part_shorter_than_its_note_is_kept() -> None:
+    shown = trimmed(flight(), set(), 0)
+    assert shown["tags"] == ["a", "b"]
+    assert shown["log"] == "<outlined: array of 20 items>"
+
+
+def test_scalars_only_outlines_every_larger_part() -> None:
+    line = record_line("/flights/F1", flight(), set(), 10_000, scalars=True)
+    assert line is not None and '"dates":"<outlined: object of 28 entries' in line
+    assert line.startswith("- /flights/F1 (large parts outlined): ")
+
+
+def test_many_matches_share_the_room_compactly_rather_than_the_first_taking_it() -> None:
+    state = {"flights": {f"F{i}": flight() for i in range(12)}}
+    picks = [
+        Pick(f"/flights/F{i}", "matched", complete=True, constraints=1, matched=1)
+        for i in range(12)
+    ]
+    text = records_section(state, picks, [], 2_400)
+    assert sum(line.startswith("- /flights/F") for line in text.splitlines()) >= 8
+
+
+def test_past_a_few_records_that_do_not_fit_the_rest_are_named_untried(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = {"dirs": {f"d{i}": {"text": "x" * 2000} for i in range(30)}}
+    picks = [Pick(f"/dirs/d{i}", "linked") for i in range(30)]
+    tried: list[str] = []
+
+    def counting(pointer: str, *args: Any, **kwargs: Any) -> str | None:
+        tried.append(pointer)
+        return record_line(pointer, *args, **kwargs)
+
+    monkeypatch.setattr(records_section_module, "record_line", counting)
+    text = records_section(state, picks, [], 900)
+    assert len(tried) == records_section_module.MOST_MISSES
+    assert "- not shown for room: /dirs/d0, /dirs/d1" in text
