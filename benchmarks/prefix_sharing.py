@@ -17,8 +17,12 @@ with the embedded defaults, or the server at ``--model-url``), reading the serve
 tokens looked up, and found, in the cache) around each call, and printing each call's hit
 rate next to its character and token reuse.
 
+With ``--example`` it prints the prompt of the third call of a shop session instead (the
+example in the README's "What the model is shown"), the system part abbreviated.
+
     python benchmarks/prefix_sharing.py
     python benchmarks/prefix_sharing.py --engine [--model-url URL] [--calls 10]
+    python benchmarks/prefix_sharing.py --example
 """
 
 from __future__ import annotations
@@ -202,13 +206,30 @@ async def main() -> None:
     )
 
 
+def example_prompt(world: World, calls: int = 3) -> str:
+    """The prompt of call ``calls`` of a shop session, one ``[role]`` line before each
+    message; the system part (the same for every call) is abbreviated to its size."""
+    requests = anyio.run(run_session, world, Settings.of(), calls)
+    parts = []
+    for message in requests[-1][0]:
+        content = message["content"]
+        if message["role"] == "system":
+            content = f"({len(content):,} characters: role, conventions, the world, its tools)"
+        parts.append(f"[{message['role']}]\n{content}")
+    return "\n".join(parts)
+
+
 def cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", action="store_true", help="measure vLLM's prefix cache")
     parser.add_argument("--model-url", help="with --engine: a running server's /v1 base URL")
     parser.add_argument("--calls", type=int, default=10, help="with --engine: calls to make")
+    parser.add_argument("--example", action="store_true", help="print the README's example")
     args = parser.parse_args(argv[1:])
     world = load_world(ROOT / "worlds" / "shop.yaml")
+    if args.example:
+        print(example_prompt(world))
+        return 0
     if args.engine:
         return engine_episode(world, session_calls(args.calls), args.model_url)
     anyio.run(main)
