@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -47,14 +47,16 @@ class _Recording:
 
     model: WorldModel
     reuse: PrefixReuse
-    requests: int = 0
+    shares: list[str] = field(default_factory=list)
+    """Each request's text reuse, characters and tokens (``-`` for the episode's first)."""
 
     async def complete(
         self, request: CompletionRequest, progress: ProgressCallback | None = None
     ) -> Completion:
         completion = await self.model.complete(request, progress)
-        self.reuse.add(SESSION, request.messages, completion.content)
-        self.requests += 1
+        counts = self.reuse.add(SESSION, request.messages, completion.content)
+        shared, chars, shared_tokens, tokens = counts or (0, 0, 0, 0)
+        self.shares.append(f"{shared / chars:.3f}  {shared_tokens / tokens:.3f}" if chars else "-")
         return completion
 
     async def aclose(self) -> None:
@@ -79,16 +81,15 @@ async def _run(world: World, calls: list[tuple[str, dict[str, Any]]], url: str) 
         queries, hits = start = await counters()
         print(f"{'call':>4} {'tool':14} requests  vLLM hit rate  chars  tokens", flush=True)
         for number, (tool, args) in enumerate(calls, 1):
-            before = (model.requests, len(reuse.overall.per_call))
+            before = len(model.shares)
             result = await simulator.call(SESSION, tool, args)
             (now_queries, now_hits) = await counters()
             rate = (now_hits - hits) / (now_queries - queries) if now_queries > queries else 0.0
             queries, hits = now_queries, now_hits
-            shares = reuse.overall.per_call[before[1] :]
-            text = f"{shares[0]:.3f}" if shares else "  -  "
+            requests = len(model.shares) - before
+            text = model.shares[before] if requests else "-"
             print(
-                f"{number:>4} {tool:14} {model.requests - before[0]:>8}  {rate:>13.3f}  {text}"
-                f"  ({result.source})",
+                f"{number:>4} {tool:14} {requests:>8}  {rate:>13.3f}  {text}  ({result.source})",
                 flush=True,
             )
     await model.aclose()
