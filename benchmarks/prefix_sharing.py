@@ -10,11 +10,24 @@ prompt sizes against the budget. Sessions: the shop with default options; with a
 budget (compaction); and the shop with 6,000 orders (about 2.6 MB of state, shown as a view),
 for 50 and 100 calls.
 
+With ``--engine`` it measures vLLM's own prefix cache instead: one episode of ``--calls``
+calls (10) on ``worlds/shop.yaml`` answered by the real embedded model (vLLM CPU, started here
+with the embedded defaults, or the server at ``--model-url``), reading the server's
+``/metrics`` counters ``vllm:prefix_cache_queries`` and ``vllm:prefix_cache_hits`` (prompt
+tokens looked up, and found, in the cache) around each call, and printing each call's hit
+rate next to its character and token reuse.
+
+With ``--example`` it prints the prompt of the third call of a shop session instead (the
+example in the README's "What the model is shown"), the system part abbreviated.
+
     python benchmarks/prefix_sharing.py
+    python benchmarks/prefix_sharing.py --engine [--model-url URL] [--calls 10]
+    python benchmarks/prefix_sharing.py --example
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import re
@@ -24,15 +37,23 @@ from typing import Any
 
 import anyio
 
-from mcp_sim.fidelity.prefix_reuse import PrefixReuse
-from mcp_sim.models.base import ChatMessage, Completion, CompletionRequest, ProgressCallback
-from mcp_sim.prompting.native import estimate_tokens, render_system
-from mcp_sim.settings import Settings
-from mcp_sim.simulator.core import Simulator
-from mcp_sim.spec.loading import load_world
-from mcp_sim.spec.world import World
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # benchmarks.engine_cache, when this runs as a script
+
+from benchmarks.engine_cache import engine_episode  # noqa: E402
+from mcp_sim.fidelity.prefix_reuse import PrefixReuse  # noqa: E402
+from mcp_sim.models.base import (  # noqa: E402
+    ChatMessage,
+    Completion,
+    CompletionRequest,
+    ProgressCallback,
+)
+from mcp_sim.prompting.native import estimate_tokens, render_system  # noqa: E402
+from mcp_sim.settings import Settings  # noqa: E402
+from mcp_sim.simulator.core import Simulator  # noqa: E402
+from mcp_sim.spec.loading import load_world  # noqa: E402
+from mcp_sim.spec.world import World  # noqa: E402
+
 CALLS = 50
 SESSION = "bench"
 
@@ -185,5 +206,35 @@ async def main() -> None:
     )
 
 
+def example_prompt(world: World, calls: int = 3) -> str:
+    """The prompt of call ``calls`` of a shop session, one ``[role]`` line before each
+    message; the system part (the same for every call) is abbreviated to its size."""
+    requests = anyio.run(run_session, world, Settings.of(), calls)
+    parts = []
+    for message in requests[-1][0]:
+        content = message["content"]
+        if message["role"] == "system":
+            content = f"({len(content):,} characters: role, conventions, the world, its tools)"
+        parts.append(f"[{message['role']}]\n{content}")
+    return "\n".join(parts)
+
+
+def cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", action="store_true", help="measure vLLM's prefix cache")
+    parser.add_argument("--model-url", help="with --engine: a running server's /v1 base URL")
+    parser.add_argument("--calls", type=int, default=10, help="with --engine: calls to make")
+    parser.add_argument("--example", action="store_true", help="print the README's example")
+    args = parser.parse_args(argv[1:])
+    world = load_world(ROOT / "worlds" / "shop.yaml")
+    if args.example:
+        print(example_prompt(world))
+        return 0
+    if args.engine:
+        return engine_episode(world, session_calls(args.calls), args.model_url)
+    anyio.run(main)
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(anyio.run(main))
+    sys.exit(cli(sys.argv))

@@ -21,6 +21,7 @@ COLUMNS = (
     "all_facts",
     "grounded",
     "reuse",
+    "reuse_tokens",
     "chars_mean",
     "tokens_mean",
     "tokens_max",

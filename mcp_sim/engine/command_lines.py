@@ -80,6 +80,10 @@ def embedded_command(
         "--max-num-batched-tokens",
         str(max_model_len),
         "--no-enable-chunked-prefill",
+        # On by default in vLLM 0.32's CPU build (x86), but the default has changed between
+        # releases and platforms; consecutive calls of a session share most of their prompt
+        # (see mcp_sim.prompting.native), so say it.
+        "--enable-prefix-caching",
         # torch.compile makes startup 160-240 s instead of ~50 s on CPU.
         "--enforce-eager",
         "--structured-outputs-config",

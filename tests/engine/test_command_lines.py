@@ -32,6 +32,8 @@ def test_embedded_command(tmp_path: Path) -> None:
     # Seeded requests crash vLLM CPU when their prefill is chunked: prompts go in whole.
     assert "--no-enable-chunked-prefill" in command
     assert value("--max-num-batched-tokens") == value("--max-model-len")
+    # A session's consecutive prompts share their prefix; the engine must keep it cached.
+    assert "--enable-prefix-caching" in command
     structured = json.loads(value("--structured-outputs-config"))
     assert structured == {"backend": "xgrammar", "disable_any_whitespace": True}
 

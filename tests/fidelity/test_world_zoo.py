@@ -190,6 +190,7 @@ async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
     )
     lines = table(report)
     assert lines[0].startswith("shape\tgroup\tcalls\tunsimulated\trecall")
+    assert "\treuse\treuse_tokens\t" in lines[0]  # the prefix reuse in characters and tokens
     assert any(line.startswith("ALL\tsearch\t") for line in lines)
 
 
