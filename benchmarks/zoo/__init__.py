@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from benchmarks.zoo.airline import Airline
+from benchmarks.zoo.clinic import Clinic
 from benchmarks.zoo.filesystem import Filesystem
 from benchmarks.zoo.fleet import Fleet
 from benchmarks.zoo.helpdesk import Helpdesk
@@ -23,6 +24,7 @@ from benchmarks.zoo.kit import KINDS
 from benchmarks.zoo.ledger import Ledger
 from benchmarks.zoo.library import Library
 from benchmarks.zoo.orgchart import OrgChart
+from benchmarks.zoo.parcels import Parcels
 from benchmarks.zoo.shape import Shape, record
 from benchmarks.zoo.shop import Shop
 from benchmarks.zoo.university import University
@@ -40,13 +42,18 @@ SHAPES: dict[str, type[Shape]] = {
         University,
         Filesystem,
         Ledger,
+        Clinic,
+        Parcels,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
 with per-date calendars (airline); compound keys (inventory); records referenced from nested
-lists (shop); a tree (orgchart); free text (helpdesk); many-to-many links (university); and,
-held out, a tree keyed by name (filesystem) and double-entry bookkeeping (ledger)."""
-HELD_OUT: frozenset[str] = frozenset({"filesystem", "ledger"})
+lists (shop); a tree (orgchart); free text (helpdesk); many-to-many links (university); a tree keyed by name (filesystem); double-entry bookkeeping
+(ledger); and, held out, columnar tables whose rows are lists of values (clinic) and an event
+log of scans with nested addresses (parcels). Filesystem and ledger were held out in the round
+that measured them first; after it they became development shapes, and clinic and parcels were
+written, by someone not tuning the retrieval, to be held out in their place."""
+HELD_OUT: frozenset[str] = frozenset({"clinic", "parcels"})
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate"]
