@@ -226,6 +226,23 @@ def draft_messages(description: str, domain: Domain) -> list[ChatMessage]:
     ]
 
 
+def correction_messages(
+    messages: list[ChatMessage], draft: str, what: str, problems: list[str]
+) -> list[ChatMessage]:
+    """``messages`` followed by an invalid ``draft`` and a request to write it again that
+    lists its ``problems``: the repair turn of every drafting loop."""
+    return [
+        *messages,
+        {"role": "assistant", "content": draft},
+        {
+            "role": "user",
+            "content": f"That {what} is not valid:\n"
+            + "\n".join(f"- {p}" for p in problems)
+            + "\n\nWrite it again, corrected, as one JSON object.",
+        },
+    ]
+
+
 async def draft_world(
     description: str,
     domain: Domain,
@@ -258,16 +275,7 @@ async def draft_world(
             return _validated(completion.content, description)
         except DraftError as exc:
             problems = str(exc).splitlines()
-        messages = [
-            *messages,
-            {"role": "assistant", "content": completion.content},
-            {
-                "role": "user",
-                "content": "That world spec is not valid:\n"
-                + "\n".join(f"- {p}" for p in problems)
-                + "\n\nWrite it again, corrected, as one JSON object.",
-            },
-        ]
+        messages = correction_messages(messages, completion.content, "world spec", problems)
     raise DraftError(
         "the world model could not draft a valid world spec; the last draft had these "
         "problems:\n" + "\n".join(f"  {p}" for p in problems)

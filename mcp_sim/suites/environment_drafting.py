@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from mcp_sim.authoring.drafting import draft_messages, draft_schema
+from mcp_sim.authoring.drafting import correction_messages, draft_messages, draft_schema
 from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
@@ -139,16 +139,7 @@ async def draft_environment(
             problems = str(exc).splitlines()
         else:
             return DraftedEnvironment(text, world, solutions, attempt, completion.model)
-        messages = [
-            *messages,
-            {"role": "assistant", "content": completion.content},
-            {
-                "role": "user",
-                "content": "That draft is not valid:\n"
-                + "\n".join(f"- {p}" for p in problems)
-                + "\n\nWrite it again, corrected, as one JSON object.",
-            },
-        ]
+        messages = correction_messages(messages, completion.content, "draft", problems)
     raise DraftError(f"no valid draft in {tries} tries; the last one had: " + "; ".join(problems))
 
 
