@@ -4,7 +4,7 @@ scripted world model of the state tests."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from mcp_sim.spec.world import World
 # The real-model fixtures (one embedded vLLM CPU server with the tiny model per test run).
 from tests.real_model import real_model_name, real_model_url  # noqa: F401
 from tests.scripted_model import ScriptedModel
+from tests.services import redis_server
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLDS = ROOT / "worlds"
@@ -57,3 +58,13 @@ def script() -> type[ScriptedModel]:
     """The scripted model class: ``script(answer, ...)`` builds one, ``script.answer`` formats
     a pinned answer."""
     return ScriptedModel
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A durable episode store's URL: an SQLite file, then a real Redis (each test runs on both)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'episodes.db'}"
+        return
+    with redis_server(tmp_path) as url:
+        yield url

@@ -5,12 +5,10 @@ Redis stores)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import httpx2
-import pytest
 
 from tests.e2e.test_workers import (
     CALLS,
@@ -24,22 +22,13 @@ from tests.e2e.test_workers import (
 )
 from tests.openai_double import OpenAIDouble
 from tests.processes import free_port
-from tests.services import haproxy, redis_server
+from tests.services import haproxy
 
 ID = "rollout-7"
 OLD_CALLS = CALLS[:2]
 NEW_CALLS = [CALLS[3], CALLS[1]]
 """Two calls each, so the old and new incarnations are at the same revision, with other tools
 so their journals tell them apart."""
-
-
-@pytest.fixture
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'episodes.db'}"
-        return
-    with redis_server(tmp_path) as url:
-        yield url
 
 
 def at(episode: Driven, base: str) -> Driven:
@@ -59,17 +48,16 @@ async def answers(base: str, token: str) -> list[int]:
         ]
 
 
-@pytest.mark.parametrize("store", ["sqlite", "redis"], indirect=True)
 async def test_a_reused_id_opens_only_to_its_new_token_on_every_worker(
-    tmp_path: Path, store: str
+    tmp_path: Path, store_url: str
 ) -> None:
     log = tmp_path / "workers.log"
     ports = [free_port(), free_port()]
     with (
         OpenAIDouble() as model,
         anyio.fail_after(120),
-        worker(ports[0], model.base_url, log, "--episode-store", store),
-        worker(ports[1], model.base_url, log, "--episode-store", store),
+        worker(ports[0], model.base_url, log, "--episode-store", store_url),
+        worker(ports[1], model.base_url, log, "--episode-store", store_url),
         haproxy(tmp_path, ports) as balancer,
     ):
         model.respond_with(digest_reply)

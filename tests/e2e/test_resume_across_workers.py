@@ -11,12 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 import redis
 
 from tests.e2e.test_workers import OPERATOR, worker
@@ -24,7 +22,7 @@ from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import free_port
 from tests.scripted_model import ScriptedModel
 from tests.server.test_event_store import sse_events
-from tests.services import haproxy, redis_server
+from tests.services import haproxy
 
 EPISODES = 12
 PROTOCOL = "2025-11-25"
@@ -108,15 +106,6 @@ def answered_events(store_url: str) -> int:
         return sum(ANSWER in (message or "") for _, message in entries)
     finally:
         client.close()
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'episodes.db'}"
-        return
-    with redis_server(tmp_path) as url:
-        yield url
 
 
 def test_committed_answers_are_resumed_on_another_worker_after_a_sigkill(

@@ -4,26 +4,13 @@ finds any stream by its event id, and the store's limits hold."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import mcp.types as types
-import pytest
 
 from mcp_sim.episodes.store import EventLimits
 from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.server.shared_events import SharedEvents
-from tests.services import redis_server
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'episodes.db'}"
-        return
-    with redis_server(tmp_path) as url:
-        yield url
 
 
 def answer(request_id: int, text: str) -> types.JSONRPCMessage:
