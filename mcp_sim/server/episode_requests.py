@@ -21,6 +21,16 @@ sampling), and OpenEnv's reset refuses negative ones. A batch's last seed (seed 
 must fit too."""
 
 
+def seed_of(value: Any) -> int | None:
+    """A seed a client sent, checked: a whole number from 0 to :data:`MAX_SEED`, or none."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        # Not echoed: a 4,000-digit number is no help in an error.
+        raise ValueError("seed must be a whole number from 0 to 2**63 - 1")
+    return value
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -56,7 +56,6 @@ from mcp_sim.errors import (
 from mcp_sim.runtime.snapshot import Snapshot
 from mcp_sim.server.episode_openapi import openapi_document
 from mcp_sim.server.episode_requests import (
-    MAX_SEED,
     CreateBody,
     ForkBody,
     ResetBody,
@@ -112,16 +111,6 @@ async def request_object(request: Request, limits: EpisodeLimits | None = None) 
 def _nth_seed(seed: int | None, i: int) -> int | None:
     """The seed of a batch's ``i``-th episode: ``seed + i`` (so they diverge, reproducibly)."""
     return None if seed is None else seed + i
-
-
-def seed_of(value: Any) -> int | None:
-    """A seed a client sent, checked: a whole number from 0 to :data:`MAX_SEED`, or none."""
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
-        # Not echoed: a 4,000-digit number is no help in an error.
-        raise ValueError("seed must be a whole number from 0 to 2**63 - 1")
-    return value
 
 
 class EpisodeEndpoints:

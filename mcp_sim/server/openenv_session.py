@@ -36,7 +36,7 @@ from mcp_sim.api.worlds import Worlds
 from mcp_sim.errors import CapacityReached, SimError, VerifyError, shown
 from mcp_sim.scoring.increments import RewardIncrements
 from mcp_sim.scoring.verdict import Verdict
-from mcp_sim.server.episode_routes import seed_of
+from mcp_sim.server.episode_requests import seed_of
 from mcp_sim.server.openenv_protocol import (
     ACTION,
     CallToolAction,
