@@ -155,12 +155,8 @@ async def assemble(
         durable = DurableEpisodes(store, lease_seconds=settings.episodes.episode_lease)
     parts = _Parts(resolved, model, Metrics(), watch, durable, say)
     simulators = {world.world: parts.simulator(stack, world) for world in worlds}
-    limits = EpisodeLimits(
-        max_episodes=episodes.max_episodes,
-        max_world_episodes=episodes.max_world_episodes,
-        max_snapshot_values=episodes.max_snapshot_values,
-    )
-    return System(EpisodeHub(simulators, durable=durable, limits=limits), model)
+    hub = EpisodeHub(simulators, durable=durable, limits=_episode_limits(settings))
+    return System(hub, model)
 
 
 async def assemble_lazily(
@@ -186,7 +182,17 @@ async def assemble_lazily(
     parts = _Parts(resolved, model, Metrics(), None, None, say)
     loader = LazyWorlds(files, parts.simulator)
     stack.callback(loader.close)
-    return System(EpisodeHub({}, loader=loader), model)
+    return System(EpisodeHub({}, loader=loader, limits=_episode_limits(settings)), model)
+
+
+def _episode_limits(settings: Settings) -> EpisodeLimits:
+    """The caps on a hub's episodes, from the episode settings (suites' hubs too)."""
+    episodes = settings.episodes
+    return EpisodeLimits(
+        max_episodes=episodes.max_episodes,
+        max_world_episodes=episodes.max_world_episodes,
+        max_snapshot_values=episodes.max_snapshot_values,
+    )
 
 
 def _check_single_world_settings(settings: Settings, worlds: list[World]) -> None:

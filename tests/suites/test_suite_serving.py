@@ -10,7 +10,7 @@ import httpx2
 import pytest
 
 from mcp_sim.api.lazy_worlds import LazyWorlds
-from mcp_sim.errors import SettingsError, UnknownWorld, VerifyError
+from mcp_sim.errors import CapacityReached, SettingsError, UnknownWorld, VerifyError
 from mcp_sim.models.stub import StubModel
 from mcp_sim.models.stub_script import ScriptedAnswer, StubScript
 from mcp_sim.settings.combined import Settings
@@ -53,6 +53,19 @@ async def test_a_suite_is_served_in_process_only(tmp_path: Path) -> None:
     settings = Settings().updated(episode_store=f"sqlite:///{tmp_path / 'episodes.db'}")
     with pytest.raises(SettingsError, match="--episode-store"):
         await open_suite(layout, settings, model=StubModel())
+
+
+async def test_a_suites_episodes_are_capped_as_a_servers_are(tmp_path: Path) -> None:
+    layout = await small_suite(tmp_path, ("ticket", "parcel"))
+    settings = Settings().updated(max_episodes=2, max_world_episodes=1)
+    async with await open_suite(layout, settings, model=StubModel()) as worlds:
+        hub = worlds.hub
+        await hub.create("desk-ticket", task="cancel-t1")
+        with pytest.raises(CapacityReached):
+            await hub.create("desk-ticket", task="cancel-t2")
+        await hub.create("desk-parcel", task="cancel-p1")
+        with pytest.raises(CapacityReached):
+            await hub.create("desk-parcel", task="cancel-p2")
 
 
 async def test_a_suite_served_over_http_opens_episodes_by_world_and_task(tmp_path: Path) -> None:
