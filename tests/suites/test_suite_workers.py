@@ -14,12 +14,16 @@ import anyio
 import pytest
 
 from mcp_sim.api.lazy_worlds import LazyWorlds
+from mcp_sim.episodes.durable import DurableEpisodes
 from mcp_sim.episodes.hub import EpisodeHub
+from mcp_sim.episodes.store_opening import open_store
 from mcp_sim.errors import EpisodeStoreError
 from mcp_sim.models.stub import StubModel
 from mcp_sim.models.stub_script import ScriptedAnswer, StubScript
 from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.suites.layout import SuiteLayout
+from mcp_sim.suites.manifest import read_manifest
 from mcp_sim.suites.serving import open_suite
 from tests.suites.suite_builds import small_suite
 
@@ -133,3 +137,21 @@ async def test_an_episode_of_a_world_a_worker_lacks_is_a_store_error(
             made = await first.hub.create("desk-parcel")
             with pytest.raises(EpisodeStoreError, match="every worker behind one store"):
                 await second.hub.find(made.id)
+
+
+async def test_a_world_loaded_without_the_stores_write_through_is_refused(tmp_path: Path) -> None:
+    """A loader whose simulators would not write their episodes' calls through is a wiring
+    mistake: the first load says so, rather than serving episodes that are silently lost."""
+    layout = await small_suite(tmp_path, ("ticket",))
+    files = {w["id"]: layout.root / w["file"] for w in read_manifest(layout)["worlds"]}
+    store = open_store(f"sqlite:///{tmp_path / 'episodes.db'}", idle_seconds=None)
+    assert store is not None
+    loader = LazyWorlds(files, lambda stack, world: Simulator(world, StubModel()))
+    hub = EpisodeHub({}, durable=DurableEpisodes(store), loader=loader)
+    try:
+        with pytest.raises(ValueError, match="write-through"):
+            await hub.create("desk-ticket")
+        assert hub.simulators == {} and loader.loads == 1
+    finally:
+        loader.close()
+        await store.close()
