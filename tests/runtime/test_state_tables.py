@@ -127,7 +127,7 @@ def advanced(world: World, patch: list[dict[str, Any]]) -> tuple[Any, Any]:
 def test_a_patched_cell_and_an_appended_row_are_the_records_they_change() -> None:
     world = world_of(copy.deepcopy(ENCODINGS["columns/rows"][0]))
     rows = "/tables/visits/rows"
-    patch = [
+    patch: list[dict[str, Any]] = [
         {"op": "replace", "path": f"{rows}/2/3", "value": "migraine"},
         {"op": "add", "path": f"{rows}/-", "value": ["V900", "P-9", "2025-04-01", "cough", 9]},
     ]
