@@ -194,8 +194,10 @@ def step_into_row(container: Any, key: str) -> Any:
             if table is not None:
                 return named(table.columns, container[position])
         return None
-    by_column = isinstance(container, dict) and _column_table(container) is not None
-    if by_column and key.isdigit() and key not in container:
+    # Only a position that is not one of its keys can name a row of a table kept by column,
+    # and telling that shape apart takes a pass over every column.
+    missing = isinstance(container, dict) and key.isdigit() and key not in container
+    if missing and _column_table(container) is not None:
         return column_row(container, int(key))
     return None
 
