@@ -86,7 +86,8 @@ def _row_table(value: dict[str, Any]) -> tuple[str, Table] | None:
 
 
 def _header_table(value: list[Any]) -> Table | None:
-    if len(value) < 2 or not isinstance(value[0], list) or not isinstance(value[1], list):
+    # Two rows at least below the header: a pair of pairs of words is as likely a lookup list.
+    if len(value) < 3 or not isinstance(value[0], list) or not isinstance(value[1], list):
         return None
     names = value[0]
     if len(names) < _MIN_COLUMNS or not all(isinstance(n, str) and n.strip() for n in names):

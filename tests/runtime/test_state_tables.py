@@ -106,7 +106,8 @@ def test_rows_without_an_id_column_are_keyed_by_their_labels_or_a_column_of_code
     "value",
     [
         [[1, 2], [3, 4]],
-        [["a", "a"], ["b", "c"]],
+        [["a", "a"], ["b", "c"], ["d", "e"]],
+        [["car", "auto"], ["big", "large"]],
         {"a": [1, 2, 3], "b": [1, 2]},
         {"a": [{"x": 1}, {"x": 2}], "b": [1, 2]},
         {"columns": ["a", "b"], "rows": [{"a": 1}]},
