@@ -201,13 +201,12 @@ class StateOverlay:
         if collection is None:
             return
         depth = path[len(collection.pointer) + 1 :].count("/")
-        by_column = collection.table is not None and collection.table.by_column
-        # A row of a table kept by column is an item of each column: one level further down.
-        if (
-            not collection.keyed
-            and depth == by_column
-            and op.get("op") in ("add", "remove", "move")
-        ):
+        table = collection.table
+        # A row of a table kept by column is an item of each column, one level further down;
+        # rows named by label do not move when one before them goes.
+        row_depth = 1 if table is not None and table.by_column else 0
+        moves = not collection.keyed and not (table is not None and table.labelled)
+        if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
             last = path.rsplit("/", 1)[1]
             items = resolve(state, path.rsplit("/", 1)[0])
             appended = last == "-" or (

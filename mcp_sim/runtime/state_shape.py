@@ -254,9 +254,9 @@ def resolve(state: Any, pointer: str) -> Any:
 def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str, Any]]:
     """``(key, pointer, record)`` for each record of ``collection`` found in ``value``."""
     if collection.table is not None:
-        for i, record in table_rows(collection.table, value):
-            key = record_key(collection, str(i), record)
-            yield key, f"{collection.pointer}/{i}", record
+        for at, record in table_rows(collection.table, value):
+            key = record_key(collection, at, record)
+            yield key, f"{collection.pointer}/{escape(at)}", record
     elif isinstance(value, dict):
         for key, record in value.items():
             yield key, f"{collection.pointer}/{escape(key)}", record

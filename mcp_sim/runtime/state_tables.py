@@ -11,11 +11,14 @@ these encodings at a node of the state:
   them in ``{"fields": [...]}``); pandas' ``orient="split"`` adds the rows' labels as
   ``"index"``;
 - an array of arrays whose first row is a header of distinct names;
-- an object of equal-length arrays of scalars, one per column (``{"id": [...], "name": [...]}``).
+- an object of equal-length arrays of scalars, one per column (``{"id": [...], "name": [...]}``),
+  or of objects mapping the same row labels to scalars (pandas' default ``to_json``:
+  ``{"id": {"0": ..., "1": ...}, "name": {...}}``).
 
 A table's records are its rows, each seen as an object of its columns' names (:func:`named`)
 at the pointer of the row (``/tables/visits/rows/12``); in a table kept by column, row ``i``
-is at ``/TABLE/i`` and its field ``f`` lives at ``/TABLE/f/i``. :func:`row_of` maps a change
+is at ``/TABLE/i`` (``i`` its label in a table of labelled columns) and its field ``f`` lives
+at ``/TABLE/f/i``. :func:`row_of` maps a change
 to the record it touches.
 """
 
@@ -41,6 +44,9 @@ class Table:
     columns: tuple[str, ...]
     by_column: bool = False
     """Kept as one array per column: record ``i`` is item ``i`` of each."""
+    labelled: bool = False
+    """Kept by column, each column an object of row label → value: record ``i`` is the
+    value under label ``i`` in each."""
     first: int = 0
     """Rows before the first record (1: the array's first row is its header)."""
     labels: tuple[str, ...] = ()
@@ -104,12 +110,26 @@ def _scalar(value: Any) -> bool:
 def _column_table(value: dict[str, Any]) -> Table | None:
     if len(value) < _MIN_COLUMNS:
         return None
-    lengths = {len(v) if isinstance(v, list) else -1 for v in value.values()}
+    lengths = {len(v) if isinstance(v, list | dict) else -1 for v in value.values()}
     if len(lengths) != 1 or min(lengths) < 2:
         return None
-    if not all(_scalar(item) for column in value.values() for item in column[:_SAMPLE]):
+    columns = list(value.values())
+    if all(isinstance(c, dict) for c in columns):
+        return _labelled_table(value, columns)
+    if not all(isinstance(c, list) and all(map(_scalar, c[:_SAMPLE])) for c in columns):
         return None
     return Table(tuple(value), by_column=True)
+
+
+def _labelled_table(value: dict[str, Any], columns: list[dict[str, Any]]) -> Table | None:
+    """Columns of row label → scalar, the labels the rows' positions (``"0"``, ``"1"``): a
+    collection keyed by id has fields, not numbers, for keys."""
+    labels = list(columns[0])[:_SAMPLE]
+    if not all(label.isdigit() for label in labels):
+        return None
+    if not all(label in c and _scalar(c[label]) for c in columns for label in labels):
+        return None
+    return Table(tuple(value), by_column=True, labelled=True)
 
 
 def table_at(value: Any) -> tuple[str, Table] | None:
@@ -132,38 +152,51 @@ def named(columns: tuple[str, ...], row: list[Any]) -> dict[str, Any]:
     return dict(zip(columns, row, strict=False))
 
 
-def column_row(value: dict[str, Any], index: int) -> dict[str, Any] | None:
-    """Row ``index`` of a table kept by column, named; ``None`` past its end."""
-    row = {k: v[index] for k, v in value.items() if isinstance(v, list) and index < len(v)}
+def column_row(value: dict[str, Any], index: str) -> dict[str, Any] | None:
+    """Row ``index`` (a position, or a label) of a table kept by column, named; ``None``
+    where it has none."""
+    row: dict[str, Any] = {}
+    for name, column in value.items():
+        if isinstance(column, dict) and index in column:
+            row[name] = column[index]
+        elif isinstance(column, list) and index.isdigit() and int(index) < len(column):
+            row[name] = column[int(index)]
     return row or None
+
+
+def _labels(value: dict[str, Any]) -> list[str]:
+    first = next((c for c in value.values() if isinstance(c, dict)), {})
+    return list(first)
 
 
 def row_count(table: Table, value: Any) -> int:
     """How many records the table holds (``value``: its rows, or its columns)."""
     if table.by_column and isinstance(value, dict):
-        return max((len(v) for v in value.values() if isinstance(v, list)), default=0)
+        return max((len(v) for v in value.values() if isinstance(v, list | dict)), default=0)
     return max(0, len(value) - table.first) if isinstance(value, list) else 0
 
 
 def row_at(table: Table, value: Any, index: int) -> dict[str, Any]:
     """Record ``index`` (counting from the first record) of the table, named."""
-    if table.by_column:
-        return column_row(value, index) or {} if isinstance(value, dict) else {}
+    if table.by_column and isinstance(value, dict):
+        at = _labels(value)[index] if table.labelled else str(index)
+        return column_row(value, at) or {}
     row = value[table.first + index] if isinstance(value, list) else None
     return named(table.columns, row) if isinstance(row, list) else {}
 
 
-def table_rows(table: Table, value: Any) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(position, named row)`` for each record of the table."""
+def table_rows(table: Table, value: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(position or label, named row)`` for each record of the table."""
     if table.by_column:
         if isinstance(value, dict):
-            for i in range(row_count(table, value)):
-                yield i, column_row(value, i) or {}
+            every = _labels(value) if table.labelled else map(str, range(row_count(table, value)))
+            for at in every:
+                yield at, column_row(value, at) or {}
         return
     if isinstance(value, list):
         for i in range(table.first, len(value)):
             row = value[i]
-            yield i, named(table.columns, row) if isinstance(row, list) else {}
+            yield str(i), named(table.columns, row) if isinstance(row, list) else {}
 
 
 def row_of(table: Table, rest: str, value: Any) -> str | None:
@@ -175,9 +208,9 @@ def row_of(table: Table, rest: str, value: Any) -> str | None:
         if len(parts) < 2:
             return None
         position = parts[1]
-        if position == "-":
+        if position == "-" and not table.labelled:
             return str(row_count(table, value) - 1) if row_count(table, value) else "0"
-        return position if position.isdigit() else None
+        return position if position.isdigit() or table.labelled else None
     position = parts[0]
     if position == "-":
         size = len(value) if isinstance(value, list) else 0
@@ -199,7 +232,7 @@ def step_into_row(container: Any, key: str) -> Any:
     # and telling that shape apart takes a pass over every column.
     missing = isinstance(container, dict) and key.isdigit() and key not in container
     if missing and _column_table(container) is not None:
-        return column_row(container, int(key))
+        return column_row(container, key)
     return None
 
 

@@ -91,6 +91,22 @@ def test_columns_kept_as_arrays_of_equal_length_are_a_table_of_rows() -> None:
     assert [h.pointer for h in overlay.key_hits("u3")] == ["/people/2"]
 
 
+def test_columns_mapping_row_labels_to_values_are_a_table_of_labelled_rows() -> None:
+    people = {"id": {"0": "u1", "1": "u2", "2": "u3"}, "name": {"0": "Ann", "1": "Bo", "2": "Cy"}}
+    world = world_of({"people": people})
+    (found,) = find_collections(world, world.state)
+    assert (found.pointer, found.id_field, found.size) == ("/people", "id", 3)
+    assert resolve(world.state, "/people/2") == {"id": "u3", "name": "Cy"}
+    patch: list[dict[str, Any]] = [
+        {"op": "replace", "path": "/people/name/1", "value": "Bea"},
+        {"op": "add", "path": "/people/id/7", "value": "u7"},
+        {"op": "add", "path": "/people/name/7", "value": "Di"},
+    ]
+    for overlay in advanced(world, patch):
+        assert overlay.value_hits("bea") == {"/people/1": "/name"}
+        assert [h.pointer for h in overlay.key_hits("u7")] == ["/people/7"]
+
+
 def test_rows_without_an_id_column_are_keyed_by_their_labels_or_a_column_of_codes() -> None:
     labelled = {"columns": ["city", "count"], "index": ["r-a", "r-b"], "data": [["X", 1], ["Y", 2]]}
     coded = {"columns": ["ref", "city"], "rows": [["K-1", "X"], ["K-2", "X"], ["K-3", "Y"]]}
@@ -111,6 +127,7 @@ def test_rows_without_an_id_column_are_keyed_by_their_labels_or_a_column_of_code
         {"a": [1, 2, 3], "b": [1, 2]},
         {"a": [{"x": 1}, {"x": 2}], "b": [1, 2]},
         {"columns": ["a", "b"], "rows": [{"a": 1}]},
+        {"u1": {"name": "A", "age": 3}, "u2": {"name": "B", "age": 4}},
     ],
 )
 def test_arrays_that_are_not_tables_are_left_as_they_are(value: Any) -> None:
