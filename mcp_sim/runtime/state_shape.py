@@ -214,10 +214,8 @@ def _resolve(state: Any, pointer: str) -> Any:
         if isinstance(value, dict) and key in value:
             columns = rows_columns(value, key)
             value = value[key]
-        elif rows is not None and isinstance(value, list) and key.isdigit():
-            row = value[int(key)] if int(key) < len(value) else None
-            if not isinstance(row, list):
-                return None
+        elif rows is not None and isinstance(value, list) and _row_at(value, key, len(rows)):
+            row = value[int(key)]
             value = named(rows, row)
         elif (found := step_into_row(value, key)) is not None:
             row = value[int(key)] if isinstance(value, list) else None
@@ -227,6 +225,14 @@ def _resolve(state: Any, pointer: str) -> Any:
         else:
             return None
     return value
+
+
+def _row_at(rows: list[Any], key: str, width: int) -> bool:
+    """Whether ``key`` picks a row of bare values no wider than the table's columns."""
+    if not key.isdigit() or int(key) >= len(rows):
+        return False
+    row = rows[int(key)]
+    return isinstance(row, list) and 0 < len(row) <= width
 
 
 def raw_value(state: Any, pointer: str) -> Any:

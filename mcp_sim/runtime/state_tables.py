@@ -237,8 +237,11 @@ def step_into_row(container: Any, key: str) -> Any:
 
 
 def rows_columns(container: dict[str, Any], key: str) -> tuple[str, ...] | None:
-    """The column names when ``container[key]`` is a table's rows (``key`` its rows key)."""
-    if key not in ROW_KEYS:
+    """The column names when ``container[key]`` may be a table's rows (``key`` a rows key
+    beside a list of columns); each row is checked as it is stepped into, not all of them on
+    every step."""
+    if key not in ROW_KEYS or not isinstance(container.get(key), list):
         return None
-    found = _row_table(container)
-    return found[1].columns if found is not None and found[0] == key else None
+    return next(
+        (found for k in COLUMN_KEYS if (found := column_names(container.get(k))) is not None), None
+    )

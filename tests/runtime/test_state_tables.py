@@ -134,6 +134,12 @@ def test_arrays_that_are_not_tables_are_left_as_they_are(value: Any) -> None:
     assert table_at(value) is None
 
 
+def test_objects_beside_a_list_of_columns_resolve_as_they_are() -> None:
+    state = {"report": {"columns": ["a", "b"], "data": [{"a": 1}, [1, 2, 3]]}}
+    assert resolve(state, "/report/data/0") == {"a": 1}
+    assert resolve(state, "/report/data/1") == [1, 2, 3]
+
+
 def advanced(world: World, patch: list[dict[str, Any]]) -> tuple[Any, Any]:
     """The overlay moved on by ``patch``, and one rebuilt from the state it leaves."""
     index = StateIndex(world, world.state)
