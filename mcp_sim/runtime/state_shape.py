@@ -4,7 +4,9 @@ A world written or imported without grounding hints still has collections, and t
 found by their shape: an array of objects, or an object whose values are same-shaped objects
 (the key is the record's id, whether or not the record repeats it), at any depth of the
 document outside another collection. Declared ``entities`` are collections too, whatever
-their shape.
+their shape, and so are tables whose rows hold no field names (see
+:mod:`mcp_sim.runtime.state_tables`): :func:`resolve` gives such a row as an object of its
+columns' names, so whatever reads records reads those rows alike.
 
 :func:`record_facts` lists what one record holds: its scalar values (normalized by
 :func:`normalize`, so a lookup by ``"12"`` finds ``12``) and the keys of its nested maps (a
