@@ -15,6 +15,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
+from mcp_sim.runtime.state_tables import Table, row_at, row_count
 
 OUTLINE_KEYS = 6
 """Keys named in the note that replaces a large part of a record (first and last ones)."""
@@ -163,9 +164,13 @@ def record_line(
     return None
 
 
-def collection_line(pointer: str, value: Any, keyed: bool, id_field: str | None) -> str:
+def collection_line(
+    pointer: str, value: Any, keyed: bool, id_field: str | None, table: Table | None = None
+) -> str:
     """One line of the outline: where a collection is, how many records, their ids and
     the shape of one."""
+    if table is not None:
+        return table_line(pointer, value, id_field, table)
     if isinstance(value, list):
         kind = f"array of {len(value)} items"
         sample = value[0] if value else None
@@ -184,3 +189,23 @@ def collection_line(pointer: str, value: Any, keyed: bool, id_field: str | None)
     if sample is not None:
         line += f"; one record looks like {dumps(shape(sample))}"
     return line
+
+
+def table_line(pointer: str, value: Any, id_field: str | None, table: Table) -> str:
+    """The outline's line for a table whose rows hold no field names: its columns in order,
+    how its rows are shown (named by their columns) and where a row's field is patched."""
+    count = row_count(table, value)
+    columns = ", ".join(table.columns)
+    line = f"- {pointer}: table of {count} rows"
+    if id_field:
+        ends = sorted({0, count - 1}) if count else []
+        ids = [str(row_at(table, value, i).get(id_field)) for i in ends]
+        line += f" keyed by column {id_field!r}" + (f", ids {' … '.join(ids)}" if ids else "")
+    if table.by_column:
+        line += f", kept as one array per column ({columns}); row N is shown below as "
+        return line + f"{pointer}/N with its fields named; field F of row N is at {pointer}/F/N"
+    line += f"; each row is an array of values in the column order [{columns}]"
+    if table.first:
+        line += f" (row 0 is that header; rows start at {pointer}/{table.first})"
+    line += f"; a row is shown below by its fields' names; a field's value is at {pointer}/ROW/"
+    return line + "POSITION (counting columns from 0); a new row is appended at " + f"{pointer}/-"

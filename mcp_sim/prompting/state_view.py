@@ -180,7 +180,9 @@ class StateView:
             value = resolve(state, collection.pointer)
             if not isinstance(value, dict | list):
                 continue
-            line = collection_line(collection.pointer, value, collection.keyed, collection.id_field)
+            line = collection_line(
+                collection.pointer, value, collection.keyed, collection.id_field, collection.table
+            )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:
                 line += f"; fields of few values hold: {values}"

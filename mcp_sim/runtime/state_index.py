@@ -27,11 +27,14 @@ from mcp_sim.runtime.state_shape import (
     RecordFacts,
     find_collections,
     normalize,
+    raw_value,
     record_facts,
     record_items,
+    record_key,
     record_size,
     resolve,
 )
+from mcp_sim.runtime.state_tables import row_count, row_of
 from mcp_sim.spec.world import World
 
 FEW_HOLDERS = 3
@@ -90,7 +93,12 @@ class StateIndex:
         collection = self.collection_of(pointer)
         if collection is None:
             return None
-        rest = pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+        below = pointer[len(collection.pointer) + 1 :]
+        rest = below.split("/", 1)[0]
+        if collection.table is not None:
+            # A table's row is named by its position, whatever cell or column changed.
+            found = row_of(collection.table, below, resolve(state, collection.pointer))
+            return None if found is None else f"{collection.pointer}/{found}"
         if rest == "-":
             items = resolve(state, collection.pointer)
             rest = str(len(items) - 1) if isinstance(items, list) and items else "0"
@@ -106,7 +114,7 @@ class StateIndex:
         for collection in self.collections:
             was = resolve(self.state, collection.pointer)
             now = resolve(state, collection.pointer)
-            if isinstance(was, list) and isinstance(now, list) and len(was) != len(now):
+            if _count(collection, was) != _count(collection, now):
                 changed.update(
                     {p: None for p in self.records if p.startswith(collection.pointer + "/")}
                 )
@@ -132,6 +140,13 @@ def _add_facts(
         inner_keys.setdefault(label, []).append(Hit(pointer, inner))
     for label, inner in facts.values.items():
         values.setdefault(label, {})[pointer] = inner
+
+
+def _count(collection: Collection, value: Any) -> int | None:
+    """How many records an array collection or a table holds (``None``: keyed ones)."""
+    if collection.table is not None:
+        return row_count(collection.table, value)
+    return len(value) if isinstance(value, list) else None
 
 
 def _grown(pointer: str, was: Any, now: Any) -> int:
@@ -176,7 +191,7 @@ class StateOverlay:
         grown = 0
         for pointer in touched:
             changed[pointer] = self._facts(pointer, state)
-            grown += _grown(pointer, resolve(before, pointer), resolve(state, pointer))
+            grown += _grown(pointer, raw_value(before, pointer), raw_value(state, pointer))
         advanced = self._rebuilt(changed, state)
         advanced.size = self.size + grown
         return advanced
@@ -186,9 +201,14 @@ class StateOverlay:
         if collection is None:
             return
         depth = path[len(collection.pointer) + 1 :].count("/")
-        if not collection.keyed and depth == 0 and op.get("op") in ("add", "remove", "move"):
+        table = collection.table
+        # A row of a table kept by column is an item of each column, one level further down;
+        # rows named by label do not move when one before them goes.
+        row_depth = 1 if table is not None and table.by_column else 0
+        moves = not collection.keyed and not (table is not None and table.labelled)
+        if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
             last = path.rsplit("/", 1)[1]
-            items = resolve(state, collection.pointer)
+            items = resolve(state, path.rsplit("/", 1)[0])
             appended = last == "-" or (
                 isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
             )
@@ -204,8 +224,7 @@ class StateOverlay:
         if record is None or collection is None:
             return None
         key = unescape(pointer.rsplit("/", 1)[1])
-        if collection.id_field and isinstance(record, dict):
-            key = str(record.get(collection.id_field, key))
+        key = record_key(collection, key, record)
         return record_facts(key, collection.pointer, record)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:

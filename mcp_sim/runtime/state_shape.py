@@ -4,7 +4,9 @@ A world written or imported without grounding hints still has collections, and t
 found by their shape: an array of objects, or an object whose values are same-shaped objects
 (the key is the record's id, whether or not the record repeats it), at any depth of the
 document outside another collection. Declared ``entities`` are collections too, whatever
-their shape.
+their shape, and so are tables whose rows hold no field names (see
+:mod:`mcp_sim.runtime.state_tables`): :func:`resolve` gives such a row as an object of its
+columns' names, so whatever reads records reads those rows alike.
 
 :func:`record_facts` lists what one record holds: its scalar values (normalized by
 :func:`normalize`, so a lookup by ``"12"`` finds ``12``) and the keys of its nested maps (a
@@ -22,6 +24,15 @@ from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.state_tables import (
+    Table,
+    named,
+    row_count,
+    rows_columns,
+    step_into_row,
+    table_at,
+    table_rows,
+)
 from mcp_sim.spec.world import World
 
 MAX_VALUE_CHARS = 120
@@ -65,6 +76,9 @@ class Collection:
     size: int
     entity: str | None = None
     """The declared entity whose collection this is, if any."""
+    table: Table | None = None
+    """How the rows are laid out when the records are a table's rows, which hold no field
+    names (see :mod:`mcp_sim.runtime.state_tables`); ``pointer`` is then where the rows are."""
 
 
 def _record_keys(value: dict[str, Any], limit: int = 24) -> list[frozenset[str]]:
@@ -122,7 +136,10 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
             return
         if looks_records(value):
             found[pointer] = Collection(pointer, False, id_field_of(value), len(value))
-        elif looks_keyed(value):
+        elif (table := table_at(value)) is not None:
+            rows = pointer + table[0]
+            found[rows] = table_collection(rows, table[1], _resolve(state, rows))
+        elif looks_keyed(value) and not _holds_tables(value):
             found[pointer] = Collection(pointer, True, None, len(value))
         elif isinstance(value, dict):
             for key, item in value.items():
@@ -132,7 +149,37 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
     return sorted(found.values(), key=lambda c: c.pointer)
 
 
-def _resolve(state: Any, pointer: str) -> Any:
+def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
+    """The collection of a table's rows at ``pointer``, keyed by its id-like column if any."""
+    records = [row for _, row in table_rows(table, rows)]
+    return Collection(
+        pointer, False, column_key(records, table), row_count(table, rows), None, table
+    )
+
+
+def column_key(records: Sequence[dict[str, Any]], table: Table) -> str | None:
+    """The column telling a table's rows apart: named like an id (see :func:`id_field_of`), else
+    the first column whose values are all distinct codes (no spaces, a digit in each)."""
+    found = id_field_of(records)
+    positions = tuple(str(i) for i in range(len(table.labels)))
+    if found is not None or not records or (table.labels and table.labels != positions):
+        # Rows labelled by more than their position are keyed by their labels.
+        return found
+    for name in table.columns:
+        values = [r.get(name) for r in records]
+        if all(_code(v) for v in values) and len(set(values)) == len(values):
+            return name
+    return None
+
+
+def _code(value: Any) -> bool:
+    """A string like ``K-17`` or ``V500012`` (a bare number is as likely a count)."""
+    if not isinstance(value, str):
+        return False
+    return 0 < len(value) <= 40 and " " not in value and any(c.isdigit() for c in value)
+
+
+def _raw(state: Any, pointer: str) -> Any:
     value = state
     for part in pointer.split("/")[1:] if pointer else []:
         key = unescape(part)
@@ -142,6 +189,61 @@ def _resolve(state: Any, pointer: str) -> Any:
             value = value[int(key)]
         else:
             return None
+    return value
+
+
+def _holds_tables(value: dict[str, Any]) -> bool:
+    """An object of tables (``{"patients": {"columns": ..., "rows": ...}, ...}``) looks keyed,
+    but its records are the tables' rows."""
+    return any(table_at(item) is not None for item in list(value.values())[:3])
+
+
+def _resolve(state: Any, pointer: str) -> Any:
+    """The value at ``pointer``, a table's row named by its columns (a row's cell is still
+    reached by its position: ``/rows/12/4``)."""
+    value = state
+    columns: tuple[str, ...] | None = None
+    """Set while ``value`` is a table's rows under an object naming their columns."""
+    row: list[Any] | None = None
+    """The row as stored, while ``value`` is that row named."""
+    for part in pointer.split("/")[1:] if pointer else []:
+        key = unescape(part)
+        if row is not None and key not in value and key.isdigit() and int(key) < len(row):
+            value, row = row[int(key)], None
+            continue
+        row = None
+        rows, columns = columns, None
+        if isinstance(value, dict) and key in value:
+            columns = rows_columns(value, key)
+            value = value[key]
+        elif rows is not None and isinstance(value, list) and _row_at(value, key, len(rows)):
+            row = value[int(key)]
+            value = named(rows, row)
+        elif (found := step_into_row(value, key)) is not None:
+            row = value[int(key)] if isinstance(value, list) else None
+            value = found
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    return value
+
+
+def _row_at(rows: list[Any], key: str, width: int) -> bool:
+    """Whether ``key`` picks a row of bare values no wider than the table's columns."""
+    if not key.isdigit() or int(key) >= len(rows):
+        return False
+    row = rows[int(key)]
+    return isinstance(row, list) and 0 < len(row) <= width
+
+
+def raw_value(state: Any, pointer: str) -> Any:
+    """The value at ``pointer`` as stored (a table's row as its bare values; a row of a table
+    kept by column, which no single place stores, as its values in a list)."""
+    value = _raw(state, pointer)
+    if value is None:
+        record = _resolve(state, pointer)
+        return list(record.values()) if isinstance(record, dict) else record
     return value
 
 
@@ -159,15 +261,29 @@ def resolve(state: Any, pointer: str) -> Any:
 
 def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str, Any]]:
     """``(key, pointer, record)`` for each record of ``collection`` found in ``value``."""
-    if isinstance(value, dict):
+    if collection.table is not None:
+        for at, record in table_rows(collection.table, value):
+            key = record_key(collection, at, record)
+            yield key, f"{collection.pointer}/{escape(at)}", record
+    elif isinstance(value, dict):
         for key, record in value.items():
             yield key, f"{collection.pointer}/{escape(key)}", record
     elif isinstance(value, list):
         for i, record in enumerate(value):
-            key = str(i)
-            if collection.id_field and isinstance(record, dict):
-                key = str(record.get(collection.id_field, i))
-            yield key, f"{collection.pointer}/{i}", record
+            yield record_key(collection, str(i), record), f"{collection.pointer}/{i}", record
+
+
+def record_key(collection: Collection, position: str, record: Any) -> str:
+    """The key of the record at ``position`` of an array collection or a table: its id
+    field's value, else its row's label (pandas' index), else its position."""
+    if collection.id_field and isinstance(record, dict) and collection.id_field in record:
+        return str(record[collection.id_field])
+    table = collection.table
+    if table is not None and table.labels and position.isdigit():
+        at = int(position) - table.first
+        if 0 <= at < len(table.labels):
+            return table.labels[at]
+    return position
 
 
 @dataclass
