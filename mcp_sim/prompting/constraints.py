@@ -18,7 +18,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_sim.prompting.field_names import ArgumentName, name_score, read_argument, tokens
+from mcp_sim.prompting.field_names import (
+    ArgumentName,
+    name_score,
+    read_argument,
+    side_of,
+    tokens,
+)
 from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema, kind_of_value
 from mcp_sim.runtime.state_shape import normalize
 
@@ -102,7 +108,21 @@ def _by_name(
             best, fields = score, [path]
         elif score == best and score > 0:
             fields.append(path)
-    return (best, fields) if best >= NAME_FIT else (0.0, [])
+    if best < NAME_FIT:
+        return 0.0, []
+    return best, _same_side(schema, words, fields)
+
+
+def _same_side(schema: FieldSchema, words: tuple[str, ...], fields: list[str]) -> list[str]:
+    """Of fields a name fits equally (``city`` of the sender and of the recipient), those on
+    the end of a movement the name is on (``to_city``: the recipient's)."""
+    side = side_of(words)
+    if side is None or len(fields) < 2:
+        return fields
+    same = [
+        p for p in fields if side_of(tuple(w for s in schema.fields[p].words for w in s)) == side
+    ]
+    return same or fields
 
 
 def _by_value(schema: FieldSchema, value: Any) -> list[str]:

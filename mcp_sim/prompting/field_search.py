@@ -28,7 +28,7 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import TwoHop, two_hop
+from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, two_hop
 from mcp_sim.prompting.nested_records import narrowed, nested_entity, nested_hits
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
@@ -59,11 +59,12 @@ class SearchResult:
     collection: Collection
     reading: Reading
     full: list[str]
-    """Records meeting every constraint, in document order."""
+    """Records meeting every constraint, in document order (then, with a :attr:`join`, the
+    records of its legs)."""
     partial: list[tuple[str, int]]
     """Records meeting some: ``(pointer, how many)``, most first."""
     join: TwoHop | None = None
-    """When no record meets every constraint: two legs that meet in between."""
+    """When few records meet every constraint: two legs that meet in between (after them)."""
     nested: str | None = None
     """The kind of nested record searched (``members``), when not the collection's own."""
 
@@ -148,13 +149,13 @@ class FieldSearch:
         full = self.own_text_first(collection, reading, [p for p in order if met[p] == wanted])
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
-        if not full and wanted > 1:
+        if len(full) < FEW_DIRECT and wanted > 1:
             schema = self.tables.schema(collection)
 
             def values(path: str, pointers: list[str]) -> list[tuple[str, list[Any]]]:
                 return self.current(collection, path, pointers)
 
-            result.join = two_hop(values, schema, reading, hits, order)
+            result.join = two_hop(values, schema, reading, hits, order, full)
             if result.join is not None:
                 result.full = result.join.records
         return result
