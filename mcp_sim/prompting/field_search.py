@@ -28,8 +28,14 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, two_hop
-from mcp_sim.prompting.nested_records import narrowed, nested_entity, nested_hits
+from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, referring_reading, two_hop
+from mcp_sim.prompting.nested_records import (
+    movement,
+    narrowed,
+    nested_entity,
+    nested_hits,
+    sequence_rank,
+)
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
@@ -49,6 +55,8 @@ def _natural(pointer: str) -> list[tuple[int, str]]:
 MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
+MOST_RANKED = 2000
+"""Records a search's start-to-end order is tested on (each is walked)."""
 """Collections searched for records linked to one an identifier names (its loans, its stock)."""
 
 
@@ -127,9 +135,34 @@ class FieldSearch:
         first = readings[0]
         results = [self.run(self.collection(first.collection), first)]
         if lookup or names_one(first, schemas[first.collection]):
-            linked = [r for r in readings[1:] if refers(r)][:LINKED_SEARCHES]
-            results += [self.run(self.collection(r.collection), r) for r in linked]
-        return results
+            # A lookup's readings are those that refer to the records it names already.
+            linked = readings[1:] if lookup else [r for r in readings[1:] if refers(r)]
+            results += [
+                self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
+            ]
+        hop = self.referring(results[0], named, {r.collection.pointer for r in results})
+        return [hop, *results] if hop is not None else results
+
+    def referring(
+        self, found: SearchResult, named: set[str], searched: set[str]
+    ) -> SearchResult | None:
+        """The records of the collection the tool's name names (``depot_drivers``: the
+        drivers) that the arguments do not select but that refer to the records they do (the
+        drivers of the depot's vehicles), when one of its fields holds those records' keys."""
+        if not found.full or found.nested is not None or found.join is not None:
+            return None
+        wanted = [
+            c
+            for c in self.overlay.base.collections
+            if c.pointer not in searched and set(tokens(c.pointer.rsplit("/", 1)[-1])) & named
+        ]
+        keys = list(self.keys(found.collection, found.full).values()) if wanted else []
+        for collection in wanted:
+            schema = self.tables.schema(collection)
+            reading = referring_reading(schema, found.collection.pointer, keys)
+            if reading is not None:
+                return self.run(collection, reading)
+        return None
 
     def collection(self, pointer: str) -> Collection:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
@@ -147,6 +180,7 @@ class FieldSearch:
         order = sorted(met, key=lambda p: position.get(p, len(position)))
         wanted = len(reading.constraints)
         full = self.own_text_first(collection, reading, [p for p in order if met[p] == wanted])
+        full = self.in_sequence(reading, full)
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
         if len(full) < FEW_DIRECT and wanted > 1:
@@ -180,6 +214,15 @@ class FieldSearch:
         first = [p for p in pointers if all(w <= own(p) for w in words)]
         chosen = set(first)
         return first + [p for p in pointers if p not in chosen]
+
+    def in_sequence(self, reading: Reading, pointers: list[str]) -> list[str]:
+        """``pointers`` with the records whose sequence (of events, of stops) goes from the
+        search's start to its end first (see :func:`movement`)."""
+        ends = movement(reading)
+        if ends is None or len(pointers) < 2:
+            return pointers
+        ranks = {p: sequence_rank(resolve(self.state, p), *ends) for p in pointers[:MOST_RANKED]}
+        return sorted(pointers, key=lambda p: -ranks.get(p, 0))
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""

@@ -1,4 +1,5 @@
-"""Two-hop searches: when no record goes from A to B, the legs that meet in between.
+"""Joins: two-leg trips from A to B that meet in between, and records that refer to the
+records a search found.
 
 A search such as ``from=A, to=B, date=D`` over flights (or ``sender=A, receiver=B`` over
 transfers) may have no record meeting both ends: the answer is then made of two records, one
@@ -7,6 +8,11 @@ equality constraints on two different fields whose values are of one domain (the
 airports appear as origins and as destinations) are such ends; the legs are the records
 meeting the first end (and the other constraints) whose far end is a value that some record
 meeting the second end starts from, and those records.
+
+A call may ask for records of another collection than the one its arguments select: a
+depot's drivers, when drivers name the vehicle they drive and vehicles name their depot. The
+records of the collection the tool names whose field holds the keys of the records found are
+then searched too (:func:`referring_reading`).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import side_of
-from mcp_sim.prompting.record_fields import FieldSchema
+from mcp_sim.prompting.record_fields import SELF, FieldSchema
 from mcp_sim.runtime.state_shape import normalize
 
 MOST_LEGS = 60
@@ -194,3 +200,24 @@ def _paired(
 
 def _labels(values: list[Any]) -> set[str]:
     return {label for label in map(normalize, values) if label is not None}
+
+
+MOST_REFERRED = 400
+"""Keys of found records a referring search tests (the first ones, in document order)."""
+
+
+def referring_reading(schema: FieldSchema, found: str, keys: list[str]) -> Reading | None:
+    """The search for ``schema``'s records whose field holds one of ``keys`` (those of the
+    records of ``found`` a search found): the field whose values hold most of them, or
+    ``None`` when none holds any."""
+    labels = {label for label in map(normalize, keys) if label is not None}
+    best, field = 0, ""
+    for path, info in schema.fields.items():
+        shared = len(info.distinct & labels)
+        if path != SELF and shared > best:
+            best, field = shared, path
+    if not field:
+        return None
+    value = keys[:MOST_REFERRED]
+    constraint = Constraint(f"keys of {found}", "eq", value, (field,), 0.0)
+    return Reading(schema.collection, (constraint,), 1.0)
