@@ -39,13 +39,17 @@ from mcp_sim.prompting.nested_records import (
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, resolve
 from mcp_sim.spec.world import ToolSpec
 
 
 def _owner(pointer: str, prefix: str) -> str:
     """The pointer of the collection's record that ``pointer`` is inside."""
     return prefix + pointer[len(prefix) :].split("/", 1)[0]
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
 
 
 def _natural(pointer: str) -> list[tuple[int, str]]:
@@ -55,6 +59,9 @@ def _natural(pointer: str) -> list[tuple[int, str]]:
 MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
+MOST_NAMING = 400
+"""Records found whose entries are read for the keys they name (see
+:meth:`FieldSearch.named_by`)."""
 MOST_RANKED = 2000
 """Records a search's start-to-end order is tested on (each is walked)."""
 """Collections searched for records linked to one an identifier names (its loans, its stock)."""
@@ -149,20 +156,55 @@ class FieldSearch:
         """The records of the collection the tool's name names (``depot_drivers``: the
         drivers) that the arguments do not select but that refer to the records they do (the
         drivers of the depot's vehicles), when one of its fields holds those records' keys."""
-        if not found.full or found.nested is not None or found.join is not None:
+        if not found.full or found.join is not None:
             return None
         wanted = [
             c
             for c in self.overlay.base.collections
             if c.pointer not in searched and set(tokens(c.pointer.rsplit("/", 1)[-1])) & named
         ]
-        keys = list(self.keys(found.collection, found.full).values()) if wanted else []
-        for collection in wanted:
+        flat = found.nested is None
+        keys = list(self.keys(found.collection, found.full).values()) if wanted and flat else []
+        for collection in wanted if flat else []:
             schema = self.tables.schema(collection)
             reading = referring_reading(schema, found.collection.pointer, keys)
             if reading is not None:
                 return self.run(collection, reading)
+        for collection in wanted:
+            named_by = self.named_by(found, collection)
+            if named_by is not None:
+                return named_by
         return None
+
+    def named_by(self, found: SearchResult, collection: Collection) -> SearchResult | None:
+        """The records of ``collection`` that the records found name, or the entries they sit
+        in (the accounts of the other postings of an account's journal entries), in document
+        order."""
+        prefix = found.collection.pointer + "/"
+        outers = dict.fromkeys(_owner(p, prefix) for p in found.full[:MOST_NAMING])
+        named: set[str] = set()
+        within = collection.pointer + "/"
+        for outer in outers:
+            facts = self.overlay.changed.get(outer) or self.overlay.base.records.get(outer)
+            for label in facts.values if facts is not None else ():
+                named.update(
+                    h.pointer
+                    for h in self.overlay.key_hits(label)
+                    if not h.inner and h.pointer.startswith(within)
+                )
+        # The records the search's own values name (the account searched for) are known.
+        given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
+        position = self.tables.position(collection)
+        ordered = sorted(named, key=lambda p: position.get(p, len(position)))
+        by_key = {
+            p: k for p, k in self.keys(collection, ordered).items() if normalize(k) not in given
+        }
+        if not by_key:
+            return None
+        full, keys = list(by_key), list(by_key.values())
+        where = "the records found" if found.nested is None else "the entries found"
+        constraint = Constraint(f"keys {where} name", "eq", keys, (SELF,), 0.0)
+        return SearchResult(collection, Reading(collection.pointer, (constraint,), 1.0), full, [])
 
     def collection(self, pointer: str) -> Collection:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)

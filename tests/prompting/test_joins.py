@@ -114,3 +114,27 @@ def test_a_movement_from_one_place_to_another_searches_whole_sequences_in_order(
     through = [f"/parcels/P{i}" for i in (2, 7, 12)]
     backwards = [f"/parcels/P{i}" for i in (1, 6, 11)]
     assert search.full == straight + through + backwards
+
+
+def test_a_tool_naming_a_collection_gets_its_records_the_entries_found_name() -> None:
+    accounts = [{"number": str(1000 + 10 * a), "label": f"Account {a}"} for a in range(8)]
+    journal = {
+        f"JE{e}": {
+            "memo": f"Entry {e}",
+            "postings": [
+                {"account": str(1000 + 10 * (e % 8)), "amount": 5.0},
+                {"account": str(1000 + 10 * ((e * 3 + 1) % 8)), "amount": -5.0},
+            ],
+        }
+        for e in range(24)
+    }
+    world = world_of({"accounts": accounts, "journal": journal}, "counter_accounts")
+    grounding = grounded(world, "counter_accounts", {"account": "1020"})
+    named, postings = grounding.searches
+    assert postings.nested == "postings" and len(postings.full) == 6
+    # The accounts on the other side of the account's entries, in order.
+    assert named.collection.pointer == "/accounts"
+    others = {(e * 3 + 1) % 8 for e in range(24) if e % 8 == 2} | {
+        e % 8 for e in range(24) if (e * 3 + 1) % 8 == 2
+    }
+    assert named.full == [f"/accounts/{a}" for a in sorted(others - {2})]
