@@ -28,13 +28,19 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, referring_reading, two_hop
+from mcp_sim.prompting.joins import (
+    FEW_DIRECT,
+    TwoHop,
+    named_records,
+    referring_reading,
+    two_hop,
+)
 from mcp_sim.prompting.nested_records import (
+    in_sequence,
     movement,
     narrowed,
     nested_entity,
     nested_hits,
-    sequence_rank,
 )
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
@@ -182,16 +188,7 @@ class FieldSearch:
         order."""
         prefix = found.collection.pointer + "/"
         outers = dict.fromkeys(_owner(p, prefix) for p in found.full[:MOST_NAMING])
-        named: set[str] = set()
-        within = collection.pointer + "/"
-        for outer in outers:
-            facts = self.overlay.changed.get(outer) or self.overlay.base.records.get(outer)
-            for label in facts.values if facts is not None else ():
-                named.update(
-                    h.pointer
-                    for h in self.overlay.key_hits(label)
-                    if not h.inner and h.pointer.startswith(within)
-                )
+        named = named_records(self.overlay, outers, collection.pointer)
         # The records the search's own values name (the account searched for) are known.
         given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
         position = self.tables.position(collection)
@@ -222,7 +219,8 @@ class FieldSearch:
         order = sorted(met, key=lambda p: position.get(p, len(position)))
         wanted = len(reading.constraints)
         full = self.own_text_first(collection, reading, [p for p in order if met[p] == wanted])
-        full = self.in_sequence(reading, full)
+        if len(full) > 1 and (ends := movement(reading)) is not None:
+            full = in_sequence(self.state, ends, full[:MOST_RANKED]) + full[MOST_RANKED:]
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
         if len(full) < FEW_DIRECT and wanted > 1:
@@ -256,15 +254,6 @@ class FieldSearch:
         first = [p for p in pointers if all(w <= own(p) for w in words)]
         chosen = set(first)
         return first + [p for p in pointers if p not in chosen]
-
-    def in_sequence(self, reading: Reading, pointers: list[str]) -> list[str]:
-        """``pointers`` with the records whose sequence (of events, of stops) goes from the
-        search's start to its end first (see :func:`movement`)."""
-        ends = movement(reading)
-        if ends is None or len(pointers) < 2:
-            return pointers
-        ranks = {p: sequence_rank(resolve(self.state, p), *ends) for p in pointers[:MOST_RANKED]}
-        return sorted(pointers, key=lambda p: -ranks.get(p, 0))
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""

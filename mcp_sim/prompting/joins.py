@@ -18,13 +18,14 @@ then searched too (:func:`referring_reading`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import side_of
 from mcp_sim.prompting.record_fields import SELF, FieldSchema
+from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize
 
 MOST_LEGS = 60
@@ -221,3 +222,19 @@ def referring_reading(schema: FieldSchema, found: str, keys: list[str]) -> Readi
     value = keys[:MOST_REFERRED]
     constraint = Constraint(f"keys of {found}", "eq", value, (field,), 0.0)
     return Reading(schema.collection, (constraint,), 1.0)
+
+
+def named_records(overlay: StateOverlay, outers: Iterable[str], collection: str) -> set[str]:
+    """The records of ``collection`` whose keys the records at ``outers`` hold anywhere
+    inside them (a journal entry's postings name their accounts)."""
+    named: set[str] = set()
+    within = collection + "/"
+    for outer in outers:
+        facts = overlay.changed.get(outer) or overlay.base.records.get(outer)
+        for label in facts.values if facts is not None else ():
+            named.update(
+                h.pointer
+                for h in overlay.key_hits(label)
+                if not h.inner and h.pointer.startswith(within)
+            )
+    return named

@@ -20,7 +20,7 @@ from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import side_of, tokens
 from mcp_sim.prompting.field_tables import sub_record_of
 from mcp_sim.prompting.record_fields import ANY, KEY, FieldSchema, values_at
-from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.state_shape import normalize, resolve
 
 
 def entity_of(path: str) -> tuple[str, str] | None:
@@ -116,3 +116,11 @@ def sequence_rank(record: Any, start: Constraint, end: Constraint) -> int:
     if any(x == a and y == b for x, y in pairwise(steps)):
         return 2
     return 1 if a in steps and b in steps[steps.index(a) :] else 0
+
+
+def in_sequence(state: Any, ends: tuple[Constraint, Constraint], pointers: list[str]) -> list[str]:
+    """``pointers`` (records of ``state``) with those whose sequence goes from the start of
+    ``ends`` straight to its end first, then those reaching it later (see
+    :func:`sequence_rank`)."""
+    ranks = {p: sequence_rank(resolve(state, p), *ends) for p in pointers}
+    return sorted(pointers, key=lambda p: -ranks[p])
