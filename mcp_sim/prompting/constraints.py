@@ -14,16 +14,24 @@ arguments fit best.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_sim.prompting.field_names import ArgumentName, name_score, read_argument, tokens
+from mcp_sim.prompting.field_names import (
+    ArgumentName,
+    name_score,
+    read_argument,
+    side_of,
+    tokens,
+)
 from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema, kind_of_value
 from mcp_sim.runtime.state_shape import normalize
 
 NAME_FIT = 0.6
 """The least name fit that ties an argument to a field."""
+_MOST_SHOWN = 4
+"""Values of a list a constraint's description shows."""
 _MAX_VALUE_FIELDS = 3
 """A bare bound or a value held by more fields than this says too little to constrain."""
 
@@ -42,6 +50,10 @@ class Constraint:
     def describe(self) -> str:
         where = " or ".join(KEY_LABEL if f == SELF else f for f in self.fields)
         shown = json.dumps(self.value, ensure_ascii=False)
+        if isinstance(self.value, list) and len(self.value) > _MOST_SHOWN:
+            # A join's hundreds of keys: the first few say what they are.
+            first = json.dumps(self.value[:_MOST_SHOWN], ensure_ascii=False)[:-1]
+            shown = f"{first}, … {len(self.value)} in all: the {self.argument}]"
         symbol = {"eq": "=", "min": "≥", "max": "≤", "prefix": "starts with"}.get(self.op)
         if self.op == "text":
             return f"text has the words {shown}"
@@ -102,7 +114,21 @@ def _by_name(
             best, fields = score, [path]
         elif score == best and score > 0:
             fields.append(path)
-    return (best, fields) if best >= NAME_FIT else (0.0, [])
+    if best < NAME_FIT:
+        return 0.0, []
+    return best, _same_side(schema, words, fields)
+
+
+def _same_side(schema: FieldSchema, words: tuple[str, ...], fields: list[str]) -> list[str]:
+    """Of fields a name fits equally (``city`` of the sender and of the recipient), those on
+    the end of a movement the name is on (``to_city``: the recipient's)."""
+    side = side_of(words)
+    if side is None or len(fields) < 2:
+        return fields
+    same = [
+        p for p in fields if side_of(tuple(w for s in schema.fields[p].words for w in s)) == side
+    ]
+    return same or fields
 
 
 def _by_value(schema: FieldSchema, value: Any) -> list[str]:
@@ -200,27 +226,40 @@ def rank_readings(
     best names, named by the tool: ``named`` holds the words of its name), with their
     constraints. A collection whose records the arguments only name by key (``id_fields``:
     each collection's id field) is a lookup, not a search; beside one, only collections whose
-    fields the arguments name outright are searched (a user's orders by ``user_id``); the
-    flag says whether the arguments named a record by key."""
+    records refer to it are searched (a user's orders by ``user_id``, a depot's vehicles by
+    the field holding its code: see :func:`refers`); the flag says whether the arguments named
+    a record by key."""
     found: list[Reading] = []
-    lookup = False
+    looked_up: set[str] = set()
     for schema in schemas:
         reading = read_collection(schema, arguments)
         if not reading.constraints:
             continue
         if is_lookup(reading, id_fields.get(schema.collection)):
-            lookup = True
+            looked_up |= {v for c in reading.constraints for v in _labels(c.value)}
             continue
         last = schema.collection.rsplit("/", 1)[-1]
         bonus = 0.5 if set(tokens(last)) & named else 0.0
         found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
     found.sort(key=lambda r: -r.score)
-    if lookup:
-        found = [r for r in found if refers(r)]
-    return found, lookup
+    if looked_up:
+        found = [r for r in found if refers(r, looked_up)]
+    return found, bool(looked_up)
 
 
-def refers(reading: Reading) -> bool:
-    """Whether every constraint names its fields outright or names entries of a map (a
-    warehouse's stock of the item a lookup names): records linked to a looked-up one."""
-    return all(c.fit >= 0.8 or all(f.endswith(KEY) for f in c.fields) for c in reading.constraints)
+def _labels(value: Any) -> set[str]:
+    values = value if isinstance(value, list) else [value]
+    return {label for label in map(normalize, values) if label is not None}
+
+
+def refers(reading: Reading, keys: Set[str] = frozenset()) -> bool:
+    """Whether every constraint names its fields outright, names entries of a map (a
+    warehouse's stock of the item a lookup names), or holds ``keys`` (those of records a
+    lookup names) in fields whose values are such keys (a vehicle's ``depotCode``): records
+    linked to a looked-up one."""
+    return all(
+        c.fit >= 0.8
+        or all(f.endswith(KEY) for f in c.fields)
+        or (c.op == "eq" and _labels(c.value) <= keys)
+        for c in reading.constraints
+    )

@@ -105,6 +105,12 @@ _DIRECTIONS = (
     frozenset(["to", "destination", "dest", "target", "arrival", "arrive", "going", "end"]),
 )
 """Generic words for the two ends of a trip or a link: ``from`` means ``origin``."""
+_SIDES = (
+    _DIRECTIONS[0] | {"sender", "shipper", "departed", "outbound", "pickup", "payer"},
+    _DIRECTIONS[1] | {"recipient", "receiver", "consignee", "arrived", "inbound", "delivery"},
+)
+"""Words that put a name on one end of a movement (a parcel's ``sender`` is where it comes
+``from``; a flight's ``arrival`` time is at its ``to`` end)."""
 _IDS = frozenset({"id", "ids", "key", "uuid", "no", "num", "number", "code"})
 
 
@@ -177,6 +183,14 @@ def _direction(words: tuple[str, ...]) -> int | None:
         if words and all(w in group for w in words):
             return side
     return None
+
+
+def side_of(words: tuple[str, ...]) -> int | None:
+    """The end of a movement a name is on (0: where it starts, ``from``, ``sender``,
+    ``departure_time``; 1: where it ends, ``to``, ``recipient``, ``arrival_time``), or
+    ``None`` when it names neither or both."""
+    sides = {i for i, group in enumerate(_SIDES) if set(words) & group}
+    return sides.pop() if len(sides) == 1 else None
 
 
 def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float:

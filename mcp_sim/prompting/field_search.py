@@ -28,18 +28,34 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import TwoHop, two_hop
-from mcp_sim.prompting.nested_records import narrowed, nested_entity, nested_hits
+from mcp_sim.prompting.joins import (
+    FEW_DIRECT,
+    TwoHop,
+    named_records,
+    referring_reading,
+    two_hop,
+)
+from mcp_sim.prompting.nested_records import (
+    in_sequence,
+    movement,
+    narrowed,
+    nested_entity,
+    nested_hits,
+)
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, resolve
 from mcp_sim.spec.world import ToolSpec
 
 
 def _owner(pointer: str, prefix: str) -> str:
     """The pointer of the collection's record that ``pointer`` is inside."""
     return prefix + pointer[len(prefix) :].split("/", 1)[0]
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
 
 
 def _natural(pointer: str) -> list[tuple[int, str]]:
@@ -49,6 +65,11 @@ def _natural(pointer: str) -> list[tuple[int, str]]:
 MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
+MOST_NAMING = 400
+"""Records found whose entries are read for the keys they name (see
+:meth:`FieldSearch.named_by`)."""
+MOST_RANKED = 2000
+"""Records a search's start-to-end order is tested on (each is walked)."""
 """Collections searched for records linked to one an identifier names (its loans, its stock)."""
 
 
@@ -59,11 +80,12 @@ class SearchResult:
     collection: Collection
     reading: Reading
     full: list[str]
-    """Records meeting every constraint, in document order."""
+    """Records meeting every constraint, in document order (then, with a :attr:`join`, the
+    records of its legs)."""
     partial: list[tuple[str, int]]
     """Records meeting some: ``(pointer, how many)``, most first."""
     join: TwoHop | None = None
-    """When no record meets every constraint: two legs that meet in between."""
+    """When few records meet every constraint: two legs that meet in between (after them)."""
     nested: str | None = None
     """The kind of nested record searched (``members``), when not the collection's own."""
 
@@ -126,9 +148,60 @@ class FieldSearch:
         first = readings[0]
         results = [self.run(self.collection(first.collection), first)]
         if lookup or names_one(first, schemas[first.collection]):
-            linked = [r for r in readings[1:] if refers(r)][:LINKED_SEARCHES]
-            results += [self.run(self.collection(r.collection), r) for r in linked]
-        return results
+            # A lookup's readings are those that refer to the records it names already.
+            linked = readings[1:] if lookup else [r for r in readings[1:] if refers(r)]
+            results += [
+                self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
+            ]
+        hop = self.referring(results[0], named, {r.collection.pointer for r in results})
+        return [hop, *results] if hop is not None else results
+
+    def referring(
+        self, found: SearchResult, named: set[str], searched: set[str]
+    ) -> SearchResult | None:
+        """The records of the collection the tool's name names (``depot_drivers``: the
+        drivers) that the arguments do not select but that refer to the records they do (the
+        drivers of the depot's vehicles), when one of its fields holds those records' keys."""
+        if not found.full or found.join is not None:
+            return None
+        wanted = [
+            c
+            for c in self.overlay.base.collections
+            if c.pointer not in searched and set(tokens(c.pointer.rsplit("/", 1)[-1])) & named
+        ]
+        flat = found.nested is None
+        keys = list(self.keys(found.collection, found.full).values()) if wanted and flat else []
+        for collection in wanted if flat else []:
+            schema = self.tables.schema(collection)
+            reading = referring_reading(schema, found.collection.pointer, keys)
+            if reading is not None:
+                return self.run(collection, reading)
+        for collection in wanted:
+            named_by = self.named_by(found, collection)
+            if named_by is not None:
+                return named_by
+        return None
+
+    def named_by(self, found: SearchResult, collection: Collection) -> SearchResult | None:
+        """The records of ``collection`` that the records found name, or the entries they sit
+        in (the accounts of the other postings of an account's journal entries), in document
+        order."""
+        prefix = found.collection.pointer + "/"
+        outers = dict.fromkeys(_owner(p, prefix) for p in found.full[:MOST_NAMING])
+        named = named_records(self.overlay, outers, collection.pointer)
+        # The records the search's own values name (the account searched for) are known.
+        given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
+        position = self.tables.position(collection)
+        ordered = sorted(named, key=lambda p: position.get(p, len(position)))
+        by_key = {
+            p: k for p, k in self.keys(collection, ordered).items() if normalize(k) not in given
+        }
+        if not by_key:
+            return None
+        full, keys = list(by_key), list(by_key.values())
+        where = "the records found" if found.nested is None else "the entries found"
+        constraint = Constraint(f"keys {where} name", "eq", keys, (SELF,), 0.0)
+        return SearchResult(collection, Reading(collection.pointer, (constraint,), 1.0), full, [])
 
     def collection(self, pointer: str) -> Collection:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
@@ -146,15 +219,17 @@ class FieldSearch:
         order = sorted(met, key=lambda p: position.get(p, len(position)))
         wanted = len(reading.constraints)
         full = self.own_text_first(collection, reading, [p for p in order if met[p] == wanted])
+        if len(full) > 1 and (ends := movement(reading)) is not None:
+            full = in_sequence(self.state, ends, full[:MOST_RANKED]) + full[MOST_RANKED:]
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
-        if not full and wanted > 1:
+        if len(full) < FEW_DIRECT and wanted > 1:
             schema = self.tables.schema(collection)
 
             def values(path: str, pointers: list[str]) -> list[tuple[str, list[Any]]]:
                 return self.current(collection, path, pointers)
 
-            result.join = two_hop(values, schema, reading, hits, order)
+            result.join = two_hop(values, schema, reading, hits, order, full)
             if result.join is not None:
                 result.full = result.join.records
         return result

@@ -13,11 +13,14 @@ by id or date (a flight's calendar) are entries of their record, not records of 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, Reading
+from mcp_sim.prompting.field_names import side_of, tokens
 from mcp_sim.prompting.field_tables import sub_record_of
 from mcp_sim.prompting.record_fields import ANY, KEY, FieldSchema, values_at
+from mcp_sim.runtime.state_shape import normalize, resolve
 
 
 def entity_of(path: str) -> tuple[str, str] | None:
@@ -35,9 +38,15 @@ def entity_of(path: str) -> tuple[str, str] | None:
 
 def nested_entity(schema: FieldSchema, reading: Reading) -> str | None:
     """The kind of nested record every constraint names a field of (an array's items, not a
-    map's entries), or ``None``."""
+    map's entries), or ``None``; ``None`` too when two constraints want different values of
+    one field (a parcel's events at facility A and at facility B): no one nested record can
+    meet both, the record holding them can."""
     common: set[str] | None = None
+    wanted: dict[tuple[str, ...], Any] = {}
     for constraint in reading.constraints:
+        value = constraint.value
+        if constraint.op == "eq" and wanted.setdefault(constraint.fields, value) != value:
+            return None
         if constraint.op == "text":
             return None
         names = {e[0] for f in constraint.fields if (e := entity_of(f)) is not None}
@@ -76,3 +85,42 @@ def nested_hits(
                 if test(value):
                     hits.add(pointer + sub_record_of(inner, path, entity))
     return hits
+
+
+def movement(reading: Reading) -> tuple[Constraint, Constraint] | None:
+    """The two constraints that name where a movement starts and where it ends in one
+    sequence of nested records (``origin``, ``destination`` over a parcel's events at
+    facilities): equalities on the same field of a list's items, their arguments on the start
+    and on the end side of a movement."""
+    sides: dict[int, Constraint] = {}
+    for c in reading.constraints:
+        if c.op == "eq" and len(c.fields) == 1 and ANY in c.fields[0].split("/"):
+            side = side_of(tokens(c.argument))
+            if side is not None:
+                sides.setdefault(side, c)
+    if len(sides) < 2 or sides[0].fields != sides[1].fields or sides[0].value == sides[1].value:
+        return None
+    return sides[0], sides[1]
+
+
+def sequence_rank(record: Any, start: Constraint, end: Constraint) -> int:
+    """2 when ``record``'s sequence goes from the start's value straight to the end's (repeats
+    aside: arrived at A, left A, arrived at B), 1 when it reaches the end's value after the
+    start's, else 0."""
+    a, b = normalize(start.value), normalize(end.value)
+    steps: list[str | None] = []
+    for _, value in values_at(record, start.fields[0]):
+        label = normalize(value)
+        if not steps or steps[-1] != label:
+            steps.append(label)
+    if any(x == a and y == b for x, y in pairwise(steps)):
+        return 2
+    return 1 if a in steps and b in steps[steps.index(a) :] else 0
+
+
+def in_sequence(state: Any, ends: tuple[Constraint, Constraint], pointers: list[str]) -> list[str]:
+    """``pointers`` (records of ``state``) with those whose sequence goes from the start of
+    ``ends`` straight to its end first, then those reaching it later (see
+    :func:`sequence_rank`)."""
+    ranks = {p: sequence_rank(resolve(state, p), *ends) for p in pointers}
+    return sorted(pointers, key=lambda p: -ranks[p])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.grounding import descend, enclosing, ground
+from mcp_sim.prompting.grounding import Grounding, descend, enclosing, ground
 from mcp_sim.prompting.key_names import key_label, key_names, key_shape
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import record_pointers
@@ -144,27 +144,76 @@ def test_a_text_search_shows_records_whose_own_text_has_the_words_first() -> Non
     assert result.full[:10] == [f"/kb/articles/{i}" for i in range(3, 40, 4)]
 
 
-def test_a_trip_of_two_legs_shows_each_way_through_before_many_of_one() -> None:
+def onestop(flights: dict[str, Any], arguments: dict[str, Any]) -> Grounding:
+    world = world_of({"flights": flights}, [tool("search_onestop", origin="", destination="")])
+    index = StateIndex(world, world.state)
+    return ground(
+        index.overlay_of(world.state), world.state, world.tool("search_onestop"), arguments
+    )
+
+
+def ends_of(flights: dict[str, Any], pointers: list[str]) -> list[tuple[str, str]]:
+    return [
+        (flights[p.rsplit("/", 1)[1]]["origin"], flights[p.rsplit("/", 1)[1]]["destination"])
+        for p in pointers
+    ]
+
+
+def test_a_trip_of_two_legs_lists_each_first_leg_with_the_legs_it_meets() -> None:
     routes = [("JFK", "ORD"), ("ORD", "SEA"), ("JFK", "DEN"), ("DEN", "SEA"), ("LAX", "MIA")]
     flights = {
         f"FL{i:03d}": {"origin": a, "destination": b, "price": i}
         for i, (a, b) in enumerate(routes * 8)
     }
-    world = world_of({"flights": flights}, [tool("search_onestop", origin="", destination="")])
+    join = onestop(flights, {"origin": "JFK", "destination": "SEA"}).searches[0].join
+    assert join is not None and join.middle == ["den", "ord"]
+    # As a nested-loop join lists trips: the first leg, then the legs it meets; every way
+    # through before many of one, each middle keeping at most four records of each leg.
+    assert (
+        ends_of(flights, join.records)
+        == ([("JFK", "ORD")] + [("ORD", "SEA")] * 4 + [("JFK", "DEN")] + [("DEN", "SEA")] * 4)
+        + [("JFK", "ORD"), ("JFK", "DEN")] * 3
+    )
+
+
+def test_a_second_leg_leaves_after_the_first_lands() -> None:
+    legs = [("JFK", "ORD", "09:00", "11:00"), ("ORD", "SEA", "10:00", "13:00")]
+    legs += [("ORD", "SEA", "12:00", "15:00"), ("JFK", "SEA", "08:00", "14:00")]
+    flights = {
+        f"FL{i}": {"origin": a, "destination": b, "departure_time": d, "arrival_time": t}
+        for i, (a, b, d, t) in enumerate(legs)
+    }
+    search = onestop(flights, {"origin": "JFK", "destination": "SEA"}).searches[0]
+    assert search.join is not None and search.join.direct == 1
+    # The direct flight first, then the one trip whose second leg leaves after the first lands.
+    assert search.full == ["/flights/FL3", "/flights/FL0", "/flights/FL2"]
+    note = search.join.describe()
+    assert note.startswith("1 record meets all of them; 2 more records make two legs")
+    assert "departure_time after the first leg's arrival_time" in note
+
+
+def test_a_name_on_one_end_of_a_movement_tests_that_ends_fields() -> None:
+    def party(city: str) -> dict[str, Any]:
+        return {"name": f"P {city}", "address": {"city": city, "country": "NO"}}
+
+    cities = ["Oslo", "Bergen", "Molde"]
+    parcels = {
+        f"T{i}": {
+            "weight_kg": i,
+            "sender": party(cities[i % 3]),
+            "recipient": party(cities[(i + 1) % 3]),
+        }
+        for i in range(30)
+    }
+    world = world_of({"parcels": parcels}, [tool("search_parcels", to_city="", from_city="")])
     index = StateIndex(world, world.state)
     grounding = ground(
         index.overlay_of(world.state),
         world.state,
-        world.tool("search_onestop"),
-        {"origin": "JFK", "destination": "SEA"},
+        world.tool("search_parcels"),
+        {"to_city": "Molde", "from_city": "Bergen"},
     )
-    join = grounding.searches[0].join
-    assert join is not None and join.middle == ["den", "ord"]
-    ends = [
-        (flights[p.rsplit("/", 1)[1]]["origin"], flights[p.rsplit("/", 1)[1]]["destination"])
-        for p in join.records
-    ]
-    assert (
-        ends
-        == [("JFK", "DEN")] * 4 + [("DEN", "SEA")] * 4 + [("JFK", "ORD")] * 4 + [("ORD", "SEA")] * 4
-    )
+    search = grounding.searches[0]
+    fields = [c.fields for c in search.constraints]
+    assert fields == [("recipient/address/city",), ("sender/address/city",)]
+    assert search.full == [f"/parcels/T{i}" for i in range(1, 30, 3)]
