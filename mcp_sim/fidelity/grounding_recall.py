@@ -11,7 +11,8 @@ numbers, numbers compared by value, values the call's own arguments hold left ou
 items count where they stand in the array after its key; a non-JSON answer is one value), the
 share that appear in the prompt outside the system message, next to their key. State-grounded
 recall counts only the pairs whose value the state holds (as a value or a key, in the world's
-state or written by an earlier call): a count or a sum that no record holds is left out.
+state or written by an earlier call, not by the call itself): a count or a sum that no record
+holds, and a fresh key a write creates, are left out.
 Value presence: the share of the same values that appear anywhere in the prompt outside the
 system message, whatever key they stand beside (a summary's ``total`` where the answer says
 ``amount``): whether the prompt holds the value, not whether it names it as the answer does.
@@ -275,13 +276,13 @@ async def measure_figures(
         model.answer, model.reached, model.prompts = answer, None, []
         started = time.perf_counter()
         result = await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
-        state_values([op.get("value") for op in patch], held)
         kind = call.get("kind") or kind_of(world, simulator, call)
         figures = [groups["overall"], groups[f"tool {call['tool']}"], groups[f"kind {kind}"]]
         if result.source == "model_error":
             for group in figures:
                 group.unsimulated += 1
         if not model.prompts:
+            state_values([op.get("value") for op in patch], held)
             continue
         messages = model.prompts[0]
         build_ms = ((model.reached or started) - started) * 1000
@@ -293,6 +294,9 @@ async def measure_figures(
             if shared is not None:
                 group.reuse.add(*shared)
         _score(figures, call, messages, held)
+        # What a call writes is state for the calls after it, not for its own answer: a
+        # fresh key the write's patch holds is no value its prompt could have held.
+        state_values([op.get("value") for op in patch], held)
     return groups, index_ms
 
 

@@ -223,4 +223,8 @@ def rank_readings(
 def refers(reading: Reading) -> bool:
     """Whether every constraint names its fields outright or names entries of a map (a
     warehouse's stock of the item a lookup names): records linked to a looked-up one."""
-    return all(c.fit >= 0.8 or all(f.endswith(KEY) for f in c.fields) for c in reading.constraints)
+    named = [
+        c for c in reading.constraints if c.fit >= 0.8 or all(f.endswith(KEY) for f in c.fields)
+    ]
+    # A bound beside them (a date "as of", "since") narrows the linked records further.
+    return bool(named) and all(c in named or c.op in ("min", "max") for c in reading.constraints)
