@@ -16,6 +16,9 @@ Printed per tool, per kind of call and overall:
   numbers, numbers compared by value, values the call's own arguments hold left out; a
   non-JSON answer is one value), the share that appear in the prompt outside the system
   message, next to their key. Successful calls only.
+- **presence** (value presence): the share of the same values found anywhere in the prompt,
+  whatever key stands beside them: a summary that holds an answer's computed total under its
+  own name (``size_total`` for an answer's ``bytes``) counts here, not in recall.
 - **unsimulated**: calls the simulator could not answer (``model_error``) though the stand-in
   gave the real answer (an answer shape it refuses, such as an empty one); should be 0;
 - the share of calls with recall 1.0;

@@ -20,6 +20,7 @@ COLUMNS = (
     "recall",
     "all_facts",
     "grounded",
+    "presence",
     "reuse",
     "reuse_tokens",
     "chars_mean",

@@ -11,7 +11,11 @@ numbers, numbers compared by value, values the call's own arguments hold left ou
 items count where they stand in the array after its key; a non-JSON answer is one value), the
 share that appear in the prompt outside the system message, next to their key. State-grounded
 recall counts only the pairs whose value the state holds (as a value or a key, in the world's
-state or written by an earlier call): a count or a sum that no record holds is left out.
+state or written by an earlier call, not by the call itself): a count or a sum that no record
+holds, and a fresh key a write creates, are left out.
+Value presence: the share of the same values that appear anywhere in the prompt outside the
+system message, whatever key they stand beside (a summary's ``total`` where the answer says
+``amount``): whether the prompt holds the value, not whether it names it as the answer does.
 
 Prefix reuse of a call (not the first of its episode): the share of its prompt, in characters
 (``reuse``, the mean over calls) and in tokens (``reuse_tokens``, over all calls) of the chat as
@@ -127,6 +131,20 @@ def present(key: str | None, value: Any, text: str) -> bool:
     )
 
 
+def anywhere(value: Any, text: str) -> bool:
+    """Whether ``value`` appears anywhere in ``text``: a number by value (``12.5`` matches
+    ``12.50``), a string as JSON writes it or as is."""
+    if isinstance(value, int | float):
+        for match in re.finditer(r"(?<![0-9.])-?[0-9][0-9.eE+-]*", text):
+            try:
+                if math.isclose(float(match.group(0)), float(value), abs_tol=1e-9):
+                    return True
+            except ValueError:
+                continue
+        return False
+    return json.dumps(value, ensure_ascii=False) in text or str(value) in text
+
+
 def _mean(values: list[float]) -> float | None:
     return statistics.fmean(values) if values else None
 
@@ -135,6 +153,8 @@ def _mean(values: list[float]) -> float | None:
 class Figures:
     recalls: list[float] = field(default_factory=list)
     grounded: list[float] = field(default_factory=list)
+    presence: list[float] = field(default_factory=list)
+    """Per call, the share of the answer's values anywhere in the prompt (see the module)."""
     tokens: list[int] = field(default_factory=list)
     chars: list[int] = field(default_factory=list)
     build_ms: list[float] = field(default_factory=list)
@@ -145,7 +165,7 @@ class Figures:
     model gave the real answer: an answer shape the simulator refuses."""
 
     def merge(self, other: Figures) -> None:
-        for name in ("recalls", "grounded", "tokens", "chars", "build_ms"):
+        for name in ("recalls", "grounded", "presence", "tokens", "chars", "build_ms"):
             getattr(self, name).extend(getattr(other, name))
         self.reuse.merge(other.reuse)
         self.calls += other.calls
@@ -162,6 +182,7 @@ class Figures:
                 sum(r == 1.0 for r in self.recalls) / len(self.recalls) if self.recalls else None
             ),
             "grounded": _mean(self.grounded),
+            "presence": _mean(self.presence),
             "reuse": _mean(self.reuse.per_call),
             "reuse_tokens": self.reuse.row()["reuse_tokens"],
             "chars_mean": statistics.fmean(self.chars or [0]),
@@ -255,13 +276,13 @@ async def measure_figures(
         model.answer, model.reached, model.prompts = answer, None, []
         started = time.perf_counter()
         result = await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
-        state_values([op.get("value") for op in patch], held)
         kind = call.get("kind") or kind_of(world, simulator, call)
         figures = [groups["overall"], groups[f"tool {call['tool']}"], groups[f"kind {kind}"]]
         if result.source == "model_error":
             for group in figures:
                 group.unsimulated += 1
         if not model.prompts:
+            state_values([op.get("value") for op in patch], held)
             continue
         messages = model.prompts[0]
         build_ms = ((model.reached or started) - started) * 1000
@@ -273,6 +294,9 @@ async def measure_figures(
             if shared is not None:
                 group.reuse.add(*shared)
         _score(figures, call, messages, held)
+        # What a call writes is state for the calls after it, not for its own answer: a
+        # fresh key the write's patch holds is no value its prompt could have held.
+        state_values([op.get("value") for op in patch], held)
     return groups, index_ms
 
 
@@ -285,9 +309,11 @@ def _score(
     text = "\n".join(m["content"] for m in messages[1:])
     hits = [present(k, v, text) for k, v in checked]
     grounded = [hit for hit, (_, v) in zip(hits, checked, strict=True) if normalize(v) in held]
+    found = [hit or anywhere(v, text) for hit, (_, v) in zip(hits, checked, strict=True)]
     for group in figures:
         group.tokens.append(tokens)
         if checked and not call.get("is_error"):
             group.recalls.append(sum(hits) / len(checked))
+            group.presence.append(sum(found) / len(checked))
             if grounded:
                 group.grounded.append(sum(grounded) / len(grounded))

@@ -222,7 +222,8 @@ def _places(overlay: StateOverlay, state: Any, arguments: dict[str, Any]) -> lis
         if hits:
             return hits
         parts = [p for p in _COMPOUND.split(str(value)) if p]
-        for at, part in enumerate(parts if len(parts) > 1 else []):
+        # A path of one step (``/ridge70``) names a top-level entry as a longer one does.
+        for at, part in enumerate(parts if _COMPOUND.search(str(value)) else []):
             tops = [h.pointer for h in overlay.key_hits(normalize(part) or "") if not h.inner]
             if len(tops) == 1:
                 place = _descend(state, tops[0], parts[at + 1 :])
@@ -230,14 +231,17 @@ def _places(overlay: StateOverlay, state: Any, arguments: dict[str, Any]) -> lis
     return []
 
 
-def _groups_named(state: Any, places: list[str]) -> list[Group]:
-    """Several named records as one group (the one kind most of them are), or the records
-    nested in the one named."""
+def _groups_named(state: Any, places: list[str], named: set[str]) -> list[Group]:
+    """Several named records as one group (the kind the tool's name names, else the one
+    most of them are), or the records nested in the one named."""
     if len(places) > 1:
         kinds: dict[str, list[str]] = {}
         for place in places:
             kinds.setdefault(place.split("/")[1], []).append(place)
-        kind, chosen = max(kinds.items(), key=lambda item: len(item[1]))
+        kind, chosen = max(
+            kinds.items(),
+            key=lambda item: (set(tokens(unescape(item[0]))) <= named, len(item[1])),
+        )
         records = [resolve(state, p) for p in chosen]
         return [Group(kind, f"the records {', '.join(chosen[:8])}", records)]
     nested = sub_records(resolve(state, places[0])) if places else {}
@@ -276,12 +280,16 @@ def _groups(
     search: SearchResult | None,
     arguments: dict[str, Any],
 ) -> list[Group]:
-    # A search nothing meets may have read a key as a field's value: a named place first.
-    groups = (
-        [] if search and search.full else _groups_named(state, _places(overlay, state, arguments))
-    )
-    if groups:
-        return groups
+    places = _places(overlay, state, arguments)
+    named = set(tokens(tool.name))
+    # Records the arguments name in a collection the tool's name names (an item's stock in
+    # each warehouse for ``stock_totals``) come first; else a search nothing meets may have
+    # read a key as a field's value: a named place before it.
+    kinds = {p.split("/")[1] for p in places if len(places) > 1}
+    if not (search and search.full) or any(set(tokens(unescape(k))) <= named for k in kinds):
+        groups = _groups_named(state, places, named)
+        if groups:
+            return groups
     if search is not None:
         return [_searched(state, search)]
     found = _named_collection(tool, overlay)

@@ -257,9 +257,12 @@ def refers(reading: Reading, keys: Set[str] = frozenset()) -> bool:
     warehouse's stock of the item a lookup names), or holds ``keys`` (those of records a
     lookup names) in fields whose values are such keys (a vehicle's ``depotCode``): records
     linked to a looked-up one."""
-    return all(
-        c.fit >= 0.8
+    named = [
+        c
+        for c in reading.constraints
+        if c.fit >= 0.8
         or all(f.endswith(KEY) for f in c.fields)
         or (c.op == "eq" and _labels(c.value) <= keys)
-        for c in reading.constraints
-    )
+    ]
+    # A bound beside them (a date "as of", "since") narrows the linked records further.
+    return bool(named) and all(c in named or c.op in ("min", "max") for c in reading.constraints)

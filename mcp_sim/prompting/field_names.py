@@ -161,6 +161,9 @@ def read_argument(name: str) -> ArgumentName:
         if raw[-1] in marks or raw[0] in marks:
             rest = raw[:-1] if raw[-1] in marks else raw[1:]
             return ArgumentName(op, tuple(singular(w) for w in rest if w != "with"))
+    if len(raw) > 1 and raw[:2] == ("as", "of"):
+        # "as of" a date: what held up to it (a balance as of a day).
+        return ArgumentName("max", tuple(singular(w) for w in raw[2:]))
     for op, marks in (("min", _LOWER_BOUND), ("max", _UPPER_BOUND)):
         if raw[0] in marks or raw[-1] in marks:
             mark = raw[0] if raw[0] in marks else raw[-1]

@@ -34,6 +34,7 @@ from jsonpointer import escape
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
+from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
 from mcp_sim.spec.world import ToolSpec
@@ -61,8 +62,9 @@ _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 class Pick:
     pointer: str
     reason: str
-    """``named``, ``matched``, ``enclosing`` (the entry a nested match sits in), ``listed``,
-    ``linked`` or ``recent``."""
+    """``named``, ``newest`` (the newest records of the collection a write adds to),
+    ``matched``, ``enclosing`` (the entry a nested match sits in), ``listed``, ``linked`` or
+    ``recent``."""
     focus: set[str] = field(default_factory=set)
     """Places inside the record (relative pointers) that the call is about: shown in full
     even when the rest of a large record is outlined."""
@@ -186,6 +188,8 @@ class Grounding:
                 self._pick(hit.pointer, "named", hit.inner)
         hinted = tool is not None and tool.grounding is not None
         writes = tool is not None and tool.effect == "write"
+        for pointer in newest_records(self.overlay, arguments) if writes else []:
+            self._pick(pointer, "newest")
         if not hinted and not writes:
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
         if tool is not None and is_aggregate(tool):

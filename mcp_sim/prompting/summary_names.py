@@ -103,9 +103,12 @@ def count_names(group: str, style: str, phrases: Iterable[str]) -> list[str]:
     ``count``), and of the words a tool's name or description counts (``headcount``; the
     ``enrolled`` of "enrolled count")."""
     one = singular(group)
-    names = [plural(group), join([one, "count"], style), "count"]
+    # The tool's own word for what it counts goes first: where room leaves one name, it is
+    # the name the answer is likeliest to use.
+    names: list[str] = []
     for phrase in phrases:
         names += [phrase] if "count" in phrase else [phrase, join([phrase, "count"], style)]
+    names += [plural(group), join([one, "count"], style), "count"]
     return list(dict.fromkeys(n for n in names if n))
 
 

@@ -20,6 +20,8 @@ MOST_RECORDS = 20_000
 of all of them; the view says when the rest went unread)."""
 MOST_DISTINCT = 60
 """A string field with more distinct values than this names things (titles, ids): no list."""
+MOST_COUNTED = 1000
+"""The largest whole number a count of things (a quantity) holds; larger ones are ids."""
 _DATA_KEY = re.compile(r"\d")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
@@ -54,6 +56,10 @@ class GroupStats:
     fields: dict[tuple[str, ...], FieldStats]
     keys: list[str]
     """The record fields' own names, for the naming style."""
+    products: dict[tuple[str, str], float] = field(default_factory=dict)
+    """Per pair of a record's own numbers, a count and an amount (``qty`` and
+    ``unitPrice``), the total of their products over the records: the amount of an order's
+    lines, which no field holds."""
 
 
 def is_data_key(key: str) -> bool:
@@ -99,7 +105,31 @@ def group_stats(name: str, records: list[Any], keys: list[str] | None = None) ->
             for field_name, value in record.items() if keys is not None else ():
                 if isinstance(value, str):
                     fields[(field_name,)].owners.setdefault(value, owner)
-    return GroupStats(name, len(present), fields, sorted(names))
+    dicts = [r for _, r in present[:MOST_RECORDS] if isinstance(r, dict)]
+    return GroupStats(name, len(present), fields, sorted(names), _products(fields, dicts))
+
+
+def _products(
+    fields: dict[tuple[str, ...], FieldStats], records: list[dict[str, Any]]
+) -> dict[tuple[str, str], float]:
+    """The totals of count × amount over ``records``: a count is a field of whole numbers
+    from 0 to :data:`MOST_COUNTED` (a quantity, not an id), an amount one with fractions
+    (a price); records lacking either add nothing."""
+    own = [f for path, f in fields.items() if len(path) == 1 and f.numbers and not f.texts]
+    counts = [
+        f.path[0] for f in own if all(n.is_integer() and 0 <= n <= MOST_COUNTED for n in f.numbers)
+    ]
+    amounts = [f.path[0] for f in own if any(not n.is_integer() for n in f.numbers)]
+    totals: dict[tuple[str, str], float] = {}
+    for count in counts:
+        for amount in amounts:
+            total = 0.0
+            for record in records:
+                a, b = record.get(count), record.get(amount)
+                if isinstance(a, int | float) and isinstance(b, int | float):
+                    total += float(a) * float(b)
+            totals[(count, amount)] = round(total, 2)
+    return totals
 
 
 def _leaves(
@@ -144,8 +174,11 @@ def sub_records(value: Any) -> dict[str, list[Any]]:
                 continue
             stack.extend((k, v) for k, v in reversed(inner))
         elif isinstance(item, list) and name:
-            found.setdefault(name, []).extend(v for v in item if isinstance(v, dict))
+            if not item or any(isinstance(v, dict) for v in item):
+                found.setdefault(name, []).extend(v for v in item if isinstance(v, dict))
             stack.extend((name, v) for v in reversed(item))
+    if not any(found.values()):
+        return found  # only empty containers: a unit with no members counts 0 of them
     for name, records in list(found.items()):
         if not records:
             del found[name]

@@ -7,6 +7,7 @@ distinct values with their counts.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,11 @@ from mcp_sim.spec.world import ToolSpec
 
 MOST_NUMBERS = 4
 MOST_TEXTS = 3
+_TOTALLED = re.compile(r"\btotal\s+(?:of\s+)?(?:the\s+)?([a-z]+)", re.IGNORECASE)
+_WANTS_TOTAL = frozenset(["total", "sum", "amount", "spent", "spend", "cost", "value"])
+_NOT_COUNTS = frozenset(["", "ac", "dis", "vis"])
+"""What goes before ``count`` in a word that is no count (``account``, ``discount``)."""
+_NET_WORDS = ("balance", "net", "difference")
 _COUNTED = re.compile(r"how many (\w+)|number of (\w+)|(\w+) count\b", re.IGNORECASE)
 
 
@@ -57,10 +63,14 @@ def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list
         and f.holders * 2 >= max(1, group.count) // 4
     ]
 
-    def named(f: FieldStats) -> bool:
-        return bool({w.lower().rstrip("s") for p in f.path for w in words(p)} & wanted)
+    def named(f: FieldStats) -> int:
+        """2 where the tool's words name the field itself, 1 where they name only a part it
+        sits in (the ``dates`` every field of a calendar is under), else 0."""
+        if {w.lower().rstrip("s") for w in words(f.path[-1])} & wanted:
+            return 2
+        return int(bool({w.lower().rstrip("s") for p in f.path for w in words(p)} & wanted))
 
-    usable.sort(key=lambda f: not named(f))
+    usable.sort(key=lambda f: -named(f))
     numbers = [f for f in usable if f.numbers and not f.texts][:MOST_NUMBERS]
     dates = [f for f in usable if f.dates][:2]
     texts = [
@@ -69,14 +79,15 @@ def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list
         if f.texts
         and not f.dates
         and len(set(f.texts)) <= MOST_DISTINCT
-        and (len(set(f.texts)) < len(f.texts) or f.holders <= 1 or (named(f) and f.owners))
+        and (len(set(f.texts)) < len(f.texts) or f.holders <= 1 or named(f) == 2)
     ][:MOST_TEXTS]
     return [*numbers, *dates, *texts]
 
 
-def _field_names(targets: list[FieldStats]) -> dict[tuple[str, ...], str]:
-    """Each field's name: its last segment, or its last two where two fields share one."""
-    last = [f.path[-1] for f in targets]
+def _field_names(targets: list[FieldStats], group: GroupStats) -> dict[tuple[str, ...], str]:
+    """Each field's name: its last segment, or its last two where two fields of the group
+    share one (seats and prices per cabin: neither is the bare ``economy``)."""
+    last = [path[-1] for path in group.fields]
     return {
         f.path: f.path[-1] if last.count(f.path[-1]) == 1 else "_".join(f.path[-2:])
         for f in targets
@@ -86,7 +97,11 @@ def _field_names(targets: list[FieldStats]) -> dict[tuple[str, ...], str]:
 def counted_phrases(tool: ToolSpec) -> list[str]:
     """The words a tool counts: a name part with ``count`` in it (``headcount``), and what its
     description counts ("how many articles", "enrolled count")."""
-    phrases = [w for w in words(tool.name) if "count" in w.lower() and w.lower() != "count"]
+    phrases = [
+        w
+        for w in words(tool.name)
+        if w.lower().endswith("count") and w.lower()[:-5] not in _NOT_COUNTS
+    ]
     for match in _COUNTED.finditer(tool.description.split(". ")[0]):
         phrases += [g.lower() for g in match.groups() if g]
     return phrases
@@ -99,7 +114,7 @@ def group_values(
     style = style_of(group.keys)
     stats = [Stat(count_names(group.name, style, counted_phrases(tool)), group.count)]
     targets = _targets(group, wanted, constrained)
-    names = _field_names(targets)
+    names = _field_names(targets, group)
     ops: list[tuple[str, FieldStats]] = []
     for f in targets:
         if f.numbers:
@@ -117,13 +132,70 @@ def group_values(
         stats.append(Stat(primary, _value(op, f), tuple(fallback)))
     for f in targets:
         name = names[f.path]
+        if 0 < f.holders < group.count:
+            # Records holding the field at all (scores graded so far), beside all counted.
+            stats.append(
+                Stat([join(["with", name], style), join([name, "count"], style)], f.holders)
+            )
         if f.texts and not f.dates and len(f.owners) == len(f.texts) > 1:
             # Each value is one record's (a name): the record's key says which.
             stats.append(Stat([name, plural(name)], f.owners))
         elif f.texts and not f.dates:
             stats.append(Stat([plural(name), name], f.distinct()))
             stats.append(Stat([join([name, "counts"], style)], f.counts()))
+    stats += _product_totals(group, tool, style)
+    stats += _net(group, targets, tool, style)
     return _schema_named(stats, tool)
+
+
+def _product_totals(group: GroupStats, tool: ToolSpec, style: str) -> list[Stat]:
+    """Where the tool answers with a total, each count × amount total, under the words its
+    description totals ("total amount") and the fields' own names."""
+    first = tool.description.split(". ")[0]
+    said = [
+        m.group(1).lower()
+        for text in (words_text(tool.name), first)
+        for m in _TOTALLED.finditer(text)
+        if len(m.group(1)) > 2
+    ]
+    if not said and not _WANTS_TOTAL & {w.lower() for w in words(tool.name + " " + first)}:
+        return []
+    fields = {p[-1] for p in group.fields}
+    own = [w for w in said if w not in fields]
+    return [
+        Stat([*own, join([count, "x", amount, "total"], style)], _tidy(total))
+        for (count, amount), total in group.products.items()
+    ]
+
+
+def _net(group: GroupStats, targets: list[FieldStats], tool: ToolSpec, style: str) -> list[Stat]:
+    """Where two summed fields are never held by one record (a posting's ``debit`` or its
+    ``credit``), the first's total less the second's, in the order the tool's words name
+    them: a balance no field holds."""
+    sums = [f for f in targets if f.numbers and not f.texts and len(f.path) == 1]
+    said = " ".join([words_text(tool.name), tool.description.split(". ")[0]]).lower()
+    pairs = [
+        (a, b)
+        for i, a in enumerate(sums)
+        for b in sums[i + 1 :]
+        if a.holders + b.holders <= group.count
+    ]
+    if len(pairs) != 1:
+        return []
+    a, b = sorted(pairs[0], key=lambda f: _place(said, f.path[0]))
+    names = [w for w in _NET_WORDS if w in said.split()]
+    names += [join([a.path[0], "minus", b.path[0]], style), "net"]
+    return [Stat(list(dict.fromkeys(names)), _tidy(sum(a.numbers) - sum(b.numbers)))]
+
+
+def _place(text: str, field: str) -> int:
+    at = text.find(" ".join(words(field)).lower())
+    return at if at >= 0 else len(text)
+
+
+def words_text(name: str) -> str:
+    """A name's words as a phrase (``orderTotal`` → ``order Total``)."""
+    return " ".join(words(name))
 
 
 def _value(op: str, f: FieldStats) -> Any:
@@ -157,7 +229,11 @@ def flat_values(stats: list[Stat], most_names: int) -> dict[str, Any]:
     for stat in stats:
         for name in stat.names[:most_names]:
             flat.setdefault(name, stat.value)
+    # A fallback two values would share (the ``lowest_economy`` of seats and of prices per
+    # cabin) would put one of them under a name that fits both: neither takes it.
+    claims = Counter(name for stat in stats for name in stat.fallback[:most_names])
     for stat in stats if most_names > 1 else []:
         for name in stat.fallback[:most_names]:
-            flat.setdefault(name, stat.value)
+            if claims[name] == 1:
+                flat.setdefault(name, stat.value)
     return flat

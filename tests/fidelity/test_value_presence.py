@@ -1,0 +1,27 @@
+"""Value presence: an answer's values found anywhere in a prompt, whatever key they stand by."""
+
+from __future__ import annotations
+
+from mcp_sim.fidelity.grounding_recall import Figures, anywhere, present
+
+
+def test_a_number_counts_by_value_under_any_key() -> None:
+    prompt = '{"size_total": 3164841.0, "owners": ["gus", "root"]}'
+    assert anywhere(3164841, prompt)
+    assert not present("bytes", 3164841, prompt)
+    assert present("size_total", 3164841, prompt)
+    assert not anywhere(316484, prompt)
+
+
+def test_a_string_counts_as_json_writes_it_or_bare() -> None:
+    assert anywhere("root", 'owners: ["gus", "root"]')
+    assert anywhere("Zoë", "owner Zoë")
+    assert not anywhere("ivy", 'owners: ["gus", "root"]')
+
+
+def test_the_row_reports_presence_beside_recall() -> None:
+    figures = Figures(recalls=[0.0, 1.0], presence=[1.0, 1.0])
+    row = figures.row()
+    assert row["recall"] == 0.5
+    assert row["presence"] == 1.0
+    assert Figures().row()["presence"] is None
