@@ -224,6 +224,7 @@ def cli(argv: list[str]) -> int:
     parser.add_argument("--engine", action="store_true", help="measure vLLM's prefix cache")
     parser.add_argument("--model-url", help="with --engine: a running server's /v1 base URL")
     parser.add_argument("--calls", type=int, default=10, help="with --engine: calls to make")
+    parser.add_argument("--dump", type=Path, help="with --engine: each request's tokens (JSON)")
     parser.add_argument("--example", action="store_true", help="print the README's example")
     args = parser.parse_args(argv[1:])
     world = load_world(ROOT / "worlds" / "shop.yaml")
@@ -231,7 +232,7 @@ def cli(argv: list[str]) -> int:
         print(example_prompt(world))
         return 0
     if args.engine:
-        return engine_episode(world, session_calls(args.calls), args.model_url)
+        return engine_episode(world, session_calls(args.calls), args.model_url, args.dump)
     anyio.run(main)
     return 0
 

@@ -127,6 +127,18 @@ def present(key: str | None, value: Any, text: str) -> bool:
     )
 
 
+REUSE_FIGURES = (
+    "reuse_tokens",
+    "reuse_plain_blocks",
+    "reuse_hybrid_blocks",
+    "recomputed_tokens_mean",
+    "recomputed_tokens_p95",
+    "recomputed_hybrid_mean",
+    "recomputed_hybrid_p95",
+)
+"""The figures of :meth:`mcp_sim.fidelity.prefix_reuse.Reuse.row` a group's row shows."""
+
+
 def _mean(values: list[float]) -> float | None:
     return statistics.fmean(values) if values else None
 
@@ -163,7 +175,7 @@ class Figures:
             ),
             "grounded": _mean(self.grounded),
             "reuse": _mean(self.reuse.per_call),
-            "reuse_tokens": self.reuse.row()["reuse_tokens"],
+            **{k: v for k, v in self.reuse.row().items() if k in REUSE_FIGURES},
             "chars_mean": statistics.fmean(self.chars or [0]),
             "tokens_mean": statistics.fmean(tokens),
             "tokens_p95": tokens[min(len(tokens) - 1, int(0.95 * len(tokens)))],
@@ -271,7 +283,7 @@ async def measure_figures(
             group.chars.append(sum(len(m["content"]) for m in messages))
             group.build_ms.append(build_ms)
             if shared is not None:
-                group.reuse.add(*shared)
+                group.reuse.add(shared)
         _score(figures, call, messages, held)
     return groups, index_ms
 
