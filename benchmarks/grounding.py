@@ -83,7 +83,8 @@ def served_line(summary: dict[str, Any]) -> str:
     return (
         f"served from the cache: plain model (blocks of {blocks['plain']}) "
         f"{_cell(summary.get('reuse_plain_blocks'))}, hybrid model (blocks of "
-        f"{blocks['hybrid']}) {_cell(summary.get('reuse_hybrid_blocks'))}; tokens recomputed "
+        f"{blocks['hybrid']}) {_cell(summary.get('reuse_hybrid_blocks'))}, with its state "
+        f"kept at every block {_cell(summary.get('reuse_hybrid_dense_blocks'))}; tokens recomputed "
         f"per call, mean / p95: exact {summary['recomputed_tokens_mean']:,.0f} / "
         f"{summary['recomputed_tokens_p95']:,}, plain "
         f"{summary.get('recomputed_plain_mean', 0):,.0f} / "

@@ -25,6 +25,7 @@ COLUMNS = (
     "reuse_tokens",
     "reuse_plain_blocks",
     "reuse_hybrid_blocks",
+    "reuse_hybrid_dense_blocks",
     "recomputed_tokens_mean",
     "recomputed_hybrid_mean",
     "recomputed_hybrid_p95",

@@ -131,6 +131,7 @@ REUSE_FIGURES = (
     "reuse_tokens",
     "reuse_plain_blocks",
     "reuse_hybrid_blocks",
+    "reuse_hybrid_dense_blocks",
     "recomputed_tokens_mean",
     "recomputed_tokens_p95",
     "recomputed_hybrid_mean",

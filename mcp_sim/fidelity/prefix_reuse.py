@@ -87,8 +87,8 @@ class CallReuse:
     tokens_shared: int
     tokens: int
     served: dict[str, int] = field(default_factory=dict)
-    """Tokens each kind of server (``plain``, ``hybrid``: see :class:`BlockCache`) serves
-    from its prefix cache."""
+    """Tokens each kind of server (``plain``, ``hybrid``, ``hybrid_dense``: see
+    :class:`PrefixReuse`) serves from its prefix cache."""
 
 
 @dataclass
@@ -102,11 +102,13 @@ class BlockCache:
     default): the last whole block before each prompt's last token, and the *junction* a
     request pins where its attention blocks matched further than any checkpoint, for the
     requests after it. So a hit ends at the furthest checkpoint the new prompt shares with the
-    previous request. Blocks are taken never to be evicted.
+    previous request. With ``--prefix-cache-retention-interval N`` it also keeps the state
+    every ``interval`` tokens. Blocks are taken never to be evicted.
     """
 
     block: int
     hybrid: bool = False
+    interval: int = 0
     _kept: dict[str, list[int]] = field(default_factory=dict)
     """Per episode, the checkpoints (token positions) of its last request's prompt."""
 
@@ -119,10 +121,12 @@ class BlockCache:
             return whole
         kept = [c for c in self._kept.get(episode, []) if c <= limit]
         hit = max(kept, default=0)
-        mine = [*kept, max(0, tokens - 1) // self.block * self.block]
+        if self.interval:
+            hit = max(hit, max(0, limit) // self.interval * self.interval)
+        mine = {*kept, max(0, tokens - 1) // self.block * self.block}
         if whole > hit:
-            mine.append(whole)
-        self._kept[episode] = mine
+            mine.add(whole)
+        self._kept[episode] = sorted(mine)
         return hit
 
 
@@ -189,8 +193,10 @@ class Reuse:
 
 class PrefixReuse:
     """Measures the reuse of each call of interleaved episodes, as they are answered, exactly
-    and at the granularity of a plain and of a hybrid model's server (blocks of
-    ``plain_block`` and ``hybrid_block`` tokens)."""
+    and as servers serve it (:class:`BlockCache`): a plain model's (blocks of ``plain_block``
+    tokens), a hybrid model's (blocks of ``hybrid_block``) with vLLM's default retention of
+    its linear layers' state, and one that keeps that state at every block
+    (``hybrid_dense``: ``--prefix-cache-retention-interval`` set to the block)."""
 
     def __init__(
         self, plain_block: int = PLAIN_BLOCK_TOKENS, hybrid_block: int = HYBRID_BLOCK_TOKENS
@@ -200,6 +206,7 @@ class PrefixReuse:
         self.caches = {
             "plain": BlockCache(plain_block),
             "hybrid": BlockCache(hybrid_block, hybrid=True),
+            "hybrid_dense": BlockCache(hybrid_block, hybrid=True, interval=hybrid_block),
         }
         self.episodes: dict[str, Reuse] = {}
         self.overall = Reuse()

@@ -42,6 +42,12 @@ def test_the_junction_serves_the_call_after_next() -> None:
     assert cache.served("e", 2950, 4500) == 1000
 
 
+def test_a_retention_interval_keeps_the_state_at_every_interval() -> None:
+    cache = BlockCache(1000, hybrid=True, interval=1000)
+    cache.served("e", 0, 2100)
+    assert cache.served("e", 1950, 3600) == 1000
+
+
 def test_episodes_keep_their_own_checkpoints() -> None:
     cache = BlockCache(1000, hybrid=True)
     cache.served("a", 0, 2500)
@@ -83,5 +89,5 @@ def test_prefix_reuse_counts_each_later_call_at_both_granularities() -> None:
     assert call.tokens_shared - call.served["plain"] < 4
     assert call.served["hybrid"] % 64 == 0 and call.served["hybrid"] <= call.served["plain"]
     summary = reuse.summary()
-    assert summary["blocks"] == {"plain": 4, "hybrid": 64}
+    assert summary["blocks"] == {"plain": 4, "hybrid": 64, "hybrid_dense": 64}
     assert summary["recomputed_plain_mean"] == call.tokens - call.served["plain"]
