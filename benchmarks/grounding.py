@@ -27,7 +27,10 @@ Printed per tool, per kind of call and overall:
 - prompt build time per call (ms): from the call's start to the request reaching the model;
 - prefix reuse (characters and tokens): of each later call's prompt, the share that is a prefix
   of the episode's previous prompt plus its answer (see :mod:`mcp_sim.fidelity.prefix_reuse`),
-  overall and, with ``--episodes``, per episode.
+  overall and, with ``--episodes``, per episode; and what a server serves of it from its cache
+  in whole blocks, for a plain model (``--plain-block``, 16 tokens) and for a hybrid one
+  (``--hybrid-block``, 1,056, from the points where vLLM kept its linear layers' state), with
+  the tokens each call recomputes (mean, p95).
 
 Kinds: a call's ``kind`` field where it has one, else ``lookup`` (a read whose argument is a
 record's key), ``search`` (another read), ``write``. Also: state-grounded recall (only the
@@ -58,7 +61,11 @@ sys.path.insert(0, str(ROOT))  # benchmarks.zoo, when this runs as a script
 
 from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table  # noqa: E402
 from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, read_calls  # noqa: E402
-from mcp_sim.fidelity.prefix_reuse import PrefixReuse  # noqa: E402
+from mcp_sim.fidelity.prefix_reuse import (  # noqa: E402
+    HYBRID_BLOCK_TOKENS,
+    PLAIN_BLOCK_TOKENS,
+    PrefixReuse,
+)
 from mcp_sim.prompting.native import estimate_tokens, render_system  # noqa: E402
 from mcp_sim.settings import PromptSettings, Settings  # noqa: E402
 from mcp_sim.simulator.core import Simulator  # noqa: E402
@@ -69,6 +76,25 @@ def _cell(value: Any) -> str:
     if value is None:
         return "-"
     return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def served_line(summary: dict[str, Any]) -> str:
+    """What servers serve of the later calls' prompts (whole blocks, the hybrid model's
+    checkpoints: :class:`~mcp_sim.fidelity.prefix_reuse.BlockCache`) and what they
+    recompute per call."""
+    blocks = summary["blocks"]
+    return (
+        f"served from the cache: plain model (blocks of {blocks['plain']}) "
+        f"{_cell(summary.get('reuse_plain_blocks'))}, hybrid model (blocks of "
+        f"{blocks['hybrid']}) {_cell(summary.get('reuse_hybrid_blocks'))}, with its state "
+        f"kept at every block {_cell(summary.get('reuse_hybrid_dense_blocks'))}; tokens recomputed "
+        f"per call, mean / p95: exact {summary['recomputed_tokens_mean']:,.0f} / "
+        f"{summary['recomputed_tokens_p95']:,}, plain "
+        f"{summary.get('recomputed_plain_mean', 0):,.0f} / "
+        f"{summary.get('recomputed_plain_p95', 0):,}, hybrid "
+        f"{summary.get('recomputed_hybrid_mean', 0):,.0f} / "
+        f"{summary.get('recomputed_hybrid_p95', 0):,}"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -86,6 +112,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--turn-budget", type=int, default=PromptSettings().turn_budget)
     parser.add_argument("--limit", type=int, default=0, help="only the first N calls")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--plain-block", type=int, default=PLAIN_BLOCK_TOKENS)
+    parser.add_argument("--hybrid-block", type=int, default=HYBRID_BLOCK_TOKENS)
     args = parser.parse_args(argv[1:])
     if args.zoo:
         return _zoo(args)
@@ -105,7 +133,7 @@ def main(argv: list[str]) -> int:
         f"history budget {args.history_budget} tokens",
         file=sys.stderr,
     )
-    reuse = PrefixReuse()
+    reuse = PrefixReuse(args.plain_block, args.hybrid_block)
     rows = anyio.run(measure, world, calls, options, reuse)
     budget = Simulator(world, TeacherModel(), settings=options).budget
     system = estimate_tokens(render_system(world))
@@ -116,10 +144,10 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     print(f"world index built in {rows['overall'].pop('index_ms'):.0f} ms", file=sys.stderr)
-    columns = list(next(iter(rows.values())))
+    columns = list(dict.fromkeys(c for row in rows.values() for c in row))
     print("\t".join(["group", *columns]))
     for name, row in rows.items():
-        print("\t".join([name, *(_cell(row[c]) for c in columns)]))
+        print("\t".join([name, *(_cell(row.get(c)) for c in columns)]))
     summary = reuse.summary()
     print(
         f"prefix reuse of later calls ({summary['later_calls']} in {summary['episodes']} "
@@ -129,6 +157,7 @@ def main(argv: list[str]) -> int:
         f"calls under 0.9: {summary['under_0.9']}",
         file=sys.stderr,
     )
+    print(served_line(summary), file=sys.stderr)
     episodes = {name: r.row() for name, r in reuse.episodes.items()}
     if args.json:
         figures = {"groups": rows, "prefix_reuse": summary, "episodes": episodes}
@@ -148,7 +177,8 @@ def _zoo(args: argparse.Namespace) -> int:
         f"{args.seed}",
         file=sys.stderr,
     )
-    report = anyio.run(measure_zoo, shapes, args.size_mb, args.seed, args.episodes, options)
+    blocks = (args.plain_block, args.hybrid_block)
+    report = anyio.run(measure_zoo, shapes, args.size_mb, args.seed, args.episodes, options, blocks)
     for shape, block in report["shapes"].items():
         print(f"{shape}: {block['info']}", file=sys.stderr)
     print("\n".join(table(report)))

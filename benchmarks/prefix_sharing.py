@@ -6,7 +6,8 @@ observations and patches are plausible and every patch commits. For each call af
 it measures the share of its prompt (characters, and tokens: see
 :mod:`mcp_sim.fidelity.prefix_reuse`) that is a prefix of the previous call's prompt plus its
 answer, counts the compactions (prompts that do not extend the previous one), and checks the
-prompt sizes against the budget. Sessions: the shop with default options; with a small history
+prompt sizes against the budget, and what a server serves from its cache in whole blocks, for a
+plain and for a hybrid model (see :class:`~mcp_sim.fidelity.prefix_reuse.BlockCache`). Sessions: the shop with default options; with a small history
 budget (compaction); and the shop with 6,000 orders (about 2.6 MB of state, shown as a view),
 for 50 and 100 calls.
 
@@ -14,14 +15,17 @@ With ``--engine`` it measures vLLM's own prefix cache instead: one episode of ``
 calls (10) on ``worlds/shop.yaml`` answered by the real embedded model (vLLM CPU, started here
 with the embedded defaults, or the server at ``--model-url``), reading the server's
 ``/metrics`` counters ``vllm:prefix_cache_queries`` and ``vllm:prefix_cache_hits`` (prompt
-tokens looked up, and found, in the cache) around each call, and printing each call's hit
-rate next to its character and token reuse.
+tokens looked up, and found, in the cache) around each request, and printing each call's hit
+rate next to its character and token reuse; then, per request, its prompt as the engine
+tokenized it (``/tokenize``), the tokens it shares with an earlier one, those in whole blocks,
+those the engine's default retention allows, what vLLM served, and the text where it diverges
+(``--dump FILE`` writes the tokens too).
 
 With ``--example`` it prints the prompt of the third call of a shop session instead (the
 example in the README's "What the model is shown"), the system part abbreviated.
 
     python benchmarks/prefix_sharing.py
-    python benchmarks/prefix_sharing.py --engine [--model-url URL] [--calls 10]
+    python benchmarks/prefix_sharing.py --engine [--model-url URL] [--calls 10] [--dump F]
     python benchmarks/prefix_sharing.py --example
 """
 
@@ -41,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # benchmarks.engine_cache, when this runs as a script
 
 from benchmarks.engine_cache import engine_episode  # noqa: E402
+from benchmarks.grounding import served_line  # noqa: E402
 from mcp_sim.fidelity.prefix_reuse import PrefixReuse  # noqa: E402
 from mcp_sim.models.base import (  # noqa: E402
     ChatMessage,
@@ -191,6 +196,7 @@ async def report(name: str, world: World, options: Settings, count: int = CALLS)
         f"{row['recomputed_tokens_mean']:,.0f}; prompt tokens (estimate) last {tokens[-1]:,}, "
         f"max {max(tokens):,} of at most {bound:,}"
     )
+    print(f"  {served_line(row)}")
 
 
 async def main() -> None:
@@ -224,6 +230,7 @@ def cli(argv: list[str]) -> int:
     parser.add_argument("--engine", action="store_true", help="measure vLLM's prefix cache")
     parser.add_argument("--model-url", help="with --engine: a running server's /v1 base URL")
     parser.add_argument("--calls", type=int, default=10, help="with --engine: calls to make")
+    parser.add_argument("--dump", type=Path, help="with --engine: each request's tokens (JSON)")
     parser.add_argument("--example", action="store_true", help="print the README's example")
     args = parser.parse_args(argv[1:])
     world = load_world(ROOT / "worlds" / "shop.yaml")
@@ -231,7 +238,7 @@ def cli(argv: list[str]) -> int:
         print(example_prompt(world))
         return 0
     if args.engine:
-        return engine_episode(world, session_calls(args.calls), args.model_url)
+        return engine_episode(world, session_calls(args.calls), args.model_url, args.dump)
     anyio.run(main)
     return 0
 

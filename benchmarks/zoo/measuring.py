@@ -11,6 +11,7 @@ from typing import Any
 
 from benchmarks.zoo import HELD_OUT, KINDS, SHAPES, generate
 from mcp_sim.fidelity.grounding_recall import Figures, measure_figures
+from mcp_sim.fidelity.prefix_reuse import HYBRID_BLOCK_TOKENS, PLAIN_BLOCK_TOKENS, PrefixReuse
 from mcp_sim.settings.combined import Settings
 from mcp_sim.spec.world import World
 
@@ -23,6 +24,12 @@ COLUMNS = (
     "presence",
     "reuse",
     "reuse_tokens",
+    "reuse_plain_blocks",
+    "reuse_hybrid_blocks",
+    "reuse_hybrid_dense_blocks",
+    "recomputed_tokens_mean",
+    "recomputed_hybrid_mean",
+    "recomputed_hybrid_p95",
     "chars_mean",
     "tokens_mean",
     "tokens_max",
@@ -43,15 +50,24 @@ def chosen_shapes(names: str | None, include_held_out: bool) -> list[str]:
     return [n for n in wanted if include_held_out or n not in HELD_OUT]
 
 
+BLOCKS = (PLAIN_BLOCK_TOKENS, HYBRID_BLOCK_TOKENS)
+"""The cache blocks of a plain and of a hybrid model's server (see :class:`PrefixReuse`)."""
+
+
 async def measure_shape(
-    shape: str, size_mb: float, seed: int, episodes: int, settings: Settings
+    shape: str,
+    size_mb: float,
+    seed: int,
+    episodes: int,
+    settings: Settings,
+    blocks: tuple[int, int] = BLOCKS,
 ) -> tuple[dict[str, Figures], dict[str, Any]]:
     """Figures per group (``overall``, ``kind K``) and facts about the run."""
     started = time.perf_counter()
     spec, calls = generate(shape, size_mb, seed, episodes)
     generated = time.perf_counter() - started
     world = World.model_validate(spec)
-    groups, index_ms = await measure_figures(world, calls, settings)
+    groups, index_ms = await measure_figures(world, calls, settings, PrefixReuse(*blocks))
     info = {
         "state_chars": len(json.dumps(spec["state"])),
         "calls": len(calls),
@@ -64,14 +80,19 @@ async def measure_shape(
 
 
 async def measure_zoo(
-    shapes: list[str], size_mb: float, seed: int, episodes: int, settings: Settings
+    shapes: list[str],
+    size_mb: float,
+    seed: int,
+    episodes: int,
+    settings: Settings,
+    blocks: tuple[int, int] = BLOCKS,
 ) -> dict[str, Any]:
     """``{"shapes": {shape: {"info": ..., "rows": {group: row}}}, "all": {group: row}}``:
     rows per shape and group (``overall``, ``kind K``), and per group over all shapes."""
     merged: dict[str, Figures] = defaultdict(Figures)
     report: dict[str, Any] = {"shapes": {}, "held_out": sorted(HELD_OUT & set(shapes))}
     for shape in shapes:
-        groups, info = await measure_shape(shape, size_mb, seed, episodes, settings)
+        groups, info = await measure_shape(shape, size_mb, seed, episodes, settings, blocks)
         for name, figures in groups.items():
             merged[name].merge(figures)
         report["shapes"][shape] = {"info": info, "rows": _rows(groups)}
@@ -90,7 +111,7 @@ def table(report: dict[str, Any]) -> list[str]:
     blocks = [*report["shapes"].items(), ("ALL", {"rows": report["all"]})]
     for shape, block in blocks:
         for group, row in block["rows"].items():
-            cells = [_cell(row[c]) for c in COLUMNS]
+            cells = [_cell(row.get(c)) for c in COLUMNS]
             lines.append("\t".join([shape, group.removeprefix("kind "), *cells]))
     return lines
 

@@ -21,9 +21,12 @@ QWEN_AGENTWORLD_FLAGS: tuple[tuple[str, ...], ...] = (
     ("--reasoning-parser", "qwen3"),
     ("--language-model-only",),
     ("--trust-remote-code",),
+    ("--enable-prefix-caching",),
 )
-"""Added for Qwen-AgentWorld (it thinks before answering and ships custom code), each
-unless the user's extra arguments already set that option."""
+"""Added for Qwen-AgentWorld (it thinks before answering and ships custom code; a session's
+calls share most of their prompt, and vLLM releases have differed on whether a hybrid model
+caches prefixes by default), each unless the user's extra arguments already set that
+option."""
 
 
 def free_port(host: str = LOOPBACK) -> int:
@@ -84,6 +87,13 @@ def embedded_command(
         # releases and platforms; consecutive calls of a session share most of their prompt
         # (see mcp_sim.prompting.native), so say it.
         "--enable-prefix-caching",
+        # Gemma 3's sliding-window layers need the 512 tokens before a hit still cached, and
+        # vLLM 0.32 keeps them (by default) only before each prompt's last block and where a
+        # request found its attention blocks cached further than them. A call's prompt repeats
+        # the previous one up to that call's closing instruction, which ends neither, so the
+        # next call found nothing cached; keeping them at every block serves it.
+        "--prefix-cache-retention-interval",
+        "None",
         # torch.compile makes startup 160-240 s instead of ~50 s on CPU.
         "--enforce-eager",
         "--structured-outputs-config",

@@ -145,6 +145,19 @@ def anywhere(value: Any, text: str) -> bool:
     return json.dumps(value, ensure_ascii=False) in text or str(value) in text
 
 
+REUSE_FIGURES = (
+    "reuse_tokens",
+    "reuse_plain_blocks",
+    "reuse_hybrid_blocks",
+    "reuse_hybrid_dense_blocks",
+    "recomputed_tokens_mean",
+    "recomputed_tokens_p95",
+    "recomputed_hybrid_mean",
+    "recomputed_hybrid_p95",
+)
+"""The figures of :meth:`mcp_sim.fidelity.prefix_reuse.Reuse.row` a group's row shows."""
+
+
 def _mean(values: list[float]) -> float | None:
     return statistics.fmean(values) if values else None
 
@@ -184,7 +197,7 @@ class Figures:
             "grounded": _mean(self.grounded),
             "presence": _mean(self.presence),
             "reuse": _mean(self.reuse.per_call),
-            "reuse_tokens": self.reuse.row()["reuse_tokens"],
+            **{k: v for k, v in self.reuse.row().items() if k in REUSE_FIGURES},
             "chars_mean": statistics.fmean(self.chars or [0]),
             "tokens_mean": statistics.fmean(tokens),
             "tokens_p95": tokens[min(len(tokens) - 1, int(0.95 * len(tokens)))],
@@ -292,7 +305,7 @@ async def measure_figures(
             group.chars.append(sum(len(m["content"]) for m in messages))
             group.build_ms.append(build_ms)
             if shared is not None:
-                group.reuse.add(*shared)
+                group.reuse.add(shared)
         _score(figures, call, messages, held)
         # What a call writes is state for the calls after it, not for its own answer: a
         # fresh key the write's patch holds is no value its prompt could have held.

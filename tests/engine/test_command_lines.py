@@ -34,6 +34,8 @@ def test_embedded_command(tmp_path: Path) -> None:
     assert value("--max-num-batched-tokens") == value("--max-model-len")
     # A session's consecutive prompts share their prefix; the engine must keep it cached.
     assert "--enable-prefix-caching" in command
+    # ... at every block, which a sliding-window model needs to serve a later call's prefix.
+    assert value("--prefix-cache-retention-interval") == "None"
     structured = json.loads(value("--structured-outputs-config"))
     assert structured == {"backend": "xgrammar", "disable_any_whitespace": True}
 
@@ -81,7 +83,13 @@ def test_gpu_command_adds_agentworld_flags_once(
     monkeypatch.setenv("PATH", str(fake_vllm(tmp_path).parent))
     command = gpu_command("Qwen/Qwen-AgentWorld-35B-A3B", 8000)
     tail = command[command.index("8000") + 1 :]
-    assert tail == ["--reasoning-parser", "qwen3", "--language-model-only", "--trust-remote-code"]
+    assert tail == [
+        "--reasoning-parser",
+        "qwen3",
+        "--language-model-only",
+        "--trust-remote-code",
+        "--enable-prefix-caching",
+    ]
 
     custom = gpu_command("Qwen/Qwen-AgentWorld-35B-A3B", 8000, ["--reasoning-parser=deepseek_r1"])
     assert "qwen3" not in custom

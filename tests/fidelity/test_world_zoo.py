@@ -184,6 +184,9 @@ async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
         assert overall["calls"] == report["shapes"][shape]["info"]["calls"], shape
         assert overall["recall"] is not None and 0 <= overall["recall"] <= 1, shape
         assert overall["reuse"] is not None and 0 < overall["reuse"] <= 1, shape
+        # A server serves whole blocks: fewer of a hybrid model's large ones than of 16 tokens.
+        assert overall["reuse_hybrid_blocks"] <= overall["reuse_plain_blocks"], shape
+        assert overall["reuse_plain_blocks"] <= overall["reuse_tokens"], shape
         assert {f"kind {k}" for k in KINDS} >= set(rows) - {"overall"}, shape
     assert report["all"]["overall"]["calls"] == sum(
         b["info"]["calls"] for b in report["shapes"].values()
