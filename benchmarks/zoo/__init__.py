@@ -3,10 +3,13 @@ answered, and whose state patches are made, by code (dev tooling, not part of mc
 
     from benchmarks.zoo import generate
     world_spec, calls = generate("library", size_mb=4, seed=7, episodes=30)
+    world_spec, calls = generate("random-17", size_mb=4, seed=7, episodes=30)
 
 ``calls`` are JSON objects as ``benchmarks/grounding.py`` reads them (``episode``, ``step``,
 ``kind``, ``tool``, ``arguments``, ``response``, ``is_error``, ``patch``). The shapes in
 :data:`HELD_OUT` are not for development: nobody tunes on them; they are run at the end only.
+``random-N`` is a shape drawn from seed N (:mod:`benchmarks.zoo.random_shapes`): seeds 0-99
+are for development, seeds from 1000 up are held out.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from benchmarks.zoo.ledger import Ledger
 from benchmarks.zoo.library import Library
 from benchmarks.zoo.orgchart import OrgChart
 from benchmarks.zoo.parcels import Parcels
+from benchmarks.zoo.random_shapes import held_out, random_shape, seed_of
 from benchmarks.zoo.shape import Shape, record
 from benchmarks.zoo.shop import Shop
 from benchmarks.zoo.university import University
@@ -70,13 +74,27 @@ tuning the retrieval and shown to nobody who is, are held out in their place."""
 HELD_OUT: frozenset[str] = frozenset({"conference", "bikeshare", "wetter"})
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
-__all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate"]
+__all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
+
+
+def make_shape(name: str) -> Shape:
+    """The shape of that name: one of :data:`SHAPES`, or a random one (``random-N``)."""
+    seed = seed_of(name)
+    if seed is not None:
+        return random_shape(seed)
+    return SHAPES[name]()
+
+
+def is_held_out(name: str) -> bool:
+    """Whether a shape is kept out of development: one of :data:`HELD_OUT`, or a random shape
+    of a held-out seed (1000 and up)."""
+    return name in HELD_OUT or held_out(name)
 
 
 def generate(
     shape: str, size_mb: float, seed: int = 7, episodes: int = 30
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The world spec (state of about ``size_mb`` MB as JSON) and its recorded calls."""
-    maker = SHAPES[shape]()
+    maker = make_shape(shape)
     state = maker.build(random.Random(f"{shape}/{seed}"), int(size_mb * 1_000_000))
     return maker.spec(state), record(maker, state, seed, episodes)
