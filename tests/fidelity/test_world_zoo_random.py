@@ -33,6 +33,8 @@ def test_development_seeds_draw_every_kind_of_design() -> None:
     assert {style for d in designs for style in d.id_styles.values()} == set(ID_STYLES)
     assert {len(d.group) for d in designs} == {0, 1, 2}
     assert {d.calendar_list for d in designs} == {True, False}
+    keyed = [s for d in designs for s in d.stores.values() if s.container.startswith("keyed")]
+    assert {s.key_prefix[-1:] for s in keyed} == {"", ":", "#"}
     assert {d.domain for d in designs} == set(DOMAINS)
     assert draw(7) == draw(7)
 
@@ -51,6 +53,7 @@ def _raw_records(box: Any, store: Store) -> list[Any]:
         return box
     if store.container in ("keyed", "keyed_bare"):
         assert isinstance(box, dict)
+        assert all(key.startswith(store.key_prefix) for key in box)
         return list(box.values())
     if store.container == "columnar":
         assert set(box) == {"columns", "rows"}

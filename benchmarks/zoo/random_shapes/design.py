@@ -1,5 +1,5 @@
 """A random shape's design, drawn from its seed: the domain, each collection's place and
-container, the id style of each, how links refer to records, the field names' spelling (and
+container, the id style of each (and the keys of a keyed one), how links refer to records, the field names' spelling (and
 which of a field's other names each field goes by), which fields nest in sub-objects, and
 whether a record's calendar is keyed by date or a list of dated entries."""
 
@@ -130,6 +130,7 @@ def draw(seed: int) -> Design:
             rng.choice(CONTAINERS),
             id_key,
             (id_key, *_columns(design, role)),
+            rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
         )
     return design
 

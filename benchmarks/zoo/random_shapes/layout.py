@@ -40,6 +40,8 @@ class Store:
     id_key: str
     columns: tuple[str, ...] = ()
     """The columns of a columnar container (the id first)."""
+    key_prefix: str = ""
+    """What a keyed container's keys add before the id (``boat:`` of ``boat:BT-00042``)."""
 
     def make(self) -> Any:
         if self.container == "array":
@@ -66,7 +68,7 @@ class Store:
         return box
 
     def append(self, state: State, record: dict[str, Any]) -> None:
-        box, key = self._box(state), str(record[self.id_key])
+        box, key = self._box(state), f"{self.key_prefix}{record[self.id_key]}"
         if self.container == "array":
             box.append(record)
         elif self.container == "keyed":
@@ -92,8 +94,7 @@ class Store:
         elif self.container == "keyed":
             rows = box.values()
         elif self.container == "keyed_bare":
-            # A bare key is all there is of the id: a number if it looks like one.
-            return [(k, {self.id_key: int(k) if k.isdigit() else k, **box[k]}) for k in box]
+            return [(self._id(k), {self.id_key: self._typed(k), **box[k]}) for k in box]
         elif self.container == "columnar":
             rows = [dict(zip(self.columns, row, strict=True)) for row in box["rows"]]
         elif self.container == "envelope":
@@ -102,13 +103,21 @@ class Store:
             rows = [edge["node"] for edge in box["edges"]]
         return [(str(r[self.id_key]), r) for r in rows]
 
+    def _id(self, key: str) -> str:
+        return key.removeprefix(self.key_prefix)
+
+    def _typed(self, key: str) -> Any:
+        """The id a bare key holds, all there is of it: a number if it looks like one."""
+        ident = self._id(key)
+        return int(ident) if ident.isdigit() else ident
+
     def get(self, state: State, key: str) -> dict[str, Any] | None:
         return next((r for k, r in self.items(state) if k == key), None)
 
     def pointer(self, state: State, key: str, *inside: str) -> str:
         """A JSON Pointer to the field at ``inside`` (stored names) of record ``key``."""
         if self.container in ("keyed", "keyed_bare"):
-            return pointer(*self.at, key, *inside)
+            return pointer(*self.at, f"{self.key_prefix}{key}", *inside)
         keys = [k for k, _ in self.items(state)]
         row = keys.index(key)
         if self.container == "columnar":
