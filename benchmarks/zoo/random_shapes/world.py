@@ -60,7 +60,7 @@ class RandomShape(Shape):
             primary.items,
             filters(design),
             self._show,
-            limit=rng_limit(design.seed),
+            limit=search_limit(design.seed),
         )
         self.code = RandomTools(design, self.finder)
 
@@ -183,6 +183,6 @@ class RandomShape(Shape):
         return Planned("empty", self.finder.name, arguments)
 
 
-def rng_limit(seed: int) -> int:
+def search_limit(seed: int) -> int:
     """How many records a search answers with at most (10 to 25, by seed)."""
     return random.Random(f"limit/{seed}").choice((10, 15, 20, 25))
