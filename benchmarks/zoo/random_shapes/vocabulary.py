@@ -238,4 +238,58 @@ DOMAINS = (
         "maintenance",
         (num("mileage", 1000, 900000, "odometer"), num("oil_l", 0.0, 60.0, "oil_added")),
     ),
+    Domain(
+        "Drone fleet",
+        "A survey company's drones, the pilots flying them and their flights, with battery "
+        "checks per date.",
+        Entity(
+            "drone",
+            "drones",
+            "DN",
+            (
+                of("callsign", "title", "tail_name", "name"),
+                cat("airframe", "quad hexa fixed_wing vtol", "frame", "type"),
+                cat("payload", "lidar rgb thermal multispectral", "sensor"),
+                num("mass_g", 250, 24000, "weight_g", "mtow_g"),
+                num("endurance_min", 12.0, 180.0, "flight_time", "max_minutes"),
+                of("base", "city", "home_base", "hangar"),
+            ),
+        ),
+        Entity("pilot", "pilots", "PL", PARTY),
+        Entity(
+            "flight",
+            "flights",
+            "FL",
+            (*LINK, num("minutes", 3, 150, "airtime"), num("area_ha", 0.5, 800.0, "hectares")),
+        ),
+        "checks",
+        (num("cycles", 1, 900, "charge_cycles"), num("health_pct", 55.0, 100.0, "soh")),
+    ),
+    Domain(
+        "Greenhouse operations",
+        "A nursery's greenhouse beds, the growers tending them and their harvests, with "
+        "sensor logs per date.",
+        Entity(
+            "bed",
+            "beds",
+            "BD",
+            (
+                of("crop_name", "title", "planting", "label"),
+                cat("crop", "tomato basil lettuce pepper strawberry", "species", "plant"),
+                cat("medium", "soil coir rockwool hydro", "substrate"),
+                num("area_m2", 4, 400, "size", "surface_m2"),
+                num("ph", 5.2, 7.8, "soil_ph", "acidity"),
+                of("sown", "date", "sown_on", "planted", years=(2024, 2025)),
+            ),
+        ),
+        Entity("grower", "growers", "GR", PARTY),
+        Entity(
+            "harvest",
+            "harvests",
+            "HV",
+            (*LINK, num("kg", 1.0, 900.0, "yield_kg", "weight"), cat("grade", "A B C")),
+        ),
+        "sensors",
+        (num("temp_c", 12.0, 34.0, "temperature"), num("humidity", 40, 98, "rh_pct")),
+    ),
 )
