@@ -111,15 +111,51 @@ class Store:
         ident = self._id(key)
         return int(ident) if ident.isdigit() else ident
 
+    def _ids(self, box: Any) -> list[str]:
+        """The ids (as text) of a container that is a list, in order."""
+        if self.container == "columnar":
+            return [str(row[0]) for row in box["rows"]]
+        if self.container == "array":
+            return [str(r[self.id_key]) for r in box]
+        if self.container == "envelope":
+            return [str(r[self.id_key]) for r in box["results"]]
+        return [str(edge["node"][self.id_key]) for edge in box["edges"]]
+
     def get(self, state: State, key: str) -> dict[str, Any] | None:
-        return next((r for k, r in self.items(state) if k == key), None)
+        """Record ``key`` as :meth:`items` gives it (found without making every record)."""
+        box = self._box(state)
+        found: dict[str, Any] | None
+        if self.container in ("keyed", "keyed_bare"):
+            found = box.get(f"{self.key_prefix}{key}")
+            if found is None or self.container == "keyed":
+                return found
+            return {self.id_key: self._typed(key), **found}
+        try:
+            row = self._ids(box).index(key)
+        except ValueError:
+            return None
+        if self.container == "columnar":
+            return dict(zip(self.columns, box["rows"][row], strict=True))
+        if self.container == "array":
+            found = box[row]
+        else:
+            found = (
+                box["results"][row] if self.container == "envelope" else box["edges"][row]["node"]
+            )
+        return found
+
+    def keys(self, state: State) -> list[str]:
+        """The records' ids (as text), in state order."""
+        box = self._box(state)
+        if self.container in ("keyed", "keyed_bare"):
+            return [self._id(k) for k in box]
+        return self._ids(box)
 
     def pointer(self, state: State, key: str, *inside: str) -> str:
         """A JSON Pointer to the field at ``inside`` (stored names) of record ``key``."""
         if self.container in ("keyed", "keyed_bare"):
             return pointer(*self.at, f"{self.key_prefix}{key}", *inside)
-        keys = [k for k, _ in self.items(state)]
-        row = keys.index(key)
+        row = self._ids(self._box(state)).index(key)
         if self.container == "columnar":
             column = self.columns.index(inside[0])
             return pointer(*self.at, "rows", row, column, *inside[1:])

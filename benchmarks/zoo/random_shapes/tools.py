@@ -118,11 +118,12 @@ class RandomTools:
         if not mine:
             raise ToolError(f"no {design.domain.link.plural} for {wanted}")
         primary = design.stores["primary"]
+        records = dict(primary.items(state))
         name = design.path(design.domain.primary.fields[0])
         date = design.spell(f"{design.domain.link.singular}.date")
         found = []
         for link in mine[:25]:
-            record = self._record(state, design.referred("primary", link))
+            record = records[design.referred("primary", link)]
             label: Any = record
             for part in name:
                 label = label[part]

@@ -133,7 +133,11 @@ class RandomShape(Shape):
         return self.code.tools(self.note)
 
     def _any(self, rng: random.Random, state: State, role: str) -> tuple[str, dict[str, Any]]:
-        return rng.choice(self.design.stores[role].items(state))
+        store = self.design.stores[role]
+        key = rng.choice(store.keys(state))
+        found = store.get(state, key)
+        assert found is not None
+        return key, found
 
     def _id_arg(self, key: str) -> Any:
         return int(key) if self.design.id_styles["primary"] == "int" else key
