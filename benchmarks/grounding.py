@@ -42,7 +42,9 @@ simulator could not answer.
 answered by code) and prints the figures per shape and per kind of call (``lookup``,
 ``nested_lookup``, ``search``, ``join``, ``aggregate``, ``write``, ``read_after_write``,
 ``empty``), then per kind over all shapes. The held-out shapes (``benchmarks.zoo.HELD_OUT``) run
-only with ``--include-held-out``: nobody tunes on them.
+only with ``--include-held-out``: nobody tunes on them. ``--shapes random:0-9`` runs the shapes
+drawn from seeds 0 to 9 (``benchmarks/zoo/random_shapes``): seeds 0-99 are for development,
+seeds from 1000 up are held out.
 """
 
 from __future__ import annotations
@@ -102,7 +104,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("world", type=Path, nargs="?")
     parser.add_argument("calls", type=Path, nargs="?")
     parser.add_argument("--zoo", action="store_true", help="measure the generated zoo")
-    parser.add_argument("--shapes", help="the zoo's shapes to run, comma-separated")
+    parser.add_argument(
+        "--shapes",
+        help="the zoo's shapes to run, comma-separated; random:A-B for random seeds A to B",
+    )
     parser.add_argument("--size-mb", type=float, default=4.0, help="zoo state size per shape")
     parser.add_argument("--episodes", type=int, default=30, help="zoo episodes per shape")
     parser.add_argument("--seed", type=int, default=7)

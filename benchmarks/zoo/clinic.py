@@ -1,7 +1,8 @@
-"""``clinic`` (held out): columnar tables, as spreadsheet and warehouse APIs hold them: each
-table is a list of column names and a list of rows (lists of values, no field names in a
-row); patients, doctors and visits; a compound key (patient and date); the patients a doctor
-saw is a join over the visits; totals per doctor or reason are sums no row holds."""
+"""``clinic`` (held out in the round that first measured it, a development shape since): columnar
+tables, as spreadsheet and warehouse APIs hold them: each table is a list of column names and a
+list of rows (lists of values, no field names in a row); patients, doctors and visits; a
+compound key (patient and date); the patients a doctor saw is a join over the visits; totals
+per doctor or reason are sums no row holds."""
 
 from __future__ import annotations
 

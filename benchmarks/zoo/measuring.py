@@ -9,7 +9,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from benchmarks.zoo import HELD_OUT, KINDS, SHAPES, generate
+from benchmarks.zoo import KINDS, SHAPES, generate, is_held_out
+from benchmarks.zoo.random_shapes import expand, seed_of
 from mcp_sim.fidelity.grounding_recall import Figures, measure_figures
 from mcp_sim.fidelity.prefix_reuse import HYBRID_BLOCK_TOKENS, PLAIN_BLOCK_TOKENS, PrefixReuse
 from mcp_sim.settings.combined import Settings
@@ -41,13 +42,15 @@ COLUMNS = (
 
 
 def chosen_shapes(names: str | None, include_held_out: bool) -> list[str]:
-    """The shapes to run: those named (comma-separated), else every shape; the held-out ones
-    only when asked for."""
-    wanted = [n.strip() for n in names.split(",") if n.strip()] if names else list(SHAPES)
-    unknown = [n for n in wanted if n not in SHAPES]
+    """The shapes to run: those named (comma-separated; ``random:A-B`` names the random
+    shapes of seeds A to B), else every hand-written shape; the held-out ones only when asked
+    for."""
+    tokens = [n.strip() for n in names.split(",") if n.strip()] if names else list(SHAPES)
+    wanted = [name for token in tokens for name in expand(token)]
+    unknown = [n for n in wanted if n not in SHAPES and seed_of(n) is None]
     if unknown:
-        raise ValueError(f"unknown shapes {unknown}; the zoo has {sorted(SHAPES)}")
-    return [n for n in wanted if include_held_out or n not in HELD_OUT]
+        raise ValueError(f"unknown shapes {unknown}; the zoo has {sorted(SHAPES)} and random:A-B")
+    return [n for n in wanted if include_held_out or not is_held_out(n)]
 
 
 BLOCKS = (PLAIN_BLOCK_TOKENS, HYBRID_BLOCK_TOKENS)
@@ -90,7 +93,7 @@ async def measure_zoo(
     """``{"shapes": {shape: {"info": ..., "rows": {group: row}}}, "all": {group: row}}``:
     rows per shape and group (``overall``, ``kind K``), and per group over all shapes."""
     merged: dict[str, Figures] = defaultdict(Figures)
-    report: dict[str, Any] = {"shapes": {}, "held_out": sorted(HELD_OUT & set(shapes))}
+    report: dict[str, Any] = {"shapes": {}, "held_out": [s for s in shapes if is_held_out(s)]}
     for shape in shapes:
         groups, info = await measure_shape(shape, size_mb, seed, episodes, settings, blocks)
         for name, figures in groups.items():

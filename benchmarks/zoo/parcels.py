@@ -1,8 +1,8 @@
-"""``parcels`` (held out): an event log: parcels keyed by tracking number (no id field), each
-with nested sender and recipient addresses and a list of scan events at facilities (an
-array of facilities with codes); a parcel's status is its last event; the parcels that went
-from one facility to another is a join over two events; a facility's counts are summaries
-no record holds."""
+"""``parcels`` (held out in the round that first measured it, a development shape since): an event
+log: parcels keyed by tracking number (no id field), each with nested sender and recipient
+addresses and a list of scan events at facilities (an array of facilities with codes); a
+parcel's status is its last event; the parcels that went from one facility to another is a join
+over two events; a facility's counts are summaries no record holds."""
 
 from __future__ import annotations
 

@@ -1,0 +1,69 @@
+"""Shapes drawn at random, many of them: from a seed, a design (a domain's vocabulary; each
+collection's container: an array, an object keyed by id with or without the id as a field,
+columns and rows, a paged envelope or GraphQL-style edges; wrapping objects; id styles; how
+links refer to records; field-name casing and synonyms; fields nested in sub-objects; a
+calendar keyed by date or listed) and a world laid out by it, with the same kinds of call as
+the hand-written shapes, answered by code.
+
+``random-N`` is the shape of seed N; ``random:A-B`` on the command line names seeds A to B.
+Seeds 0-99 are for development; seeds from 1000 up are held out (run only at the end, with
+``--include-held-out``), so that a figure on them is one on shapes nobody tuned for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchmarks.zoo.random_shapes.design import draw
+from benchmarks.zoo.random_shapes.world import RandomShape
+from benchmarks.zoo.shape import Shape
+
+PREFIX = "random-"
+HELD_OUT_FROM = 1000
+"""Seeds from here up are held out; 0-99 are the development range."""
+_RANGE = re.compile(r"^random:(\d+)(?:-(\d+))?$")
+
+
+def random_shape(seed: int) -> Shape:
+    """The shape of ``seed``: a :class:`RandomShape` whose class carries the shape's name."""
+    design = draw(seed)
+    kind = type(
+        f"RandomShape{seed}",
+        (RandomShape,),
+        {
+            "name": f"{PREFIX}{seed}",
+            "title": design.domain.title,
+            "description": f"{design.domain.about} Answers are JSON; errors are text starting "
+            "with 'Error:'.",
+            "note": design.note,
+        },
+    )
+    made: Shape = kind(design)
+    return made
+
+
+def seed_of(name: str) -> int | None:
+    """The seed of a random shape's name (``random-7`` → 7), else ``None``."""
+    rest = name.removeprefix(PREFIX)
+    return int(rest) if name.startswith(PREFIX) and rest.isdigit() else None
+
+
+def expand(token: str) -> list[str]:
+    """The shape names a command-line token stands for: ``random:0-9`` → ``random-0`` to
+    ``random-9``; any other token stands for itself."""
+    matched = _RANGE.match(token)
+    if matched is None:
+        return [token]
+    first = int(matched.group(1))
+    last = int(matched.group(2) or first)
+    if last < first:
+        raise ValueError(f"empty seed range {token}")
+    return [f"{PREFIX}{n}" for n in range(first, last + 1)]
+
+
+def held_out(name: str) -> bool:
+    seed = seed_of(name)
+    return seed is not None and seed >= HELD_OUT_FROM
+
+
+__all__ = ["HELD_OUT_FROM", "RandomShape", "expand", "held_out", "random_shape", "seed_of"]
