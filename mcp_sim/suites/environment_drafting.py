@@ -13,16 +13,23 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from mcp_sim.authoring.drafting import correction_messages, draft_messages, draft_schema
+from mcp_sim.authoring.drafting import (
+    COMPACT,
+    DraftSize,
+    correction_messages,
+    draft_messages,
+    draft_schema,
+)
 from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
 from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
+from mcp_sim.prompting.bounds import OutputBounds, bounded_schema
 from mcp_sim.spec.verify import TASK_NAME_PATTERN
 from mcp_sim.spec.world import Domain, World, world_json_schema
 from mcp_sim.suites.inputs import SuiteInput
@@ -30,6 +37,10 @@ from mcp_sim.suites.reference import ReferenceStep, Solution, solution_problems
 
 MIN_TASKS, MAX_TASKS = 2, 5
 SUITE_DRAFT_MAX_TOKENS = 8000
+COMPACT_SUITE_DRAFT_MAX_TOKENS = 3000
+"""For a small model (bounded output): a compact world, its tasks and their solutions, inside
+the embedded model's 8192-token window with the prompt."""
+FULL = DraftSize()
 
 _STEP: dict[str, Any] = {
     "type": "object",
@@ -70,15 +81,39 @@ class DraftedEnvironment:
     """The generator model, as the endpoint named itself."""
 
 
-def environment_schema(item: SuiteInput) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DraftAsking:
+    """How a draft is asked for: the answer's sampling (its seed is the item's) and, for a
+    small model, output bounds, which also ask for a compact world."""
+
+    sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=SUITE_DRAFT_MAX_TOKENS))
+    bounds: OutputBounds | None = None
+
+    @classmethod
+    def of(cls, given: dict[str, Any], bounds: OutputBounds | None) -> DraftAsking:
+        """Asking under the sampling settings ``given`` (the ones a user set) and ``bounds``;
+        the token limit is the compact one under bounds unless ``given`` names one."""
+        limit = COMPACT_SUITE_DRAFT_MAX_TOKENS if bounds is not None else SUITE_DRAFT_MAX_TOKENS
+        return cls(replace(Sampling(max_tokens=limit), **given), bounds)
+
+    def schema(self, item: SuiteInput) -> dict[str, Any]:
+        if self.bounds is None:
+            return environment_schema(item)
+        schema: dict[str, Any] = bounded_schema(environment_schema(item, COMPACT), self.bounds)
+        return schema
+
+
+def environment_schema(item: SuiteInput, size: DraftSize = FULL) -> dict[str, Any]:
     """The schema of a draft: the world draft's, its tools given output schemas, and tasks
-    (one object per domain, shared by every request: read, never changed)."""
-    return _environment_schema(item.domain)
+    (one object per domain and size, shared by every request: read, never changed). An
+    imported item's draft has room for an output schema for each of its tools."""
+    imported = len(item.imported["tools"]) if item.imported is not None else 0
+    return _environment_schema(item.domain, replace(size, tools=max(size.tools, imported)))
 
 
 @functools.cache
-def _environment_schema(domain: Domain) -> dict[str, Any]:
-    world = draft_schema(domain)
+def _environment_schema(domain: Domain, size: DraftSize) -> dict[str, Any]:
+    world = draft_schema(domain, size)
     defs = world.pop("$defs")
     full = world_json_schema()["$defs"]
     for name in ("Check", "CallMatch", "Times"):
@@ -118,12 +153,17 @@ def environment_messages(item: SuiteInput) -> list[ChatMessage]:
 
 
 async def draft_environment(
-    item: SuiteInput, model: WorldModel, *, seed: int, tries: int = 3
+    item: SuiteInput,
+    model: WorldModel,
+    *,
+    seed: int,
+    tries: int = 3,
+    asking: DraftAsking = DraftAsking(),
 ) -> DraftedEnvironment:
     """A valid environment for ``item``, the model's problems sent back to it up to ``tries``
     times. Raises :class:`DraftError` with the last draft's problems when none is valid."""
-    schema = environment_schema(item)
-    sampling = Sampling(max_tokens=SUITE_DRAFT_MAX_TOKENS, seed=seed)
+    schema = asking.schema(item)
+    sampling = replace(asking.sampling, seed=seed)
     messages = environment_messages(item)
     problems: list[str] = []
     for attempt in range(1, tries + 1):
