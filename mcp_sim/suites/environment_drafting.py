@@ -198,6 +198,9 @@ def validated_environment(content: str, item: SuiteInput) -> tuple[World, dict[s
     world_data = _with_item(world_data, item)
     verify, solutions = _tasks(tasks)
     world_data["verify"] = verify
+    # A drafted world has no rule that ends an episode, so on OpenEnv (which reads rewards off
+    # the steps) no step would carry one: each carries the verdict's reward so far instead.
+    world_data["episode"] = {"reward": "every_step"}
     try:
         text, world = checked_world_yaml(world_data, file="world.yaml")
     except SpecError as exc:
