@@ -88,13 +88,18 @@ class DraftAsking:
 
     sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=SUITE_DRAFT_MAX_TOKENS))
     bounds: OutputBounds | None = None
+    seeded: bool = True
+    """Whether the item's seed is sent to the model (vLLM's CPU build crashes on seeded
+    requests longer than one prefill chunk: ``--no-model-seeds``)."""
 
     @classmethod
-    def of(cls, given: dict[str, Any], bounds: OutputBounds | None) -> DraftAsking:
+    def of(
+        cls, given: dict[str, Any], bounds: OutputBounds | None, *, seeded: bool = True
+    ) -> DraftAsking:
         """Asking under the sampling settings ``given`` (the ones a user set) and ``bounds``;
         the token limit is the compact one under bounds unless ``given`` names one."""
         limit = COMPACT_SUITE_DRAFT_MAX_TOKENS if bounds is not None else SUITE_DRAFT_MAX_TOKENS
-        return cls(replace(Sampling(max_tokens=limit), **given), bounds)
+        return cls(replace(Sampling(max_tokens=limit), **given), bounds, seeded)
 
     def schema(self, item: SuiteInput) -> dict[str, Any]:
         if self.bounds is None:
@@ -163,7 +168,7 @@ async def draft_environment(
     """A valid environment for ``item``, the model's problems sent back to it up to ``tries``
     times. Raises :class:`DraftError` with the last draft's problems when none is valid."""
     schema = asking.schema(item)
-    sampling = replace(asking.sampling, seed=seed)
+    sampling = replace(asking.sampling, seed=seed if asking.seeded else None)
     messages = environment_messages(item)
     problems: list[str] = []
     for attempt in range(1, tries + 1):

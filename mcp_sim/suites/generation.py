@@ -144,7 +144,8 @@ async def generate_with_settings(
     ``world new`` asks: the embedded model's bounds also make the drafts compact)."""
     resolved = Resolved.of(settings).settings
     given = {k: v for k, v in resolved.sampling.model_dump().items() if v is not None}
-    plan = replace(plan, asking=DraftAsking.of(given, resolved.prompt.bounds))
+    asking = DraftAsking.of(given, resolved.prompt.bounds, seeded=resolved.prompt.model_seeds)
+    plan = replace(plan, asking=asking)
     model = LaunchingModel(resolved.model, say)
     try:
         await model.start()

@@ -46,7 +46,8 @@ def test_generate_with_the_stand_in_model_records_each_failure_for_a_rerun(
 
 def test_generate_asks_under_the_settings_sampling_and_output_bounds(tmp_path: Path) -> None:
     """Asked as ``world new`` asks: a small model's bounds cut every string and list of the
-    draft's schema and ask for a compact world, and ``--max-tokens`` is each draft's limit."""
+    draft's schema and ask for a compact world, ``--max-tokens`` is each draft's limit, and
+    ``--no-model-seeds`` keeps the item's seed (still stamped) from the model."""
     inputs = tmp_path / "inputs.jsonl"
     inputs.write_text(json.dumps({"id": "desk-ticket", "description": "tickets"}) + "\n")
     with OpenAIDouble() as double:
@@ -54,10 +55,13 @@ def test_generate_asks_under_the_settings_sampling_and_output_bounds(tmp_path: P
         common = ["suite", "generate", "--from", str(inputs), "--model-url", double.base_url]
         assert main([*common, "--out", str(tmp_path / "plain")]) == 0
         bounded = ["--bounded-output", "--max-tokens", "900", "--temperature", "0.2"]
+        bounded += ["--no-model-seeds", "--seed", "5"]
         assert main([*common, "--out", str(tmp_path / "small"), *bounded]) == 0
         plain, small = (r.body for r in double.completion_requests)
     assert plain["max_completion_tokens"] == SUITE_DRAFT_MAX_TOKENS
     assert small["max_completion_tokens"] == 900 and small["temperature"] == 0.2
+    assert plain["seed"] == 0 and "seed" not in small
+    assert read_json(tmp_path / "small" / "worlds" / "desk-ticket" / "stamp.json")["seed"] == 5
     schemas = [b["response_format"]["json_schema"]["schema"] for b in (plain, small)]
     tools = [s["properties"]["world"]["properties"]["tools"] for s in schemas]
     assert [t["maxItems"] for t in tools] == [8, 3]
