@@ -142,17 +142,7 @@ async def assemble(
         launching = LaunchingModel(resolved.settings.model, say)
         stack.push_async_callback(launching.aclose)
         model = launching
-    episodes = settings.episodes
-    store = open_store(
-        episodes.episode_store,
-        idle_seconds=episodes.session_idle_timeout,
-        timeout=episodes.episode_store_timeout,
-    )
-    durable = None
-    if store is not None:
-        stack.push_async_callback(store.close)
-        say(f"episodes are kept in {store.url}")
-        durable = DurableEpisodes(store, lease_seconds=settings.episodes.episode_lease)
+    durable = _durable_episodes(stack, settings, say)
     parts = _Parts(resolved, model, Metrics(), watch, durable, say)
     simulators = {world.world: parts.simulator(stack, world) for world in worlds}
     hub = EpisodeHub(simulators, durable=durable, limits=_episode_limits(settings))
@@ -168,21 +158,39 @@ async def assemble_lazily(
     say: Callable[[str], None] = _quiet,
 ) -> System:
     """As :func:`assemble`, over world files by id that are loaded on their first episode
-    (:class:`~mcp_sim.api.lazy_worlds.LazyWorlds`) and unloaded by ``hub.unload_idle``; in
-    this process only (no durable store)."""
+    (:class:`~mcp_sim.api.lazy_worlds.LazyWorlds`) and unloaded by ``hub.unload_idle``.
+    With a durable store, an episode another worker made (or one of a world unloaded here)
+    loads its world when it is first called here, so every worker serves every episode."""
     if not files:
         raise SimError("open at least one world")
-    if settings.episodes.episode_store != "memory":
-        raise SettingsError("--episode-store", "a lazily loaded suite keeps episodes in-process")
     resolved = Resolved.of(settings, model_given=model is not None)
     if model is None:
         launching = LaunchingModel(resolved.settings.model, say)
         stack.push_async_callback(launching.aclose)
         model = launching
-    parts = _Parts(resolved, model, Metrics(), None, None, say)
+    durable = _durable_episodes(stack, settings, say)
+    parts = _Parts(resolved, model, Metrics(), None, durable, say)
     loader = LazyWorlds(files, parts.simulator)
     stack.callback(loader.close)
-    return System(EpisodeHub({}, loader=loader, limits=_episode_limits(settings)), model)
+    limits = _episode_limits(settings)
+    return System(EpisodeHub({}, durable=durable, loader=loader, limits=limits), model)
+
+
+def _durable_episodes(
+    stack: AsyncExitStack, settings: Settings, say: Callable[[str], None]
+) -> DurableEpisodes | None:
+    """The durable side of the episodes, over the store the settings name (none: memory)."""
+    episodes = settings.episodes
+    store = open_store(
+        episodes.episode_store,
+        idle_seconds=episodes.session_idle_timeout,
+        timeout=episodes.episode_store_timeout,
+    )
+    if store is None:
+        return None
+    stack.push_async_callback(store.close)
+    say(f"episodes are kept in {store.url}")
+    return DurableEpisodes(store, lease_seconds=episodes.episode_lease)
 
 
 def _episode_limits(settings: Settings) -> EpisodeLimits:

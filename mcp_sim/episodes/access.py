@@ -4,7 +4,9 @@ token, and the lookups the rest of the hub goes through.
 An episode is reached by its own id and its own token, never by naming a session: the HTTP
 layer asks ``token_holder`` which episode a token opens and ``opens`` whether it opens a given
 one, and refuses a shared endpoint's request that names a session ``is_episode`` says is an
-episode's. With a durable store, ``find`` loads an episode this process has not served yet.
+episode's. With a durable store, ``find`` loads an episode this process has not served yet,
+and with a loader, the episode's world too when this process has not loaded it yet or has
+unloaded it idle (an episode made on another worker, or called again after a pause).
 """
 
 from __future__ import annotations
@@ -69,7 +71,14 @@ class EpisodeAccess:
     def _load(self, world: str) -> Simulator | None:
         if self.loader is None or not self.loader.known(world):
             return None
-        simulator = self.simulators[world] = self.loader.load(world)
+        simulator = self.loader.load(world)
+        if self.durable is not None:
+            try:
+                self.durable.check_built(world, simulator)
+            except ValueError:
+                self.loader.unload(world)
+                raise
+        self.simulators[world] = simulator
         simulator.sessions.on_expire(functools.partial(self._expired, world))
         return simulator
 

@@ -29,7 +29,13 @@ import anyio
 from mcp_sim.episodes.entry import EpisodeEntry
 from mcp_sim.episodes.records import episode_of, head_of, new_record, rebuild, step_of
 from mcp_sim.episodes.store import EpisodeStore, Revision
-from mcp_sim.errors import EpisodeBusy, EpisodeConflict, EpisodeStoreError, UnknownSession
+from mcp_sim.errors import (
+    EpisodeBusy,
+    EpisodeConflict,
+    EpisodeStoreError,
+    UnknownSession,
+    UnknownWorld,
+)
 from mcp_sim.journal import JournalRecord
 from mcp_sim.runtime.session import Session, Turn
 from mcp_sim.simulator.core import Simulator
@@ -38,9 +44,12 @@ DEFAULT_LEASE_SECONDS = 15.0
 
 
 class EpisodeRegistry(Protocol):
-    """Where a loaded episode is announced (the hub's index of episodes and tokens)."""
+    """Where a loaded episode is announced (the hub's index of episodes and tokens), and
+    where its world's simulator comes from (loaded there first, for a suite's worlds)."""
 
     def is_episode(self, world: str, session_id: str) -> bool: ...
+
+    def simulator(self, world: str) -> Simulator: ...
 
     def register(self, episode: EpisodeEntry) -> None: ...
 
@@ -78,16 +87,22 @@ class DurableEpisodes:
 
     def attach(self, simulators: Mapping[str, Simulator], registry: EpisodeRegistry) -> None:
         """The simulators built with :meth:`write_through`, and the index of episodes (the
-        hub's) that says which of their sessions are episodes."""
+        hub's) that says which of their sessions are episodes. ``simulators`` may grow
+        later (worlds loaded on first use), each one :meth:`check_built` first."""
         for name, simulator in simulators.items():
-            through = simulator.write_through
-            if not isinstance(through, WorldWriteThrough) or through.durable is not self:
-                raise ValueError(
-                    f"the simulator of {name} was not built with this store's write-through "
-                    "(Simulator(..., write_through=durable.write_through(world)))"
-                )
+            self.check_built(name, simulator)
         self.simulators = simulators
         self._registry = registry
+
+    def check_built(self, world: str, simulator: Simulator) -> None:
+        """Refuse a simulator not built with this store's write-through: its episodes' calls
+        would not be kept."""
+        through = simulator.write_through
+        if not isinstance(through, WorldWriteThrough) or through.durable is not self:
+            raise ValueError(
+                f"the simulator of {world} was not built with this store's write-through "
+                "(Simulator(..., write_through=durable.write_through(world)))"
+            )
 
     @property
     def registry(self) -> EpisodeRegistry:
@@ -154,12 +169,14 @@ class DurableEpisodes:
             self._drop(episode_id)
             raise UnknownSession(f"no live episode {episode_id!r}")
         episode = episode_of(stored, episode_id)
-        simulator = self.simulators.get(episode.world)
-        if simulator is None:
+        try:
+            # A suite's worker loads the world here if it has not yet (or unloaded it idle).
+            simulator = self.registry.simulator(episode.world)
+        except UnknownWorld:
             raise EpisodeStoreError(
                 f"episode {episode_id!r} is of world {episode.world!r}, which this worker does "
                 "not serve: every worker behind one store needs the same worlds"
-            )
+            ) from None
         session, records = rebuild(simulator.world, stored)
         simulator.sessions.put(session)
         simulator.journal.restore(episode_id, records)

@@ -10,7 +10,7 @@ import httpx2
 import pytest
 
 from mcp_sim.api.lazy_worlds import LazyWorlds
-from mcp_sim.errors import CapacityReached, SettingsError, UnknownWorld, VerifyError
+from mcp_sim.errors import CapacityReached, UnknownWorld, VerifyError
 from mcp_sim.models.stub import StubModel
 from mcp_sim.models.stub_script import ScriptedAnswer, StubScript
 from mcp_sim.settings.combined import Settings
@@ -46,13 +46,6 @@ async def test_worlds_load_on_their_first_episode_and_unload_when_idle(tmp_path:
             await hub.create("desk-nowhere")
         with pytest.raises(VerifyError):
             await hub.create("desk-booking", task="no-such-task")
-
-
-async def test_a_suite_is_served_in_process_only(tmp_path: Path) -> None:
-    layout = await small_suite(tmp_path, ("ticket",))
-    settings = Settings().updated(episode_store=f"sqlite:///{tmp_path / 'episodes.db'}")
-    with pytest.raises(SettingsError, match="--episode-store"):
-        await open_suite(layout, settings, model=StubModel())
 
 
 async def test_a_suites_episodes_are_capped_as_a_servers_are(tmp_path: Path) -> None:
