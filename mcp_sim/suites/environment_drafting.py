@@ -121,8 +121,9 @@ def _environment_schema(domain: Domain, size: DraftSize) -> dict[str, Any]:
     world = draft_schema(domain, size)
     defs = world.pop("$defs")
     full = world_json_schema()["$defs"]
-    for name in ("Check", "CallMatch", "Times"):
+    for name in ("CallMatch", "Times"):
         defs[name] = copy.deepcopy(full[name])
+    defs["Check"] = _one_kind_of_check(full["Check"])
     tool = defs["ToolSpec"]
     tool["properties"]["output_schema"] = {"type": "object"}
     tool["required"] = [*tool["required"], "output_schema"]
@@ -145,6 +146,46 @@ def _environment_schema(domain: Domain, size: DraftSize) -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": defs,
     }
+
+
+_CHECK_KINDS: dict[str, tuple[str, ...]] = {
+    "state": (
+        "equals",
+        "exists",
+        "absent",
+        "contains",
+        "count",
+        "less_than",
+        "greater_than",
+        "changed",
+    ),
+    "called": ("times",),
+    "not_called": (),
+    "order": (),
+}
+"""The kinds of check a draft may write, each with the keys that go with it (a rubric needs a
+judge model, which the gates do not run)."""
+
+
+def _one_kind_of_check(check: dict[str, Any]) -> dict[str, Any]:
+    """The world spec's check, which a grammar cannot hold to "exactly one kind", as one
+    variant per kind that requires it: a draft cannot give a check of no kind, or of two."""
+    common = ("name", "weight", "description", "requires")
+    variants = []
+    for kind, keys in _CHECK_KINDS.items():
+        properties = {k: copy.deepcopy(check["properties"][k]) for k in (*common, kind, *keys)}
+        chosen = properties[kind]
+        if "anyOf" in chosen:
+            chosen["anyOf"] = [v for v in chosen["anyOf"] if v.get("type") != "null"]
+        variants.append(
+            {
+                "type": "object",
+                "properties": properties,
+                "required": ["name", kind],
+                "additionalProperties": False,
+            }
+        )
+    return {"anyOf": variants}
 
 
 def environment_messages(item: SuiteInput) -> list[ChatMessage]:
