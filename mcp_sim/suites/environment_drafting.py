@@ -177,6 +177,8 @@ def _one_kind_of_check(check: dict[str, Any]) -> dict[str, Any]:
         chosen = properties[kind]
         if "anyOf" in chosen:
             chosen["anyOf"] = [v for v in chosen["anyOf"] if v.get("type") != "null"]
+        if kind == "state":  # a JSON pointer; the tiny model wrote prose there
+            properties[kind] = {"type": "string", "pattern": "^/"}
         variants.append(
             {
                 "type": "object",
