@@ -34,9 +34,9 @@ INPUTS: list[dict[str, Any]] = [
 ]
 SMALL_DRAFTS = (
     ("--bounded-output", "--output-string-limit", "40", "--output-items-limit", "2"),
-    ("--max-tokens", "800", "--tries", "1", "--timeout", "2000", "--no-model-seeds"),
+    ("--max-tokens", "1500", "--tries", "1", "--timeout", "2000", "--no-model-seeds"),
 )
-"""A compact world with two short tasks in at most 800 tokens, one try each: at a few tokens
+"""A compact world with two short tasks in at most 1,500 tokens, one try each: at a few tokens
 a second on a loaded CPU, a longer draft (or a repair turn) is minutes more."""
 
 
