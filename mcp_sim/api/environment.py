@@ -66,8 +66,17 @@ class EpisodeEnvironment:
 
     def reset(self, **row: Any) -> str | None:
         """Start a new episode (ending the last one) on the row's task (see :meth:`_task_of`),
-        seeded by its ``seed``; other keys are ignored. Returns the task's description, which
-        TRL appends to the prompt, unless the row's prompt says it already."""
+        seeded by its ``seed``; other keys are ignored but ``world``, which a suite's rows
+        carry (``mcp-sim suite export --format trl``): a row of another world than the
+        class's raises :class:`ValueError`, as it would be scored on the wrong world. Returns
+        the task's description, which TRL appends to the prompt, unless the row's prompt says
+        it already."""
+        own, named = self._worlds.worlds.world().world, row.get("world")
+        if isinstance(named, str) and named and named != own:
+            raise ValueError(
+                f"the row is of world {named!r}, and this class simulates {own!r} (a suite "
+                "has a class per world: mcp-sim harness trl SUITE/worlds/ID/world.yaml)"
+            )
         task, seed = self._task_of(row), row.get("seed")
         if self._episode is not None:
             self._worlds.run(self._episode.close())

@@ -13,16 +13,23 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from mcp_sim.authoring.drafting import correction_messages, draft_messages, draft_schema
+from mcp_sim.authoring.drafting import (
+    COMPACT,
+    DraftSize,
+    correction_messages,
+    draft_messages,
+    draft_schema,
+)
 from mcp_sim.authoring.world_yaml import checked_world_yaml
 from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
 from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
+from mcp_sim.prompting.bounds import OutputBounds, bounded_schema
 from mcp_sim.spec.verify import TASK_NAME_PATTERN
 from mcp_sim.spec.world import Domain, World, world_json_schema
 from mcp_sim.suites.inputs import SuiteInput
@@ -30,6 +37,10 @@ from mcp_sim.suites.reference import ReferenceStep, Solution, solution_problems
 
 MIN_TASKS, MAX_TASKS = 2, 5
 SUITE_DRAFT_MAX_TOKENS = 8000
+COMPACT_SUITE_DRAFT_MAX_TOKENS = 3000
+"""For a small model (bounded output): a compact world, its tasks and their solutions, inside
+the embedded model's 8192-token window with the prompt."""
+FULL = DraftSize()
 
 _STEP: dict[str, Any] = {
     "type": "object",
@@ -70,19 +81,49 @@ class DraftedEnvironment:
     """The generator model, as the endpoint named itself."""
 
 
-def environment_schema(item: SuiteInput) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DraftAsking:
+    """How a draft is asked for: the answer's sampling (its seed is the item's) and, for a
+    small model, output bounds, which also ask for a compact world."""
+
+    sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=SUITE_DRAFT_MAX_TOKENS))
+    bounds: OutputBounds | None = None
+    seeded: bool = True
+    """Whether the item's seed is sent to the model (vLLM's CPU build crashes on seeded
+    requests longer than one prefill chunk: ``--no-model-seeds``)."""
+
+    @classmethod
+    def of(
+        cls, given: dict[str, Any], bounds: OutputBounds | None, *, seeded: bool = True
+    ) -> DraftAsking:
+        """Asking under the sampling settings ``given`` (the ones a user set) and ``bounds``;
+        the token limit is the compact one under bounds unless ``given`` names one."""
+        limit = COMPACT_SUITE_DRAFT_MAX_TOKENS if bounds is not None else SUITE_DRAFT_MAX_TOKENS
+        return cls(replace(Sampling(max_tokens=limit), **given), bounds, seeded)
+
+    def schema(self, item: SuiteInput) -> dict[str, Any]:
+        if self.bounds is None:
+            return environment_schema(item)
+        schema: dict[str, Any] = bounded_schema(environment_schema(item, COMPACT), self.bounds)
+        return schema
+
+
+def environment_schema(item: SuiteInput, size: DraftSize = FULL) -> dict[str, Any]:
     """The schema of a draft: the world draft's, its tools given output schemas, and tasks
-    (one object per domain, shared by every request: read, never changed)."""
-    return _environment_schema(item.domain)
+    (one object per domain and size, shared by every request: read, never changed). An
+    imported item's draft has room for an output schema for each of its tools."""
+    imported = len(item.imported["tools"]) if item.imported is not None else 0
+    return _environment_schema(item.domain, replace(size, tools=max(size.tools, imported)))
 
 
 @functools.cache
-def _environment_schema(domain: Domain) -> dict[str, Any]:
-    world = draft_schema(domain)
+def _environment_schema(domain: Domain, size: DraftSize) -> dict[str, Any]:
+    world = draft_schema(domain, size)
     defs = world.pop("$defs")
     full = world_json_schema()["$defs"]
-    for name in ("Check", "CallMatch", "Times"):
+    for name in ("CallMatch", "Times"):
         defs[name] = copy.deepcopy(full[name])
+    defs["Check"] = _one_kind_of_check(full["Check"])
     tool = defs["ToolSpec"]
     tool["properties"]["output_schema"] = {"type": "object"}
     tool["required"] = [*tool["required"], "output_schema"]
@@ -107,6 +148,48 @@ def _environment_schema(domain: Domain) -> dict[str, Any]:
     }
 
 
+_CHECK_KINDS: dict[str, tuple[str, ...]] = {
+    "state": (
+        "equals",
+        "exists",
+        "absent",
+        "contains",
+        "count",
+        "less_than",
+        "greater_than",
+        "changed",
+    ),
+    "called": ("times",),
+    "not_called": (),
+    "order": (),
+}
+"""The kinds of check a draft may write, each with the keys that go with it (a rubric needs a
+judge model, which the gates do not run)."""
+
+
+def _one_kind_of_check(check: dict[str, Any]) -> dict[str, Any]:
+    """The world spec's check, which a grammar cannot hold to "exactly one kind", as one
+    variant per kind that requires it: a draft cannot give a check of no kind, or of two."""
+    common = ("name", "weight", "description", "requires")
+    variants = []
+    for kind, keys in _CHECK_KINDS.items():
+        properties = {k: copy.deepcopy(check["properties"][k]) for k in (*common, kind, *keys)}
+        chosen = properties[kind]
+        if "anyOf" in chosen:
+            chosen["anyOf"] = [v for v in chosen["anyOf"] if v.get("type") != "null"]
+        if kind == "state":  # a JSON pointer; the tiny model wrote prose there
+            properties[kind] = {"type": "string", "pattern": "^/"}
+        variants.append(
+            {
+                "type": "object",
+                "properties": properties,
+                "required": ["name", kind],
+                "additionalProperties": False,
+            }
+        )
+    return {"anyOf": variants}
+
+
 def environment_messages(item: SuiteInput) -> list[ChatMessage]:
     system, user = draft_messages(item.description, item.domain)
     brief = _TASKS_BRIEF.replace("{low}", str(MIN_TASKS)).replace("{high}", str(MAX_TASKS))
@@ -118,12 +201,17 @@ def environment_messages(item: SuiteInput) -> list[ChatMessage]:
 
 
 async def draft_environment(
-    item: SuiteInput, model: WorldModel, *, seed: int, tries: int = 3
+    item: SuiteInput,
+    model: WorldModel,
+    *,
+    seed: int,
+    tries: int = 3,
+    asking: DraftAsking = DraftAsking(),
 ) -> DraftedEnvironment:
     """A valid environment for ``item``, the model's problems sent back to it up to ``tries``
     times. Raises :class:`DraftError` with the last draft's problems when none is valid."""
-    schema = environment_schema(item)
-    sampling = Sampling(max_tokens=SUITE_DRAFT_MAX_TOKENS, seed=seed)
+    schema = asking.schema(item)
+    sampling = replace(asking.sampling, seed=seed if asking.seeded else None)
     messages = environment_messages(item)
     problems: list[str] = []
     for attempt in range(1, tries + 1):
@@ -158,6 +246,9 @@ def validated_environment(content: str, item: SuiteInput) -> tuple[World, dict[s
     world_data = _with_item(world_data, item)
     verify, solutions = _tasks(tasks)
     world_data["verify"] = verify
+    # A drafted world has no rule that ends an episode, so on OpenEnv (which reads rewards off
+    # the steps) no step would carry one: each carries the verdict's reward so far instead.
+    world_data["episode"] = {"reward": "every_step"}
     try:
         text, world = checked_world_yaml(world_data, file="world.yaml")
     except SpecError as exc:

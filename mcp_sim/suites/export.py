@@ -25,13 +25,16 @@ SPLITS = ("train", "test")
 
 _LOADERS: dict[ExportFormat, str] = {
     "trl": '''\
-"""The suite's tasks for TRL's GRPOTrainer: each row's world and task reach the environment's
-reset(**row), which opens that episode (POST /episodes {"world", "task"}) on `mcp-sim serve SUITE/`."""
+"""The suite's tasks for TRL's GRPOTrainer: a row's world and task reach reset(**row) of
+mcp-sim's environment class for that world (mcp-sim harness trl SUITE/worlds/WORLD/world.yaml),
+which opens an episode of the task; the class's methods are the world's tools, so a trainer
+on one world reads that world's rows."""
 from datasets import load_dataset
 
 rows = load_dataset("json", data_files={"train": "train.jsonl", "test": "test.jsonl"})
 print(rows["train"][0]["prompt"], rows["train"][0]["world"], rows["train"][0]["task"])
-# trainer = GRPOTrainer(..., train_dataset=rows["train"], environment_factory=YourSuiteEnv)
+# world = rows["train"].filter(lambda row: row["world"] == "WORLD")
+# trainer = GRPOTrainer(..., train_dataset=world, environment_factory=TheWorldsClass)
 ''',
     "verifiers": '''\
 """The suite's tasks for a verifiers environment: `question` is the prompt, `info` names the
@@ -43,8 +46,9 @@ print(rows["train"][0]["question"], rows["train"][0]["info"])
 # env = vf.ToolEnv(dataset=rows["train"], eval_dataset=rows["test"], ...)
 ''',
     "openenv": '''\
-"""The suite's tasks for an OpenEnv launcher: each row is the body of POST /episodes on
-`mcp-sim serve SUITE/` ({"world", "task"}) and the instruction the agent is given."""
+"""The suite's tasks for an OpenEnv launcher: each row's world and task are the options of
+OpenEnv's reset on `mcp-sim serve SUITE/ --openenv` (or the body of POST /episodes), and its
+instruction is what the agent is given."""
 from datasets import load_dataset
 
 rows = load_dataset("json", data_files={"train": "train.jsonl", "test": "test.jsonl"})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -25,7 +25,7 @@ from mcp_sim.errors import DraftError, ModelError
 from mcp_sim.models.base import WorldModel
 from mcp_sim.settings.combined import Settings
 from mcp_sim.suites.dedupe import DuplicateIndex, tool_shingles
-from mcp_sim.suites.environment_drafting import DraftedEnvironment, draft_environment
+from mcp_sim.suites.environment_drafting import DraftAsking, DraftedEnvironment, draft_environment
 from mcp_sim.suites.inputs import SuiteInput
 from mcp_sim.suites.layout import SuiteLayout, write_json
 from mcp_sim.suites.manifest import write_manifest
@@ -34,11 +34,13 @@ from mcp_sim.suites.progress import Progress
 
 @dataclass(frozen=True)
 class GenerationPlan:
-    """How to generate: concurrency, the base seed (item i gets seed + i) and repair tries."""
+    """How to generate: concurrency, the base seed (item i gets seed + i), repair tries and
+    how each draft is asked for."""
 
     concurrency: int = 4
     seed: int = 0
     tries: int = 3
+    asking: DraftAsking = field(default_factory=DraftAsking)
     progress: TextIO | None = None
     clock: Callable[[], float] = time.monotonic
 
@@ -77,7 +79,9 @@ async def generate_suite(
         async with limiter:
             seed = plan.seed + index
             try:
-                drafted = await draft_environment(item, model, seed=seed, tries=plan.tries)
+                drafted = await draft_environment(
+                    item, model, seed=seed, tries=plan.tries, asking=plan.asking
+                )
             except (DraftError, ModelError) as exc:
                 report.failed[item.id] = str(exc)
                 write_json(layout.failed(item.id), {"id": item.id, "seed": seed, "error": str(exc)})
@@ -136,8 +140,13 @@ async def generate_with_settings(
     say: Callable[[str], None] = lambda message: None,
 ) -> GenerationReport:
     """:func:`generate_suite` with the model ``settings`` name, started for the run and
-    stopped after it."""
-    model = LaunchingModel(Resolved.of(settings).settings.model, say)
+    stopped after it, each draft asked for under the settings' sampling and output bounds (as
+    ``world new`` asks: the embedded model's bounds also make the drafts compact)."""
+    resolved = Resolved.of(settings).settings
+    given = {k: v for k, v in resolved.sampling.model_dump().items() if v is not None}
+    asking = DraftAsking.of(given, resolved.prompt.bounds, seeded=resolved.prompt.model_seeds)
+    plan = replace(plan, asking=asking)
+    model = LaunchingModel(resolved.model, say)
     try:
         await model.start()
         return await generate_suite(inputs, out, model, plan)

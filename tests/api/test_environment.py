@@ -63,6 +63,13 @@ def test_a_row_with_a_task_is_scored_on_it_and_its_prompt_is_not_repeated() -> N
         env.reset(task="gift")
 
 
+def test_a_suite_row_opens_its_world_and_a_row_of_another_world_is_refused() -> None:
+    env = Books()
+    assert env.reset(world="paperlane-books", task="gift-order") == GIFT_ORDER
+    with pytest.raises(ValueError, match="the row is of world 'shop'"):
+        env.reset(world="shop", task="gift-order")
+
+
 def test_a_row_without_a_task_is_scored_on_one_chosen_by_its_prompt() -> None:
     rows = [{"prompt": [{"role": "user", "content": f"Help customer {i}."}]} for i in range(12)]
     chosen = []

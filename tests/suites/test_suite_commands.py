@@ -10,8 +10,11 @@ import httpx2
 import pytest
 
 from mcp_sim.cli.main import main
+from mcp_sim.suites.environment_drafting import SUITE_DRAFT_MAX_TOKENS
 from mcp_sim.suites.layout import read_json
+from tests.openai_double import OpenAIDouble, Reply
 from tests.processes import serving_http
+from tests.suites.environment_drafts import environment
 from tests.suites.suite_builds import small_suite
 
 
@@ -39,6 +42,31 @@ def test_generate_with_the_stand_in_model_records_each_failure_for_a_rerun(
     assert json.loads(out)["failed"]["ferry"].startswith("no valid draft in 1 tries")
     assert (tmp_path / "s" / "failed" / "ferry.json").is_file()
     assert "1/1 environments (1 failed)" in err and "ETA" in err
+
+
+def test_generate_asks_under_the_settings_sampling_and_output_bounds(tmp_path: Path) -> None:
+    """Asked as ``world new`` asks: a small model's bounds cut every string and list of the
+    draft's schema and ask for a compact world, ``--max-tokens`` is each draft's limit, and
+    ``--no-model-seeds`` keeps the item's seed (still stamped) from the model."""
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text(json.dumps({"id": "desk-ticket", "description": "tickets"}) + "\n")
+    with OpenAIDouble() as double:
+        double.respond_with(lambda request: Reply(content=environment("ticket")))
+        common = ["suite", "generate", "--from", str(inputs), "--model-url", double.base_url]
+        assert main([*common, "--out", str(tmp_path / "plain")]) == 0
+        bounded = ["--bounded-output", "--max-tokens", "900", "--temperature", "0.2"]
+        bounded += ["--no-model-seeds", "--seed", "5"]
+        assert main([*common, "--out", str(tmp_path / "small"), *bounded]) == 0
+        plain, small = (r.body for r in double.completion_requests)
+    assert plain["max_completion_tokens"] == SUITE_DRAFT_MAX_TOKENS
+    assert small["max_completion_tokens"] == 900 and small["temperature"] == 0.2
+    assert plain["seed"] == 0 and "seed" not in small
+    assert read_json(tmp_path / "small" / "worlds" / "desk-ticket" / "stamp.json")["seed"] == 5
+    schemas = [b["response_format"]["json_schema"]["schema"] for b in (plain, small)]
+    tools = [s["properties"]["world"]["properties"]["tools"] for s in schemas]
+    assert [t["maxItems"] for t in tools] == [8, 3]
+    canon = [s["properties"]["world"]["properties"]["canon"]["items"] for s in schemas]
+    assert "maxLength" not in canon[0] and canon[1]["maxLength"] == 400
 
 
 def test_check_prints_the_pass_rates_and_quarantines_the_failures(

@@ -23,6 +23,22 @@ def test_a_good_draft_is_valid_under_the_schema_the_model_answers_under() -> Non
         jsonschema.validate(one_task, schema)
 
 
+def test_the_schema_holds_every_check_to_exactly_one_kind() -> None:
+    """The tiny model answered checks with a name and nothing else, or with prose for a state
+    pointer, which the grammar allowed and the world file refuses: the schema now has no room
+    for them, nor for a check of two kinds."""
+    schema = environment_schema(parse_input(json.dumps({"description": "a ferry API"})))
+    check = {"$defs": schema["$defs"], "$ref": "#/$defs/Check"}
+    state = {"name": "cancelled", "state": "/tickets/0/status", "equals": "cancelled"}
+    called = {"name": "cancelled by id", "called": {"tool": "cancel_ticket"}}
+    for valid in (state, called, {"name": "no refund", "not_called": {"tool": "refund"}}):
+        jsonschema.validate(valid, check)
+    pointless = {**state, "state": "the tickets"}
+    for invalid in ({"name": "nothing"}, {**state, "called": {"tool": "cancel_ticket"}}, pointless):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(invalid, check)
+
+
 def test_each_kind_of_line_names_its_environment(tmp_path: Path) -> None:
     lines = [
         {"description": "a ferry API", "domain": "terminal"},
