@@ -161,17 +161,24 @@ class StateView:
     def _view(self, state: dict[str, Any], overlay: StateOverlay, grounding: Grounding) -> str:
         budget = _chars(self.budget_tokens)
         outline = self._outline(state, overlay, budget // 4)
-        head = ""
-        for limit in SKELETON_LIMITS:
-            skeleton = self._skeleton(state, "", limit, overlay, 0)
-            text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
-            head = f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
-            if len(head) <= budget // 2:
-                break
+        # The smallest skeleton is walked without measuring a value; when even it overflows
+        # (a top-level object of thousands of entries: a time series keyed by timestamp), the
+        # larger ones are not built at all: each measures every entry, megabytes per call.
+        head = self._head(self._skeleton(state, "", 0, overlay, 0), outline)
+        if len(head) <= budget // 2:
+            for limit in SKELETON_LIMITS:
+                head = self._head(self._skeleton(state, "", limit, overlay, 0), outline)
+                if len(head) <= budget // 2:
+                    break
         if len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
         records = self._records(state, grounding, budget - len(head) - 1)
         return f"{head}\n{records}" if records else head
+
+    @staticmethod
+    def _head(skeleton: Any, outline: str) -> str:
+        text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
+        return f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
 
     def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
         lines = ["**Collections** (JSON pointer: what it holds):"]
@@ -201,7 +208,7 @@ class StateView:
         # A part holding a collection is walked, never measured: measuring the whole state
         # (megabytes) on every anchor is what a view is for avoiding.
         holds = any(c.pointer.startswith(pointer + "/") for c in overlay.base.collections)
-        if not isinstance(value, dict | list) or (not holds and size(value) <= limit):
+        if not isinstance(value, dict | list) or (not holds and limit > 0 and size(value) <= limit):
             return value
         if holds and isinstance(value, dict):
             return {

@@ -6,6 +6,7 @@ import itertools
 import json
 from typing import Any
 
+from mcp_sim.prompting import record_render, state_view
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator
@@ -192,3 +193,37 @@ async def test_a_fork_continues_the_parents_prompt(shop: World, script: Any) -> 
     await simulator.call("child", "list_orders", {})
     parent, child = model.requests[1].messages, model.requests[2].messages
     assert parent[:-1] == child[:-1] and "**Current World State:**" in child[1]["content"]
+
+
+async def test_a_state_too_large_to_sketch_is_outlined_without_measuring_it(
+    shop: World, script: Any, monkeypatch: Any
+) -> None:
+    """A top-level object of thousands of entries (a time series keyed by timestamp) cannot
+    fit as a sketch, even with every entry outlined: no larger sketch is built, since each
+    would measure every entry's JSON (megabytes per call)."""
+    series = {
+        f"2026-03-{1 + i // 1440:02d}T{i // 60 % 24:02d}:{i % 60:02d}": {
+            "station": f"st-{i % 7}",
+            "reading": {"temperature": i % 30, "wind": {"speed": i % 11, "direction": "NW"}},
+        }
+        for i in range(20_000)
+    }
+    world = shop.model_copy(update={"state": series})
+    measured: list[int] = []
+
+    def size(value: Any) -> int:
+        measured.append(1)
+        return record_render.size(value)
+
+    monkeypatch.setattr(state_view, "size", size)
+    model = script(script.answer({"ok": True}, []))
+    simulator = Simulator(world, model, settings=Settings.of(state_budget=BUDGET))
+
+    await simulator.call("s", "list_orders", {})
+
+    current = model.requests[0].messages[-1]["content"]
+    state_section = current[
+        current.index("**Current World State") : current.index("**Current Time")
+    ]
+    assert estimate_tokens(state_section) <= BUDGET
+    assert measured == []
