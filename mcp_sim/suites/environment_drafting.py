@@ -30,7 +30,7 @@ from mcp_sim.errors import DraftError, ModelOutputInvalid, SpecError
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling, WorldModel
 from mcp_sim.prompting.answer_format import extract_observation, strip_code_fence
 from mcp_sim.prompting.bounds import OutputBounds, bounded_schema
-from mcp_sim.spec.verify import TASK_NAME_PATTERN
+from mcp_sim.spec.verify import STATE_PREDICATES, TASK_NAME_PATTERN
 from mcp_sim.spec.world import Domain, World, world_json_schema
 from mcp_sim.suites.inputs import SuiteInput
 from mcp_sim.suites.reference import ReferenceStep, Solution, solution_problems
@@ -149,16 +149,7 @@ def _environment_schema(domain: Domain, size: DraftSize) -> dict[str, Any]:
 
 
 _CHECK_KINDS: dict[str, tuple[str, ...]] = {
-    "state": (
-        "equals",
-        "exists",
-        "absent",
-        "contains",
-        "count",
-        "less_than",
-        "greater_than",
-        "changed",
-    ),
+    "state": STATE_PREDICATES,
     "called": ("times",),
     "not_called": (),
     "order": (),
