@@ -8,8 +8,9 @@ from typing import Any
 import jsonpatch
 import pytest
 
+from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.runtime.state_index import StateIndex
-from mcp_sim.runtime.state_keys import key_patterns
+from mcp_sim.runtime.state_keys import KeyPattern, key_patterns
 from mcp_sim.runtime.state_shape import find_collections, resolve
 from mcp_sim.spec.world import World
 
@@ -100,3 +101,18 @@ def test_objects_keyed_by_plain_ids_dates_or_paths_are_not_flat_stores(value: An
     assert key_patterns(value) is None
     world = world_of({"things": value})
     assert all("*" not in c.pointer for c in find_collections(world, world.state))
+
+
+def test_numbers_stored_as_strings_bound_a_range_as_numbers() -> None:
+    world = world_of(store())
+    index = StateIndex(world, world.state)
+    bikes = next(c for c in index.collections if c.pointer == "/bike:*")
+    ordered = FieldTables.of(index).ordered(bikes, "battery")
+    assert ordered.bounded("min", 50) == {"/bike:B10442"}
+    assert ordered.bounded("max", 50) == {"/bike:B10443"}
+
+
+def test_upper_case_types_with_a_hash_are_a_store_too() -> None:
+    value = {f"BOAT#X{i}": {"name": f"B{i}"} for i in range(3)}
+    value |= {f"DOCK#D{i}": {"berths": i} for i in range(3)}
+    assert key_patterns(value) == [KeyPattern("BOAT#"), KeyPattern("DOCK#")]
