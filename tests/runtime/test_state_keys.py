@@ -113,6 +113,6 @@ def test_numbers_stored_as_strings_bound_a_range_as_numbers() -> None:
 
 
 def test_upper_case_types_with_a_hash_are_a_store_too() -> None:
-    value = {f"BOAT#X{i}": {"name": f"B{i}"} for i in range(3)}
+    value: dict[str, Any] = {f"BOAT#X{i}": {"name": f"B{i}"} for i in range(3)}
     value |= {f"DOCK#D{i}": {"berths": i} for i in range(3)}
     assert key_patterns(value) == [KeyPattern("BOAT#"), KeyPattern("DOCK#")]
