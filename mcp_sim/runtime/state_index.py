@@ -22,6 +22,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
@@ -135,6 +136,10 @@ def _add_facts(
 ) -> None:
     from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
     from_key.append(Hit(pointer, ""))
+    if WILDCARD in facts.collection.rpartition("/")[2]:
+        # A flat store's record answers to its whole stored key too (``bike:B10442``).
+        stored = unescape(pointer.rpartition("/")[2])
+        keys.setdefault(normalize(stored) or stored.casefold(), []).append(Hit(pointer, ""))
     for label, inner in facts.inner_keys.items():
         inner_keys.setdefault(label, []).append(Hit(pointer, inner))
     for label, inner in facts.values.items():

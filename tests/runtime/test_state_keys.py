@@ -57,6 +57,8 @@ def test_each_key_pattern_of_a_flat_store_is_a_collection_keyed_by_the_id_part(
         f"/rider{s}42{s}profile",
         f"/rider{s}42{s}rides",
     }
+    # The whole stored key names its record too.
+    assert [h.pointer for h in overlay.key_hits(f"bike{separator}b10442")] == [f"/bike{s}B10442"]
     assert overlay.value_hits("78") == {f"/bike{s}B10442": "/battery"}
     assert set(resolve(world.state, f"/bike{s}*")) == {
         f"bike{separator}B10442",
