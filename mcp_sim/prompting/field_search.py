@@ -45,13 +45,13 @@ from mcp_sim.prompting.nested_records import (
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, resolve, within
 from mcp_sim.spec.world import ToolSpec
 
 
-def _owner(pointer: str, prefix: str) -> str:
+def _owner(pointer: str, collection: Collection) -> str:
     """The pointer of the collection's record that ``pointer`` is inside."""
-    return prefix + pointer[len(prefix) :].split("/", 1)[0]
+    return record_pointer(collection, pointer)
 
 
 def _listed(value: Any) -> list[Any]:
@@ -186,8 +186,7 @@ class FieldSearch:
         """The records of ``collection`` that the records found name, or the entries they sit
         in (the accounts of the other postings of an account's journal entries), in document
         order."""
-        prefix = found.collection.pointer + "/"
-        outers = dict.fromkeys(_owner(p, prefix) for p in found.full[:MOST_NAMING])
+        outers = dict.fromkeys(_owner(p, found.collection) for p in found.full[:MOST_NAMING])
         named = named_records(self.overlay, outers, collection.pointer)
         # The records the search's own values name (the account searched for) are known.
         given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
@@ -257,8 +256,7 @@ class FieldSearch:
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""
-        prefix = collection.pointer + "/"
-        changed = {p for p, f in self.overlay.changed.items() if p.startswith(prefix)}
+        changed = {p for p in self.overlay.changed if within(collection.pointer, p)}
 
         def now() -> Iterator[tuple[str, Any]]:
             for pointer in changed:
@@ -273,7 +271,7 @@ class FieldSearch:
             for path in constraint.fields:
                 hits |= self.base_hits(collection, path, constraint, test, entity)
             if changed:
-                hits = {h for h in hits if _owner(h, prefix) not in changed}
+                hits = {h for h in hits if _owner(h, collection) not in changed}
             hits |= nested_hits(now, constraint, entity, test)
             for pointer in hits:
                 met[pointer] = met.get(pointer, 0) + 1
@@ -293,7 +291,6 @@ class FieldSearch:
     def meeting(self, collection: Collection, constraint: Constraint) -> set[str]:
         """The records of ``collection`` (as they are now) meeting ``constraint``."""
         changed = self.overlay.changed
-        prefix = collection.pointer + "/"
         hits: set[str] = set()
         if constraint.op == "text":
             wanted = terms(str(constraint.value))
@@ -303,7 +300,7 @@ class FieldSearch:
             for pointer, facts in changed.items():
                 if (
                     facts is not None
-                    and pointer.startswith(prefix)
+                    and within(collection.pointer, pointer)
                     and wanted <= record_terms(resolve(self.state, pointer))
                 ):
                     hits.add(pointer)
@@ -312,7 +309,7 @@ class FieldSearch:
         for path in constraint.fields:
             hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
             for pointer, facts in changed.items():
-                if facts is None or not pointer.startswith(prefix):
+                if facts is None or not within(collection.pointer, pointer):
                     continue
                 record = resolve(self.state, pointer)
                 if any(test(v) for v in held_values(facts.key, record, path)):

@@ -23,6 +23,8 @@ from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_NUMERIC = re.compile(r"^-?\d+(\.\d+)?$")
+"""A number stored as a string (a key-value store's ``"78"``): bounded as the number."""
 Column = list[tuple[str, list[Any]]]
 """``(record pointer, the values it holds at one field path)`` in document order."""
 
@@ -97,7 +99,9 @@ class FieldTables:
             dates: list[tuple[str, str]] = []
             for pointer, values in self.column(collection, path, entity):
                 for value in values:
-                    if isinstance(value, int | float) and not isinstance(value, bool):
+                    if (isinstance(value, int | float) and not isinstance(value, bool)) or (
+                        isinstance(value, str) and _NUMERIC.match(value)
+                    ):
                         numbers.append((float(value), pointer))
                     elif isinstance(value, str) and _DATE.match(value):
                         dates.append((value, pointer))

@@ -21,6 +21,7 @@ from jsonpointer import unescape
 from mcp_sim.prompting.field_names import name_score, tokens
 from mcp_sim.prompting.record_fields import SELF, path_words
 from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.runtime.state_keys import pattern_of
 from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
 from mcp_sim.spec.world import World
 
@@ -76,7 +77,9 @@ def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str,
     shapes = Counter(key_shape(k) for k in keys)
     shape, count = shapes.most_common(1)[0]
     regular = count * 5 >= len(keys) * 4
-    own = path_words(SELF, collection.pointer)
+    # A key pattern (``/rider:*:profile``) is named by its type word.
+    kind = collection.keys.prefix[:-1] if collection.keys else ""
+    own = path_words(SELF, f"/{kind}" if kind else collection.pointer)
     by_name: Counter[str] = Counter()
     by_example: Counter[str] = Counter()
     for name, example in examples:
@@ -114,7 +117,26 @@ def key_label(pointer: str, names: dict[str, str]) -> str:
     ``""`` when its collection's records hold their key or the tools do not name it."""
     collection, _, key = pointer.rpartition("/")
     name = names.get(collection)
-    if not name or not key:
+    shown_key: str | None = unescape(key)
+    if not name:
+        # A flat store's record sits beside its pattern's name (``/bike:*``), keyed by its
+        # key's id part.
+        name, shown_key = _pattern_key(collection, unescape(key), names)
+    if not name or not shown_key:
         return ""
-    shown = json.dumps(unescape(key), ensure_ascii=False)
+    shown = json.dumps(shown_key, ensure_ascii=False)
+    if shown_key != unescape(key) and shown_key.isdigit() and str(int(shown_key)) == shown_key:
+        # A store's ``rider:42`` is rider 42: its id part is a number only the key made text.
+        shown = shown_key
     return f" (key {json.dumps(name, ensure_ascii=False)}:{shown})"
+
+
+def _pattern_key(parent: str, key: str, names: dict[str, str]) -> tuple[str, str | None]:
+    """The name of the key pattern at ``parent`` that ``key`` follows, and its id part."""
+    for collection, name in names.items():
+        at, _, last = collection.rpartition("/")
+        pattern = pattern_of(unescape(last)) if at == parent else None
+        found = pattern.id_of(key) if pattern is not None else None
+        if found is not None:
+            return name, found
+    return "", None

@@ -40,6 +40,7 @@ from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
+from mcp_sim.runtime.state_keys import KeyPattern, unpatterned
 from mcp_sim.runtime.state_shape import resolve
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -184,7 +185,10 @@ class StateView:
         lines = ["**Collections** (JSON pointer: what it holds):"]
         collections = overlay.base.collections
         for i, collection in enumerate(collections):
-            value = resolve(state, collection.pointer)
+            # A flat store's pattern is outlined as the world began: gathering its records
+            # scans every key of the store.
+            looked = overlay.base.state if collection.keys else state
+            value = _gathered(overlay, collection.pointer, looked)
             if not isinstance(value, dict | list):
                 continue
             line = collection_line(
@@ -211,10 +215,7 @@ class StateView:
         if not isinstance(value, dict | list) or (not holds and limit > 0 and size(value) <= limit):
             return value
         if holds and isinstance(value, dict):
-            return {
-                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
-                for key, item in value.items()
-            }
+            return self._parts(value, pointer, limit, overlay, depth)
         if isinstance(value, dict) and depth < _MAX_DEPTH:
             return {
                 key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
@@ -222,9 +223,55 @@ class StateView:
             }
         return note(value)
 
+    def _parts(
+        self, value: dict[str, Any], pointer: str, limit: int, overlay: StateOverlay, depth: int
+    ) -> dict[str, Any]:
+        """The skeleton of each part of an object holding collections; the keys of a flat
+        key-value export stand for their patterns' collections, once each."""
+        stores = [
+            c
+            for c in overlay.base.collections
+            if c.keys and c.pointer.rpartition("/")[0] == pointer
+        ]
+        if not stores:
+            return {
+                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
+                for key, item in value.items()
+            }
+        parts: dict[str, Any] = {
+            c.pointer.rpartition("/")[2]: f"<collection: {c.pointer}, see Collections>"
+            for c in stores
+        }
+        for key in _odd_keys(overlay, pointer, [c.keys for c in stores if c.keys]):
+            if key in value:
+                at = f"{pointer}/{escape(key)}"
+                parts[key] = self._skeleton(value[key], at, limit, overlay, depth + 1)
+        return parts
+
     def _records(self, state: dict[str, Any], grounding: Grounding, room: int) -> str:
         """The records the call needs that fit in ``room`` characters (see
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
         names = key_names(self.world, self.index)
         return records_section(state, picks, grounding.searches, room, grounding.summary, names)
+
+
+def _odd_keys(overlay: StateOverlay, pointer: str, patterns: list[KeyPattern]) -> list[str]:
+    """The keys of the flat store at ``pointer`` in the starting state that follow none of its
+    patterns: found once per world (a store has tens of thousands of keys)."""
+    cache = overlay.base.derived.setdefault("odd keys", {})
+    if pointer not in cache:
+        store = resolve(overlay.base.state, pointer)
+        cache[pointer] = unpatterned(store, patterns) if isinstance(store, dict) else []
+    found: list[str] = cache[pointer]
+    return found
+
+
+def _gathered(overlay: StateOverlay, pointer: str, state: Any) -> Any:
+    """The value at ``pointer`` in ``state``, kept once gathered from the starting state."""
+    if state is not overlay.base.state:
+        return resolve(state, pointer)
+    cache = overlay.base.derived.setdefault("outlined", {})
+    if pointer not in cache:
+        cache[pointer] = resolve(state, pointer)
+    return cache[pointer]

@@ -16,7 +16,7 @@ from typing import Any
 from mcp_sim.prompting.constraints import is_lookup, read_collection
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.state_shape import normalize, within
 
 NEWEST_SHOWN = 2
 """Newest records shown: enough to see how keys go on, few enough to keep the view short."""
@@ -51,9 +51,8 @@ def newest_records(overlay: StateOverlay, arguments: dict[str, Any]) -> list[str
 def _names_one_of(overlay: StateOverlay, collection: str, arguments: dict[str, Any]) -> bool:
     """Whether an argument names a record of ``collection`` by key: the write changes that
     record (shown as named) rather than adding one."""
-    prefix = collection + "/"
     for value in arguments.values():
         label = normalize(value) if isinstance(value, str | int) else None
-        if label and any(h.pointer.startswith(prefix) for h in overlay.key_hits(label)):
+        if label and any(within(collection, h.pointer) for h in overlay.key_hits(label)):
             return True
     return False

@@ -22,6 +22,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
@@ -31,8 +32,10 @@ from mcp_sim.runtime.state_shape import (
     record_facts,
     record_items,
     record_key,
+    record_pointer,
     record_size,
     resolve,
+    within,
 )
 from mcp_sim.runtime.state_tables import row_count, row_of
 from mcp_sim.spec.world import World
@@ -68,10 +71,7 @@ class StateIndex:
         self.order: dict[str, list[str]] = {c.pointer: [] for c in self.collections}
         for pointer, facts in self.records.items():
             self.order[facts.collection].append(pointer)
-        self.sizes = {
-            c.pointer: sum(1 for p in self.records if p.startswith(c.pointer + "/"))
-            for c in self.collections
-        }
+        self.sizes = {c.pointer: len(self.order[c.pointer]) for c in self.collections}
         self.derived: dict[str, Any] = {}
         """Tables a reader derives from the starting state on first use and keeps for every
         session (the prompting layer's field columns): the state they describe never changes."""
@@ -83,7 +83,7 @@ class StateIndex:
     def collection_of(self, pointer: str) -> Collection | None:
         """The collection whose record ``pointer`` is, or is inside."""
         for collection in self.collections:
-            if pointer.startswith(collection.pointer + "/"):
+            if within(collection.pointer, pointer):
                 return collection
         return None
 
@@ -93,6 +93,8 @@ class StateIndex:
         collection = self.collection_of(pointer)
         if collection is None:
             return None
+        if collection.keys is not None:
+            return record_pointer(collection, pointer)
         below = pointer[len(collection.pointer) + 1 :]
         rest = below.split("/", 1)[0]
         if collection.table is not None:
@@ -115,14 +117,12 @@ class StateIndex:
             was = resolve(self.state, collection.pointer)
             now = resolve(state, collection.pointer)
             if _count(collection, was) != _count(collection, now):
-                changed.update(
-                    {p: None for p in self.records if p.startswith(collection.pointer + "/")}
-                )
+                changed.update({p: None for p in self.order[collection.pointer]})
             for key, pointer, record in record_items(collection, now):
                 if pointer in changed or resolve(self.state, pointer) != record:
                     changed[pointer] = record_facts(key, collection.pointer, record)
-            for pointer in self.records:
-                if pointer.startswith(collection.pointer + "/") and resolve(state, pointer) is None:
+            for pointer in self.order[collection.pointer]:
+                if resolve(state, pointer) is None:
                     changed[pointer] = None
         return StateOverlay(self, state=state, size=record_size(state))._rebuilt(changed, state)
 
@@ -136,6 +136,10 @@ def _add_facts(
 ) -> None:
     from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
     from_key.append(Hit(pointer, ""))
+    if WILDCARD in facts.collection.rpartition("/")[2]:
+        # A flat store's record answers to its whole stored key too (``bike:B10442``).
+        stored = unescape(pointer.rpartition("/")[2])
+        keys.setdefault(normalize(stored) or stored.casefold(), []).append(Hit(pointer, ""))
     for label, inner in facts.inner_keys.items():
         inner_keys.setdefault(label, []).append(Hit(pointer, inner))
     for label, inner in facts.values.items():
@@ -280,12 +284,11 @@ class StateOverlay:
 
     def pointers(self, collection: str) -> list[str]:
         """The records of ``collection`` now, in document order (new ones last)."""
-        prefix = collection + "/"
         found = [p for p in self.base.order.get(collection, ()) if self.exists(p)]
         found += [
             p
             for p, f in self.changed.items()
-            if f and p.startswith(prefix) and p not in self.base.records
+            if f and f.collection == collection and p not in self.base.records
         ]
         return found
 
@@ -297,6 +300,6 @@ class StateOverlay:
     def record_count(self, collection: str) -> int:
         count = self.base.sizes.get(collection, 0)
         for pointer, facts in self.changed.items():
-            if pointer.startswith(collection + "/"):
+            if within(collection, pointer):
                 count += (facts is not None) - (pointer in self.base.records)
         return count

@@ -24,6 +24,7 @@ from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_tables import (
     Table,
     named,
@@ -79,6 +80,27 @@ class Collection:
     table: Table | None = None
     """How the rows are laid out when the records are a table's rows, which hold no field
     names (see :mod:`mcp_sim.runtime.state_tables`); ``pointer`` is then where the rows are."""
+    keys: KeyPattern | None = None
+    """The key pattern of the records, when they are the keys of a flat key-value export
+    following it (see :mod:`mcp_sim.runtime.state_keys`); ``pointer`` ends with the pattern."""
+
+
+def within(collection: str, pointer: str) -> bool:
+    """Whether ``pointer`` is a record of the collection at ``collection``, or inside one."""
+    parent, _, last = collection.rpartition("/")
+    pattern = pattern_of(unescape(last))
+    if pattern is None:
+        return pointer.startswith(collection + "/")
+    if not pointer.startswith(parent + "/"):
+        return False
+    key = unescape(pointer[len(parent) + 1 :].split("/", 1)[0])
+    return pattern.id_of(key) is not None
+
+
+def record_pointer(collection: Collection, pointer: str) -> str:
+    """The pointer of ``collection``'s record that ``pointer`` is, or is inside."""
+    parent = collection.pointer.rpartition("/")[0] if collection.keys else collection.pointer
+    return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}"
 
 
 def _record_keys(value: dict[str, Any], limit: int = 24) -> list[frozenset[str]]:
@@ -139,6 +161,11 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
         elif (table := table_at(value)) is not None:
             rows = pointer + table[0]
             found[rows] = table_collection(rows, table[1], _resolve(state, rows))
+        elif (patterns := key_patterns(value)) is not None:
+            for pattern in patterns:
+                at = f"{pointer}/{escape(pattern.glob)}"
+                size = len(pattern_records(value, pattern))
+                found[at] = Collection(at, True, None, size, None, None, pattern)
         elif looks_keyed(value) and not _holds_tables(value):
             found[pointer] = Collection(pointer, True, None, len(value))
         elif isinstance(value, dict):
@@ -219,6 +246,8 @@ def _resolve(state: Any, pointer: str) -> Any:
         elif rows is not None and isinstance(value, list) and _row_at(value, key, len(rows)):
             row = value[int(key)]
             value = named(rows, row)
+        elif isinstance(value, dict) and (pattern := pattern_of(key)) is not None:
+            value = pattern_records(value, pattern)
         elif (found := step_into_row(value, key)) is not None:
             row = value[int(key)] if isinstance(value, list) else None
             value = found
@@ -265,6 +294,10 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
         for at, record in table_rows(collection.table, value):
             key = record_key(collection, at, record)
             yield key, f"{collection.pointer}/{escape(at)}", record
+    elif isinstance(value, dict) and collection.keys is not None:
+        parent = collection.pointer.rpartition("/")[0]
+        for key, record in value.items():
+            yield record_key(collection, key, record), f"{parent}/{escape(key)}", record
     elif isinstance(value, dict):
         for key, record in value.items():
             yield key, f"{collection.pointer}/{escape(key)}", record
@@ -275,7 +308,10 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
 
 def record_key(collection: Collection, position: str, record: Any) -> str:
     """The key of the record at ``position`` of an array collection or a table: its id
-    field's value, else its row's label (pandas' index), else its position."""
+    field's value, else its row's label (pandas' index), else its position; a flat export's
+    record by its key's id part."""
+    if collection.keys is not None:
+        return collection.keys.id_of(position) or position
     if collection.id_field and isinstance(record, dict) and collection.id_field in record:
         return str(record[collection.id_field])
     table = collection.table

@@ -217,3 +217,18 @@ def test_a_name_on_one_end_of_a_movement_tests_that_ends_fields() -> None:
     fields = [c.fields for c in search.constraints]
     assert fields == [("recipient/address/city",), ("sender/address/city",)]
     assert search.full == [f"/parcels/T{i}" for i in range(1, 30, 3)]
+
+
+def test_a_flat_store_record_is_found_by_its_id_part_and_shown_with_its_key_named() -> None:
+    state: dict[str, Any] = {f"bike:B1044{i}": {"model": "Cargo", "battery": "7"} for i in range(4)}
+    state |= {f"rider:4{i}:profile": {"name": f"Rider {i}"} for i in range(4)}
+    tools = [tool("get_bike", bike_id="Bike id."), tool("get_rider", rider_id="Rider id.")]
+    world = world_of(state, tools)
+    assert key_names(world, StateIndex(world, world.state)) == {
+        "/bike:*": "bike_id",
+        "/rider:*:profile": "rider_id",
+    }
+    text = view_of(world, "get_bike", {"bike_id": "B10442"})
+    assert '- /bike:B10442 (key "bike_id":"B10442"): {"battery":"7"' in text
+    text = view_of(world, "get_rider", {"rider_id": "42"})
+    assert '- /rider:42:profile (key "rider_id":42): {"name":"Rider 2"}' in text
