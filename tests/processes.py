@@ -67,6 +67,22 @@ def wait_for_port(
     pytest.fail(f"{what} did not listen on port {port} within {seconds:g} s{shown}")
 
 
+def wait_for_log(
+    log: Path, text: str, process: subprocess.Popen[bytes], what: str, seconds: float = 30.0
+) -> str:
+    """Wait until ``log`` holds ``text`` (a line a process prints once it listens may reach
+    its log after the port opens); returns the log, or fails the test with it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        said = log.read_text()
+        if text in said:
+            return said
+        if process.poll() is not None:
+            break
+        time.sleep(0.02)
+    pytest.fail(f"{what} did not print {text!r} within {seconds:g} s:\n{log.read_text()}")
+
+
 def wait_until_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
     wait_for_port(port, process, "mcp-sim serve --http", log=log)
 

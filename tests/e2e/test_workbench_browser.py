@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
-from tests.processes import ROOT, free_port, stop, wait_for_port
+from tests.processes import ROOT, free_port, stop, wait_for_log, wait_for_port
 from tests.real_model import embedded_like_args
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -279,9 +279,9 @@ def test_the_command_says_where_the_page_is(tmp_path: Path) -> None:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, cwd=ROOT)
     try:
         wait_for_port(port, process, "mcp-sim ui", log=log)
+        said = wait_for_log(log, "#token=", process, "mcp-sim ui")
     finally:
         stop(process)
-    said = log.read_text()
     # No token given: one is made up and put in the URL, never left open.
     assert f"http://127.0.0.1:{port}/ui#token=" in said
     token = said.split("#token=")[1].split()[0]
