@@ -117,6 +117,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--turn-budget", type=int, default=PromptSettings().turn_budget)
     parser.add_argument("--limit", type=int, default=0, help="only the first N calls")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument(
+        "--misses",
+        type=Path,
+        help="write each call whose prompt lacks facts of its answer (JSON lines: the call, "
+        "the facts missing, the call's view)",
+    )
     parser.add_argument("--plain-block", type=int, default=PLAIN_BLOCK_TOKENS)
     parser.add_argument("--hybrid-block", type=int, default=HYBRID_BLOCK_TOKENS)
     args = parser.parse_args(argv[1:])
@@ -139,7 +145,9 @@ def main(argv: list[str]) -> int:
         file=sys.stderr,
     )
     reuse = PrefixReuse(args.plain_block, args.hybrid_block)
-    rows = anyio.run(measure, world, calls, options, reuse)
+    misses: list[dict[str, Any]] | None = [] if args.misses else None
+    rows = anyio.run(measure, world, calls, options, reuse, misses)
+    _write_misses(args.misses, misses)
     budget = Simulator(world, TeacherModel(), settings=options).budget
     system = estimate_tokens(render_system(world))
     print(
@@ -183,13 +191,25 @@ def _zoo(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     blocks = (args.plain_block, args.hybrid_block)
-    report = anyio.run(measure_zoo, shapes, args.size_mb, args.seed, args.episodes, options, blocks)
+    misses: list[dict[str, Any]] | None = [] if args.misses else None
+    report = anyio.run(
+        measure_zoo, shapes, args.size_mb, args.seed, args.episodes, options, blocks, misses
+    )
+    _write_misses(args.misses, misses)
     for shape, block in report["shapes"].items():
         print(f"{shape}: {block['info']}", file=sys.stderr)
     print("\n".join(table(report)))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
+
+
+def _write_misses(path: Path | None, misses: list[dict[str, Any]] | None) -> None:
+    if path is None or misses is None:
+        return
+    lines = [json.dumps(miss, ensure_ascii=False) for miss in misses]
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    print(f"{len(misses)} calls with facts missing written to {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -64,13 +64,20 @@ async def measure_shape(
     episodes: int,
     settings: Settings,
     blocks: tuple[int, int] = BLOCKS,
+    misses: list[dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Figures], dict[str, Any]]:
-    """Figures per group (``overall``, ``kind K``) and facts about the run."""
+    """Figures per group (``overall``, ``kind K``) and facts about the run; ``misses`` (when
+    given) gets the calls whose prompt lacks facts of their answer, each with its shape."""
     started = time.perf_counter()
     spec, calls = generate(shape, size_mb, seed, episodes)
     generated = time.perf_counter() - started
     world = World.model_validate(spec)
-    groups, index_ms = await measure_figures(world, calls, settings, PrefixReuse(*blocks))
+    missed: list[dict[str, Any]] = []
+    groups, index_ms = await measure_figures(
+        world, calls, settings, PrefixReuse(*blocks), missed if misses is not None else None
+    )
+    if misses is not None:
+        misses.extend({"shape": shape, **miss} for miss in missed)
     info = {
         "state_chars": len(json.dumps(spec["state"])),
         "calls": len(calls),
@@ -89,13 +96,15 @@ async def measure_zoo(
     episodes: int,
     settings: Settings,
     blocks: tuple[int, int] = BLOCKS,
+    misses: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """``{"shapes": {shape: {"info": ..., "rows": {group: row}}}, "all": {group: row}}``:
-    rows per shape and group (``overall``, ``kind K``), and per group over all shapes."""
+    rows per shape and group (``overall``, ``kind K``), and per group over all shapes
+    (``misses`` as :func:`measure_shape` fills it)."""
     merged: dict[str, Figures] = defaultdict(Figures)
     report: dict[str, Any] = {"shapes": {}, "held_out": [s for s in shapes if is_held_out(s)]}
     for shape in shapes:
-        groups, info = await measure_shape(shape, size_mb, seed, episodes, settings, blocks)
+        groups, info = await measure_shape(shape, size_mb, seed, episodes, settings, blocks, misses)
         for name, figures in groups.items():
             merged[name].merge(figures)
         report["shapes"][shape] = {"info": info, "rows": _rows(groups)}

@@ -254,10 +254,11 @@ async def measure(
     calls: list[dict[str, Any]],
     settings: Settings,
     reuse: PrefixReuse | None = None,
+    misses: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The figures per group of calls; ``reuse`` (when given) keeps each episode's prefix
-    reuse too."""
-    groups, index_ms = await measure_figures(world, calls, settings, reuse)
+    reuse too, ``misses`` the calls whose prompt lacks facts (see :func:`measure_figures`)."""
+    groups, index_ms = await measure_figures(world, calls, settings, reuse, misses)
     rows = {name: figures.row() for name, figures in sorted(groups.items())}
     rows["overall"]["index_ms"] = index_ms
     return rows
@@ -268,9 +269,12 @@ async def measure_figures(
     calls: list[dict[str, Any]],
     settings: Settings,
     reuse: PrefixReuse | None = None,
+    misses: list[dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Figures], float]:
     """Figures per group (``overall``, ``tool NAME``, ``kind KIND``: a call's ``kind`` field if
-    it has one, else :func:`kind_of`), and the milliseconds the world's index took to build."""
+    it has one, else :func:`kind_of`), and the milliseconds the world's index took to build.
+    ``misses`` (when given) gets one entry per call whose prompt lacks some of the answer's
+    facts: the call, the facts missing, and the prompt's last message (the call's view)."""
     model = TeacherModel()
     simulator = Simulator(world, model, settings=settings)
     # The world's index is built once, on the first call: timed apart from the calls.
@@ -306,17 +310,34 @@ async def measure_figures(
             group.build_ms.append(build_ms)
             if shared is not None:
                 group.reuse.add(shared)
-        _score(figures, call, messages, held)
+        missing = _score(figures, call, messages, held)
+        if misses is not None and missing:
+            misses.append(_miss(call, kind, missing, messages))
         # What a call writes is state for the calls after it, not for its own answer: a
         # fresh key the write's patch holds is no value its prompt could have held.
         state_values([op.get("value") for op in patch], held)
     return groups, index_ms
 
 
+def _miss(
+    call: dict[str, Any], kind: str, missing: list[tuple[str | None, Any]], messages: list[Any]
+) -> dict[str, Any]:
+    return {
+        "episode": call["episode"],
+        "tool": call["tool"],
+        "kind": kind,
+        "arguments": call["arguments"],
+        "missing": [[key, value] for key, value in missing],
+        "response": call["response"],
+        "view": messages[-1]["content"],
+    }
+
+
 def _score(
     figures: list[Figures], call: dict[str, Any], messages: list[dict[str, Any]], held: set[str]
-) -> None:
-    """Adds the call's prompt size and recall (in context, and state-grounded) to ``figures``."""
+) -> list[tuple[str | None, Any]]:
+    """Adds the call's prompt size and recall (in context, and state-grounded) to ``figures``;
+    the answer's facts the prompt lacks (next to their key) are returned."""
     tokens = estimate_tokens("".join(m["content"] for m in messages))
     checked = facts(call["response"], call["arguments"])
     text = "\n".join(m["content"] for m in messages[1:])
@@ -330,3 +351,6 @@ def _score(
             group.presence.append(sum(found) / len(checked))
             if grounded:
                 group.grounded.append(sum(grounded) / len(grounded))
+    if not checked or call.get("is_error"):
+        return []
+    return [fact for fact, hit in zip(checked, hits, strict=True) if not hit]

@@ -3,6 +3,7 @@ several shapes, the hard budget, and the designer's grounding hints."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -145,3 +146,19 @@ def test_entities_accept_records_keyed_by_id_without_an_id_field() -> None:
 
     index = EntityIndex.build(world, world.state)
     assert index.ids("person") == {"p1", "p2", "p3"}
+
+
+async def test_misses_name_the_facts_a_prompt_lacks_and_the_view_it_had() -> None:
+    world = parse_world(HINTED, "hinted.yaml")
+    answer = json.dumps({"name": "Ana", "badge": "QX-99181"})
+    calls = [
+        {"episode": "e1", "tool": "find_person", "arguments": {"city": "Porto"}, "response": answer}
+    ]
+    misses: list[dict[str, Any]] = []
+    await measure(world, calls, Settings.of(), misses=misses)
+    assert len(misses) == 1
+    miss = misses[0]
+    # The badge is in no state, so no prompt holds it; the name is in the world's records.
+    assert miss["missing"] == [["badge", "QX-99181"]]
+    assert miss["tool"] == "find_person" and miss["arguments"] == {"city": "Porto"}
+    assert "find_person" in miss["view"]
