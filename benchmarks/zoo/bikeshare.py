@@ -1,10 +1,10 @@
-"""``bikeshare`` (held out): a Redis export: one flat object of composite string keys
-(``station:OSL-07``, ``station:OSL-07:docked``, ``bike:B10442``, ``rider:42:profile``,
-``rider:42:rides``, ``ride:900123``, ``seq:ride``) whose values are hashes of strings (numbers
-too: ``"battery": "78"``), lists and sets of ids, and counters; tools answer with typed
-values and take integer rider ids; a write bumps a counter, adds a key and appends to a
-list; the riders who started at a station is a join through the rides; a district's usage
-is a summary no key holds."""
+"""``bikeshare`` (held out in the round that first measured it, a development shape since): a Redis
+export: one flat object of composite string keys (``station:OSL-07``, ``station:OSL-07:docked``,
+``bike:B10442``, ``rider:42:profile``, ``rider:42:rides``, ``ride:900123``, ``seq:ride``) whose
+values are hashes of strings (numbers too: ``"battery": "78"``), lists and sets of ids, and
+counters; tools answer with typed values and take integer rider ids; a write bumps a counter,
+adds a key and appends to a list; the riders who started at a station is a join through the
+rides; a district's usage is a summary no key holds."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""``conference`` (held out): a JSON:API document, as many REST services export: talks in
-``data`` as ``{"type", "id", "attributes", "relationships", "links"}`` resources whose
-attribute names are kebab-case (tool arguments are snake_case); speakers and rooms in
-``included``, referenced as ``{"type", "id"}`` pairs (ids are numeric strings, unique only per
-type, so speaker "7" and room "7" are different things); reviews keyed by reviewer handle
-inside a talk's attributes; the rooms a speaker talks in is a join through the talks."""
+"""``conference`` (held out in the round that first measured it, a development shape since): a
+JSON:API document, as many REST services export: talks in ``data`` as ``{"type", "id",
+"attributes", "relationships", "links"}`` resources whose attribute names are kebab-case (tool
+arguments are snake_case); speakers and rooms in ``included``, referenced as ``{"type", "id"}``
+pairs (ids are numeric strings, unique only per type, so speaker "7" and room "7" are different
+things); reviews keyed by reviewer handle inside a talk's attributes; the rooms a speaker talks
+in is a join through the talks."""
 
 from __future__ import annotations
 

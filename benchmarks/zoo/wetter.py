@@ -1,8 +1,9 @@
-"""``wetter`` (held out): a time series keyed by timestamp at the top level of the state
-(``"2025-03-01T06:00"`` → station code → reading), beside one directory of stations; every
-field name is German (``temperatur_c``, ``niederschlag_mm``, ``wind.richtung``, ``ort``) while
-the tools' arguments are English (``min_temperature``, ``city``); the readings in a city at a
-time is a join through the directory; a station's day is a summary no reading holds."""
+"""``wetter`` (held out in the round that first measured it, a development shape since): a time
+series keyed by timestamp at the top level of the state (``"2025-03-01T06:00"`` → station code →
+reading), beside one directory of stations; every field name is German (``temperatur_c``,
+``niederschlag_mm``, ``wind.richtung``, ``ort``) while the tools' arguments are English
+(``min_temperature``, ``city``); the readings in a city at a time is a join through the
+directory; a station's day is a summary no reading holds."""
 
 from __future__ import annotations
 
