@@ -177,14 +177,19 @@ class Dynamo(Shape):
         )
 
     def build(self, rng: random.Random, target_bytes: int) -> State:
-        items, spaces = _sites(rng)
+        sites, spaces = _sites(rng)
+        partitions = [[entry] for entry in sites]
         counter = [50000]
 
         def member() -> None:
-            items.extend(_partition(rng, 1000 + len(items), spaces, counter))
+            partition = _partition(rng, 1000 + len(partitions), spaces, counter)
+            partitions.append(sorted(partition, key=lambda e: str(e["SK"]["S"])))
 
-        fill(member, lambda: size_of(items), target_bytes - 200)
-        items.append(item(*COUNTER, type="Counter", next=counter[0] + 1))
+        fill(member, lambda: size_of(partitions), target_bytes - 200)
+        partitions.append([item(*COUNTER, type="Counter", next=counter[0] + 1)])
+        # A scan reads partitions in the order of their keys' hashes, each in sort-key order.
+        rng.shuffle(partitions)
+        items = [entry for partition in partitions for entry in partition]
         return {
             "TableName": "cowork-prod",
             "Items": items,
