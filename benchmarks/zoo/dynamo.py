@@ -185,7 +185,8 @@ class Dynamo(Shape):
             partition = _partition(rng, 1000 + len(partitions), spaces, counter)
             partitions.append(sorted(partition, key=lambda e: str(e["SK"]["S"])))
 
-        fill(member, lambda: size_of(partitions), target_bytes - 200)
+        # Flattened, the partitions lose their brackets: two characters each.
+        fill(member, lambda: size_of(partitions) - 2 * len(partitions), target_bytes)
         partitions.append([item(*COUNTER, type="Counter", next=counter[0] + 1)])
         # A scan reads partitions in the order of their keys' hashes, each in sort-key order.
         rng.shuffle(partitions)
