@@ -50,7 +50,8 @@ _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 def normalize(value: Any) -> str | None:
     """How a value is looked up: strings case-folded and stripped, numbers by value (``12``,
-    ``12.0`` and ``"12"`` agree); ``None`` for what is not indexed."""
+    ``12.0``, ``"12"`` and ``"12.00"`` agree: an export writes amounts as text with their
+    decimals); ``None`` for what is not indexed."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
@@ -61,7 +62,7 @@ def normalize(value: Any) -> str | None:
             return None
         if _NUMBER.match(text):
             number = float(text)
-            return str(int(number)) if number.is_integer() and "." not in text else repr(number)
+            return str(int(number)) if number.is_integer() else repr(number)
         return text.casefold()
     return None
 

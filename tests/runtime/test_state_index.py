@@ -19,7 +19,8 @@ def generated(shape: str, size_mb: float = 0.5, seed: int = 5) -> World:
 
 
 def test_values_are_looked_up_by_value_whatever_their_json_type() -> None:
-    assert normalize(12) == normalize(12.0) == normalize("12") == "12"
+    assert normalize(12) == normalize(12.0) == normalize("12") == normalize("12.00") == "12"
+    assert normalize("129.50") == normalize(129.5) != normalize(129)
     assert normalize(" Ana@Example.org ") == "ana@example.org"
     assert normalize(True) is None and normalize(None) is None and normalize("") is None
     assert normalize("x" * 500) is None
