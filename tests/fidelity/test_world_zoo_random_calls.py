@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -21,6 +22,7 @@ from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.offer import Offer
 from benchmarks.zoo.random_shapes.surface import AGGREGATES, EMPTIES, JOINS, LOOKUPS
 from benchmarks.zoo.random_shapes.world import RandomShape
+from mcp_sim.spec.world import TOOL_NAME_PATTERN
 
 SEEDS = range(40)
 """Development seeds enough for every variant to show up (checked below)."""
@@ -35,6 +37,19 @@ def _shape(seed: int) -> tuple[RandomShape, State]:
 def test_the_seeds_checked_offer_every_variant() -> None:
     offered = {o.variant for s in SEEDS for os in _shape(s)[0].code.offers.values() for o in os}
     assert offered >= {*LOOKUPS, *JOINS, *AGGREGATES, *EMPTIES, "line", "link_search"}
+
+
+def test_every_tool_of_a_seed_has_a_name_of_its_own() -> None:
+    for seed in range(100):
+        shape = make_shape(f"random-{seed}")
+        assert isinstance(shape, RandomShape)
+        tools = shape.tools()
+        named = {t.name: t for t in tools}
+        assert len(named) == len(tools), seed
+        # Offers of one tool (a search and a search nothing meets) offer the same tool.
+        offers = [o for os in shape.code.offers.values() for o in os]
+        assert all(named[o.tool.name].spec() == o.tool.spec() for o in offers), seed
+        assert all(re.fullmatch(TOOL_NAME_PATTERN, t.name) for t in tools), seed
 
 
 def _field(design: Design, record: dict[str, Any], name: str) -> Any:
