@@ -65,7 +65,8 @@ def test_development_seeds_draw_every_kind_of_surface_and_layout() -> None:
     assert {s.ranges for s in surfaces} == set(RANGES)
     assert {s.note_answer for s in surfaces} == {"", "null", "{}"}
     assert {len(s.joins) for s in surfaces} == {1, 2, 3}
-    for flag in ("record_wrap", "write_text", "exclusions", "schemas", "link_search"):
+    flags = ("record_wrap", "write_text", "exclusions", "synonyms", "schemas", "link_search")
+    for flag in flags:
         assert {getattr(s, flag) for s in surfaces} == {True, False}, flag
     assert {d.sparse_null for d in designs if d.sparse} == {True, False}
     assert {d.code_key is None for d in designs} == {True, False}

@@ -21,6 +21,17 @@ class Reader:
     def field(self, name: str) -> Field:
         return next(f for f in self.primary.fields if f.name == name)
 
+    def arg_name(self, field: Field) -> str:
+        """The name a search argument knows ``field`` by: its canonical name or, where the seed
+        says so, another of its names, one the state does not store it under if it can."""
+        design = self.design
+        if not design.surface.synonyms or not field.alts:
+            return field.name
+        stored = design.path(field)[-1]
+        others = [n for n in (field.name, *field.alts) if design.surface.arg(n) != stored]
+        rng = random.Random(f"argument/{design.seed}/{field.name}")
+        return rng.choice(others or [field.name])
+
     def value(self, record: dict[str, Any], name: str) -> Any:
         """A primary field's value (``None`` if the record lacks it)."""
         value: Any = record

@@ -65,9 +65,9 @@ def primary_constraints(read: Reader) -> list[Constraint]:
     """The record search's arguments, by the seed's naming, and what each constrains."""
     surface, found = read.design.surface, []
     for field in read.primary.fields:
-        name, kind = field.name, field.kind
+        name, kind = read.arg_name(field), field.kind
 
-        def get(record: dict[str, Any], name: str = name) -> Any:
+        def get(record: dict[str, Any], name: str = field.name) -> Any:
             return read.value(record, name)
 
         if kind in ("category", "city"):
@@ -235,10 +235,11 @@ class RandomSearch:
     def no_match(self, rng: random.Random) -> dict[str, Any]:
         """Arguments nothing meets: a number far above its range."""
         numeric = next(f for f in self.read.primary.fields if f.numeric)
-        low, _ = self.read.design.surface.range_args(numeric.name)
+        surface, name = self.read.design.surface, self.read.arg_name
+        low, _ = surface.range_args(name(numeric))
         category = next(f for f in self.read.primary.fields if f.kind == "category")
         return {
-            self.read.design.surface.arg(category.name): rng.choice(category.values),
+            surface.arg(name(category)): rng.choice(category.values),
             low: numeric.values[1] * 10,
         }
 

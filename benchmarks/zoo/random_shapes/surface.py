@@ -61,6 +61,8 @@ class Surface:
     """A search answers a bare list (``""``) or ``{results|items|matches: [...], total: n}``."""
     exclusions: bool
     """Searches take ``not`` and ``any of`` arguments on categories too."""
+    synonyms: bool
+    """Search arguments go by other names of their fields (``hull_type`` for ``hull``)."""
     schemas: bool
     """Tools answering objects declare output schemas."""
     lookups: tuple[str, ...]
@@ -101,6 +103,7 @@ def draw_surface(rng: random.Random, singular: str) -> Surface:
         ranges=rng.choice(sorted(RANGES)),
         search_wrap=rng.choice(("", "", "results", "items", "matches")),
         exclusions=rng.random() < 0.5,
+        synonyms=rng.random() < 0.4,
         schemas=rng.random() < 0.5,
         lookups=_some(rng, LOOKUPS, 0, 3),
         nested=_some(rng, NESTED, 0, 1),
