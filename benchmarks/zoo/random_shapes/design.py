@@ -9,6 +9,7 @@ dated entries, and the tool surface (:mod:`.surface`)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,10 +187,12 @@ def design_needs_roster(surface: Surface) -> bool:
     return bool({"roster", "listing"} & set(surface.joins)) or "empty_list" in surface.empties
 
 
-def _roster(rng: random.Random, needed: bool, party: str, spell: Any) -> str | None:
+def _roster(
+    rng: random.Random, needed: bool, party: str, spell: Callable[[str], str]
+) -> str | None:
     if not needed and rng.random() < 0.7:
         return None
-    return str(spell(rng.choice(ROSTERS).format(party)))
+    return spell(rng.choice(ROSTERS).format(party))
 
 
 def _columns(design: Design, role: str) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from benchmarks.zoo.kit import Answer, State, Tool, ToolError, summary
 from benchmarks.zoo.random_shapes.offer import Offer, object_schema
 from benchmarks.zoo.random_shapes.reading import Reader
 
+Run = Callable[[State, dict[str, Any]], Answer]
 SHOWN = 25
 """A join lists at most this many records."""
 
@@ -30,7 +31,7 @@ class Joins:
         self.party_name = self.design.spell(f"{secondary.singular}.{secondary.fields[0].name}")
         self.email = self.design.spell("email")
 
-    def _tool(self, name: str, description: str, role: str, run: Any, keys: list[str]) -> Tool:
+    def _tool(self, name: str, description: str, role: str, run: Run, keys: list[str]) -> Tool:
         arg = self.id_arg if role == "primary" else self.by_arg
         output = object_schema(keys) if self.surface.schemas else None
         schema = {arg: self.read.id_schema(role)}
