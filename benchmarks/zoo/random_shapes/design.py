@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
-from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store
+from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
 from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
 
@@ -68,7 +68,7 @@ class Design:
     def spell(self, name: str) -> str:
         """The stored name of ``name`` (``boat.length_m``, or a name of the shape's own)."""
         known = self.spelt.get(name)
-        return known if known is not None else CASINGS[self.casing](name.split(".")[-1])
+        return known if known is not None else spelt(self.casing, name.split(".")[-1])
 
     def path(self, field: Field) -> tuple[str, ...]:
         """Where a primary field is in its record (stored names)."""

@@ -17,6 +17,8 @@ class Reader:
         self.design = design
         self.primary = design.domain.primary
         self.secondary = design.domain.secondary
+        # Read for every record of every search, so worked out once.
+        self.paths = {f.name: design.path(f) for f in self.primary.fields}
 
     def field(self, name: str) -> Field:
         return next(f for f in self.primary.fields if f.name == name)
@@ -35,7 +37,7 @@ class Reader:
     def value(self, record: dict[str, Any], name: str) -> Any:
         """A primary field's value (``None`` if the record lacks it)."""
         value: Any = record
-        for part in self.design.path(self.field(name)):
+        for part in self.paths[name]:
             if not isinstance(value, dict):
                 return None
             value = value.get(part)

@@ -215,12 +215,14 @@ class RandomSearch:
         usable = [c for c in self.constraints if c.get(record) not in (None, "", [])]
         rng.shuffle(usable)
         args: dict[str, Any] = {}
+        meeting = records  # the records meeting every argument so far
         for count, chosen in enumerate(usable[:most], start=1):
-            args[chosen.arg] = chosen.value_from(rng, chosen.get(record))
-            if count >= rng.randint(1, most) and len(self.matching(state, args)) <= self.limit:
+            value = args[chosen.arg] = chosen.value_from(rng, chosen.get(record))
+            meeting = [r for r in meeting if meets(chosen.op, chosen.get(r), value)]
+            if count >= rng.randint(1, most) and len(meeting) <= self.limit:
                 break
         if self.read.design.surface.page and rng.random() < 0.4:
-            args |= self._page(rng, len(self.matching(state, args)))
+            args |= self._page(rng, len(meeting))
         return args
 
     def _page(self, rng: random.Random, total: int) -> dict[str, Any]:

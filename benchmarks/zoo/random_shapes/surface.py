@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from benchmarks.zoo.random_shapes.layout import CASINGS
+from benchmarks.zoo.random_shapes.layout import spelt
 
 LOOKUPS = ("by_code", "by_email", "link", "text")
 """Besides a record by id: a record by its unique code, a party by email, a link record (with
@@ -75,7 +75,7 @@ class Surface:
 
     def arg(self, name: str) -> str:
         """An argument's or tool's name, from its snake_case canonical name."""
-        return CASINGS[self.arg_case](name)
+        return spelt(self.arg_case, name)
 
     def range_args(self, name: str) -> tuple[str, str]:
         low, high = RANGES[self.ranges]
