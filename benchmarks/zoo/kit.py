@@ -50,17 +50,20 @@ class Tool:
     run: Callable[[State, dict[str, Any]], Answer]
     required: tuple[str, ...] = ()
     effect: str = "read"
+    output: dict[str, Any] | None = None
+    """The tool's output schema, if it declares one."""
 
     def spec(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "properties": self.properties}
         if self.required:
             schema["required"] = list(self.required)
-        return {
+        spec = {
             "name": self.name,
             "description": self.description,
             "input_schema": schema,
             "effect": self.effect,
         }
+        return spec if self.output is None else spec | {"output_schema": self.output}
 
 
 @dataclass(frozen=True)

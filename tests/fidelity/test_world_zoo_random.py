@@ -1,7 +1,8 @@
-"""Random zoo shapes (``benchmarks/zoo/random_shapes``): seeds draw designs of every kind,
-the state is laid out as its design says, and the benchmark runs ranges of seeds, keeping
-the held-out seeds back unless asked for. (That each seed's world loads, is deterministic and
-answers consistently with its state is checked with the hand-written shapes, in
+"""Random zoo shapes (``benchmarks/zoo/random_shapes``): seeds draw designs and tool surfaces
+of every kind, the state is laid out as its design says, each variant of each kind of call
+answers what the state holds, and the benchmark runs ranges of seeds, keeping the held-out
+seeds back unless asked for. (That each seed's world loads, is deterministic and answers
+consistently with its state is also checked with the hand-written shapes, in
 ``test_world_zoo.py``.)"""
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ from benchmarks.zoo.measuring import chosen_shapes, measure_zoo
 from benchmarks.zoo.random_shapes import expand
 from benchmarks.zoo.random_shapes.design import ID_STYLES, REFERENCES, Design, draw
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store
+from benchmarks.zoo.random_shapes.surface import (
+    AGGREGATES,
+    EMPTIES,
+    JOINS,
+    LOOKUPS,
+    RANGES,
+    STATS_OPS,
+)
 from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
 from benchmarks.zoo.random_shapes.world import RandomShape
 from mcp_sim.settings.combined import Settings
@@ -36,7 +45,33 @@ def test_development_seeds_draw_every_kind_of_design() -> None:
     keyed = [s for d in designs for s in d.stores.values() if s.container.startswith("keyed")]
     assert {s.key_prefix[-1:] for s in keyed} == {"", ":", "#"}
     assert {d.domain for d in designs} == set(DOMAINS)
+    assert len(DOMAINS) >= 12
+    assert {len(d.stores["primary"].at) for d in designs} >= {1, 2, 3, 4, 5}
     assert draw(7) == draw(7)
+
+
+def test_development_seeds_draw_every_kind_of_surface_and_layout() -> None:
+    """Which calls a seed offers (and so what they mean), how its tools are named, paged and
+    answered, and the layout's optional parts all vary over the development seeds."""
+    designs = [draw(seed) for seed in DEVELOPMENT]
+    surfaces = [d.surface for d in designs]
+    assert {j for s in surfaces for j in s.joins} == set(JOINS)
+    assert {a for s in surfaces for a in s.aggregates} == set(AGGREGATES)
+    assert {op for s in surfaces for op in s.stats_ops} == set(STATS_OPS)
+    assert {lookup for s in surfaces for lookup in s.lookups} == set(LOOKUPS)
+    assert {e for s in surfaces for e in s.empties} == set(EMPTIES)
+    assert {s.arg_case for s in surfaces} == {"snake", "camel"}
+    assert {s.page for s in surfaces} == {"", "offset", "page"}
+    assert {s.ranges for s in surfaces} == set(RANGES)
+    assert {s.note_answer for s in surfaces} == {"", "null", "{}"}
+    assert {len(s.joins) for s in surfaces} == {1, 2, 3}
+    flags = ("record_wrap", "write_text", "exclusions", "synonyms", "schemas", "link_search")
+    for flag in flags:
+        assert {getattr(s, flag) for s in surfaces} == {True, False}, flag
+    assert {d.sparse_null for d in designs if d.sparse} == {True, False}
+    assert {d.code_key is None for d in designs} == {True, False}
+    assert {d.roster_key is None for d in designs} == {True, False}
+    assert {bool(d.lines) for d in designs} == {True, False}
 
 
 def _box(state: dict[str, Any], store: Store) -> Any:
@@ -85,7 +120,7 @@ def test_the_state_is_laid_out_as_the_design_says(seed: int) -> None:
     shape = make_shape(f"random-{seed}")
     assert isinstance(shape, RandomShape)
     design = shape.design
-    state = shape.build(random.Random(seed), 30_000)
+    state = shape.build(random.Random(seed), 100_000)
     for role, store in design.stores.items():
         records = _raw_records(_box(state, store), store)
         assert records, role
@@ -93,27 +128,65 @@ def test_the_state_is_laid_out_as_the_design_says(seed: int) -> None:
         assert all((store.id_key in r) == has_id for r in records), role
     primaries = _raw_records(_box(state, design.stores["primary"]), design.stores["primary"])
     for field in design.domain.primary.fields:
-        # Every field is where the design puts it, under the name it spells.
-        assert all(dig(r, ".".join(design.path(field))) is not None for r in primaries)
+        # Every field is where the design puts it, under the name it spells (a sparse one
+        # may be missing: test_sparse_fields_are_missing_from_some_records).
+        values = [dig(r, ".".join(design.path(field))) for r in primaries]
+        assert field.name in design.sparse or all(v is not None for v in values), field
+    if design.code_key is not None:
+        codes = [r[design.code_key] for r in primaries]
+        assert len(set(codes)) == len(codes)
+    if design.roster_key is not None:
+        parties = set(design.stores["secondary"].keys(state))
+        listed = [str(i) for r in primaries for i in r[design.roster_key]]
+        assert listed and set(listed) <= parties
+        assert any(not r[design.roster_key] for r in primaries)
     calendar = design.spell(design.domain.calendar)
     assert all(isinstance(r[calendar], list) == design.calendar_list for r in primaries)
-    _check_references(
-        design, _raw_records(_box(state, design.stores["link"]), design.stores["link"])
-    )
+    links = _raw_records(_box(state, design.stores["link"]), design.stores["link"])
+    _check_references(design, links)
+    if design.lines:
+        items = [i for link in links for i in link[design.lines[0]]]
+        assert items and all(set(i) == set(design.lines[1:]) for i in items)
+
+
+@pytest.mark.parametrize("null", [True, False])
+def test_sparse_fields_are_missing_from_some_records(null: bool) -> None:
+    seed = next(s for s in DEVELOPMENT if draw(s).sparse and draw(s).sparse_null == null)
+    shape = make_shape(f"random-{seed}")
+    assert isinstance(shape, RandomShape)
+    design = shape.design
+    state = shape.build(random.Random(seed), 200_000)
+    store = design.stores["primary"]
+    primaries = _raw_records(_box(state, store), store)
+    for name in design.sparse:
+        *group, key = design.path(next(f for f in design.domain.primary.fields if f.name == name))
+        holders = [dig(r, ".".join(group)) if group else r for r in primaries]
+        missing = [h for h in holders if h is None or h.get(key) is None]
+        assert 0 < len(missing) < len(primaries), name
+        # Absent, or present as null (a columnar row holds null for an absent field).
+        nulls = [h for h in missing if h is not None and key in h]
+        assert bool(nulls) == (null or store.container == "columnar"), name
 
 
 def test_arguments_keep_their_names_whatever_the_stored_spelling() -> None:
-    """A tool's arguments are snake_case canonical names; the state spells fields its own way
-    (another casing, or another name for the field), so the names differ."""
-    seed = next(s for s in DEVELOPMENT if draw(s).casing == "camel")
+    """A tool's arguments are spelt in the seed's argument casing (snake_case or camelCase);
+    the state spells fields its own way (another casing, or another name for the field), so
+    the names differ."""
+    seed = next(
+        s for s in DEVELOPMENT if draw(s).casing == "camel" and draw(s).surface.arg_case == "snake"
+    )
     spec, _ = generate(f"random-{seed}", 0.03, seed=1, episodes=1)
     design = draw(seed)
-    search = next(t for t in spec["tools"] if t["name"].startswith("search_"))
+    search = next(t for t in spec["tools"] if t["name"] == RandomShape(design).code.search.name)
     arguments = set(search["input_schema"]["properties"])
     stored = {design.path(f)[-1] for f in design.domain.primary.fields}
     assert all(name == name.lower() for name in arguments)
     assert any("_" in name for name in arguments)
     assert not any("_" in name for name in stored), stored
+    camel = next(s for s in DEVELOPMENT if draw(s).surface.arg_case == "camel")
+    spec, _ = generate(f"random-{camel}", 0.03, seed=1, episodes=1)
+    named = [a for t in spec["tools"] for a in t["input_schema"]["properties"]]
+    assert any(a != a.lower() for a in named) and not any("_" in a for a in named), named
 
 
 def test_ranges_of_seeds_run_and_held_out_seeds_wait() -> None:

@@ -1,9 +1,16 @@
-"""Shapes drawn at random, many of them: from a seed, a design (a domain's vocabulary; each
-collection's container: an array, an object keyed by id with or without the id as a field,
-columns and rows, a paged envelope or GraphQL-style edges; wrapping objects; id styles; how
-links refer to records; field-name casing and synonyms; fields nested in sub-objects; a
-calendar keyed by date or listed) and a world laid out by it, with the same kinds of call as
-the hand-written shapes, answered by code.
+"""Shapes drawn at random, many of them: from a seed, a design and a world laid out by it,
+with the benchmark's kinds of call, answered by code.
+
+The design (:mod:`.design`) draws the layout: a domain's vocabulary (:mod:`.vocabulary`,
+:mod:`.domains_more`); each collection's container (an array, an object keyed by id with or
+without the id as a field, columns and rows, a paged envelope or GraphQL-style edges);
+wrapping objects; id styles; how links refer to records; field-name casing and synonyms;
+fields nested in sub-objects; sparse fields; a unique code per record; arrays of party ids in
+records; line items in links; a calendar keyed by date or listed. The surface
+(:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
+wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,
+:mod:`.searches`, :mod:`.joins`, :mod:`.aggregates`), so that what a kind of call means
+varies from seed to seed too.
 
 ``random-N`` is the shape of seed N; ``random:A-B`` on the command line names seeds A to B.
 Seeds 0-99 are for development; seeds from 1000 up are held out (run only at the end, with

@@ -1,22 +1,39 @@
-"""A random shape's design, drawn from its seed: the domain, each collection's place and
-container, the id style of each (and the keys of a keyed one), how links refer to records, the field names' spelling (and
-which of a field's other names each field goes by), which fields nest in sub-objects, and
-whether a record's calendar is keyed by date or a list of dated entries."""
+"""A random shape's design, drawn from its seed: the domain, each collection's place (under
+zero to three wrapping objects, some per collection) and container, the id style of each (and
+the keys of a keyed one), how links refer to records, the field names' spelling (and which of a
+field's other names each field goes by), which fields nest in sub-objects, which are sparse
+(absent or null in some records), whether records carry a unique code, an array of party ids,
+and (links) an array of line items, whether a record's calendar is keyed by date or a list of
+dated entries, and the tool surface (:mod:`.surface`)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store
-from benchmarks.zoo.random_shapes.vocabulary import DOMAINS, Domain, Entity, Field
+from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
+from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
+from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
+from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
 
-ID_STYLES = ("prefixed", "int", "hex", "slug")
+ID_STYLES = ("prefixed", "int", "hex", "slug", "uuid")
 REFERENCES = ("plain", "nested", "typed", "url")
 """How a link refers to a record: ``owner_id: X``, ``owner: {id: X}``,
 ``owner: {type: owners, id: X}``, ``owner_url: /owners/X``."""
-WRAPPERS = ("data", "api", "v2", "export", "db", "records", "payload")
+WRAPPERS = ("data", "api", "v2", "export", "db", "records", "payload", "snapshot", "body")
+SECTIONS = ("tables", "collections", "entities", "store", "resources")
+"""A second-level wrapper some collections sit under (and others not)."""
+CODES = ("code", "ref", "serial", "sku", "tag_no", "reference")
+ROSTERS = ("{}_ids", "{}s", "contact_ids", "member_ids", "watchers")
+LINES = (
+    ("items", "sku", "description", "qty", "unit_price"),
+    ("lines", "part_no", "label", "quantity", "price_each"),
+    ("line_items", "item_code", "name", "count", "price"),
+    ("entries", "code", "text", "units", "rate"),
+)
+"""An array of line items' key and its items' fields: code, label, quantity, unit price."""
 GROUPS = ("details", "specs", "info", "attributes", "props", "meta")
 NOTES = (("think", "thought"), ("scratchpad", "text"), ("log_note", "note"), ("memo", "body"))
 
@@ -37,11 +54,21 @@ class Design:
     reference: str
     calendar_list: bool
     note: tuple[str, str]
+    surface: Surface
+    sparse: frozenset[str] = frozenset()
+    """Primary fields absent (or null, where ``sparse_null``) in some records."""
+    sparse_null: bool = False
+    code_key: str | None = None
+    """The stored name of the primaries' unique code (none: they have none)."""
+    roster_key: str | None = None
+    """The stored name of a primary's array of party ids (none: no such array)."""
+    lines: tuple[str, ...] = ()
+    """Stored names of the links' line items: the array, then code, label, qty, unit price."""
 
     def spell(self, name: str) -> str:
         """The stored name of ``name`` (``boat.length_m``, or a name of the shape's own)."""
         known = self.spelt.get(name)
-        return known if known is not None else CASINGS[self.casing](name.split(".")[-1])
+        return known if known is not None else spelt(self.casing, name.split(".")[-1])
 
     def path(self, field: Field) -> tuple[str, ...]:
         """Where a primary field is in its record (stored names)."""
@@ -57,6 +84,9 @@ class Design:
             return f"{entity.prefix.lower()}{(n * 2654435761) % 16**6:06x}"
         if style == "slug":
             return f"{entity.singular}_{n}"
+        if style == "uuid":
+            low = (n * 40503 + 4099) % 16**4
+            return f"{(n * 2654435761) % 16**8:08x}-{low:04x}-4{n % 4096:03x}"
         return f"{entity.prefix}-{n:05d}"
 
     def entity(self, role: str) -> Entity:
@@ -108,7 +138,10 @@ def draw(seed: int) -> Design:
     depth = rng.choice((0, 1, 1, 2))
     group = tuple(spell(g) for g in rng.sample(GROUPS, depth))
     grouped = frozenset(rng.sample(groupable, rng.randint(2, 3))) if depth else frozenset()
-    wrap = tuple(rng.sample(WRAPPERS, rng.choice((0, 0, 1, 2))))
+    wrap = tuple(rng.sample(WRAPPERS, rng.choice((0, 0, 1, 2, 3))))
+    section = spell(rng.choice(SECTIONS))
+    surface = draw_surface(rng, domain.primary.singular)
+    sparse = [f.name for f in domain.primary.fields[1:] if f.name != _categories(domain)[0]]
     design = Design(
         seed=seed,
         domain=domain,
@@ -121,18 +154,45 @@ def draw(seed: int) -> Design:
         reference=rng.choice(REFERENCES),
         calendar_list=rng.random() < 0.4,
         note=rng.choice(NOTES),
+        surface=surface,
+        sparse=frozenset(rng.sample(sparse, rng.choice((0, 0, 1, 2)))),
+        sparse_null=rng.random() < 0.5,
+        code_key=spell(rng.choice(CODES))
+        if rng.random() < 0.3 or "by_code" in surface.lookups
+        else None,
+        roster_key=_roster(rng, design_needs_roster(surface), domain.secondary.singular, spell),
+        lines=tuple(spell(n) for n in rng.choice(LINES))
+        if rng.random() < 0.4 or "line" in surface.nested
+        else (),
     )
     for role in ("primary", "secondary", "link"):
         entity = design.entity(role)
         id_key = spell(rng.choice((f"{entity.singular}_id", "id")))
+        sectioned = rng.random() < 0.3
         design.stores[role] = Store(
-            (*wrap, spell(entity.plural)),
+            (*wrap, *((section,) if sectioned else ()), spell(entity.plural)),
             rng.choice(CONTAINERS),
             id_key,
             (id_key, *_columns(design, role)),
             rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
         )
     return design
+
+
+def _categories(domain: Domain) -> list[str]:
+    return [f.name for f in domain.primary.fields if f.kind == "category"]
+
+
+def design_needs_roster(surface: Surface) -> bool:
+    return bool({"roster", "listing"} & set(surface.joins)) or "empty_list" in surface.empties
+
+
+def _roster(
+    rng: random.Random, needed: bool, party: str, spell: Callable[[str], str]
+) -> str | None:
+    if not needed and rng.random() < 0.7:
+        return None
+    return spell(rng.choice(ROSTERS).format(party))
 
 
 def _columns(design: Design, role: str) -> tuple[str, ...]:
@@ -142,12 +202,14 @@ def _columns(design: Design, role: str) -> tuple[str, ...]:
     entity = design.entity(role)
     if role == "primary":
         fields = [design.path(f)[0] for f in entity.fields]
-        top = [*dict.fromkeys(fields), design.spell(domain.calendar)]
+        extra = [k for k in (design.code_key, design.roster_key) if k is not None]
+        top = [*dict.fromkeys(fields), *extra, design.spell(domain.calendar)]
     elif role == "link":
         top = [
             design.reference_key("primary"),
             design.reference_key("secondary"),
             *(design.spell(f"{entity.singular}.{f.name}") for f in entity.fields),
+            *design.lines[:1],
         ]
     else:
         top = [design.spell(f"{entity.singular}.{f.name}") for f in entity.fields]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import State, pointer
@@ -27,7 +28,13 @@ CASINGS: dict[str, Callable[[str], str]] = {
     "kebab": lambda n: "-".join(_words(n)),
     "upper": lambda n: "_".join(_words(n)).upper(),
 }
-"""Field-name spellings; the tools' arguments stay snake_case."""
+"""Field-name spellings (the tools' arguments have their own: :mod:`.surface`)."""
+
+
+@lru_cache(maxsize=4096)
+def spelt(casing: str, name: str) -> str:
+    """``name`` in ``casing`` (remembered: the shapes' code spells names per record)."""
+    return CASINGS[casing](name)
 
 
 @dataclass(frozen=True)

@@ -1,84 +1,108 @@
-"""A random shape's tools, run by code over the state as its design lays it out: a lookup by
-id, a calendar entry by id and date, an attribute search, the records linked to a party (a
-join through the links), a summary per category, and a write of a calendar entry."""
+"""A random shape's core tools, run by code over the state as its design lays it out: a record
+by id, a calendar entry by id and date, a write of a calendar entry (and the read of what it
+wrote) and a note tool answering nothing (``""``, ``null`` or ``{}``, by seed); and the offers
+of every kind, gathered from :mod:`.lookups`, :mod:`.searches`, :mod:`.joins` and
+:mod:`.aggregates` as the seed's surface chooses."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from benchmarks.zoo.kit import Answer, Search, State, Tool, ToolError, note_tool, prop, summary
+from benchmarks.zoo.kit import Answer, Planned, State, Tool, ToolError, day, prop
+from benchmarks.zoo.random_shapes.aggregates import aggregate_offers
 from benchmarks.zoo.random_shapes.design import Design
+from benchmarks.zoo.random_shapes.joins import empty_join_offers, join_offers
+from benchmarks.zoo.random_shapes.lookups import empty_offers, lookup_offers, nested_offers
+from benchmarks.zoo.random_shapes.offer import Offer, object_schema
+from benchmarks.zoo.random_shapes.reading import Reader
+from benchmarks.zoo.random_shapes.searches import RandomSearch
 
 
 class RandomTools:
-    def __init__(self, design: Design, finder: Search) -> None:
-        self.design, self.finder = design, finder
-        domain = design.domain
-        primary, secondary = domain.primary, domain.secondary
-        self.id_arg, self.by_arg = f"{primary.singular}_id", f"{secondary.singular}_id"
-        self.names = {
-            "get": f"get_{primary.singular}",
-            "slot": f"get_{primary.singular}_{domain.calendar}",
-            "join": f"{primary.plural}_of_{secondary.singular}",
-            "stats": f"{primary.singular}_stats",
-            "set": f"set_{primary.singular}_{domain.calendar}",
-        }
-        categories = [f for f in primary.fields if f.kind == "category"]
-        self.group_field, self.other_field = categories[0], categories[-1]
-        numbers = [f for f in primary.fields if f.numeric]
-        self.sum_field, self.max_field = numbers[0], numbers[-1]
+    def __init__(self, design: Design) -> None:
+        self.design, self.read = design, Reader(design)
+        surface, domain = design.surface, design.domain
+        self.id_arg = surface.arg(surface.id_arg)
+        self.date_arg = surface.arg("date")
         self.calendar = design.spell(domain.calendar)
+        singular = domain.primary.singular
+        self.names = {
+            "get": surface.tool_name("get", singular),
+            "slot": surface.tool_name("get", singular, domain.calendar, "entry"),
+            "set": surface.tool_name("set", singular, domain.calendar, "entry"),
+        }
+        self.search = RandomSearch.primary(self.read)
+        self.searches = [self.search, *RandomSearch.links(self.read)]
+        core = [Offer("lookup", self._get_tool(), self._plan_id, "id")]
+        core.append(Offer("nested_lookup", self._slot_tool(), self._plan_slot, "calendar"))
+        self.offers: dict[str, list[Offer]] = {
+            "lookup": core[:1] + lookup_offers(self.read),
+            "nested_lookup": core[1:] + nested_offers(self.read),
+            "search": [s.offer() for s in self.searches],
+            "join": join_offers(self.read),
+            "aggregate": aggregate_offers(self.read),
+            "empty": empty_offers(self.read, self.search, empty_join_offers(self.read)),
+        }
 
-    def _id_schema(self, role: str) -> dict[str, Any]:
-        entity = self.design.entity(role)
-        example = self.design.make_id(role, 3)
-        type_ = "integer" if isinstance(example, int) else "string"
-        return prop(type_, f"The {entity.singular}'s id, e.g. {example}.")
+    def tools(self) -> list[Tool]:
+        seen = {o.tool.name: o.tool for offers in self.offers.values() for o in offers}
+        return [*seen.values(), self._set_tool(), self.note_tool()]
 
-    def tools(self, note: tuple[str, str]) -> list[Tool]:
-        domain, names = self.design.domain, self.names
-        ident = {self.id_arg: self._id_schema("primary")}
-        date = {"date": prop("string", "YYYY-MM-DD.")}
-        slots = {f.name: prop("number", f"{f.name}.") for f in domain.slots}
-        primary = domain.primary
-        return [
-            Tool(names["get"], f"A {primary.singular}'s record.", ident, self._get, (self.id_arg,)),
-            Tool(
-                names["slot"],
-                f"A {primary.singular}'s {domain.calendar} entry on a date.",
-                ident | date,
-                self._slot,
-                (self.id_arg, "date"),
+    def _say(self, *phrasings: str) -> str:
+        return phrasings[self.design.surface.wording % len(phrasings)]
+
+    def _ident(self) -> dict[str, dict[str, Any]]:
+        return {self.id_arg: self.read.id_schema("primary")}
+
+    def _get_tool(self) -> Tool:
+        primary = self.design.domain.primary
+        id_key = self.design.stores["primary"].id_key
+        wrap = self.design.spell(primary.singular)
+        output = None
+        if self.design.surface.schemas:
+            output = object_schema([wrap if self.design.surface.record_wrap else id_key])
+        return Tool(
+            self.names["get"],
+            self._say(
+                f"A {primary.singular}'s record.",
+                f"Returns one {primary.singular} by id, with all its fields.",
+                f"Look up a {primary.singular}.",
             ),
-            self.finder.tool(),
-            Tool(
-                names["join"],
-                f"The {primary.plural} a {domain.secondary.singular} has "
-                f"{domain.link.plural} for, with the {domain.link.singular}s' dates.",
-                {self.by_arg: self._id_schema("secondary")},
-                self._join,
-                (self.by_arg,),
+            self._ident(),
+            self._get,
+            (self.id_arg,),
+            output=output,
+        )
+
+    def _plan_id(self, rng: random.Random, state: State) -> dict[str, Any]:
+        return {self.id_arg: self.read.arg_id("primary", self.read.any_key(rng, state, "primary"))}
+
+    def _get(self, state: State, args: dict[str, Any]) -> Answer:
+        found = self.read.record(state, "primary", args[self.id_arg])
+        if self.design.surface.record_wrap:
+            return {self.design.spell(self.design.domain.primary.singular): found}, []
+        return found, []
+
+    def _slot_tool(self) -> Tool:
+        domain = self.design.domain
+        return Tool(
+            self.names["slot"],
+            self._say(
+                f"A {domain.primary.singular}'s {domain.calendar} entry on a date.",
+                f"The {domain.calendar} of one {domain.primary.singular} for a given day.",
+                f"Get the {domain.calendar} entry (by date) of a {domain.primary.singular}.",
             ),
-            Tool(
-                names["stats"],
-                f"Count, total {self.sum_field.name}, largest {self.max_field.name} and the "
-                f"{self.other_field.name} values of the {primary.plural} of one "
-                f"{self.group_field.name}.",
-                {self.group_field.name: prop("string", "", enum=list(self.group_field.values))},
-                self._stats,
-                (self.group_field.name,),
-            ),
-            Tool(
-                names["set"],
-                f"Set a {primary.singular}'s {domain.calendar} entry on a date.",
-                ident | date | slots,
-                self._set,
-                (self.id_arg, "date", *slots),
-                effect="write",
-            ),
-            note_tool(*note, "Write a note to yourself (answers nothing)."),
-        ]
+            self._ident() | {self.date_arg: prop("string", "YYYY-MM-DD.")},
+            self._slot,
+            (self.id_arg, self.date_arg),
+        )
+
+    def _plan_slot(self, rng: random.Random, state: State) -> dict[str, Any]:
+        key = self.read.any_key(rng, state, "primary")
+        record = self.read.record(state, "primary", key)
+        date = rng.choice(self.dates(record))
+        return {self.id_arg: self.read.arg_id("primary", key), self.date_arg: date}
 
     def slot(self, rng: random.Random) -> dict[str, Any]:
         return {self.design.spell(f"slot.{f.name}"): f.draw(rng) for f in self.design.domain.slots}
@@ -89,94 +113,82 @@ class RandomTools:
             return list(calendar)
         return [entry[self.design.spell("date")] for entry in calendar]
 
-    def _record(self, state: State, ident: Any) -> dict[str, Any]:
-        found = self.design.stores["primary"].get(state, str(ident))
-        if found is None:
-            raise ToolError(f"no {self.design.domain.primary.singular} {ident}")
-        return found
-
-    def _get(self, state: State, args: dict[str, Any]) -> Answer:
-        return self._record(state, args[self.id_arg]), []
-
     def _slot(self, state: State, args: dict[str, Any]) -> Answer:
-        calendar = self._record(state, args[self.id_arg])[self.calendar]
+        ident, date = args[self.id_arg], args[self.date_arg]
+        calendar = self.read.record(state, "primary", ident)[self.calendar]
         key = self.design.spell("date")
         if isinstance(calendar, dict):
-            entry = calendar.get(args["date"])
+            entry = calendar.get(date)
         else:
-            entry = next((e for e in reversed(calendar) if e[key] == args["date"]), None)
+            entry = next((e for e in reversed(calendar) if e[key] == date), None)
         if entry is None:
-            raise ToolError(f"no {self.design.domain.calendar} entry on {args['date']}")
-        id_key = self.design.stores["primary"].id_key
-        return {id_key: args[self.id_arg], key: args["date"], **entry}, []
+            raise ToolError(f"no {self.design.domain.calendar} entry on {date}")
+        return {self.design.stores["primary"].id_key: ident, key: date, **entry}, []
 
-    def _join(self, state: State, args: dict[str, Any]) -> Answer:
-        design = self.design
-        wanted = str(args[self.by_arg])
-        links = [r for _, r in design.stores["link"].items(state)]
-        mine = [r for r in links if design.referred("secondary", r) == wanted]
-        if not mine:
-            raise ToolError(f"no {design.domain.link.plural} for {wanted}")
-        primary = design.stores["primary"]
-        records = dict(primary.items(state))
-        name = design.path(design.domain.primary.fields[0])
-        date = design.spell(f"{design.domain.link.singular}.date")
-        found = []
-        for link in mine[:25]:
-            record = records[design.referred("primary", link)]
-            label: Any = record
-            for part in name:
-                label = label[part]
-            found.append(
-                {primary.id_key: record[primary.id_key], name[-1]: label, date: link[date]}
-            )
-        return {
-            design.spell(self.by_arg): args[self.by_arg],
-            design.spell(primary.at[-1]): found,
-        }, []
+    def _slot_args(self) -> dict[str, str]:
+        """Canonical slot name → argument name."""
+        return {f.name: self.design.surface.arg(f.name) for f in self.design.domain.slots}
 
-    def _stats(self, state: State, args: dict[str, Any]) -> Answer:
-        design, value = self.design, args[self.group_field.name]
-        chosen = [
-            r
-            for _, r in design.stores["primary"].items(state)
-            if self._value(r, self.group_field.name) == value
-        ]
-        spell = design.spell
-        return {
-            spell(self.group_field.name): value,
-            spell("count"): len(chosen),
-            spell(f"total_{self.sum_field.name}"): summary(
-                "sum", [self._value(r, self.sum_field.name) for r in chosen]
+    def _set_tool(self) -> Tool:
+        domain = self.design.domain
+        slots = {arg: prop("number", f"{name}.") for name, arg in self._slot_args().items()}
+        return Tool(
+            self.names["set"],
+            self._say(
+                f"Set a {domain.primary.singular}'s {domain.calendar} entry on a date.",
+                f"Writes the {domain.calendar} entry of a {domain.primary.singular} for a day "
+                "(replacing any there).",
+                f"Record {domain.calendar} figures for a {domain.primary.singular} and date.",
             ),
-            spell(f"max_{self.max_field.name}"): summary(
-                "max", [self._value(r, self.max_field.name) for r in chosen]
-            ),
-            spell(f"{self.other_field.name}_values"): summary(
-                "distinct", [self._value(r, self.other_field.name) for r in chosen]
-            ),
-        }, []
+            self._ident() | {self.date_arg: prop("string", "YYYY-MM-DD.")} | slots,
+            self._set,
+            (self.id_arg, self.date_arg, *slots),
+            effect="write",
+        )
 
-    def _value(self, record: dict[str, Any], name: str) -> Any:
-        field = next(f for f in self.design.domain.primary.fields if f.name == name)
-        value: Any = record
-        for part in self.design.path(field):
-            value = value[part]
-        return value
+    def write(self, rng: random.Random, state: State) -> tuple[Planned, Planned]:
+        ident = self.read.arg_id("primary", self.read.any_key(rng, state, "primary"))
+        key = {self.id_arg: ident, self.date_arg: day(rng, 2026)}
+        slot = {arg: f.draw(rng) for f in self.design.domain.slots for arg in [self._arg(f.name)]}
+        return Planned("write", self.names["set"], key | slot), Planned(
+            "read_after_write", self.names["slot"], key
+        )
+
+    def _arg(self, name: str) -> str:
+        return self._slot_args()[name]
 
     def _set(self, state: State, args: dict[str, Any]) -> Answer:
         design = self.design
-        ident = args[self.id_arg]
-        self._record(state, ident)
-        entry = {design.spell(f"slot.{f.name}"): args[f.name] for f in design.domain.slots}
+        ident, date = args[self.id_arg], args[self.date_arg]
+        self.read.record(state, "primary", ident)
+        entry = {design.spell(f"slot.{name}"): args[arg] for name, arg in self._slot_args().items()}
         key = design.spell("date")
         store = design.stores["primary"]
         if design.calendar_list:
-            value: dict[str, Any] = {key: args["date"], **entry}
+            value: dict[str, Any] = {key: date, **entry}
             path = store.pointer(state, str(ident), self.calendar, "-")
         else:
-            value, path = entry, store.pointer(state, str(ident), self.calendar, args["date"])
-        id_key = store.id_key
-        return {id_key: ident, key: args["date"], **entry}, [
-            {"op": "add", "path": path, "value": value}
-        ]
+            value, path = entry, store.pointer(state, str(ident), self.calendar, date)
+        patch = [{"op": "add", "path": path, "value": value}]
+        if design.surface.write_text:
+            figures = ", ".join(f"{k} {v}" for k, v in entry.items())
+            return (
+                f"Saved the {design.domain.calendar} entry of {ident} on {date}: {figures}.",
+                patch,
+            )
+        return {store.id_key: ident, key: date, **entry}, patch
+
+    def note_tool(self) -> Tool:
+        name, arg = self.design.note
+        answer: Any = {"": "", "null": None, "{}": {}}[self.design.surface.note_answer]
+        return Tool(
+            name,
+            self._say(
+                "Write a note to yourself (answers nothing).",
+                "A scratchpad: keeps a thought; returns no data.",
+                "Log a note for later.",
+            ),
+            {arg: prop("string", "The text.")},
+            lambda s, a: (answer, []),
+            (arg,),
+        )

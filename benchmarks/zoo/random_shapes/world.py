@@ -1,50 +1,20 @@
-"""A random shape: the state its design lays out, its tools' code and its planners, with the
-same kinds of call as the hand-written shapes (the design decides only how the data is held
-and spelt, never which calls there are)."""
+"""A random shape: the state its design lays out and its tools' code and planners. Every seed
+has the benchmark's kinds of call (lookups, nested lookups, searches, joins, aggregates,
+writes and reads of what they wrote, empty answers); which calls of each kind it offers, and
+so what they mean, is drawn by seed (:mod:`.surface`), and each planner picks one of them."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from benchmarks.zoo.kit import (
-    Filter,
-    Planned,
-    Search,
-    State,
-    Tool,
-    day,
-    fill,
-    prop,
-    size_of,
-)
+from benchmarks.zoo.kit import WORDS, Planned, State, Tool, day, fill, size_of, words
 from benchmarks.zoo.random_shapes.design import Design
+from benchmarks.zoo.random_shapes.fields import Field
 from benchmarks.zoo.random_shapes.tools import RandomTools
-from benchmarks.zoo.random_shapes.vocabulary import Field
 from benchmarks.zoo.shape import Shape
 
 SECONDARIES = 150
-
-
-def filters(design: Design) -> list[Filter]:
-    """The primary search's arguments (snake_case, as the tools are written) and the stored
-    fields each constrains."""
-    found = []
-    for field in design.domain.primary.fields:
-        path = ".".join(design.path(field))
-        name, kind = field.name, field.kind
-        if kind in ("category", "city"):
-            found.append(Filter(name, path, "eq", prop("string", f"{name}.")))
-        elif field.numeric:
-            type_ = "integer" if kind == "int" else "number"
-            found.append(Filter(f"min_{name}", path, "ge", prop(type_, f"Least {name}.")))
-            found.append(Filter(f"max_{name}", path, "le", prop(type_, f"Most {name}.")))
-        elif kind == "date":
-            found.append(Filter(f"{name}_after", path, "ge", prop("string", "YYYY-MM-DD.")))
-            found.append(Filter(f"{name}_before", path, "le", prop("string", "YYYY-MM-DD.")))
-        elif kind == "title":
-            found.append(Filter(f"{name}_starts", path, "prefix", prop("string", "Prefix.")))
-    return found
 
 
 class RandomShape(Shape):
@@ -53,20 +23,7 @@ class RandomShape(Shape):
 
     def __init__(self, design: Design) -> None:
         self.design = design
-        primary = design.stores["primary"]
-        self.finder = Search(
-            f"search_{design.domain.primary.plural}",
-            f"Find {design.domain.primary.plural} by their attributes.",
-            primary.items,
-            filters(design),
-            self._show,
-            limit=search_limit(design.seed),
-        )
-        self.code = RandomTools(design, self.finder)
-
-    def _show(self, key: str, record: dict[str, Any]) -> dict[str, Any]:
-        scalars = {k: v for k, v in record.items() if not isinstance(v, dict | list)}
-        return dict(list(scalars.items())[:5])
+        self.code = RandomTools(design)
 
     def build(self, rng: random.Random, target_bytes: int) -> State:
         design, state = self.design, State()
@@ -79,9 +36,10 @@ class RandomShape(Shape):
         refs = [record[design.stores["secondary"].id_key] for record in secondary]
 
         def add() -> None:
-            ident = design.make_id("primary", counts["primary"])
+            n = counts["primary"]
+            ident = design.make_id("primary", n)
             counts["primary"] += 1
-            design.stores["primary"].append(state, self._primary(rng, ident))
+            design.stores["primary"].append(state, self._primary(rng, n, ident, refs))
             for _ in range(rng.randint(0, 3)):
                 link = self._link(rng, counts["link"], ident, rng.choice(refs))
                 counts["link"] += 1
@@ -101,15 +59,25 @@ class RandomShape(Shape):
         name = str(next(iter(record.values()))).split()[0].lower()
         return record | {design.spell("email"): f"{name}{n}@{design.domain.primary.plural}.example"}
 
-    def _primary(self, rng: random.Random, ident: Any) -> dict[str, Any]:
+    def _primary(self, rng: random.Random, n: int, ident: Any, refs: list[Any]) -> dict[str, Any]:
         design = self.design
         record: dict[str, Any] = {design.stores["primary"].id_key: ident}
         for field in design.domain.primary.fields:
+            value = field.draw(rng)
+            if field.name in design.sparse and rng.random() < 0.3:
+                if not design.sparse_null:
+                    continue
+                value = None
             *group, name = design.path(field)
             holder = record
             for part in group:
                 holder = holder.setdefault(part, {})
-            holder[name] = field.draw(rng)
+            holder[name] = value
+        if design.code_key is not None:
+            prefix = design.domain.primary.prefix
+            record[design.code_key] = f"{prefix[0]}{chr(65 + n % 26)}-{(n * 37) % 100000:05d}"
+        if design.roster_key is not None:
+            record[design.roster_key] = rng.sample(refs, rng.choice((0, 0, 1, 2, 3)))
         dates = sorted({day(rng, 2025) for _ in range(rng.randint(1, 5))})
         entries = [self.code.slot(rng) for _ in dates]
         if design.calendar_list:
@@ -123,70 +91,54 @@ class RandomShape(Shape):
 
     def _link(self, rng: random.Random, n: int, primary: Any, secondary: Any) -> dict[str, Any]:
         design = self.design
-        return {
+        link = {
             design.stores["link"].id_key: design.make_id("link", n),
             design.reference_key("primary"): design.refer("primary", primary),
             design.reference_key("secondary"): design.refer("secondary", secondary),
         } | self._values(rng, "link", design.domain.link.fields)
+        if design.lines:
+            link[design.lines[0]] = line_items(rng, design.lines[1:])
+        return link
 
     def tools(self) -> list[Tool]:
-        return self.code.tools(self.note)
+        return self.code.tools()
 
-    def _any(self, rng: random.Random, state: State, role: str) -> tuple[str, dict[str, Any]]:
-        store = self.design.stores[role]
-        key = rng.choice(store.keys(state))
-        found = store.get(state, key)
-        assert found is not None
-        return key, found
-
-    def _id_arg(self, key: str) -> Any:
-        return int(key) if self.design.id_styles["primary"] == "int" else key
+    def _offered(self, kind: str, rng: random.Random, state: State) -> Planned:
+        offer = rng.choice(self.code.offers[kind])
+        return Planned(kind, offer.tool.name, offer.plan(rng, state))
 
     def lookup(self, rng: random.Random, state: State) -> Planned:
-        key, _ = self._any(rng, state, "primary")
-        return Planned("lookup", self.code.names["get"], {self.code.id_arg: self._id_arg(key)})
+        return self._offered("lookup", rng, state)
 
     def nested_lookup(self, rng: random.Random, state: State) -> Planned:
-        key, record = self._any(rng, state, "primary")
-        date = rng.choice(self.code.dates(record))
-        arguments = {self.code.id_arg: self._id_arg(key), "date": date}
-        return Planned("nested_lookup", self.code.names["slot"], arguments)
+        return self._offered("nested_lookup", rng, state)
 
     def search(self, rng: random.Random, state: State) -> Planned:
-        return Planned("search", self.finder.name, self.finder.plan(rng, state))
+        return self._offered("search", rng, state)
 
     def join(self, rng: random.Random, state: State) -> Planned:
-        _, link = self._any(rng, state, "link")
-        ident = self.design.referred("secondary", link)
-        if self.design.id_styles["secondary"] == "int":
-            return Planned("join", self.code.names["join"], {self.code.by_arg: int(ident)})
-        return Planned("join", self.code.names["join"], {self.code.by_arg: ident})
+        return self._offered("join", rng, state)
 
     def aggregate(self, rng: random.Random, state: State) -> Planned:
-        field = self.code.group_field
-        return Planned(
-            "aggregate", self.code.names["stats"], {field.name: rng.choice(field.values)}
-        )
+        return self._offered("aggregate", rng, state)
 
     def write(self, rng: random.Random, state: State) -> tuple[Planned, Planned]:
-        key, _ = self._any(rng, state, "primary")
-        ident, date = self._id_arg(key), day(rng, 2026)
-        slot = {f.name: f.draw(rng) for f in self.design.domain.slots}
-        arguments = {self.code.id_arg: ident, "date": date, **slot}
-        return Planned("write", self.code.names["set"], arguments), Planned(
-            "read_after_write", self.code.names["slot"], {self.code.id_arg: ident, "date": date}
-        )
+        return self.code.write(rng, state)
 
     def no_match(self, rng: random.Random, state: State) -> Planned:
-        numeric = next(f for f in self.design.domain.primary.fields if f.numeric)
-        field = self.code.group_field
-        arguments = {
-            field.name: rng.choice(field.values),
-            f"min_{numeric.name}": numeric.values[1] * 10,
+        return self._offered("empty", rng, state)
+
+
+def line_items(rng: random.Random, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """One to four line items (code, label, quantity, unit price), their codes distinct."""
+    code, label, qty, price = names
+    items: dict[str, dict[str, Any]] = {}
+    for _ in range(rng.randint(1, 4)):
+        key = f"{rng.choice(WORDS)[:4].upper()}-{rng.randint(100, 999)}"
+        items[key] = {
+            code: key,
+            label: words(rng, 2),
+            qty: rng.randint(1, 24),
+            price: round(rng.uniform(2.0, 400.0), 2),
         }
-        return Planned("empty", self.finder.name, arguments)
-
-
-def search_limit(seed: int) -> int:
-    """How many records a search answers with at most (10 to 25, by seed)."""
-    return random.Random(f"limit/{seed}").choice((10, 15, 20, 25))
+    return list(items.values())
