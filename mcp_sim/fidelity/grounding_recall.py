@@ -83,16 +83,13 @@ def _pairs(value: Any, key: str | None = None) -> list[tuple[str | None, Any]]:
 
 def facts(response: str, arguments: dict[str, Any]) -> list[tuple[str | None, Any]]:
     """The answer's checkable ``(key, value)`` pairs, less those the arguments hold."""
-    try:
-        parsed = json.loads(response)
-    except json.JSONDecodeError:
-        parsed = None
     given = {normalize(v) for _, v in _pairs(arguments)} | {
         normalize(v) for v in _scalars(arguments)
     }
-    if isinstance(parsed, dict | list):
-        pairs = _pairs(parsed)
-    else:
+    try:
+        # A JSON answer's facts are its scalars (``null`` has none); text is one value.
+        pairs = _pairs(json.loads(response))
+    except json.JSONDecodeError:
         pairs = [(None, response.strip())] if len(response.strip()) >= 3 else []
     return [(k, v) for k, v in pairs if normalize(v) not in given]
 

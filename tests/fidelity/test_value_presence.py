@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_sim.fidelity.grounding_recall import Figures, anywhere, present
+from mcp_sim.fidelity.grounding_recall import Figures, anywhere, facts, present
 
 
 def test_a_number_counts_by_value_under_any_key() -> None:
@@ -25,3 +25,11 @@ def test_the_row_reports_presence_beside_recall() -> None:
     assert row["recall"] == 0.5
     assert row["presence"] == 1.0
     assert Figures().row()["presence"] is None
+
+
+def test_an_empty_json_answer_has_no_facts_and_text_is_one() -> None:
+    for empty in ("null", "[]", "{}", '""', "true"):
+        assert facts(empty, {}) == [], empty
+    assert facts("Saved the note.", {}) == [(None, "Saved the note.")]
+    assert facts('"Saved the note."', {}) == [(None, "Saved the note.")]
+    assert facts("42.5", {"id": 42.5}) == []
