@@ -18,7 +18,14 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_readings, refers
+from mcp_sim.prompting.constraints import (
+    Constraint,
+    Reading,
+    asked_collections,
+    names_one,
+    rank_readings,
+    refers,
+)
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
@@ -142,7 +149,12 @@ class FieldSearch:
         schemas = {c.pointer: self.tables.schema(c) for c in collections}
         named = set(tokens(tool.name)) if tool is not None else set()
         id_fields = {c.pointer: c.id_field for c in collections}
-        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields)
+        asked = (
+            asked_collections(tool.name, tool.description, tool.output_schema, list(schemas))
+            if tool is not None
+            else set()
+        )
+        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields, asked)
         if not readings:
             return []
         first = readings[0]
@@ -153,22 +165,19 @@ class FieldSearch:
             results += [
                 self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
             ]
-        hop = self.referring(results[0], named, {r.collection.pointer for r in results})
+        hop = self.referring(results[0], asked, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
 
     def referring(
-        self, found: SearchResult, named: set[str], searched: set[str]
+        self, found: SearchResult, asked: set[str], searched: set[str]
     ) -> SearchResult | None:
-        """The records of the collection the tool's name names (``depot_drivers``: the
-        drivers) that the arguments do not select but that refer to the records they do (the
-        drivers of the depot's vehicles), when one of its fields holds those records' keys."""
+        """The records of a collection the tool asks a list of (``depot_drivers``: the
+        drivers; see :func:`asked_collections`) that the arguments do not select but that
+        refer to the records they do (the drivers of the depot's vehicles), when one of its
+        fields holds those records' keys."""
         if not found.full or found.join is not None:
             return None
-        wanted = [
-            c
-            for c in self.overlay.base.collections
-            if c.pointer not in searched and set(tokens(c.pointer.rsplit("/", 1)[-1])) & named
-        ]
+        wanted = [c for c in self.overlay.base.collections if c.pointer in asked - searched]
         flat = found.nested is None
         keys = list(self.keys(found.collection, found.full).values()) if wanted and flat else []
         for collection in wanted if flat else []:
