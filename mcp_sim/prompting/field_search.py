@@ -29,6 +29,7 @@ from mcp_sim.prompting.constraints import (
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
+    Places,
     equal_labels,
     held_values,
     own_terms,
@@ -95,6 +96,8 @@ class SearchResult:
     """When few records meet every constraint: two legs that meet in between (after them)."""
     nested: str | None = None
     """The kind of nested record searched (``members``), when not the collection's own."""
+    places: Places | None = None
+    """Where the unchanged records hold the values sought, when the search has it."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -113,12 +116,17 @@ class SearchResult:
             for path in constraint.fields:
                 if path == SELF:
                     continue
-                for inner, value in values_at(record, path):
-                    if test(value):
-                        # A matching map key focuses its entry (a warehouse's item).
-                        found.add(inner if path.endswith(KEY) else sub_record(inner))
+                known = self.places.of(pointer, path, constraint) if self.places else None
+                for inner in known if known is not None else _meeting(record, path, test):
+                    # A matching map key focuses its entry (a warehouse's item).
+                    found.add(inner if path.endswith(KEY) else sub_record(inner))
         found.discard("")
         return found
+
+
+def _meeting(record: Any, path: str, test: Callable[[Any], bool]) -> Iterator[str]:
+    """Where the values at ``path`` of ``record`` that meet ``test`` sit in it."""
+    return (inner for inner, value in values_at(record, path) if test(value))
 
 
 def sub_record(inner: str) -> str:
@@ -231,6 +239,7 @@ class FieldSearch:
             full = in_sequence(self.state, ends, full[:MOST_RANKED]) + full[MOST_RANKED:]
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
+        result.places = Places(self.tables, collection, self.overlay.changed)
         if len(full) < FEW_DIRECT and wanted > 1:
             schema = self.tables.schema(collection)
 
