@@ -21,6 +21,7 @@ from typing import Any
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
+    plural_words,
     read_argument,
     side_of,
     tokens,
@@ -208,6 +209,27 @@ def tool_words(name: str, description: str = "") -> set[str]:
     return set(tokens(name)) | {w.lower() for w in tokens(first)}
 
 
+def asked_collections(
+    name: str, description: str, output_schema: dict[str, Any] | None, collections: list[str]
+) -> set[str]:
+    """The ``collections`` (pointers) whose records a tool says it answers a list of: those
+    its name, the first sentence of its description or its output schema's properties name
+    in the plural (``depotDrivers``, "the accounts on the other side of an account's
+    entries"), and every one when its output schema is a list."""
+    if (output_schema or {}).get("type") == "array":
+        return set(collections)
+    first = description.split(". ")[0] if description else ""
+    texts = [name, first, *((output_schema or {}).get("properties") or {})]
+    plural = {w for text in texts for w in plural_words(text)}
+    words = tool_words(name, description) | plural
+    asked: set[str] = set()
+    for pointer in collections:
+        own = tokens(pointer.rsplit("/", 1)[-1])
+        if own and own[-1] in plural and set(own) <= words:
+            asked.add(pointer)
+    return asked
+
+
 def names_one(reading: Reading, schema: FieldSchema) -> bool:
     """Whether the constraints pick one record by a field no two records share (a member by
     ``member_no``, a user by ``email``): a lookup by another name."""
@@ -221,30 +243,36 @@ def rank_readings(
     arguments: dict[str, Any],
     named: set[str],
     id_fields: dict[str, str | None],
+    asked: Set[str] = frozenset(),
 ) -> tuple[list[Reading], bool]:
     """The collections whose records the arguments select, best first (most constraints,
     best names, named by the tool: ``named`` holds the words of its name), with their
     constraints. A collection whose records the arguments only name by key (``id_fields``:
     each collection's id field) is a lookup, not a search; beside one, only collections whose
-    records refer to it are searched (a user's orders by ``user_id``, a depot's vehicles by
-    the field holding its code: see :func:`refers`); the flag says whether the arguments named
-    a record by key."""
+    records refer to it are searched (a user's orders by ``user_id``; see :func:`refers`), and
+    those whose field merely holds its key (a depot's vehicles by ``depotCode``) only when
+    the tool asks for a list of records (``asked``: see :func:`asked_collections`; a depot's
+    drivers, not the depot's record). The flag says
+    whether the arguments named a record by key."""
     found: list[Reading] = []
-    looked_up: set[str] = set()
+    keys: set[str] = set()
     for schema in schemas:
         reading = read_collection(schema, arguments)
         if not reading.constraints:
             continue
         if is_lookup(reading, id_fields.get(schema.collection)):
-            looked_up |= {v for c in reading.constraints for v in _labels(c.value)}
+            keys |= {v for c in reading.constraints for v in _labels(c.value)}
             continue
         last = schema.collection.rsplit("/", 1)[-1]
         bonus = 0.5 if set(tokens(last)) & named else 0.0
         found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
     found.sort(key=lambda r: -r.score)
-    if looked_up:
-        found = [r for r in found if refers(r, looked_up)]
-    return found, bool(looked_up)
+    if keys:
+        # Records that merely hold a looked-up key belong to the answer only when it is a
+        # list of records (the depot's drivers), not the looked-up record (the depot's).
+        held = keys if asked else frozenset()
+        found = [r for r in found if refers(r, held)]
+    return found, bool(keys)
 
 
 def _labels(value: Any) -> set[str]:

@@ -130,6 +130,13 @@ def tokens(name: str) -> tuple[str, ...]:
     return tuple(singular(w.lower()) for w in _SPLIT.findall(name))
 
 
+def plural_words(text: str) -> set[str]:
+    """The words of ``text`` written in the plural, made singular (``depotDrivers`` →
+    ``driver``)."""
+    lowered = (w.lower() for w in _SPLIT.findall(text))
+    return {one for w in lowered if (one := singular(w)) != w}
+
+
 @dataclass(frozen=True)
 class ArgumentName:
     """An argument's name read as a constraint: the operation and the field name left."""

@@ -18,10 +18,18 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.constraints import Constraint, Reading, names_one, rank_readings, refers
+from mcp_sim.prompting.constraints import (
+    Constraint,
+    Reading,
+    asked_collections,
+    names_one,
+    rank_readings,
+    refers,
+)
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
+    Places,
     equal_labels,
     held_values,
     own_terms,
@@ -88,6 +96,8 @@ class SearchResult:
     """When few records meet every constraint: two legs that meet in between (after them)."""
     nested: str | None = None
     """The kind of nested record searched (``members``), when not the collection's own."""
+    places: Places | None = None
+    """Where the unchanged records hold the values sought, when the search has it."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -106,12 +116,17 @@ class SearchResult:
             for path in constraint.fields:
                 if path == SELF:
                     continue
-                for inner, value in values_at(record, path):
-                    if test(value):
-                        # A matching map key focuses its entry (a warehouse's item).
-                        found.add(inner if path.endswith(KEY) else sub_record(inner))
+                known = self.places.of(pointer, path, constraint) if self.places else None
+                for inner in known if known is not None else _meeting(record, path, test):
+                    # A matching map key focuses its entry (a warehouse's item).
+                    found.add(inner if path.endswith(KEY) else sub_record(inner))
         found.discard("")
         return found
+
+
+def _meeting(record: Any, path: str, test: Callable[[Any], bool]) -> Iterator[str]:
+    """Where the values at ``path`` of ``record`` that meet ``test`` sit in it."""
+    return (inner for inner, value in values_at(record, path) if test(value))
 
 
 def sub_record(inner: str) -> str:
@@ -142,7 +157,12 @@ class FieldSearch:
         schemas = {c.pointer: self.tables.schema(c) for c in collections}
         named = set(tokens(tool.name)) if tool is not None else set()
         id_fields = {c.pointer: c.id_field for c in collections}
-        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields)
+        asked = (
+            asked_collections(tool.name, tool.description, tool.output_schema, list(schemas))
+            if tool is not None
+            else set()
+        )
+        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields, asked)
         if not readings:
             return []
         first = readings[0]
@@ -153,22 +173,19 @@ class FieldSearch:
             results += [
                 self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
             ]
-        hop = self.referring(results[0], named, {r.collection.pointer for r in results})
+        hop = self.referring(results[0], asked, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
 
     def referring(
-        self, found: SearchResult, named: set[str], searched: set[str]
+        self, found: SearchResult, asked: set[str], searched: set[str]
     ) -> SearchResult | None:
-        """The records of the collection the tool's name names (``depot_drivers``: the
-        drivers) that the arguments do not select but that refer to the records they do (the
-        drivers of the depot's vehicles), when one of its fields holds those records' keys."""
+        """The records of a collection the tool asks a list of (``depot_drivers``: the
+        drivers; see :func:`asked_collections`) that the arguments do not select but that
+        refer to the records they do (the drivers of the depot's vehicles), when one of its
+        fields holds those records' keys."""
         if not found.full or found.join is not None:
             return None
-        wanted = [
-            c
-            for c in self.overlay.base.collections
-            if c.pointer not in searched and set(tokens(c.pointer.rsplit("/", 1)[-1])) & named
-        ]
+        wanted = [c for c in self.overlay.base.collections if c.pointer in asked - searched]
         flat = found.nested is None
         keys = list(self.keys(found.collection, found.full).values()) if wanted and flat else []
         for collection in wanted if flat else []:
@@ -222,6 +239,7 @@ class FieldSearch:
             full = in_sequence(self.state, ends, full[:MOST_RANKED]) + full[MOST_RANKED:]
         partial = sorted(((p, met[p]) for p in order if met[p] < wanted), key=lambda item: -item[1])
         result = SearchResult(collection, reading, full, partial)
+        result.places = Places(self.tables, collection, self.overlay.changed)
         if len(full) < FEW_DIRECT and wanted > 1:
             schema = self.tables.schema(collection)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ class FieldTables:
         self.positions: dict[str, dict[str, int]] = {}
         self.labels: dict[tuple[str, str, str], dict[str, set[str]]] = {}
         self.sorted: dict[tuple[str, str, str], Ordered] = {}
+        self.inner: dict[tuple[str, str], dict[str, dict[str, list[str]]]] = {}
 
     @classmethod
     def of(cls, index: StateIndex) -> FieldTables:
@@ -88,6 +89,20 @@ class FieldTables:
                     for label in _labels(value):
                         found.setdefault(label, set()).add(pointer)
             self.labels[(collection.pointer, path, entity)] = found
+        return found
+
+    def places(self, collection: Collection, path: str) -> dict[str, dict[str, list[str]]]:
+        """Each normalized value at ``path`` → the records holding it → where in each (the
+        relative pointers :func:`values_at` gives): where a search's values sit in a record
+        (its focus) is a look-up, not a walk of the record per call."""
+        found = self.inner.get((collection.pointer, path))
+        if found is None:
+            found = {}
+            for _, pointer, record in self.records(collection):
+                for inner, value in values_at(record, path):
+                    for label in _labels(value):
+                        found.setdefault(label, {}).setdefault(pointer, []).append(inner)
+            self.inner[(collection.pointer, path)] = found
         return found
 
     def ordered(self, collection: Collection, path: str, entity: str = "") -> Ordered:
@@ -268,3 +283,26 @@ def value_test(constraint: Constraint) -> Callable[[Any], bool]:
     if constraint.op == "prefix":
         return lambda actual: str(actual).casefold().startswith(needle)
     return lambda actual: needle in str(actual).casefold()
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the starting-state records of a collection hold a value (see
+    :meth:`FieldTables.places`), for the records a session has not changed."""
+
+    tables: FieldTables
+    collection: Collection
+    changed: Container[str]
+
+    def of(self, pointer: str, path: str, constraint: Constraint) -> list[str] | None:
+        """The relative pointers of the values at ``path`` of the record at ``pointer``
+        equal to ``constraint``'s; ``None`` when the record must be walked (a changed record,
+        a constraint other than equality)."""
+        if constraint.op != "eq" or pointer in self.changed:
+            return None
+        index = self.tables.places(self.collection, path)
+        return [
+            i
+            for label in equal_labels(constraint.value)
+            for i in index.get(label, {}).get(pointer, ())
+        ]

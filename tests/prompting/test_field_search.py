@@ -332,3 +332,25 @@ def test_a_nested_record_changed_by_a_write_is_searched_as_it_is_now() -> None:
     moved = overlay.advance(world.state, now, patch)
     result, *_ = FieldSearch(moved, now).search(world.tool("find_people"), {"min_grade": 9})
     assert result.nested == "members" and result.full == ["/units/2/members/0"]
+
+
+def test_where_a_value_sits_is_looked_up_in_unchanged_records_and_walked_in_changed_ones() -> None:
+    world = world_of(flights_state(), ("search_flights", "Flights."))
+    overlay = overlay_of(world)
+    flights = {k: {**f, "dates": dict(f["dates"])} for k, f in world.state["flights"].items()}
+    flights["FL000"]["dates"]["2025-06-01"] = {"status": "available", "price": 90}
+    patch = [{"op": "add", "path": "/flights/FL000/dates/2025-06-01", "value": {"price": 90}}]
+    state = {"flights": flights}
+    moved = overlay.advance(world.state, state, patch)
+    tool = world.tool("search_flights")
+    result, *_ = FieldSearch(moved, state).search(tool, {"date": "2025-05-03"})
+    assert result.places is not None
+    (constraint,) = result.constraints
+    assert result.places.of("/flights/FL001", "dates/#", constraint) == ["/dates/2025-05-03"]
+    assert result.places.of("/flights/FL000", "dates/#", constraint) is None
+    for pointer in ("/flights/FL000", "/flights/FL001"):
+        record = flights[pointer.rsplit("/", 1)[1]]
+        assert result.focus_of(pointer, record) == {"/dates/2025-05-03"}
+    (changed, *_) = FieldSearch(moved, state).search(tool, {"date": "2025-06-01"})
+    assert changed.full == ["/flights/FL000"]
+    assert changed.focus_of("/flights/FL000", flights["FL000"]) == {"/dates/2025-06-01"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.constraints import asked_collections
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.runtime.state_index import StateIndex
@@ -64,13 +65,40 @@ def test_a_tool_naming_another_collection_gets_its_records_that_refer_to_the_fou
     assert "… 10 in all: the keys of /vehicles]): 8 records meet it, all shown below." in text
 
 
-def test_a_lookup_also_finds_the_records_that_hold_its_key_but_comes_first() -> None:
-    world = world_of(fleet_state(), "getDepot")
-    grounding = grounded(world, "getDepot", {"code": "DP2"})
+def test_a_lookup_asking_for_a_list_also_finds_the_records_that_hold_its_key() -> None:
+    world = world_of(fleet_state(), "depotVehicles")
+    grounding = grounded(world, "depotVehicles", {"code": "DP2"})
     (vehicles,) = grounding.searches
     assert vehicles.collection.pointer == "/vehicles"
     assert [c.fields for c in vehicles.constraints] == [("depotCode",)]
     assert next(iter(grounding.picks)) == "/depots/DP2"
+
+
+def test_a_lookup_of_one_record_leaves_the_records_holding_its_key_out() -> None:
+    """The depot's record is the answer: its vehicles (whose ``depotCode`` holds its key)
+    would only cost the prompt room."""
+    world = world_of(fleet_state(), "getDepot")
+    grounding = grounded(world, "getDepot", {"code": "DP2"})
+    assert grounding.searches == []
+    assert next(iter(grounding.picks)) == "/depots/DP2"
+
+
+def test_a_lookup_by_a_field_named_like_it_keeps_the_records_that_name_it() -> None:
+    """A user's orders (``user_id``) stay beside the user's lookup, but the orders of the
+    user an order's lookup finds are no list the call asks for."""
+    users = {
+        f"u{u}": {"name": f"User {u}", "orders": [f"#W{u}{o}" for o in range(3)]} for u in range(6)
+    }
+    orders = {
+        f"#W{u}{o}": {"order_id": f"#W{u}{o}", "user_id": f"u{u}", "total": o}
+        for u in range(6)
+        for o in range(3)
+    }
+    world = world_of({"users": users, "orders": orders}, "get_user_details", "get_order_details")
+    (found,) = grounded(world, "get_user_details", {"user_id": "u2"}).searches
+    assert found.collection.pointer == "/orders" and len(found.full) == 3
+    searches = grounded(world, "get_order_details", {"order_id": "#W21"}).searches
+    assert [s.collection.pointer for s in searches] == ["/users"]
 
 
 def test_many_keys_are_described_by_the_first_few() -> None:
@@ -138,3 +166,16 @@ def test_a_tool_naming_a_collection_gets_its_records_the_entries_found_name() ->
         e % 8 for e in range(24) if (e * 3 + 1) % 8 == 2
     }
     assert named.full == [f"/accounts/{a}" for a in sorted(others - {2})]
+
+
+def test_a_tool_asks_for_the_collections_it_names_in_the_plural_or_answers_a_list_of() -> None:
+    collections = ["/depots", "/vehicles", "/drivers", "/service_logs"]
+    assert asked_collections("depotDrivers", "The drivers of a depot.", None, collections) == {
+        "/drivers"
+    }
+    assert asked_collections("getDepot", "A depot's record.", None, collections) == set()
+    assert asked_collections("list_service_logs", "", None, collections) == {"/service_logs"}
+    report = {"type": "object", "properties": {"vehicles": {"type": "array"}}}
+    assert asked_collections("depot_report", "A depot.", report, collections) == {"/vehicles"}
+    listed = asked_collections("find", "Find.", {"type": "array"}, collections)
+    assert listed == set(collections)
