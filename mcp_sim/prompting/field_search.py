@@ -35,6 +35,7 @@ from mcp_sim.prompting.joins import (
     referring_reading,
     two_hop,
 )
+from mcp_sim.prompting.link_join import LinkJoin, join_named, named_collections
 from mcp_sim.prompting.nested_records import (
     in_sequence,
     movement,
@@ -88,6 +89,9 @@ class SearchResult:
     """When few records meet every constraint: two legs that meet in between (after them)."""
     nested: str | None = None
     """The kind of nested record searched (``members``), when not the collection's own."""
+    through: LinkJoin | None = None
+    """When the records found are links to records of the collection the tool names (an
+    owner's charters, for ``boats_of_owner``): each with the records it refers to."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -153,7 +157,18 @@ class FieldSearch:
             results += [
                 self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
             ]
-        hop = self.referring(results[0], named, {r.collection.pointer for r in results})
+        searched = {r.collection.pointer for r in results}
+        collections = self.overlay.base.collections
+        for result in results:
+            if not result.full or result.join is not None or result.nested is not None:
+                continue
+            # The first search may name the record the links refer to (a guest by id).
+            result.through = join_named(
+                self.tables, self.state, collections, result, named, searched
+            )
+            if result.through is not None:
+                return results
+        hop = self.referring(results[0], named, searched)
         return [hop, *results] if hop is not None else results
 
     def referring(
@@ -164,11 +179,7 @@ class FieldSearch:
         drivers of the depot's vehicles), when one of its fields holds those records' keys."""
         if not found.full or found.join is not None:
             return None
-        wanted = [
-            c
-            for c in self.overlay.base.collections
-            if c.pointer not in searched and set(tokens(c.pointer.rsplit("/", 1)[-1])) & named
-        ]
+        wanted = named_collections(self.overlay.base.collections, named, searched)
         flat = found.nested is None
         keys = list(self.keys(found.collection, found.full).values()) if wanted and flat else []
         for collection in wanted if flat else []:

@@ -34,6 +34,8 @@ from jsonpointer import escape
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
@@ -163,6 +165,9 @@ class Grounding:
         """The field-aware searches of the call, when its arguments constrain fields."""
         self.summary: Summary | None = None
         """The summary of a collection a call such as ``count_orders`` answers with."""
+        self.join: LinkRows | None = None
+        """The links a call's arguments find with the records each refers to, when the tool
+        asks for those (``boats_of_owner``: the owner's charters and their boats)."""
         self.resolved: set[str] = set()
         """Parts of the call's paths that led to an entry: they name nothing on their own."""
 
@@ -195,11 +200,12 @@ class Grounding:
         if tool is not None and is_aggregate(tool):
             last = self.searches[-1] if self.searches else None
             self.summary = summarize(self.overlay, self.state, tool, last, arguments)
-        if not self.searches:
+        self._joined(tool)
+        if not self.searches and self.join is None:
             self._match(tool, arguments, labels)
         for search in self.searches:
             self._searched(search, complete=True)
-        if not self.picks:
+        if not self.picks and self.join is None:
             self._listed(tool)
         self._link()
         for search in self.searches:
@@ -212,6 +218,17 @@ class Grounding:
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
         return list(self.picks.values())
+
+    def _joined(self, tool: ToolSpec | None) -> None:
+        """Takes a search that found links out of the searches: its rows show them."""
+        joined = next((s.through for s in self.searches if s.through is not None), None)
+        if joined is None:
+            return
+        tables = FieldTables.of(self.overlay.base)
+        self.join = LinkRows(
+            joined, tables.schema(joined.links), tables.schema(joined.targets), answer_words(tool)
+        )
+        self.searches = [s for s in self.searches if s.through is None]
 
     def _named_paths(self, arguments: dict[str, Any]) -> set[str]:
         """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)

@@ -1,0 +1,144 @@
+"""Joins through link records: a call naming one record (an owner) whose answer lists the
+records of another collection (boats) that the records referring to it (charters) point to,
+however a link writes its references and however the collections are kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.prompting.field_search import FieldSearch
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.grounding import Grounding, ground
+from mcp_sim.prompting.link_join import follow
+from mcp_sim.prompting.records_section import records_section
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
+
+
+def world_of(state: dict[str, Any], tool: str, description: str) -> World:
+    return World.model_validate(
+        {
+            "world": "t",
+            "title": "T",
+            "description": "A hand-made state.",
+            "state": state,
+            "tools": [
+                {"name": tool, "description": description, "input_schema": {"type": "object"}}
+            ],
+        }
+    )
+
+
+def refer(style: str, plural: str, ident: str) -> Any:
+    if style == "url":
+        return f"/{plural}/{ident}"
+    if style == "typed":
+        return {"type": plural, "id": ident}
+    return ident
+
+
+def charter_state(style: str, *, edges: bool = False) -> dict[str, Any]:
+    """Owners; boats (an array, or GraphQL edges); charters referring to an owner and a boat,
+    each written as ``style`` says, with numbers that equal boats' positions by chance."""
+    owners = {f"OW-{o}": {"name": f"Owner {o}", "email": f"o{o}@x.example"} for o in range(6)}
+    words = ["Alpha", "Basalt", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor"]
+    boats = [
+        {
+            "boat_id": f"BT-{b:03d}",
+            "details": {"boat_name": f"{words[b % 8]} {words[b // 8 % 8]}", "hull": "steel"},
+            "length_m": 10 + b,
+            "calendar": {f"2025-01-{d:02d}": {"free": d % 2} for d in range(1, 20)},
+        }
+        for b in range(60)
+    ]
+    charters = [
+        {
+            "charter_id": f"CH-{c}",
+            "owner": refer(style, "owners", f"OW-{c % 6}"),
+            "boat": refer(style, "boats", f"BT-{(c * 7) % 60:03d}"),
+            "booked_on": f"2025-02-{c % 28 + 1:02d}",
+            "minutes": c % 60,
+        }
+        for c in range(120)
+    ]
+    kept: Any = [{"node": b, "cursor": f"c{i}"} for i, b in enumerate(boats)] if edges else boats
+    return {"owners": owners, "boats": {"edges": kept} if edges else kept, "charters": charters}
+
+
+def grounded(world: World, arguments: dict[str, Any]) -> Grounding:
+    index = StateIndex(world, world.state)
+    tool = world.tools[0].name
+    return ground(index.overlay_of(world.state), world.state, world.tool(tool), arguments)
+
+
+DESCRIPTION = "The boats an owner has charters for, with the charters' dates."
+
+
+def test_a_reference_written_as_a_resource_path_finds_the_records_it_names() -> None:
+    world = world_of(charter_state("url"), "charters_of_owner", "An owner's charters.")
+    index = StateIndex(world, world.state)
+    found = FieldSearch(index.overlay_of(world.state), world.state).search(
+        world.tools[0], {"owner_id": "OW-2"}
+    )
+    assert found[0].collection.pointer == "/charters"
+    assert [c.fields for c in found[0].constraints] == [("owner",)]
+    assert found[0].full == [f"/charters/{c}" for c in range(2, 120, 6)]
+
+
+def test_the_links_field_is_the_one_whose_values_are_keys_of_the_targets() -> None:
+    world = world_of(charter_state("typed"), "boats_of_owner", DESCRIPTION)
+    index = StateIndex(world, world.state)
+    tables = FieldTables.of(index)
+    by_pointer = {c.pointer: c for c in index.collections}
+    charters, boats = by_pointer["/charters"], by_pointer["/boats"]
+    links = [f"/charters/{c}" for c in range(0, 120, 6)]
+    join = follow(tables, world.state, charters, links, boats, {"ow-0"})
+    assert join is not None
+    # ``minutes`` equals some boats' positions, but an array's positions are no keys.
+    assert join.reference == "boat/id"
+    assert join.rows[1] == ("/charters/6", ["/boats/42"])
+
+
+def test_each_link_is_shown_with_the_record_it_refers_to_in_the_links_order() -> None:
+    for style in ("plain", "typed", "url"):
+        world = world_of(charter_state(style), "boats_of_owner", DESCRIPTION)
+        grounding = grounded(world, {"owner_id": "OW-1"})
+        assert grounding.join is not None
+        picks = list(grounding.picks.values())
+        text = records_section(world.state, picks, [], 9000, None, None, grounding.join)
+        rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
+        assert len(rows) == 20, style
+        assert rows[0].startswith('- /charters/1 {"charter_id":"CH-1"')
+        assert '"booked_on":"2025-02-02"' in rows[0]
+        assert rows[0].endswith(
+            '→ /boats/7 {"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha","hull":"steel"},'
+            '"length_m":17}'
+        )
+        # The reference to the owner is the search's; the boat's calendar is left out.
+        assert '"owner"' not in rows[0] and "calendar" not in text
+        assert "- Join: 20 records of /charters meet" in text
+
+
+def test_a_small_room_shows_every_row_with_fewer_fields() -> None:
+    world = world_of(charter_state("plain", edges=True), "boats_of_owner", DESCRIPTION)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None
+    text = records_section(world.state, [], [], 4000, None, None, grounding.join)
+    rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
+    assert len(rows) == 20
+    # The target's key (in the edge's node) and its name; the link's date.
+    assert rows[0] == (
+        '- /charters/1 {"booked_on":"2025-02-02"} → /boats/edges/7 '
+        '{"node":{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"}}}'
+    )
+    assert len(text) <= 4000
+
+
+def test_links_that_refer_to_no_record_of_the_named_collection_are_no_join() -> None:
+    state = charter_state("plain")
+    for charter in state["charters"]:
+        charter["boat"] = "elsewhere"
+    world = world_of(state, "boats_of_owner", DESCRIPTION)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is None
+    assert grounding.searches[0].collection.pointer == "/charters"
