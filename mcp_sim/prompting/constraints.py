@@ -240,6 +240,11 @@ def rank_readings(
             continue
         last = schema.collection.rsplit("/", 1)[-1]
         bonus = 0.5 if set(tokens(last)) & named else 0.0
+        if names_one(reading, schema) and set(tokens(schema.collection)) & named:
+            # One record of the collection the tool names, by a field no two records share
+            # (``get_boat``: the id inside a GraphQL edge of ``/boats/edges``): a lookup by
+            # another name, before the records that refer to it.
+            bonus = 1.0
         found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
     found.sort(key=lambda r: -r.score)
     if looked_up:

@@ -163,8 +163,10 @@ class FieldSearch:
             if not result.full or result.join is not None or result.nested is not None:
                 continue
             # The first search may name the record the links refer to (a guest by id).
+            # The collection the tool names may have been searched by chance (a grower's id
+            # read as a bed's humidity): only the links' own is no target.
             result.through = join_named(
-                self.tables, self.state, collections, result, named, searched
+                self.tables, self.state, collections, result, named, {result.collection.pointer}
             )
             if result.through is not None:
                 return results

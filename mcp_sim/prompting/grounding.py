@@ -33,6 +33,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
+from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
@@ -52,6 +53,9 @@ MAX_LISTED = 60
 MAX_FOCUSED = 60
 """Records of a search whose focus (the sub-records the constraints name) is found: more do
 not fit a view."""
+_ID_WORDS = frozenset({"id", "key", "uuid", "code", "number", "no"})
+FEW_HELD = 3
+"""A value held by at most this many records of the collection a tool names names them."""
 MAX_ENCLOSED = 20
 """A nested search with at most this many matches also shows the entry each one sits in (its
 scalar fields, its large parts outlined)."""
@@ -191,6 +195,8 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
+        by_id = _argument_fields(arguments)
+        self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
         writes = tool is not None and tool.effect == "write"
         for pointer in newest_records(self.overlay, arguments) if writes else []:
@@ -218,6 +224,26 @@ class Grounding:
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
         return list(self.picks.values())
+
+    def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
+        """The records of a collection the tool names that hold an identifier's value
+        (``labels``: of arguments named like one) that no key names, when few do (``get_boat(boat_id)`` over GraphQL edges holding the id inside
+        each ``node``): a lookup by value, before the records that refer to them."""
+        named = set(tokens(tool.name)) if tool is not None else set()
+        for label in labels if named else ():
+            if self.overlay.key_hits(label):
+                continue
+            hits = {
+                pointer: inner
+                for pointer, inner in self.overlay.value_hits(label).items()
+                if set(tokens(self._collection(pointer))) & named
+            }
+            for pointer, inner in hits.items() if len(hits) <= FEW_HELD else ():
+                self._pick(pointer, "named", sub_record(inner))
+
+    def _collection(self, pointer: str) -> str:
+        collection = self.overlay.base.collection_of(pointer)
+        return collection.pointer if collection is not None else ""
 
     def _joined(self, tool: ToolSpec | None) -> None:
         """Takes a search that found links out of the searches: its rows show them."""

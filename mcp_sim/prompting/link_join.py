@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -119,8 +120,7 @@ def _targets_of(
     own: str = "",
 ) -> list[str]:
     """The targets ``values`` refer to (``paths`` counts the target fields holding them);
-    ``own``: the links' field path, which a target's field of the same name does not answer
-    (two collections' ids or cursors agree by chance, not by reference)."""
+    ``own``: a target's field path that does not answer (see :func:`reference_field`)."""
     found: list[str] = []
     for value in values:
         label = reference_label(value)
@@ -136,7 +136,22 @@ def _targets_of(
     return found
 
 
-def reference_field(keys: Keys, state: Any, links: list[str], given: set[str]) -> str | None:
+def own_keys(tables: FieldTables, links: Collection) -> set[str]:
+    """The links' own keys: their id field, and a field named just ``id`` that no two of
+    them share (``node/id`` of an edge); a ``station_id`` is a reference even when no two
+    links in the sample share it."""
+    schema = tables.schema(links)
+    bare = {p for p, info in schema.fields.items() if info.unique and _bare_id(p)}
+    return bare | {links.id_field or SELF}
+
+
+def _bare_id(path: str) -> bool:
+    return tokens(path.rsplit("/", 1)[-1]) == ("id",)
+
+
+def reference_field(
+    keys: Keys, state: Any, links: list[str], given: set[str], own: AbstractSet[str] = frozenset()
+) -> str | None:
     """The field path of the links whose values are keys of ``targets`` in most of a sample
     of them (at least half), else ``None``."""
     hits: Counter[str] = Counter()
@@ -144,7 +159,10 @@ def reference_field(keys: Keys, state: Any, links: list[str], given: set[str]) -
     for pointer in sample:
         record = resolve(state, pointer)
         for path, values in field_paths(record).items():
-            if _targets_of(keys, values, given, own=path):
+            # A link's own key agrees with a target's key of the same name only by chance
+            # (two collections' ``id``s); a reference named like the key it holds does not.
+            same = path if path in own else ""
+            if _targets_of(keys, values, given, own=same):
                 hits[path] += 1
     if not hits:
         return None
@@ -167,14 +185,16 @@ def follow(
     if not found or links.pointer == targets.pointer:
         return None
     keys = target_keys(tables, targets)
-    path = reference_field(keys, state, found, given)
+    own = own_keys(tables, links)
+    path = reference_field(keys, state, found, given, own)
     if path is None:
         return None
     rows: list[tuple[str, list[str]]] = []
     paths: Counter[str] = Counter()
     for pointer in found[:MOST_LINKS]:
         values = [v for _, v in values_at(resolve(state, pointer), path)]
-        rows.append((pointer, _targets_of(keys, values, given, paths, path)))
+        same = path if path in own else ""
+        rows.append((pointer, _targets_of(keys, values, given, paths, same)))
     key = paths.most_common(1)[0][0]
     return LinkJoin(links, targets, rows, len(found), path, key, constrained)
 

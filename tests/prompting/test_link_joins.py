@@ -31,31 +31,32 @@ def world_of(state: dict[str, Any], tool: str, description: str) -> World:
 
 def refer(style: str, plural: str, ident: str) -> Any:
     if style == "url":
-        return f"/{plural}/{ident}"
+        return f"https://api.example.com/v2/{plural}/{ident}"
     if style == "typed":
         return {"type": plural, "id": ident}
     return ident
 
 
-def charter_state(style: str, *, edges: bool = False) -> dict[str, Any]:
+def charter_state(style: str, *, edges: bool = False, id_key: str = "boat_id") -> dict[str, Any]:
     """Owners; boats (an array, or GraphQL edges); charters referring to an owner and a boat,
     each written as ``style`` says, with numbers that equal boats' positions by chance."""
     owners = {f"OW-{o}": {"name": f"Owner {o}", "email": f"o{o}@x.example"} for o in range(6)}
     words = ["Alpha", "Basalt", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor"]
     boats = [
         {
-            "boat_id": f"BT-{b:03d}",
+            id_key: f"BT-{b:03d}",
             "details": {"boat_name": f"{words[b % 8]} {words[b // 8 % 8]}", "hull": "steel"},
             "length_m": 10 + b,
             "calendar": {f"2025-01-{d:02d}": {"free": d % 2} for d in range(1, 20)},
         }
         for b in range(60)
     ]
+    suffix = "_url" if style == "url" else ""
     charters = [
         {
             "charter_id": f"CH-{c}",
-            "owner": refer(style, "owners", f"OW-{c % 6}"),
-            "boat": refer(style, "boats", f"BT-{(c * 7) % 60:03d}"),
+            f"owner{suffix}": refer(style, "owners", f"OW-{c % 6}"),
+            f"boat{suffix}": refer(style, "boats", f"BT-{(c * 7) % 60:03d}"),
             "booked_on": f"2025-02-{c % 28 + 1:02d}",
             "minutes": c % 60,
         }
@@ -81,7 +82,7 @@ def test_a_reference_written_as_a_resource_path_finds_the_records_it_names() -> 
         world.tools[0], {"owner_id": "OW-2"}
     )
     assert found[0].collection.pointer == "/charters"
-    assert [c.fields for c in found[0].constraints] == [("owner",)]
+    assert [c.fields for c in found[0].constraints] == [("owner_url",)]
     assert found[0].full == [f"/charters/{c}" for c in range(2, 120, 6)]
 
 
@@ -115,7 +116,7 @@ def test_each_link_is_shown_with_the_record_it_refers_to_in_the_links_order() ->
             '"length_m":17}'
         )
         # The reference to the owner is the search's; the boat's calendar is left out.
-        assert '"owner"' not in rows[0] and "calendar" not in text
+        assert '"owner' not in rows[0] and "calendar" not in text
         assert "- Join: 20 records of /charters meet" in text
 
 
@@ -142,3 +143,30 @@ def test_links_that_refer_to_no_record_of_the_named_collection_are_no_join() -> 
     grounding = grounded(world, {"owner_id": "OW-1"})
     assert grounding.join is None
     assert grounding.searches[0].collection.pointer == "/charters"
+
+
+def test_a_lookup_by_id_inside_graphql_edges_comes_before_the_links_naming_it() -> None:
+    state = charter_state("url", edges=True, id_key="id")
+    world = world_of(state, "get_boat", "A boat's record.")
+    index = StateIndex(world, world.state)
+    found = FieldSearch(index.overlay_of(world.state), world.state).search(
+        world.tools[0], {"boat_id": "BT-007"}
+    )
+    assert found[0].collection.pointer == "/boats/edges"
+    assert found[0].full == ["/boats/edges/7"]
+    # The charters naming the boat by its URL are searched by name (``boat_url`` ↔ ``boat_id``).
+    assert found[1].collection.pointer == "/charters"
+    assert found[1].full == ["/charters/1", "/charters/61"]
+
+
+def test_an_identifier_held_by_few_records_of_the_named_collection_names_them() -> None:
+    """Edges keep their ids inside, so no key names a boat, and a boat the schema's sample
+    left out is found by no field's values: the value index finds it."""
+    boats = [{"node": {"id": f"BT-{b:04d}", "name": f"Boat {b}"}} for b in range(450)]
+    world = world_of({"boats": {"edges": boats}}, "get_boat", "A boat's record.")
+    grounding = grounded(world, {"boat_id": "BT-0001"})
+    first = next(iter(grounding.picks.values()))
+    assert (first.pointer, first.reason) == ("/boats/edges/1", "named")
+    # A search's values (not identifiers) name nothing this way.
+    pick = grounded(world, {"name": "Boat 1"}).picks.get("/boats/edges/1")
+    assert pick is None or pick.reason != "named"
