@@ -147,13 +147,15 @@ class LinkRows:
             "" if small is _DROP else json.dumps(small, ensure_ascii=False, separators=(",", ":"))
         )
 
-    def _line(self, state: Any, link: str, targets: list[str], level: int) -> str:
+    def _line(self, state: Any, link: str, targets: list[str], level: int, seen: set[str]) -> str:
+        """A row; a target an earlier row showed (``seen``) is named, not repeated."""
         shown = self._shown(state, link, self._link_keep(level))
         parts = [f"- {link} {shown}".rstrip()]
         keep = self._target_keep(level)
         for target in targets:
             label = key_label(target, self.key_names)
-            parts.append(f"→ {target}{label} {self._shown(state, target, keep)}".rstrip())
+            body = "(as above)" if target in seen else self._shown(state, target, keep)
+            parts.append(f"→ {target}{label} {body}".rstrip())
         return " ".join(parts)
 
     def render(self, state: Any, room: int, key_names: dict[str, str]) -> str:
@@ -165,13 +167,15 @@ class LinkRows:
         room -= len(self._heading(0)) + 8
         best: list[str] = []
         for level in (2, 1, 0):
-            lines, spent = [], 0
+            lines: list[str] = []
+            spent, seen = 0, set[str]()
             for link, targets in rows:
-                line = self._line(state, link, targets, level)
+                line = self._line(state, link, targets, level, seen)
                 if spent + len(line) + 1 > room:
                     break
                 lines.append(line)
                 spent += len(line) + 1
+                seen.update(targets)
             if len(lines) > len(best):
                 best = lines
             if len(lines) >= wanted:

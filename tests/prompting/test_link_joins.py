@@ -170,3 +170,18 @@ def test_an_identifier_held_by_few_records_of_the_named_collection_names_them() 
     # A search's values (not identifiers) name nothing this way.
     pick = grounded(world, {"name": "Boat 1"}).picks.get("/boats/edges/1")
     assert pick is None or pick.reason != "named"
+
+
+def test_a_record_several_links_refer_to_is_shown_once() -> None:
+    state = charter_state("plain")
+    for charter in state["charters"]:
+        charter["boat"] = "BT-003" if charter["owner"] == "OW-1" else charter["boat"]
+    world = world_of(state, "boats_of_owner", DESCRIPTION)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None
+    text = records_section(world.state, [], [], 9000, None, None, grounding.join)
+    rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
+    assert rows[0].endswith(
+        '→ /boats/3 {"boat_id":"BT-003","details":{"boat_name":"Delta Alpha","hull":"steel"},"length_m":13}'
+    )
+    assert all(row.endswith("→ /boats/3 (as above)") for row in rows[1:]) and len(rows) == 20
