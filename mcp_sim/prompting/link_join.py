@@ -113,22 +113,15 @@ def _keyish(targets: Collection, path: str, info: FieldInfo) -> bool:
 
 
 def _targets_of(
-    keys: Keys,
-    values: list[Any],
-    given: set[str],
-    paths: Counter[str] | None = None,
-    own: str = "",
+    keys: Keys, values: list[Any], given: set[str], paths: Counter[str] | None = None
 ) -> list[str]:
-    """The targets ``values`` refer to (``paths`` counts the target fields holding them);
-    ``own``: a target's field path that does not answer (see :func:`reference_field`)."""
+    """The targets ``values`` refer to (``paths`` counts the target fields holding them)."""
     found: list[str] = []
     for value in values:
         label = reference_label(value)
         if label is None or label in given:
             continue
         for pointer, path in sorted(keys.get(label, {}).items()):
-            if path == own:
-                continue
             if pointer not in found:
                 found.append(pointer)
                 if paths is not None:
@@ -159,10 +152,9 @@ def reference_field(
     for pointer in sample:
         record = resolve(state, pointer)
         for path, values in field_paths(record).items():
-            # A link's own key agrees with a target's key of the same name only by chance
-            # (two collections' ``id``s); a reference named like the key it holds does not.
-            same = path if path in own else ""
-            if _targets_of(keys, values, given, own=same):
+            # A link's own key agrees with a target's key only by chance (two collections'
+            # numbered ``id``s): it is no reference.
+            if path not in own and _targets_of(keys, values, given):
                 hits[path] += 1
     if not hits:
         return None
@@ -193,8 +185,7 @@ def follow(
     paths: Counter[str] = Counter()
     for pointer in found[:MOST_LINKS]:
         values = [v for _, v in values_at(resolve(state, pointer), path)]
-        same = path if path in own else ""
-        rows.append((pointer, _targets_of(keys, values, given, paths, same)))
+        rows.append((pointer, _targets_of(keys, values, given, paths)))
     key = paths.most_common(1)[0][0]
     return LinkJoin(links, targets, rows, len(found), path, key, constrained)
 
