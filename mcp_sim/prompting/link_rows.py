@@ -8,7 +8,8 @@ an arrow, as many as fit and as detailed as the room allows.
 A link is shown without the fields that refer to the argument's record (the search says
 them) or to its targets (the arrow does); a target with its key and the fields its kind of
 answer needs. Each is written as compact JSON of the record's own structure, so a field stands
-beside its name as in the record; the large parts (calendars, lists) are left out. Three levels
+beside its name as in the record; the large parts (calendars, lists of entries) are left
+out, a few tags kept. Three levels
 of detail are tried, the richest first, until the first rows fit: every scalar field; the
 fields the tool's description or output schema names, the key, dates of links and name-like
 fields of targets; the key and the first name-like field. A line names records compactly (no
@@ -25,9 +26,12 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_join import LinkJoin
 from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, is_map
+from mcp_sim.prompting.record_render import size
 from mcp_sim.runtime.state_shape import resolve
 from mcp_sim.spec.world import ToolSpec
 
+SMALL_LIST = 120
+"""A list of scalars this short (in JSON characters) is shown as a field's value."""
 ENOUGH_ROWS = 30
 """Rows a level of detail must fit (or all of them, when fewer) to be chosen."""
 _DROP = object()
@@ -61,7 +65,11 @@ def _pruned(value: dict[str, Any], keep: Keep, path: str = "") -> Any:
         inner = f"{path}/{key.replace('/', '_')}" if path else key.replace("/", "_")
         if isinstance(item, dict):
             small = _DROP if is_map(item) else _pruned(item, keep, inner)
-        elif isinstance(item, list) or not keep(inner, item):
+        elif isinstance(item, list):
+            # A few tags are a field's value; a list of entries is a large part.
+            tags = all(not isinstance(v, dict | list) for v in item) and size(item) <= SMALL_LIST
+            small = item if tags and keep(inner, item) else _DROP
+        elif not keep(inner, item):
             small = _DROP
         else:
             small = item

@@ -47,6 +47,7 @@ def charter_state(style: str, *, edges: bool = False, id_key: str = "boat_id") -
             id_key: f"BT-{b:03d}",
             "details": {"boat_name": f"{words[b % 8]} {words[b // 8 % 8]}", "hull": "steel"},
             "length_m": 10 + b,
+            "tags": ["sail", "blue"] if b % 2 else [],
             "calendar": {f"2025-01-{d:02d}": {"free": d % 2} for d in range(1, 20)},
         }
         for b in range(60)
@@ -113,7 +114,7 @@ def test_each_link_is_shown_with_the_record_it_refers_to_in_the_links_order() ->
         assert '"booked_on":"2025-02-02"' in rows[0]
         assert rows[0].endswith(
             '→ /boats/7 {"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha","hull":"steel"},'
-            '"length_m":17}'
+            '"length_m":17,"tags":["sail","blue"]}'
         )
         # The reference to the owner is the search's; the boat's calendar is left out.
         assert '"owner' not in rows[0] and "calendar" not in text
@@ -182,6 +183,7 @@ def test_a_record_several_links_refer_to_is_shown_once() -> None:
     text = records_section(world.state, [], [], 9000, None, None, grounding.join)
     rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
     assert rows[0].endswith(
-        '→ /boats/3 {"boat_id":"BT-003","details":{"boat_name":"Delta Alpha","hull":"steel"},"length_m":13}'
+        '→ /boats/3 {"boat_id":"BT-003","details":{"boat_name":"Delta Alpha","hull":"steel"},'
+        '"length_m":13,"tags":["sail","blue"]}'
     )
     assert all(row.endswith("→ /boats/3 (as above)") for row in rows[1:]) and len(rows) == 20
