@@ -15,16 +15,19 @@ from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
 
-def world_of(state: dict[str, Any], tool: str, description: str) -> World:
+def world_of(
+    state: dict[str, Any], tool: str, description: str, output: dict[str, Any] | None = None
+) -> World:
+    spec = {"name": tool, "description": description, "input_schema": {"type": "object"}}
+    if output is not None:
+        spec["output_schema"] = output
     return World.model_validate(
         {
             "world": "t",
             "title": "T",
             "description": "A hand-made state.",
             "state": state,
-            "tools": [
-                {"name": tool, "description": description, "input_schema": {"type": "object"}}
-            ],
+            "tools": [spec],
         }
     )
 
@@ -187,3 +190,19 @@ def test_a_record_several_links_refer_to_is_shown_once() -> None:
         '"length_m":13,"tags":["sail","blue"]}'
     )
     assert all(row.endswith("→ /boats/3 (as above)") for row in rows[1:]) and len(rows) == 20
+
+
+def test_the_fields_the_output_schema_names_stay_when_room_is_short() -> None:
+    row = {"type": "object", "properties": {"boat_id": {}, "length_m": {}, "on": {}}}
+    output = {"type": "object", "properties": {"boats": {"type": "array", "items": row}}}
+    state = charter_state("plain", edges=True)
+    world = world_of(state, "boats_of_owner", "An owner's boats.", output)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None
+    text = records_section(world.state, [], [], 4600, None, None, grounding.join)
+    rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
+    assert len(rows) == 20
+    assert rows[0].endswith(
+        '→ /boats/edges/7 {"node":{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"},'
+        '"length_m":17}}'
+    )
