@@ -28,6 +28,7 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import (
     SELF,
     FieldInfo,
+    FieldSchema,
     field_paths,
     path_reference,
     values_at,
@@ -134,12 +135,18 @@ def own_keys(tables: FieldTables, links: Collection) -> set[str]:
     them share (``node/id`` of an edge); a ``station_id`` is a reference even when no two
     links in the sample share it."""
     schema = tables.schema(links)
-    bare = {p for p, info in schema.fields.items() if info.unique and _bare_id(p)}
+    bare = {p for p, info in schema.fields.items() if info.unique and _bare_id(schema, p)}
     return bare | {links.id_field or SELF}
 
 
-def _bare_id(path: str) -> bool:
-    return tokens(path.rsplit("/", 1)[-1]) == ("id",)
+def _bare_id(schema: FieldSchema, path: str) -> bool:
+    """Whether ``path`` is a field named just ``id`` of the record itself, or of the object
+    holding its fields (a GraphQL edge's ``node``), not of a reference (``station/id`` beside
+    ``station/type``)."""
+    parent, _, last = path.rpartition("/")
+    if tokens(last) != ("id",):
+        return False
+    return not parent or sum(1 for p in schema.fields if p.startswith(parent + "/")) > 3
 
 
 def reference_field(

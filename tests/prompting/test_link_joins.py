@@ -206,3 +206,27 @@ def test_the_fields_the_output_schema_names_stay_when_room_is_short() -> None:
         '→ /boats/edges/7 {"node":{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"},'
         '"length_m":17}}'
     )
+
+
+def test_a_typed_reference_no_two_links_share_is_still_a_reference() -> None:
+    """Each charter names its own boat (``boat/id`` is unique), and an edge's ``node/id`` is
+    a charter's own id: only the second is no reference."""
+    state = charter_state("typed")
+    charters = [
+        {
+            "node": {
+                "id": f"CH-{c}",
+                "owner": c["owner"],
+                "boat": {"type": "boats", "id": f"BT-{n:03d}"},
+                "on": "2025-01-01",
+                "hours": 3,
+            }
+        }
+        for n, c in enumerate(state["charters"][:60])
+    ]
+    state["charters"] = {"edges": charters}
+    world = world_of(state, "boats_of_owner", DESCRIPTION)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None
+    assert grounding.join.join.reference == "node/boat/id"
+    assert grounding.join.join.rows[0] == ("/charters/edges/1", ["/boats/1"])
