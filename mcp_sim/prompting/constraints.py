@@ -209,6 +209,14 @@ def tool_words(name: str, description: str = "") -> set[str]:
     return set(tokens(name)) | {w.lower() for w in tokens(first)}
 
 
+def asked_words(name: str, description: str, output_schema: dict[str, Any] | None) -> set[str]:
+    """The words a tool names in the plural (a list of records it answers with): in its name,
+    the first sentence of its description, its output schema's property names."""
+    first = description.split(". ")[0] if description else ""
+    texts = [name, first, *((output_schema or {}).get("properties") or {})]
+    return {w for text in texts for w in plural_words(text)}
+
+
 def asked_collections(
     name: str, description: str, output_schema: dict[str, Any] | None, collections: list[str]
 ) -> set[str]:
@@ -218,9 +226,7 @@ def asked_collections(
     entries"), and every one when its output schema is a list."""
     if (output_schema or {}).get("type") == "array":
         return set(collections)
-    first = description.split(". ")[0] if description else ""
-    texts = [name, first, *((output_schema or {}).get("properties") or {})]
-    plural = {w for text in texts for w in plural_words(text)}
+    plural = asked_words(name, description, output_schema)
     words = tool_words(name, description) | plural
     asked: set[str] = set()
     for pointer in collections:
@@ -265,6 +271,11 @@ def rank_readings(
             continue
         last = schema.collection.rsplit("/", 1)[-1]
         bonus = 0.5 if set(tokens(last)) & named else 0.0
+        if names_one(reading, schema) and set(tokens(schema.collection)) & named:
+            # One record of the collection the tool names, by a field no two records share
+            # (``get_boat``: the id inside a GraphQL edge of ``/boats/edges``): a lookup by
+            # another name, before the records that refer to it.
+            bonus = 1.0
         found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
     found.sort(key=lambda r: -r.score)
     if keys:

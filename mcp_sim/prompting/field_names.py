@@ -111,7 +111,8 @@ _SIDES = (
 )
 """Words that put a name on one end of a movement (a parcel's ``sender`` is where it comes
 ``from``; a flight's ``arrival`` time is at its ``to`` end)."""
-_IDS = frozenset({"id", "ids", "key", "uuid", "no", "num", "number", "code"})
+_IDS = frozenset({"id", "ids", "key", "uuid", "no", "num", "number", "code", "url", "uri", "href"})
+"""Words that say a field holds a key (a resource's URL refers to it as its id does)."""
 
 
 def singular(word: str) -> str:

@@ -22,6 +22,7 @@ from mcp_sim.prompting.constraints import (
     Constraint,
     Reading,
     asked_collections,
+    asked_words,
     names_one,
     rank_readings,
     refers,
@@ -43,6 +44,7 @@ from mcp_sim.prompting.joins import (
     referring_reading,
     two_hop,
 )
+from mcp_sim.prompting.link_join import LinkJoin, follow_links
 from mcp_sim.prompting.nested_records import (
     in_sequence,
     movement,
@@ -55,6 +57,10 @@ from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, resolve, within
 from mcp_sim.spec.world import ToolSpec
+
+
+def _said(tool: ToolSpec | None) -> tuple[str, str, dict[str, Any] | None]:
+    return (tool.name, tool.description, tool.output_schema) if tool else ("", "", None)
 
 
 def _owner(pointer: str, collection: Collection) -> str:
@@ -98,6 +104,9 @@ class SearchResult:
     """The kind of nested record searched (``members``), when not the collection's own."""
     places: Places | None = None
     """Where the unchanged records hold the values sought, when the search has it."""
+    through: LinkJoin | None = None
+    """When the records found are links to records of the collection the tool names (an
+    owner's charters, for ``boats_of_owner``): each with the records it refers to."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -173,6 +182,11 @@ class FieldSearch:
             results += [
                 self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
             ]
+        # Links are followed to a collection the tool asks a list of, in the plural (an
+        # owner's boats), not to one it names in passing (an order's user's other orders).
+        listed = named if asked == set(schemas) else named & asked_words(*_said(tool))
+        if follow_links(self.tables, self.state, collections, results, listed):
+            return results
         hop = self.referring(results[0], asked, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
 

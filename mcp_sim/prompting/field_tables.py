@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint
-from mcp_sim.prompting.record_fields import SELF, FieldSchema, values_at
+from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
@@ -168,7 +168,9 @@ def _labels(value: Any) -> list[str]:
         return []
     if isinstance(value, str) and len(value) > 10 and _DATE.match(value):
         return [label, value[:10]]
-    return [label]
+    referred = path_reference(value)
+    # A reference written as a path (``/owners/OW-7``) equals the key it names.
+    return [label] if referred is None else [label, referred]
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,8 @@ def _compare(actual: Any, wanted: Any) -> int | None:
 
 def _equal(actual: Any, wanted: Any) -> bool:
     if normalize(actual) == normalize(wanted) and normalize(actual) is not None:
+        return True
+    if path_reference(actual) is not None and path_reference(actual) == normalize(wanted):
         return True
     return (
         isinstance(wanted, str)

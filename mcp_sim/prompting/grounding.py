@@ -33,7 +33,10 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
+from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
@@ -50,6 +53,9 @@ MAX_LISTED = 60
 MAX_FOCUSED = 60
 """Records of a search whose focus (the sub-records the constraints name) is found: more do
 not fit a view."""
+_ID_WORDS = frozenset({"id", "key", "uuid", "code", "number", "no"})
+FEW_HELD = 3
+"""A value held by at most this many records of the collection a tool names names them."""
 MAX_ENCLOSED = 20
 """A nested search with at most this many matches also shows the entry each one sits in (its
 scalar fields, its large parts outlined)."""
@@ -163,6 +169,9 @@ class Grounding:
         """The field-aware searches of the call, when its arguments constrain fields."""
         self.summary: Summary | None = None
         """The summary of a collection a call such as ``count_orders`` answers with."""
+        self.join: LinkRows | None = None
+        """The links a call's arguments find with the records each refers to, when the tool
+        asks for those (``boats_of_owner``: the owner's charters and their boats)."""
         self.resolved: set[str] = set()
         """Parts of the call's paths that led to an entry: they name nothing on their own."""
 
@@ -186,6 +195,8 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
+        by_id = _argument_fields(arguments)
+        self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
         writes = tool is not None and tool.effect == "write"
         for pointer in newest_records(self.overlay, arguments) if writes else []:
@@ -195,11 +206,12 @@ class Grounding:
         if tool is not None and is_aggregate(tool):
             last = self.searches[-1] if self.searches else None
             self.summary = summarize(self.overlay, self.state, tool, last, arguments)
-        if not self.searches:
+        self._joined(tool)
+        if not self.searches and self.join is None:
             self._match(tool, arguments, labels)
         for search in self.searches:
             self._searched(search, complete=True)
-        if not self.picks:
+        if not self.picks and self.join is None:
             self._listed(tool)
         self._link()
         for search in self.searches:
@@ -212,6 +224,37 @@ class Grounding:
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
         return list(self.picks.values())
+
+    def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
+        """The records of a collection the tool names that hold an identifier's value
+        (``labels``: of arguments named like one) that no key names, when few do (``get_boat(boat_id)`` over GraphQL edges holding the id inside
+        each ``node``): a lookup by value, before the records that refer to them."""
+        named = set(tokens(tool.name)) if tool is not None else set()
+        for label in labels if named else ():
+            if self.overlay.key_hits(label):
+                continue
+            hits = {
+                pointer: inner
+                for pointer, inner in self.overlay.value_hits(label).items()
+                if set(tokens(self._collection(pointer))) & named
+            }
+            for pointer, inner in hits.items() if len(hits) <= FEW_HELD else ():
+                self._pick(pointer, "named", sub_record(inner))
+
+    def _collection(self, pointer: str) -> str:
+        collection = self.overlay.base.collection_of(pointer)
+        return collection.pointer if collection is not None else ""
+
+    def _joined(self, tool: ToolSpec | None) -> None:
+        """Takes a search that found links out of the searches: its rows show them."""
+        joined = next((s.through for s in self.searches if s.through is not None), None)
+        if joined is None:
+            return
+        tables = FieldTables.of(self.overlay.base)
+        self.join = LinkRows(
+            joined, tables.schema(joined.links), tables.schema(joined.targets), answer_words(tool)
+        )
+        self.searches = [s for s in self.searches if s.through is None]
 
     def _named_paths(self, arguments: dict[str, Any]) -> set[str]:
         """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)

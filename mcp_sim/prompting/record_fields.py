@@ -33,6 +33,19 @@ _MAX_ITEMS = 256
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 SAMPLE = 200
 """Records a collection's schema is drawn from (spread over the collection)."""
+_PATH_REFERENCE = re.compile(
+    r"^(?:[a-z][a-z0-9+.-]*://[^/\s]+)?(?:/[^/\s?#]+)+/([^/\s?#]+)/?$", re.I
+)
+"""A reference written as a resource path or URL (``/owners/OW-7``,
+``https://api.example.com/v2/owners/7``): its last segment is the key it refers to."""
+
+
+def path_reference(value: Any) -> str | None:
+    """The normalized key a resource path or URL names (its last segment), else ``None``."""
+    if not isinstance(value, str):
+        return None
+    found = _PATH_REFERENCE.match(value.strip())
+    return normalize(found.group(1)) if found is not None else None
 
 
 def is_map(value: dict[str, Any]) -> bool:
@@ -185,6 +198,9 @@ def _note(info: FieldInfo, value: Any) -> None:
     label = normalize(value)
     if label is not None and len(info.distinct) < 400:
         info.distinct.add(label)
+        referred = path_reference(value)
+        if referred is not None:
+            info.distinct.add(referred)
     if kind == "string" and len(info.originals) <= ENUM_MOST and len(value) <= 40:
         info.originals.add(value)
 

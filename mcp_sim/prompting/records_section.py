@@ -17,6 +17,7 @@ from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.key_names import key_label
+from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.runtime.state_shape import resolve
 
@@ -74,6 +75,7 @@ def records_section(
     room: int,
     summary: Summary | None = None,
     key_names: dict[str, str] | None = None,
+    join: LinkRows | None = None,
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
     ``room`` characters, best first, and a line naming those left out while that fits;
@@ -81,8 +83,14 @@ def records_section(
     :mod:`mcp_sim.prompting.key_names`)."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
-        rest = records_section(state, picks, searches, room - len(block) - 2, None, key_names)
+        rest = records_section(state, picks, searches, room - len(block) - 2, None, key_names, join)
         return f"{block}\n\n{rest}" if rest else block
+    # A join's rows are its answer's rows: they come first, then the other records.
+    rows = join.render(state, room * 3 // 4 - len(RECORDS_HEADING), key_names or {}) if join else ""
+    if rows:
+        rest = records_section(state, picks, searches, room - len(rows) - 1, None, key_names)
+        rest = rest.removeprefix(RECORDS_HEADING).lstrip("\n")
+        return "\n".join(p for p in (RECORDS_HEADING, rows, rest) if p)
     return _Section(state, picks, searches, room, key_names or {}).render()
 
 

@@ -253,7 +253,9 @@ class StateView:
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
         names = key_names(self.world, self.index)
-        return records_section(state, picks, grounding.searches, room, grounding.summary, names)
+        return records_section(
+            state, picks, grounding.searches, room, grounding.summary, names, grounding.join
+        )
 
 
 def _odd_keys(overlay: StateOverlay, pointer: str, patterns: list[KeyPattern]) -> list[str]:
