@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,7 @@ from mcp_sim.runtime.state_tables import (
     Table,
     named,
     row_count,
+    row_values,
     rows_columns,
     step_into_row,
     table_at,
@@ -42,9 +43,12 @@ _MAX_DEPTH = 6
 _MAX_RECORD_DEPTH = 24
 """How deep inside a record values are indexed: a tree of units keeps the people a lookup
 names a dozen levels down."""
-_ID_FIELD = re.compile(
-    r"^(id|key|uuid|slug|code|number|.*(_id|Id|ID|_key|Key|_number|Number|_code|Code|_no|No))$"
+_ID_WORDS = frozenset(
+    ("id", "key", "uuid", "guid", "slug", "code", "number", "no", "ref", "sku", "handle")
 )
+"""The last word of a field name that names a record's id (``id``, ``ref``, ``itemId``,
+``ITEM_REF``, ``item-id``), whatever the casing."""
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -127,19 +131,35 @@ def looks_records(value: Any) -> bool:
     return sum(1 for v in sample if isinstance(v, dict)) * 5 >= len(sample) * 4
 
 
+def id_named(name: str) -> bool:
+    """Whether a field's name names an id: its last word is one (see :data:`_ID_WORDS`)."""
+    words = _WORD.findall(name)
+    return bool(words) and words[-1].casefold() in _ID_WORDS
+
+
 def id_field_of(records: Sequence[Any]) -> str | None:
-    """The field whose values tell the records apart: named like an id, unique, scalar."""
+    """The field whose values tell the records apart, unique and scalar: ``id`` itself, else
+    the first named like an id, else a first field of codes (``LM-400``: what else is an
+    unnamed first column of distinct codes?)."""
     if not records or not isinstance(records[0], dict):
         return None
-    for name in records[0]:
-        if not _ID_FIELD.match(name):
-            continue
-        values = [r.get(name) if isinstance(r, dict) else None for r in records]
-        if all(isinstance(v, str | int) and not isinstance(v, bool) for v in values) and len(
-            set(values)
-        ) == len(values):
-            return str(name)
+    names = [str(n) for n in records[0]]
+    named = sorted((n for n in names if id_named(n)), key=lambda n: n.casefold() != "id")
+    for name in named:
+        if _distinct(records, name, _scalar_id):
+            return name
+    if names and _distinct(records, names[0], _code):
+        return names[0]
     return None
+
+
+def _scalar_id(value: Any) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool)
+
+
+def _distinct(records: Sequence[Any], name: str, test: Callable[[Any], bool]) -> bool:
+    values = [r.get(name) if isinstance(r, dict) else None for r in records]
+    return all(map(test, values)) and len(set(values)) == len(values)
 
 
 def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]:
@@ -231,13 +251,18 @@ def _resolve(state: Any, pointer: str) -> Any:
     value = state
     columns: tuple[str, ...] | None = None
     """Set while ``value`` is a table's rows under an object naming their columns."""
-    row: list[Any] | None = None
+    row: Any = None
     """The row as stored, while ``value`` is that row named."""
     for part in pointer.split("/")[1:] if pointer else []:
         key = unescape(part)
-        if row is not None and key not in value and key.isdigit() and int(key) < len(row):
-            value, row = row[int(key)], None
-            continue
+        if row is not None and key not in value:
+            # A cell is reached by its place in the row as stored (``/rows/3/f/2/v``).
+            if isinstance(row, dict) and key in row:
+                value, row = row[key], None
+                continue
+            if isinstance(row, list) and key.isdigit() and int(key) < len(row):
+                value, row = row[int(key)], None
+                continue
         row = None
         rows, columns = columns, None
         if isinstance(value, dict) and key in value:
@@ -262,8 +287,8 @@ def _row_at(rows: list[Any], key: str, width: int) -> bool:
     """Whether ``key`` picks a row of bare values no wider than the table's columns."""
     if not key.isdigit() or int(key) >= len(rows):
         return False
-    row = rows[int(key)]
-    return isinstance(row, list) and 0 < len(row) <= width
+    row = row_values(rows[int(key)])
+    return row is not None and 0 < len(row) <= width
 
 
 def raw_value(state: Any, pointer: str) -> Any:
