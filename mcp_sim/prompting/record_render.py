@@ -15,6 +15,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
+from mcp_sim.runtime.state_shape import resolve
 from mcp_sim.runtime.state_tables import Table, row_at, row_count
 
 OUTLINE_KEYS = 6
@@ -165,16 +166,24 @@ def record_line(
 
 
 def collection_line(
-    pointer: str, value: Any, keyed: bool, id_field: str | None, table: Table | None = None
+    pointer: str,
+    value: Any,
+    keyed: bool,
+    id_field: str | None,
+    table: Table | None = None,
+    inner: str = "",
 ) -> str:
     """One line of the outline: where a collection is, how many records, their ids and
-    the shape of one."""
+    the shape of one (``inner``: where in each item its record is)."""
     if table is not None:
         return table_line(pointer, value, id_field, table)
     if isinstance(value, list):
         kind = f"array of {len(value)} items"
-        sample = value[0] if value else None
-        ids = [str(r.get(id_field)) for r in value if isinstance(r, dict)] if id_field else []
+        if inner:
+            kind += f", each record at {pointer}/N{inner}"
+        records = [resolve(r, inner) for r in value[:1] + value[1:][-1:]]
+        sample = records[0] if records else None
+        ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     else:
         kind = f"object with {len(value)} keys"
         sample = next(iter(value.values()), None) if value else None
@@ -204,6 +213,10 @@ def table_line(pointer: str, value: Any, id_field: str | None, table: Table) -> 
     if table.by_column:
         line += f", kept as one array per column ({columns}); row N is shown below as "
         return line + f"{pointer}/N with its fields named; field F of row N is at {pointer}/F/N"
+    if table.cells:
+        line += '; each row is {"f": [{"v": value}, ...]}, its cells in the column order '
+        line += f"[{columns}]; a row is shown below by its fields' names; a field's value is at "
+        return line + f"{pointer}/ROW/f/POSITION/v (counting columns from 0)"
     line += f"; each row is an array of values in the column order [{columns}]"
     if table.first:
         line += f" (row 0 is that header; rows start at {pointer}/{table.first})"

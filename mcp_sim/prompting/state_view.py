@@ -192,7 +192,12 @@ class StateView:
             if not isinstance(value, dict | list):
                 continue
             line = collection_line(
-                collection.pointer, value, collection.keyed, collection.id_field, collection.table
+                collection.pointer,
+                value,
+                collection.keyed,
+                collection.id_field,
+                collection.table,
+                collection.inner,
             )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:

@@ -33,6 +33,7 @@ from mcp_sim.runtime.state_shape import (
     record_items,
     record_key,
     record_pointer,
+    record_position,
     record_size,
     resolve,
     within,
@@ -104,7 +105,7 @@ class StateIndex:
         if rest == "-":
             items = resolve(state, collection.pointer)
             rest = str(len(items) - 1) if isinstance(items, list) and items else "0"
-        return f"{collection.pointer}/{rest}"
+        return f"{collection.pointer}/{rest}{collection.inner}"
 
     def overlay_of(self, state: Any) -> StateOverlay:
         """A session's view of this index for ``state``: at the world's starting state, no
@@ -227,8 +228,7 @@ class StateOverlay:
         collection = self.base.collection_of(pointer)
         if record is None or collection is None:
             return None
-        key = unescape(pointer.rsplit("/", 1)[1])
-        key = record_key(collection, key, record)
+        key = record_key(collection, record_position(collection, pointer), record)
         return record_facts(key, collection.pointer, record)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:

@@ -50,6 +50,7 @@ _ID_WORDS = frozenset(
 ``ITEM_REF``, ``item-id``), whatever the casing."""
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+_SAMPLE_ITEMS = 24
 
 
 def normalize(value: Any) -> str | None:
@@ -87,6 +88,9 @@ class Collection:
     keys: KeyPattern | None = None
     """The key pattern of the records, when they are the keys of a flat key-value export
     following it (see :mod:`mcp_sim.runtime.state_keys`); ``pointer`` ends with the pattern."""
+    inner: str = ""
+    """Where inside each item of an array the record is (``/node``: a GraphQL connection's
+    edges wrap each record beside its cursor); ``""``: the item is the record."""
 
 
 def within(collection: str, pointer: str) -> bool:
@@ -104,7 +108,14 @@ def within(collection: str, pointer: str) -> bool:
 def record_pointer(collection: Collection, pointer: str) -> str:
     """The pointer of ``collection``'s record that ``pointer`` is, or is inside."""
     parent = collection.pointer.rpartition("/")[0] if collection.keys else collection.pointer
-    return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}"
+    return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}{collection.inner}"
+
+
+def record_position(collection: Collection, pointer: str) -> str:
+    """The key or position of the record at ``pointer`` in ``collection`` (unescaped)."""
+    if collection.inner:
+        return pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+    return unescape(pointer.rsplit("/", 1)[1])
 
 
 def _record_keys(value: dict[str, Any], limit: int = 24) -> list[frozenset[str]]:
@@ -121,6 +132,22 @@ def looks_keyed(value: Any) -> bool:
     first = shapes[0]
     alike = sum(1 for s in shapes if len(s & first) * 2 >= len(s | first))
     return alike * 5 >= len(shapes) * 4
+
+
+EDGE_NODE = "node"
+"""The field of a GraphQL connection's edge holding its record (the Relay convention)."""
+
+
+def wrapper_of(items: list[Any]) -> str:
+    """Where each item of an array of records holds its record: ``/node`` when every item is
+    an edge (a ``node`` object, beside at most a cursor's scalars), else ``""``."""
+    for item in items[:_SAMPLE_ITEMS]:
+        node = item.get(EDGE_NODE) if isinstance(item, dict) else None
+        if not isinstance(node, dict) or any(
+            isinstance(v, dict | list) for k, v in item.items() if k != EDGE_NODE
+        ):
+            return ""
+    return f"/{EDGE_NODE}" if items else ""
 
 
 def looks_records(value: Any) -> bool:
@@ -177,7 +204,11 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
         if pointer in found or depth > _MAX_DEPTH:
             return
         if looks_records(value):
-            found[pointer] = Collection(pointer, False, id_field_of(value), len(value))
+            inner = wrapper_of(value)
+            records = [resolve(item, inner) for item in value] if inner else value
+            found[pointer] = Collection(
+                pointer, False, id_field_of(records), len(value), inner=inner
+            )
         elif (table := table_at(value)) is not None:
             rows = pointer + table[0]
             found[rows] = table_collection(rows, table[1], _resolve(state, rows))
@@ -327,8 +358,10 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
         for key, record in value.items():
             yield key, f"{collection.pointer}/{escape(key)}", record
     elif isinstance(value, list):
-        for i, record in enumerate(value):
-            yield record_key(collection, str(i), record), f"{collection.pointer}/{i}", record
+        inner = collection.inner
+        for i, item in enumerate(value):
+            record = resolve(item, inner) if inner else item
+            yield record_key(collection, str(i), record), f"{collection.pointer}/{i}{inner}", record
 
 
 def record_key(collection: Collection, position: str, record: Any) -> str:

@@ -57,6 +57,8 @@ class Table:
     """Rows before the first record (1: the array's first row is its header)."""
     labels: tuple[str, ...] = ()
     """The rows' labels (pandas' index) in the starting state, when the table has them."""
+    cells: bool = False
+    """Each row is BigQuery's ``{"f": [{"v": value}, ...]}``, not an array of values."""
 
 
 def column_names(value: Any, least: int = 1) -> tuple[str, ...] | None:
@@ -120,7 +122,8 @@ def _row_table(value: dict[str, Any]) -> tuple[str, Table] | None:
             labels: tuple[str, ...] = ()
             if isinstance(index, list) and len(index) == len(rows):
                 labels = tuple(str(label) for label in index)
-            return key, Table(names, labels=labels)
+            cells = bool(rows) and isinstance(rows[0], dict)
+            return key, Table(names, labels=labels, cells=cells)
     return None
 
 
