@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.record_ids import column_key, id_field_of
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_tables import (
     Table,
@@ -43,12 +44,6 @@ _MAX_DEPTH = 6
 _MAX_RECORD_DEPTH = 24
 """How deep inside a record values are indexed: a tree of units keeps the people a lookup
 names a dozen levels down."""
-_ID_WORDS = frozenset(
-    ("id", "key", "uuid", "guid", "slug", "code", "number", "no", "ref", "sku", "handle")
-)
-"""The last word of a field name that names a record's id (``id``, ``ref``, ``itemId``,
-``ITEM_REF``, ``item-id``), whatever the casing."""
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _SAMPLE_ITEMS = 24
 
@@ -158,37 +153,6 @@ def looks_records(value: Any) -> bool:
     return sum(1 for v in sample if isinstance(v, dict)) * 5 >= len(sample) * 4
 
 
-def id_named(name: str) -> bool:
-    """Whether a field's name names an id: its last word is one (see :data:`_ID_WORDS`)."""
-    words = _WORD.findall(name)
-    return bool(words) and words[-1].casefold() in _ID_WORDS
-
-
-def id_field_of(records: Sequence[Any]) -> str | None:
-    """The field whose values tell the records apart, unique and scalar: ``id`` itself, else
-    the first named like an id, else a first field of codes (``LM-400``: what else is an
-    unnamed first column of distinct codes?)."""
-    if not records or not isinstance(records[0], dict):
-        return None
-    names = [str(n) for n in records[0]]
-    named = sorted((n for n in names if id_named(n)), key=lambda n: n.casefold() != "id")
-    for name in named:
-        if _distinct(records, name, _scalar_id):
-            return name
-    if names and _distinct(records, names[0], _code):
-        return names[0]
-    return None
-
-
-def _scalar_id(value: Any) -> bool:
-    return isinstance(value, str | int) and not isinstance(value, bool)
-
-
-def _distinct(records: Sequence[Any], name: str, test: Callable[[Any], bool]) -> bool:
-    values = [r.get(name) if isinstance(r, dict) else None for r in records]
-    return all(map(test, values)) and len(set(values)) == len(values)
-
-
 def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]:
     """The collections of ``state``: the declared entities' first, then those found by shape
     outside them (outermost only: a collection inside a record is part of that record)."""
@@ -233,28 +197,6 @@ def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
     return Collection(
         pointer, False, column_key(records, table), row_count(table, rows), None, table
     )
-
-
-def column_key(records: Sequence[dict[str, Any]], table: Table) -> str | None:
-    """The column telling a table's rows apart: named like an id (see :func:`id_field_of`), else
-    the first column whose values are all distinct codes (no spaces, a digit in each)."""
-    found = id_field_of(records)
-    positions = tuple(str(i) for i in range(len(table.labels)))
-    if found is not None or not records or (table.labels and table.labels != positions):
-        # Rows labelled by more than their position are keyed by their labels.
-        return found
-    for name in table.columns:
-        values = [r.get(name) for r in records]
-        if all(_code(v) for v in values) and len(set(values)) == len(values):
-            return name
-    return None
-
-
-def _code(value: Any) -> bool:
-    """A string like ``K-17`` or ``V500012`` (a bare number is as likely a count)."""
-    if not isinstance(value, str):
-        return False
-    return 0 < len(value) <= 40 and " " not in value and any(c.isdigit() for c in value)
 
 
 def _raw(state: Any, pointer: str) -> Any:
