@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonpointer import unescape
+from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_shape import (
@@ -73,6 +73,8 @@ class StateIndex:
         for pointer, facts in self.records.items():
             self.order[facts.collection].append(pointer)
         self.sizes = {c.pointer: len(self.order[c.pointer]) for c in self.collections}
+        self.stores = {c.pointer.rpartition("/")[0] for c in self.collections if c.keys}
+        """Where flat key-value exports are (their patterns' collections are inside)."""
         self.derived: dict[str, Any] = {}
         """Tables a reader derives from the starting state on first use and keeps for every
         session (the prompting layer's field columns): the state they describe never changes."""
@@ -125,7 +127,20 @@ class StateIndex:
             for pointer in self.order[collection.pointer]:
                 if resolve(state, pointer) is None:
                     changed[pointer] = None
-        return StateOverlay(self, state=state, size=record_size(state))._rebuilt(changed, state)
+        overlay = StateOverlay(self, state=state, size=record_size(state))
+        overlay.loose = self._loose(state)
+        return overlay._rebuilt(changed, state)
+
+    def _loose(self, state: Any) -> set[str]:
+        """The keys of each flat store in ``state`` that it did not hold at the start and no
+        key pattern of it follows (a type the store had none of)."""
+        loose: set[str] = set()
+        for store in self.stores:
+            was, now = resolve(self.state, store), resolve(state, store)
+            if isinstance(was, dict) and isinstance(now, dict):
+                added = (f"{store}/{escape(k)}" for k in now.keys() - was.keys())
+                loose.update(p for p in added if self.collection_of(p) is None)
+        return loose
 
 
 def _add_facts(
@@ -184,6 +199,9 @@ class StateOverlay:
     shifted: set[str] = field(default_factory=set)
     """Array collections whose items moved (an insert or removal before the end): their
     records are all re-indexed."""
+    loose: set[str] = field(default_factory=set)
+    """Keys added to a flat store that follow none of its patterns (pointers): no collection
+    holds them, and the store's outline names them beside its patterns."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
@@ -204,6 +222,9 @@ class StateOverlay:
     def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
         collection = self.base.collection_of(path)
         if collection is None:
+            parent = path.rpartition("/")[0]
+            if parent in self.base.stores and op.get("op") in ("add", "copy", "move"):
+                self.loose.add(path)
             return
         depth = path[len(collection.pointer) + 1 :].count("/")
         table = collection.table
@@ -247,7 +268,15 @@ class StateOverlay:
             if facts is not None:
                 _add_facts(keys, inner_keys, values, pointer, facts)
         return StateOverlay(
-            self.base, changed, keys, inner_keys, values, state, self.size, set(self.shifted)
+            self.base,
+            changed,
+            keys,
+            inner_keys,
+            values,
+            state,
+            self.size,
+            set(self.shifted),
+            set(self.loose),
         )
 
     def key_hits(self, label: str) -> list[Hit]:
