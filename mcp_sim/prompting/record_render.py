@@ -15,6 +15,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
+from mcp_sim.runtime.state_pages import paged
 from mcp_sim.runtime.state_shape import resolve
 from mcp_sim.runtime.state_tables import Table, row_at, row_count
 
@@ -172,12 +173,20 @@ def collection_line(
     id_field: str | None,
     table: Table | None = None,
     inner: str = "",
+    pages: str = "",
 ) -> str:
     """One line of the outline: where a collection is, how many records, their ids and
-    the shape of one (``inner``: where in each item its record is)."""
+    the shape of one (``inner``: where in each item its record is; ``pages``: the field of
+    each page holding its records)."""
     if table is not None:
         return table_line(pointer, value, id_field, table)
-    if isinstance(value, list):
+    if pages:
+        records = [r for _, _, r in paged(value, pages)]
+        kind = f"{len(value)} pages of {len(records)} records, record N of page P at "
+        kind += f"{pointer}/P/{pages}/N"
+        sample = records[0] if records else None
+        ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
+    elif isinstance(value, list):
         kind = f"array of {len(value)} items"
         if inner:
             kind += f", each record at {pointer}/N{inner}"

@@ -195,6 +195,7 @@ class StateView:
                 collection.id_field,
                 collection.table,
                 collection.inner,
+                collection.pages,
             )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:

@@ -23,6 +23,7 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.state_keys import WILDCARD
+from mcp_sim.runtime.state_pages import page_record, paged_count
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
@@ -104,6 +105,9 @@ class StateIndex:
             # A table's row is named by its position, whatever cell or column changed.
             found = row_of(collection.table, below, resolve(state, collection.pointer))
             return None if found is None else f"{collection.pointer}/{found}"
+        if collection.pages:
+            found = page_record(below, collection.pages, resolve(state, collection.pointer))
+            return None if found is None else f"{collection.pointer}/{found}"
         if rest == "-":
             items = resolve(state, collection.pointer)
             rest = str(len(items) - 1) if isinstance(items, list) and items else "0"
@@ -166,6 +170,8 @@ def _count(collection: Collection, value: Any) -> int | None:
     """How many records an array collection or a table holds (``None``: keyed ones)."""
     if collection.table is not None:
         return row_count(collection.table, value)
+    if collection.pages:
+        return paged_count(value, collection.pages)
     return len(value) if isinstance(value, list) else None
 
 
@@ -231,6 +237,7 @@ class StateOverlay:
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
         row_depth = 1 if table is not None and table.by_column else 0
+        row_depth = 2 if collection.pages else row_depth
         moves = not collection.keyed and not (table is not None and table.labelled)
         if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
             last = path.rsplit("/", 1)[1]
@@ -240,6 +247,9 @@ class StateOverlay:
             )
             if not appended:
                 self.shifted.add(collection.pointer)
+        if collection.pages and depth == 0:
+            # A page added or dropped adds or drops its records: no one record is touched.
+            self.shifted.add(collection.pointer)
         owner = self.base.owner(path, state)
         if owner is not None:
             touched.add(owner)

@@ -26,6 +26,7 @@ from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.record_ids import column_key, id_field_of
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
+from mcp_sim.runtime.state_pages import page_field, paged
 from mcp_sim.runtime.state_tables import (
     Table,
     named,
@@ -86,6 +87,9 @@ class Collection:
     inner: str = ""
     """Where inside each item of an array the record is (``/node``: a GraphQL connection's
     edges wrap each record beside its cursor); ``""``: the item is the record."""
+    pages: str = ""
+    """The field of each item holding its records, when the array's items are pages of one
+    collection (see :mod:`mcp_sim.runtime.state_pages`)."""
 
 
 def within(collection: str, pointer: str) -> bool:
@@ -110,6 +114,9 @@ def record_position(collection: Collection, pointer: str) -> str:
     """The key or position of the record at ``pointer`` in ``collection`` (unescaped)."""
     if collection.inner:
         return pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+    if collection.pages:
+        page, _, at = pointer[len(collection.pointer) + 1 :].split("/")[:3]
+        return f"{page}/{at}"
     return unescape(pointer.rsplit("/", 1)[1])
 
 
@@ -167,7 +174,12 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
     def walk(value: Any, pointer: str, depth: int) -> None:
         if pointer in found or depth > _MAX_DEPTH:
             return
-        if looks_records(value):
+        if looks_records(value) and (pages := page_field(value)):
+            records = [r for _, _, r in paged(value, pages)]
+            found[pointer] = Collection(
+                pointer, False, id_field_of(records), len(records), pages=pages
+            )
+        elif looks_records(value):
             inner = wrapper_of(value)
             records = [resolve(item, inner) for item in value] if inner else value
             found[pointer] = Collection(
@@ -299,6 +311,9 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
     elif isinstance(value, dict):
         for key, record in value.items():
             yield key, f"{collection.pointer}/{escape(key)}", record
+    elif collection.pages:
+        for at, below, record in paged(value, collection.pages):
+            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, list):
         inner = collection.inner
         for i, item in enumerate(value):

@@ -85,6 +85,18 @@ FORMS: tuple[Form, ...] = (
         keeps_id=False,
     ),
     Form(
+        "keyed by a typed key",
+        lambda rs, i: {"catalog": {f"item:{r[i]}": r for r in rs}},
+        lambda r, i, n: [{"op": "add", "path": f"/catalog/item:{r[i]}", "value": r}],
+    ),
+    Form(
+        "pages of records",
+        lambda rs, _: {
+            "export": {"pages": [{"page": 1, "items": rs[:4]}, {"page": 2, "items": rs[4:]}]}
+        },
+        lambda r, _, n: [{"op": "add", "path": "/export/pages/1/items/-", "value": r}],
+    ),
+    Form(
         "paged data envelope",
         lambda rs, _: {"data": {"items": list(rs), "next_page": "p2", "has_more": True}},
         lambda r, _, n: [{"op": "add", "path": "/data/items/-", "value": r}],

@@ -96,3 +96,27 @@ def test_a_record_added_to_each_container_is_found_by_its_id(form_name: str) -> 
     for overlay in (moved, rebuilt):
         assert single_hit(overlay, "LM-999") == want
         assert overlay.record_count(collection.pointer) == len(records) + 1
+
+
+def test_a_page_added_to_pages_of_records_adds_its_records() -> None:
+    records = records_of("id", IDS["codes"])
+    world = world_of(FORM_NAMES["pages of records"].state(copy.deepcopy(records), "id"))
+    index = StateIndex(world, world.state)
+    added = records_of("id", ["LM-900", "LM-901"])
+    page = {"page": 3, "items": added}
+    patch = [{"op": "add", "path": "/export/pages/-", "value": page}]
+    after = jsonpatch.apply_patch(world.state, patch, in_place=False)
+    moved = index.overlay_of(world.state).advance(world.state, after, patch)
+    for overlay in (moved, index.overlay_of(copy.deepcopy(after))):
+        assert single_hit(overlay, "LM-901") == added[1]
+        assert overlay.record_count("/export/pages") == len(records) + 2
+
+
+def test_records_that_each_hold_a_list_are_not_pages() -> None:
+    orders = [{"total": 10 + n, "lines": [{"sku": f"S{n}"}]} for n in range(3)]
+    numbered = [{"page": 7 + n, "items": [{"sku": f"S{n}"}]} for n in range(3)]
+    world = world_of({"orders": orders, "numbered": numbered})
+    found = {c.pointer: c for c in StateIndex(world, world.state).collections}
+    assert found["/orders"].pages == "" and found["/orders"].size == 3
+    # Numbers that are not the pages' positions are a record's field, not a page number.
+    assert found["/numbered"].pages == ""
