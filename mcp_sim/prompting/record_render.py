@@ -188,8 +188,10 @@ def collection_line(
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     elif isinstance(value, list):
         kind = f"array of {len(value)} items"
-        if inner:
-            kind += f", each record at {pointer}/N{inner}"
+        if inner and value and isinstance(value[0], dict):
+            # A new record goes in an item like the others, not bare.
+            item = {k: "RECORD" if f"/{k}" == inner else v for k, v in shape(value[0]).items()}
+            kind += f", each record at {pointer}/N{inner} in an item like {dumps(item)}"
         records = [resolve(r, inner) for r in value[:1] + value[1:][-1:]]
         sample = records[0] if records else None
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []

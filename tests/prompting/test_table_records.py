@@ -130,7 +130,8 @@ def test_the_outline_says_where_a_cell_of_cells_an_edges_and_a_pages_record_are(
         for c in find_collections(world, world.state)
     }
     assert "a field's value is at /job/rows/ROW/f/POSITION/v" in lines["/job/rows"]
-    assert "each record at /conn/edges/N/node" in lines["/conn/edges"]
+    item = '{"cursor":"string","node":"RECORD"}'
+    assert f"each record at /conn/edges/N/node in an item like {item}" in lines["/conn/edges"]
     assert "ids N-0 … N-2" in lines["/conn/edges"]
     assert "2 pages of 4 records, record N of page P at /pages/P/items/N" in lines["/pages"]
     assert "ids P-10 … P-21" in lines["/pages"]
