@@ -15,7 +15,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
-from mcp_sim.runtime.state_pages import paged
+from mcp_sim.runtime.state_pages import paged_count, paged_ends
 from mcp_sim.runtime.state_shape import resolve
 from mcp_sim.runtime.state_tables import Table, row_at, row_count
 
@@ -181,9 +181,9 @@ def collection_line(
     if table is not None:
         return table_line(pointer, value, id_field, table)
     if pages:
-        records = [r for _, _, r in paged(value, pages)]
-        kind = f"{len(value)} pages of {len(records)} records, record N of page P at "
-        kind += f"{pointer}/P/{pages}/N"
+        records = paged_ends(value, pages)
+        kind = f"{len(value)} pages of {paged_count(value, pages)} records, record N of page P "
+        kind += f"at {pointer}/P/{pages}/N"
         sample = records[0] if records else None
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     elif isinstance(value, list):

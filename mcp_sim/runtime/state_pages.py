@@ -56,9 +56,22 @@ def paged(value: Any, field: str) -> Iterator[tuple[str, str, Any]]:
             yield f"{page_at}/{at}", f"{page_at}/{field}/{at}", record
 
 
+def _records(page: Any, field: str) -> list[Any]:
+    records = page.get(field) if isinstance(page, dict) else None
+    return records if isinstance(records, list) else []
+
+
 def paged_count(value: Any, field: str) -> int:
     """How many records the pages hold."""
-    return sum(1 for _ in paged(value, field))
+    return sum(len(_records(page, field)) for page in value) if isinstance(value, list) else 0
+
+
+def paged_ends(value: Any, field: str) -> list[Any]:
+    """The first record of the pages and the last (one record: itself only)."""
+    if not isinstance(value, list):
+        return []
+    every = [r for page in value for r in _records(page, field)[:1] + _records(page, field)[-1:]]
+    return every[:1] + every[1:][-1:]
 
 
 def page_record(below: str, field: str, value: Any) -> str | None:
