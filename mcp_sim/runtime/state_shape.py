@@ -6,7 +6,10 @@ found by their shape: an array of objects, or an object whose values are same-sh
 document outside another collection. Declared ``entities`` are collections too, whatever
 their shape, and so are tables whose rows hold no field names (see
 :mod:`mcp_sim.runtime.state_tables`): :func:`resolve` gives such a row as an object of its
-columns' names, so whatever reads records reads those rows alike.
+columns' names, so whatever reads records reads those rows alike. A GraphQL connection's
+edges are the records their nodes are (``Collection.inner``), pages of one collection are
+that collection (:mod:`mcp_sim.runtime.state_pages`), and a record's id is found whatever
+its field is called (:mod:`mcp_sim.runtime.record_ids`).
 
 :func:`record_facts` lists what one record holds: its scalar values (normalized by
 :func:`normalize`, so a lookup by ``"12"`` finds ``12``) and the keys of its nested maps (a
