@@ -8,7 +8,7 @@ such a column is keyed by a first column of distinct codes (``LM-400``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from mcp_sim.runtime.state_tables import Table
@@ -18,6 +18,7 @@ _ID_WORDS = frozenset(
 )
 """The last word of a field name that names a record's id (``id``, ``ref``, ``itemId``,
 ``ITEM_REF``, ``item-id``), whatever the casing."""
+_SAMPLE = 24
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
@@ -27,13 +28,14 @@ def id_named(name: str) -> bool:
     return bool(words) and words[-1].casefold() in _ID_WORDS
 
 
-def id_field_of(records: Sequence[Any]) -> str | None:
+def id_field_of(records: Sequence[Any], skip: Collection[str] = ()) -> str | None:
     """The field whose values tell the records apart, unique and scalar: ``id`` itself, else
     the first named like an id, else a first field of codes (``LM-400``: what else is an
-    unnamed first column of distinct codes?)."""
+    unnamed first column of distinct codes?); none of ``skip`` (fields found to refer to
+    other records)."""
     if not records or not isinstance(records[0], dict):
         return None
-    names = [str(n) for n in records[0]]
+    names = [str(n) for n in records[0] if n not in skip]
     named = sorted((n for n in names if id_named(n)), key=lambda n: n.casefold() != "id")
     for name in named:
         if _distinct(records, name, _scalar_id):
@@ -41,6 +43,14 @@ def id_field_of(records: Sequence[Any]) -> str | None:
     if names and _distinct(records, names[0], _code):
         return names[0]
     return None
+
+
+def refers(records: Sequence[Any], name: str, keyed: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether field ``name`` of the records holds keys of another collection's records
+    (``keyed``: objects of records by id): a reference (a movement's ``sku``), unique only
+    because each record names a different one, not the record's own id."""
+    sample = [str(r.get(name)) for r in records[:_SAMPLE] if isinstance(r, dict)]
+    return bool(sample) and any(all(v in keys for v in sample) for keys in keyed)
 
 
 def _scalar_id(value: Any) -> bool:

@@ -1,4 +1,6 @@
-"""Records exported page by page: ``{"pages": [{"page": 1, "items": [...]}, ...]}``.
+"""Records an API wraps: page by page, or one per GraphQL edge.
+
+Pages: ``{"pages": [{"page": 1, "items": [...]}, ...]}``.
 
 An API read to the end and saved as it came keeps one collection in several arrays, one per
 page, each beside the page's number or cursor. Read as an array, its records would be the
@@ -6,6 +8,9 @@ pages; read as one collection, a search or a count covers them all. :func:`page_
 such an array apart from records that each hold a list (an order and its lines): a page holds
 one array of records and nothing but its number (the page's position, or that plus one),
 flags and empty cursors.
+
+Edges: a GraphQL connection (``{"edges": [{"node": {...}, "cursor": "c1"}]}``) wraps each
+record beside its cursor; :func:`wrapper_of` says where in each item the record is.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 _MIN_PAGES = 2
+_SAMPLE_ITEMS = 24
 
 
 def _list_field(page: dict[str, Any]) -> str | None:
@@ -87,3 +93,19 @@ def page_record(below: str, field: str, value: Any) -> str | None:
         records = page.get(field) if isinstance(page, dict) else None
         at = str(len(records) - 1) if isinstance(records, list) and records else "0"
     return f"{parts[0]}/{field}/{at}"
+
+
+EDGE_NODE = "node"
+"""The field of a GraphQL connection's edge holding its record (the Relay convention)."""
+
+
+def wrapper_of(items: list[Any]) -> str:
+    """Where each item of an array of records holds its record: ``/node`` when every item is
+    an edge (a ``node`` object, beside at most a cursor's scalars), else ``""``."""
+    for item in items[:_SAMPLE_ITEMS]:
+        node = item.get(EDGE_NODE) if isinstance(item, dict) else None
+        if not isinstance(node, dict) or any(
+            isinstance(v, dict | list) for k, v in item.items() if k != EDGE_NODE
+        ):
+            return ""
+    return f"/{EDGE_NODE}" if items else ""

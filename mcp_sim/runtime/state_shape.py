@@ -22,14 +22,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jsonpointer import escape, unescape
 
-from mcp_sim.runtime.record_ids import column_key, id_field_of
+from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
-from mcp_sim.runtime.state_pages import page_field, paged
+from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
 from mcp_sim.runtime.state_tables import (
     Table,
     named,
@@ -49,7 +49,6 @@ _MAX_RECORD_DEPTH = 24
 """How deep inside a record values are indexed: a tree of units keeps the people a lookup
 names a dozen levels down."""
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
-_SAMPLE_ITEMS = 24
 
 
 def normalize(value: Any) -> str | None:
@@ -139,22 +138,6 @@ def looks_keyed(value: Any) -> bool:
     return alike * 5 >= len(shapes) * 4
 
 
-EDGE_NODE = "node"
-"""The field of a GraphQL connection's edge holding its record (the Relay convention)."""
-
-
-def wrapper_of(items: list[Any]) -> str:
-    """Where each item of an array of records holds its record: ``/node`` when every item is
-    an edge (a ``node`` object, beside at most a cursor's scalars), else ``""``."""
-    for item in items[:_SAMPLE_ITEMS]:
-        node = item.get(EDGE_NODE) if isinstance(item, dict) else None
-        if not isinstance(node, dict) or any(
-            isinstance(v, dict | list) for k, v in item.items() if k != EDGE_NODE
-        ):
-            return ""
-    return f"/{EDGE_NODE}" if items else ""
-
-
 def looks_records(value: Any) -> bool:
     """An array of objects."""
     if not isinstance(value, list) or not value:
@@ -203,7 +186,25 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
                 walk(item, f"{pointer}/{escape(key)}", depth + 1)
 
     walk(state, "", 0)
-    return sorted(found.values(), key=lambda c: c.pointer)
+    return sorted(_own_ids(found, state), key=lambda c: c.pointer)
+
+
+def _own_ids(found: dict[str, Collection], state: Any) -> Iterator[Collection]:
+    """The collections, an array's id field dropped for the next when it refers to another
+    collection's records instead (``id`` itself is always the record's own)."""
+    keyed = {
+        p: v for p, c in found.items() if c.keyed and isinstance(v := _resolve(state, p), dict)
+    }
+    for pointer, collection in found.items():
+        name = collection.id_field
+        if name is None or name.casefold() == "id" or collection.keyed or collection.entity:
+            yield collection
+            continue
+        records = [r for _, _, r in record_items(collection, _resolve(state, pointer))]
+        others = (v for p, v in keyed.items() if p != pointer)
+        if refers(records, name, others):
+            collection = replace(collection, id_field=id_field_of(records, skip={name}))
+        yield collection
 
 
 def table_collection(pointer: str, table: Table, rows: Any) -> Collection:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from mcp_sim.runtime.record_ids import id_field_of, id_named
+from mcp_sim.runtime.state_shape import find_collections
+from mcp_sim.spec.world import World
 
 
 @pytest.mark.parametrize(
@@ -39,3 +41,16 @@ def test_a_first_field_of_distinct_codes_keys_records_that_name_no_id() -> None:
     assert id_field_of([{"name": n, "seats": 4} for n in ("Ann", "Bo")]) is None
     assert id_field_of([{"plate": "AB-1"}, {"plate": "AB-1"}]) is None
     assert id_field_of([{"seats": 4}, {"seats": 5}]) is None
+
+
+def test_a_unique_field_holding_another_collections_keys_is_a_reference_not_the_id() -> None:
+    catalog = {f"C{1000 + n}-5": {"name": f"Item {n}"} for n in range(5)}
+    movements = [{"seq": n, "sku": f"C{1000 + n}-5", "qty": 3} for n in range(5)]
+    lines = [{"line_ref": f"L-{n}", "sku": f"C{1000 + n}-5"} for n in range(5)]
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "Refs."}
+        | {"tools": [{"name": "get", "description": "Get.", "input_schema": {"type": "object"}}]}
+        | {"state": {"catalog": catalog, "movements": movements, "lines": lines}}
+    )
+    found = {c.pointer: c.id_field for c in find_collections(world, world.state)}
+    assert found == {"/catalog": None, "/movements": None, "/lines": "line_ref"}
