@@ -48,9 +48,12 @@ def id_field_of(records: Sequence[Any], skip: Collection[str] = ()) -> str | Non
 def refers(records: Sequence[Any], name: str, keyed: Iterable[Mapping[str, Any]]) -> bool:
     """Whether field ``name`` of the records holds keys of another collection's records
     (``keyed``: objects of records by id): a reference (a movement's ``sku``), unique only
-    because each record names a different one, not the record's own id."""
-    sample = [str(r.get(name)) for r in records[:_SAMPLE] if isinstance(r, dict)]
-    return bool(sample) and any(all(v in keys for v in sample) for keys in keyed)
+    because each record names a different one, not the record's own id. Numbers say nothing:
+    every table of a database numbers its records alike (1, 2, 3 …)."""
+    sample = [r.get(name) for r in records[:_SAMPLE] if isinstance(r, dict)]
+    if not sample or not all(isinstance(v, str) and not v.strip().isdigit() for v in sample):
+        return False
+    return any(all(v in keys for v in sample) for keys in keyed)
 
 
 def _scalar_id(value: Any) -> bool:

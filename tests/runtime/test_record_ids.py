@@ -54,3 +54,15 @@ def test_a_unique_field_holding_another_collections_keys_is_a_reference_not_the_
     )
     found = {c.pointer: c.id_field for c in find_collections(world, world.state)}
     assert found == {"/catalog": None, "/movements": None, "/lines": "line_ref"}
+
+
+def test_numbered_records_are_not_references_to_records_numbered_alike() -> None:
+    people = {str(1000 + n): {"name": f"P{n}"} for n in range(5)}
+    runs = [{"run_id": 1000 + n, "person": 1000 + n} for n in range(5)]
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "Numbers."}
+        | {"tools": [{"name": "get", "description": "Get.", "input_schema": {"type": "object"}}]}
+        | {"state": {"people": people, "runs": runs}}
+    )
+    found = {c.pointer: c.id_field for c in find_collections(world, world.state)}
+    assert found["/runs"] == "run_id"
