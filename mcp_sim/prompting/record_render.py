@@ -15,6 +15,8 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
+from mcp_sim.runtime.state_pages import paged_count, paged_ends
+from mcp_sim.runtime.state_shape import resolve
 from mcp_sim.runtime.state_tables import Table, row_at, row_count
 
 OUTLINE_KEYS = 6
@@ -165,16 +167,34 @@ def record_line(
 
 
 def collection_line(
-    pointer: str, value: Any, keyed: bool, id_field: str | None, table: Table | None = None
+    pointer: str,
+    value: Any,
+    keyed: bool,
+    id_field: str | None,
+    table: Table | None = None,
+    inner: str = "",
+    pages: str = "",
 ) -> str:
     """One line of the outline: where a collection is, how many records, their ids and
-    the shape of one."""
+    the shape of one (``inner``: where in each item its record is; ``pages``: the field of
+    each page holding its records)."""
     if table is not None:
         return table_line(pointer, value, id_field, table)
-    if isinstance(value, list):
+    if pages:
+        records = paged_ends(value, pages)
+        kind = f"{len(value)} pages of {paged_count(value, pages)} records, record N of page P "
+        kind += f"at {pointer}/P/{pages}/N"
+        sample = records[0] if records else None
+        ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
+    elif isinstance(value, list):
         kind = f"array of {len(value)} items"
-        sample = value[0] if value else None
-        ids = [str(r.get(id_field)) for r in value if isinstance(r, dict)] if id_field else []
+        if inner and value and isinstance(value[0], dict):
+            # A new record goes in an item like the others, not bare.
+            item = {k: "RECORD" if f"/{k}" == inner else v for k, v in shape(value[0]).items()}
+            kind += f", each record at {pointer}/N{inner} in an item like {dumps(item)}"
+        records = [resolve(r, inner) for r in value[:1] + value[1:][-1:]]
+        sample = records[0] if records else None
+        ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     else:
         kind = f"object with {len(value)} keys"
         sample = next(iter(value.values()), None) if value else None
@@ -204,6 +224,10 @@ def table_line(pointer: str, value: Any, id_field: str | None, table: Table) -> 
     if table.by_column:
         line += f", kept as one array per column ({columns}); row N is shown below as "
         return line + f"{pointer}/N with its fields named; field F of row N is at {pointer}/F/N"
+    if table.cells:
+        line += '; each row is {"f": [{"v": value}, ...]}, its cells in the column order '
+        line += f"[{columns}]; a row is shown below by its fields' names; a field's value is at "
+        return line + f"{pointer}/ROW/f/POSITION/v (counting columns from 0)"
     line += f"; each row is an array of values in the column order [{columns}]"
     if table.first:
         line += f" (row 0 is that header; rows start at {pointer}/{table.first})"

@@ -28,7 +28,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from jsonpointer import escape
+from jsonpointer import escape, unescape
 
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
@@ -41,7 +41,7 @@ from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_keys import KeyPattern, unpatterned
-from mcp_sim.runtime.state_shape import resolve
+from mcp_sim.runtime.state_shape import resolve, within
 from mcp_sim.spec.world import ToolSpec, World
 
 SKELETON_LIMITS = (2000, 400, 80, 0)
@@ -185,14 +185,17 @@ class StateView:
         lines = ["**Collections** (JSON pointer: what it holds):"]
         collections = overlay.base.collections
         for i, collection in enumerate(collections):
-            # A flat store's pattern is outlined as the world began: gathering its records
-            # scans every key of the store.
-            looked = overlay.base.state if collection.keys else state
-            value = _gathered(overlay, collection.pointer, looked)
+            value = _gathered(overlay, collection.pointer, collection.keys is not None, state)
             if not isinstance(value, dict | list):
                 continue
             line = collection_line(
-                collection.pointer, value, collection.keyed, collection.id_field, collection.table
+                collection.pointer,
+                value,
+                collection.keyed,
+                collection.id_field,
+                collection.table,
+                collection.inner,
+                collection.pages,
             )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:
@@ -242,7 +245,9 @@ class StateView:
             c.pointer.rpartition("/")[2]: f"<collection: {c.pointer}, see Collections>"
             for c in stores
         }
-        for key in _odd_keys(overlay, pointer, [c.keys for c in stores if c.keys]):
+        added = [unescape(p.rpartition("/")[2]) for p in sorted(overlay.loose)]
+        odd = _odd_keys(overlay, pointer, [c.keys for c in stores if c.keys])
+        for key in [*odd, *(k for k in added if f"{pointer}/{escape(k)}" in overlay.loose)]:
             if key in value:
                 at = f"{pointer}/{escape(key)}"
                 parts[key] = self._skeleton(value[key], at, limit, overlay, depth + 1)
@@ -269,11 +274,25 @@ def _odd_keys(overlay: StateOverlay, pointer: str, patterns: list[KeyPattern]) -
     return found
 
 
-def _gathered(overlay: StateOverlay, pointer: str, state: Any) -> Any:
-    """The value at ``pointer`` in ``state``, kept once gathered from the starting state."""
-    if state is not overlay.base.state:
+def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:
+    """The value at ``pointer`` in ``state``, kept once gathered from the starting state.
+    A flat store's pattern (``flat``) is gathered from the start and moved on by the records
+    changed since: gathering it anew scans every key of the store."""
+    if state is not overlay.base.state and not flat:
         return resolve(state, pointer)
     cache = overlay.base.derived.setdefault("outlined", {})
     if pointer not in cache:
-        cache[pointer] = resolve(state, pointer)
-    return cache[pointer]
+        cache[pointer] = resolve(overlay.base.state, pointer)
+    if state is overlay.base.state:
+        return cache[pointer]
+    changed = [(p, f) for p, f in overlay.changed.items() if within(pointer, p)]
+    if not changed:
+        return cache[pointer]
+    records = dict(cache[pointer])
+    for at, facts in changed:
+        key = unescape(at.rpartition("/")[2])
+        if facts is None:
+            records.pop(key, None)
+        else:
+            records[key] = resolve(state, at)
+    return records

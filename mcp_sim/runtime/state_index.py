@@ -20,9 +20,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonpointer import unescape
+from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.state_keys import WILDCARD
+from mcp_sim.runtime.state_pages import page_record, paged_count
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
@@ -33,6 +34,7 @@ from mcp_sim.runtime.state_shape import (
     record_items,
     record_key,
     record_pointer,
+    record_position,
     record_size,
     resolve,
     within,
@@ -72,6 +74,8 @@ class StateIndex:
         for pointer, facts in self.records.items():
             self.order[facts.collection].append(pointer)
         self.sizes = {c.pointer: len(self.order[c.pointer]) for c in self.collections}
+        self.stores = {c.pointer.rpartition("/")[0] for c in self.collections if c.keys}
+        """Where flat key-value exports are (their patterns' collections are inside)."""
         self.derived: dict[str, Any] = {}
         """Tables a reader derives from the starting state on first use and keeps for every
         session (the prompting layer's field columns): the state they describe never changes."""
@@ -101,10 +105,13 @@ class StateIndex:
             # A table's row is named by its position, whatever cell or column changed.
             found = row_of(collection.table, below, resolve(state, collection.pointer))
             return None if found is None else f"{collection.pointer}/{found}"
+        if collection.pages:
+            found = page_record(below, collection.pages, resolve(state, collection.pointer))
+            return None if found is None else f"{collection.pointer}/{found}"
         if rest == "-":
             items = resolve(state, collection.pointer)
             rest = str(len(items) - 1) if isinstance(items, list) and items else "0"
-        return f"{collection.pointer}/{rest}"
+        return f"{collection.pointer}/{rest}{collection.inner}"
 
     def overlay_of(self, state: Any) -> StateOverlay:
         """A session's view of this index for ``state``: at the world's starting state, no
@@ -124,7 +131,20 @@ class StateIndex:
             for pointer in self.order[collection.pointer]:
                 if resolve(state, pointer) is None:
                     changed[pointer] = None
-        return StateOverlay(self, state=state, size=record_size(state))._rebuilt(changed, state)
+        overlay = StateOverlay(self, state=state, size=record_size(state))
+        overlay.loose = self._loose(state)
+        return overlay._rebuilt(changed, state)
+
+    def _loose(self, state: Any) -> set[str]:
+        """The keys of each flat store in ``state`` that it did not hold at the start and no
+        key pattern of it follows (a type the store had none of)."""
+        loose: set[str] = set()
+        for store in self.stores:
+            was, now = resolve(self.state, store), resolve(state, store)
+            if isinstance(was, dict) and isinstance(now, dict):
+                added = (f"{store}/{escape(k)}" for k in now.keys() - was.keys())
+                loose.update(p for p in added if self.collection_of(p) is None)
+        return loose
 
 
 def _add_facts(
@@ -150,6 +170,8 @@ def _count(collection: Collection, value: Any) -> int | None:
     """How many records an array collection or a table holds (``None``: keyed ones)."""
     if collection.table is not None:
         return row_count(collection.table, value)
+    if collection.pages:
+        return paged_count(value, collection.pages)
     return len(value) if isinstance(value, list) else None
 
 
@@ -183,6 +205,9 @@ class StateOverlay:
     shifted: set[str] = field(default_factory=set)
     """Array collections whose items moved (an insert or removal before the end): their
     records are all re-indexed."""
+    loose: set[str] = field(default_factory=set)
+    """Keys added to a flat store that follow none of its patterns (pointers): no collection
+    holds them, and the store's outline names them beside its patterns."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
@@ -203,12 +228,16 @@ class StateOverlay:
     def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
         collection = self.base.collection_of(path)
         if collection is None:
+            parent = path.rpartition("/")[0]
+            if parent in self.base.stores and op.get("op") in ("add", "copy", "move"):
+                self.loose.add(path)
             return
         depth = path[len(collection.pointer) + 1 :].count("/")
         table = collection.table
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
         row_depth = 1 if table is not None and table.by_column else 0
+        row_depth = 2 if collection.pages else row_depth
         moves = not collection.keyed and not (table is not None and table.labelled)
         if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
             last = path.rsplit("/", 1)[1]
@@ -218,6 +247,9 @@ class StateOverlay:
             )
             if not appended:
                 self.shifted.add(collection.pointer)
+        if collection.pages and depth == 0:
+            # A page added or dropped adds or drops its records: no one record is touched.
+            self.shifted.add(collection.pointer)
         owner = self.base.owner(path, state)
         if owner is not None:
             touched.add(owner)
@@ -227,8 +259,7 @@ class StateOverlay:
         collection = self.base.collection_of(pointer)
         if record is None or collection is None:
             return None
-        key = unescape(pointer.rsplit("/", 1)[1])
-        key = record_key(collection, key, record)
+        key = record_key(collection, record_position(collection, pointer), record)
         return record_facts(key, collection.pointer, record)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
@@ -247,7 +278,15 @@ class StateOverlay:
             if facts is not None:
                 _add_facts(keys, inner_keys, values, pointer, facts)
         return StateOverlay(
-            self.base, changed, keys, inner_keys, values, state, self.size, set(self.shifted)
+            self.base,
+            changed,
+            keys,
+            inner_keys,
+            values,
+            state,
+            self.size,
+            set(self.shifted),
+            set(self.loose),
         )
 
     def key_hits(self, label: str) -> list[Hit]:

@@ -6,7 +6,10 @@ found by their shape: an array of objects, or an object whose values are same-sh
 document outside another collection. Declared ``entities`` are collections too, whatever
 their shape, and so are tables whose rows hold no field names (see
 :mod:`mcp_sim.runtime.state_tables`): :func:`resolve` gives such a row as an object of its
-columns' names, so whatever reads records reads those rows alike.
+columns' names, so whatever reads records reads those rows alike. A GraphQL connection's
+edges are the records their nodes are (``Collection.inner``), pages of one collection are
+that collection (:mod:`mcp_sim.runtime.state_pages`), and a record's id is found whatever
+its field is called (:mod:`mcp_sim.runtime.record_ids`).
 
 :func:`record_facts` lists what one record holds: its scalar values (normalized by
 :func:`normalize`, so a lookup by ``"12"`` finds ``12``) and the keys of its nested maps (a
@@ -18,17 +21,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
+from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
 from mcp_sim.runtime.state_tables import (
     Table,
     named,
     row_count,
+    row_values,
     rows_columns,
     step_into_row,
     table_at,
@@ -42,9 +48,6 @@ _MAX_DEPTH = 6
 _MAX_RECORD_DEPTH = 24
 """How deep inside a record values are indexed: a tree of units keeps the people a lookup
 names a dozen levels down."""
-_ID_FIELD = re.compile(
-    r"^(id|key|uuid|slug|code|number|.*(_id|Id|ID|_key|Key|_number|Number|_code|Code|_no|No))$"
-)
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -84,6 +87,12 @@ class Collection:
     keys: KeyPattern | None = None
     """The key pattern of the records, when they are the keys of a flat key-value export
     following it (see :mod:`mcp_sim.runtime.state_keys`); ``pointer`` ends with the pattern."""
+    inner: str = ""
+    """Where inside each item of an array the record is (``/node``: a GraphQL connection's
+    edges wrap each record beside its cursor); ``""``: the item is the record."""
+    pages: str = ""
+    """The field of each item holding its records, when the array's items are pages of one
+    collection (see :mod:`mcp_sim.runtime.state_pages`)."""
 
 
 def within(collection: str, pointer: str) -> bool:
@@ -101,7 +110,17 @@ def within(collection: str, pointer: str) -> bool:
 def record_pointer(collection: Collection, pointer: str) -> str:
     """The pointer of ``collection``'s record that ``pointer`` is, or is inside."""
     parent = collection.pointer.rpartition("/")[0] if collection.keys else collection.pointer
-    return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}"
+    return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}{collection.inner}"
+
+
+def record_position(collection: Collection, pointer: str) -> str:
+    """The key or position of the record at ``pointer`` in ``collection`` (unescaped)."""
+    if collection.inner:
+        return pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+    if collection.pages:
+        page, _, at = pointer[len(collection.pointer) + 1 :].split("/")[:3]
+        return f"{page}/{at}"
+    return unescape(pointer.rsplit("/", 1)[1])
 
 
 def _record_keys(value: dict[str, Any], limit: int = 24) -> list[frozenset[str]]:
@@ -128,21 +147,6 @@ def looks_records(value: Any) -> bool:
     return sum(1 for v in sample if isinstance(v, dict)) * 5 >= len(sample) * 4
 
 
-def id_field_of(records: Sequence[Any]) -> str | None:
-    """The field whose values tell the records apart: named like an id, unique, scalar."""
-    if not records or not isinstance(records[0], dict):
-        return None
-    for name in records[0]:
-        if not _ID_FIELD.match(name):
-            continue
-        values = [r.get(name) if isinstance(r, dict) else None for r in records]
-        if all(isinstance(v, str | int) and not isinstance(v, bool) for v in values) and len(
-            set(values)
-        ) == len(values):
-            return str(name)
-    return None
-
-
 def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]:
     """The collections of ``state``: the declared entities' first, then those found by shape
     outside them (outermost only: a collection inside a record is part of that record)."""
@@ -157,8 +161,17 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
     def walk(value: Any, pointer: str, depth: int) -> None:
         if pointer in found or depth > _MAX_DEPTH:
             return
-        if looks_records(value):
-            found[pointer] = Collection(pointer, False, id_field_of(value), len(value))
+        if looks_records(value) and (pages := page_field(value)):
+            records = [r for _, _, r in paged(value, pages)]
+            found[pointer] = Collection(
+                pointer, False, id_field_of(records), len(records), pages=pages
+            )
+        elif looks_records(value):
+            inner = wrapper_of(value)
+            records = [resolve(item, inner) for item in value] if inner else value
+            found[pointer] = Collection(
+                pointer, False, id_field_of(records), len(value), inner=inner
+            )
         elif (table := table_at(value)) is not None:
             rows = pointer + table[0]
             found[rows] = table_collection(rows, table[1], _resolve(state, rows))
@@ -174,7 +187,25 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
                 walk(item, f"{pointer}/{escape(key)}", depth + 1)
 
     walk(state, "", 0)
-    return sorted(found.values(), key=lambda c: c.pointer)
+    return sorted(_own_ids(found, state), key=lambda c: c.pointer)
+
+
+def _own_ids(found: dict[str, Collection], state: Any) -> Iterator[Collection]:
+    """The collections, an array's id field dropped for the next when it refers to another
+    collection's records instead (``id`` itself is always the record's own)."""
+    keyed = {
+        p: v for p, c in found.items() if c.keyed and isinstance(v := _resolve(state, p), dict)
+    }
+    for pointer, collection in found.items():
+        name = collection.id_field
+        if name is None or name.casefold() == "id" or collection.keyed or collection.entity:
+            yield collection
+            continue
+        records = [r for _, _, r in record_items(collection, _resolve(state, pointer))]
+        others = (v for p, v in keyed.items() if p != pointer)
+        if refers(records, name, others):
+            collection = replace(collection, id_field=id_field_of(records, skip={name}))
+        yield collection
 
 
 def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
@@ -183,28 +214,6 @@ def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
     return Collection(
         pointer, False, column_key(records, table), row_count(table, rows), None, table
     )
-
-
-def column_key(records: Sequence[dict[str, Any]], table: Table) -> str | None:
-    """The column telling a table's rows apart: named like an id (see :func:`id_field_of`), else
-    the first column whose values are all distinct codes (no spaces, a digit in each)."""
-    found = id_field_of(records)
-    positions = tuple(str(i) for i in range(len(table.labels)))
-    if found is not None or not records or (table.labels and table.labels != positions):
-        # Rows labelled by more than their position are keyed by their labels.
-        return found
-    for name in table.columns:
-        values = [r.get(name) for r in records]
-        if all(_code(v) for v in values) and len(set(values)) == len(values):
-            return name
-    return None
-
-
-def _code(value: Any) -> bool:
-    """A string like ``K-17`` or ``V500012`` (a bare number is as likely a count)."""
-    if not isinstance(value, str):
-        return False
-    return 0 < len(value) <= 40 and " " not in value and any(c.isdigit() for c in value)
 
 
 def _raw(state: Any, pointer: str) -> Any:
@@ -232,13 +241,18 @@ def _resolve(state: Any, pointer: str) -> Any:
     value = state
     columns: tuple[str, ...] | None = None
     """Set while ``value`` is a table's rows under an object naming their columns."""
-    row: list[Any] | None = None
+    row: Any = None
     """The row as stored, while ``value`` is that row named."""
     for part in pointer.split("/")[1:] if pointer else []:
         key = unescape(part)
-        if row is not None and key not in value and key.isdigit() and int(key) < len(row):
-            value, row = row[int(key)], None
-            continue
+        if row is not None and key not in value:
+            # A cell is reached by its place in the row as stored (``/rows/3/f/2/v``).
+            if isinstance(row, dict) and key in row:
+                value, row = row[key], None
+                continue
+            if isinstance(row, list) and key.isdigit() and int(key) < len(row):
+                value, row = row[int(key)], None
+                continue
         row = None
         rows, columns = columns, None
         if isinstance(value, dict) and key in value:
@@ -263,8 +277,8 @@ def _row_at(rows: list[Any], key: str, width: int) -> bool:
     """Whether ``key`` picks a row of bare values no wider than the table's columns."""
     if not key.isdigit() or int(key) >= len(rows):
         return False
-    row = rows[int(key)]
-    return isinstance(row, list) and 0 < len(row) <= width
+    row = row_values(rows[int(key)])
+    return row is not None and 0 < len(row) <= width
 
 
 def raw_value(state: Any, pointer: str) -> Any:
@@ -302,9 +316,14 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
     elif isinstance(value, dict):
         for key, record in value.items():
             yield key, f"{collection.pointer}/{escape(key)}", record
+    elif collection.pages:
+        for at, below, record in paged(value, collection.pages):
+            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, list):
-        for i, record in enumerate(value):
-            yield record_key(collection, str(i), record), f"{collection.pointer}/{i}", record
+        inner = collection.inner
+        for i, item in enumerate(value):
+            record = resolve(item, inner) if inner else item
+            yield record_key(collection, str(i), record), f"{collection.pointer}/{i}{inner}", record
 
 
 def record_key(collection: Collection, position: str, record: Any) -> str:

@@ -33,8 +33,14 @@ ROW_KEYS = ("rows", "data", "values")
 INDEX_KEY = "index"
 """Where pandas' ``orient="split"`` keeps the rows' labels."""
 _NAME_KEYS = ("name", "field", "id", "label", "key", "title")
+_TYPE_KEYS = ("type", "dataType", "data_type")
+"""What a schema's ``{name: {"type": ...}}`` entry says about its column."""
+CELLS_KEY, VALUE_KEY = "f", "v"
+"""BigQuery's rows: ``{"f": [{"v": value}, ...]}``, one cell per column."""
 _SAMPLE = 24
 _MIN_COLUMNS = 2
+"""A table guessed from its shape alone has two columns at least; one whose columns and rows
+are named as such may have a single column."""
 
 
 @dataclass(frozen=True)
@@ -51,13 +57,19 @@ class Table:
     """Rows before the first record (1: the array's first row is its header)."""
     labels: tuple[str, ...] = ()
     """The rows' labels (pandas' index) in the starting state, when the table has them."""
+    cells: bool = False
+    """Each row is BigQuery's ``{"f": [{"v": value}, ...]}``, not an array of values."""
 
 
-def column_names(value: Any) -> tuple[str, ...] | None:
-    """The distinct names a list of columns gives (strings, or objects naming them)."""
+def column_names(value: Any, least: int = 1) -> tuple[str, ...] | None:
+    """The distinct names a list of columns gives (strings, or objects naming them), or a
+    schema of ``{name: type}`` gives (its names, in order); ``None`` for fewer than
+    ``least``."""
     if isinstance(value, dict) and isinstance(value.get("fields"), list):
         value = value["fields"]
-    if not isinstance(value, list) or len(value) < _MIN_COLUMNS:
+    elif isinstance(value, dict) and value and all(map(_type_of_column, value.values())):
+        value = list(value)
+    if not isinstance(value, list) or len(value) < least:
         return None
     names: list[str] = []
     for entry in value:
@@ -69,9 +81,32 @@ def column_names(value: Any) -> tuple[str, ...] | None:
     return tuple(names) if len(set(names)) == len(names) else None
 
 
+def _type_of_column(value: Any) -> bool:
+    """A schema's entry for one column: a type's name, or an object giving it."""
+    if isinstance(value, dict):
+        return any(isinstance(value.get(k), str) for k in _TYPE_KEYS)
+    return isinstance(value, str) and 0 < len(value) <= 40 and " " not in value.strip()
+
+
+def row_values(row: Any) -> list[Any] | None:
+    """A row's bare values: the row itself, or the values of its cells (BigQuery's
+    ``{"f": [{"v": ...}]}``); ``None`` for what is not a row."""
+    if isinstance(row, list):
+        return row
+    cells = row.get(CELLS_KEY) if isinstance(row, dict) and len(row) == 1 else None
+    if isinstance(cells, list) and all(isinstance(c, dict) and VALUE_KEY in c for c in cells):
+        return [c[VALUE_KEY] for c in cells]
+    return None
+
+
 def _rows_fit(rows: list[Any], width: int) -> bool:
-    """Rows are arrays no wider than the columns (a sheet drops a row's trailing blanks)."""
-    return all(isinstance(row, list) and 0 < len(row) <= width for row in rows[:_SAMPLE])
+    """Rows are arrays (or rows of cells) no wider than the columns (a sheet drops a row's
+    trailing blanks)."""
+    for row in rows[:_SAMPLE]:
+        values = row_values(row)
+        if values is None or not 0 < len(values) <= width:
+            return False
+    return True
 
 
 def _row_table(value: dict[str, Any]) -> tuple[str, Table] | None:
@@ -87,7 +122,8 @@ def _row_table(value: dict[str, Any]) -> tuple[str, Table] | None:
             labels: tuple[str, ...] = ()
             if isinstance(index, list) and len(index) == len(rows):
                 labels = tuple(str(label) for label in index)
-            return key, Table(names, labels=labels)
+            cells = bool(rows) and isinstance(rows[0], dict)
+            return key, Table(names, labels=labels, cells=cells)
     return None
 
 
@@ -147,9 +183,10 @@ def table_at(value: Any) -> tuple[str, Table] | None:
     return ("", table) if table is not None else None
 
 
-def named(columns: tuple[str, ...], row: list[Any]) -> dict[str, Any]:
-    """A row as the record it is: each value under its column's name."""
-    return dict(zip(columns, row, strict=False))
+def named(columns: tuple[str, ...], row: Any) -> dict[str, Any]:
+    """A row (its values, or its cells) as the record it is: each value under its column's
+    name."""
+    return dict(zip(columns, row_values(row) or [], strict=False))
 
 
 def column_row(value: dict[str, Any], index: str) -> dict[str, Any] | None:
@@ -182,7 +219,7 @@ def row_at(table: Table, value: Any, index: int) -> dict[str, Any]:
         at = _labels(value)[index] if table.labelled else str(index)
         return column_row(value, at) or {}
     row = value[table.first + index] if isinstance(value, list) else None
-    return named(table.columns, row) if isinstance(row, list) else {}
+    return named(table.columns, row)
 
 
 def table_rows(table: Table, value: Any) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -195,8 +232,7 @@ def table_rows(table: Table, value: Any) -> Iterator[tuple[str, dict[str, Any]]]
         return
     if isinstance(value, list):
         for i in range(table.first, len(value)):
-            row = value[i]
-            yield str(i), named(table.columns, row) if isinstance(row, list) else {}
+            yield str(i), named(table.columns, value[i])
 
 
 def row_of(table: Table, rest: str, value: Any) -> str | None:

@@ -107,3 +107,31 @@ def test_a_summary_over_a_tables_rows_counts_and_totals_a_named_column() -> None
     text = grounding.summary.render(3000)
     rash = [10 + i for i in range(120) if i % 3 == 0]
     assert f'"count": {len(rash)}' in text and f'"total_cost": {sum(rash)}' in text
+
+
+def test_the_outline_says_where_a_cell_of_cells_an_edges_and_a_pages_record_are() -> None:
+    cells = [{"f": [{"v": f"K-{i}"}, {"v": "X"}]} for i in range(3)]
+    edges = [{"node": {"ref": f"N-{i}", "city": "Y"}, "cursor": f"c{i}"} for i in range(3)]
+    state: dict[str, Any] = {
+        "job": {"schema": {"fields": [{"name": "ref"}, {"name": "city"}]}, "rows": cells}
+    }
+    state |= {"conn": {"edges": edges, "pageInfo": {"hasNextPage": False}}}
+    state |= {
+        "pages": [{"page": p, "items": [{"ref": f"P-{p}{i}"} for i in range(2)]} for p in (1, 2)]
+    }
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "Cells and edges.", "state": state}
+        | {"tools": [tool("get", ref="the ref")]}
+    )
+    lines = {
+        c.pointer: collection_line(
+            c.pointer, resolve(state, c.pointer), c.keyed, c.id_field, c.table, c.inner, c.pages
+        )
+        for c in find_collections(world, world.state)
+    }
+    assert "a field's value is at /job/rows/ROW/f/POSITION/v" in lines["/job/rows"]
+    item = '{"cursor":"string","node":"RECORD"}'
+    assert f"each record at /conn/edges/N/node in an item like {item}" in lines["/conn/edges"]
+    assert "ids N-0 … N-2" in lines["/conn/edges"]
+    assert "2 pages of 4 records, record N of page P at /pages/P/items/N" in lines["/pages"]
+    assert "ids P-10 … P-21" in lines["/pages"]

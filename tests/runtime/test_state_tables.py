@@ -177,3 +177,24 @@ def test_a_patched_column_item_and_an_appended_one_are_the_rows_they_change() ->
         assert overlay.value_hits("bea") == {"/people/1": "/name"} and not overlay.value_hits("bo")
         assert [h.pointer for h in overlay.key_hits("u4")] == ["/people/3"]
         assert overlay.value_hits("di") == {"/people/3": "/name"}
+
+
+def test_a_single_column_named_as_such_is_a_table_of_one_field_records() -> None:
+    world = world_of({"tags": {"columns": ["tag"], "rows": [["T-1"], ["T-2"], ["T-3"]]}})
+    (found,) = find_collections(world, world.state)
+    assert (found.pointer, found.id_field, found.size) == ("/tags/rows", "tag", 3)
+    assert resolve(world.state, "/tags/rows/1") == {"tag": "T-2"}
+    # Shape alone does not make a table of one column: a list of one-item lists is a list.
+    assert table_at([["a"], ["b"], ["c"]]) is None
+
+
+def test_a_changed_cell_of_a_row_of_cells_is_the_row_it_belongs_to() -> None:
+    cells = [{"f": [{"v": str(v)} for v in row]} for row in ROWS]
+    world = world_of({"job": {"schema": {"fields": [{"name": c} for c in COLUMNS]}, "rows": cells}})
+    rows = "/job/rows"
+    assert resolve(world.state, f"{rows}/2/f/3/v") == "rash"
+    patch: list[dict[str, Any]] = [{"op": "replace", "path": f"{rows}/2/f/3/v", "value": "flu"}]
+    moved, rebuilt = advanced(world, patch)
+    for overlay in (moved, rebuilt):
+        assert overlay.value_hits("flu") == {f"{rows}/2": "/reason"}
+        assert resolve(overlay.state, f"{rows}/2")["reason"] == "flu"

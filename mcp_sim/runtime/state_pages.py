@@ -1,0 +1,111 @@
+"""Records an API wraps: page by page, or one per GraphQL edge.
+
+Pages: ``{"pages": [{"page": 1, "items": [...]}, ...]}``.
+
+An API read to the end and saved as it came keeps one collection in several arrays, one per
+page, each beside the page's number or cursor. Read as an array, its records would be the
+pages; read as one collection, a search or a count covers them all. :func:`page_field` tells
+such an array apart from records that each hold a list (an order and its lines): a page holds
+one array of records and nothing but its number (the page's position, or that plus one),
+flags and empty cursors.
+
+Edges: a GraphQL connection (``{"edges": [{"node": {...}, "cursor": "c1"}]}``) wraps each
+record beside its cursor; :func:`wrapper_of` says where in each item the record is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+_MIN_PAGES = 2
+_SAMPLE_ITEMS = 24
+
+
+def _list_field(page: dict[str, Any]) -> str | None:
+    lists = [k for k, v in page.items() if isinstance(v, list)]
+    return lists[0] if len(lists) == 1 else None
+
+
+def _page_mark(value: Any, position: int) -> bool:
+    """What beside its records a page may hold: its number, a flag, nothing."""
+    if isinstance(value, bool) or value is None:
+        return True
+    return isinstance(value, int) and value in (position, position + 1)
+
+
+def page_field(value: list[Any]) -> str:
+    """The field holding each page's records when ``value`` is pages of one collection, else
+    ``""``."""
+    if len(value) < _MIN_PAGES or not all(isinstance(page, dict) for page in value):
+        return ""
+    field = _list_field(value[0])
+    if field is None:
+        return ""
+    for position, page in enumerate(value):
+        records = page.get(field)
+        if _list_field(page) != field or not all(isinstance(r, dict) for r in records):
+            return ""
+        if not all(_page_mark(v, position) for k, v in page.items() if k != field):
+            return ""
+    return field
+
+
+def paged(value: Any, field: str) -> Iterator[tuple[str, str, Any]]:
+    """``(position "PAGE/N", pointer below the pages "PAGE/FIELD/N", record)`` for each
+    record, page by page."""
+    if not isinstance(value, list):
+        return
+    for page_at, page in enumerate(value):
+        records = page.get(field) if isinstance(page, dict) else None
+        for at, record in enumerate(records if isinstance(records, list) else []):
+            yield f"{page_at}/{at}", f"{page_at}/{field}/{at}", record
+
+
+def _records(page: Any, field: str) -> list[Any]:
+    records = page.get(field) if isinstance(page, dict) else None
+    return records if isinstance(records, list) else []
+
+
+def paged_count(value: Any, field: str) -> int:
+    """How many records the pages hold."""
+    return sum(len(_records(page, field)) for page in value) if isinstance(value, list) else 0
+
+
+def paged_ends(value: Any, field: str) -> list[Any]:
+    """The first record of the pages and the last (one record: itself only)."""
+    if not isinstance(value, list):
+        return []
+    every = [r for page in value for r in _records(page, field)[:1] + _records(page, field)[-1:]]
+    return every[:1] + every[1:][-1:]
+
+
+def page_record(below: str, field: str, value: Any) -> str | None:
+    """The record (``PAGE/FIELD/N``, below the pages) that a change at ``below`` touches,
+    ``-`` resolved against ``value`` (the pages after it); ``None`` for a page's own
+    fields."""
+    parts = below.split("/")
+    if len(parts) < 3 or parts[1] != field:
+        return None
+    at = parts[2]
+    if at == "-":
+        page = value[int(parts[0])] if isinstance(value, list) and parts[0].isdigit() else {}
+        records = page.get(field) if isinstance(page, dict) else None
+        at = str(len(records) - 1) if isinstance(records, list) and records else "0"
+    return f"{parts[0]}/{field}/{at}"
+
+
+EDGE_NODE = "node"
+"""The field of a GraphQL connection's edge holding its record (the Relay convention)."""
+
+
+def wrapper_of(items: list[Any]) -> str:
+    """Where each item of an array of records holds its record: ``/node`` when every item is
+    an edge (a ``node`` object, beside at most a cursor's scalars), else ``""``."""
+    for item in items[:_SAMPLE_ITEMS]:
+        node = item.get(EDGE_NODE) if isinstance(item, dict) else None
+        if not isinstance(node, dict) or any(
+            isinstance(v, dict | list) for k, v in item.items() if k != EDGE_NODE
+        ):
+            return ""
+    return f"/{EDGE_NODE}" if items else ""
