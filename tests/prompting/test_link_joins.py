@@ -133,8 +133,8 @@ def test_a_small_room_shows_every_row_with_fewer_fields() -> None:
     assert len(rows) == 20
     # The target's key (in the edge's node) and its name; the link's date.
     assert rows[0] == (
-        '- /charters/1 {"booked_on":"2025-02-02"} → /boats/edges/7 '
-        '{"node":{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"}}}'
+        '- /charters/1 {"booked_on":"2025-02-02"} → /boats/edges/7/node '
+        '{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"}}'
     )
     assert len(text) <= 4000
 
@@ -152,15 +152,16 @@ def test_links_that_refer_to_no_record_of_the_named_collection_are_no_join() -> 
 def test_a_lookup_by_id_inside_graphql_edges_comes_before_the_links_naming_it() -> None:
     state = charter_state("url", edges=True, id_key="id")
     world = world_of(state, "get_boat", "A boat's record.")
+    # An edge's node is the record: its id names it as a key.
+    picks = list(grounded(world, {"boat_id": "BT-007"}).picks.values())
+    assert (picks[0].pointer, picks[0].reason) == ("/boats/edges/7/node", "named")
     index = StateIndex(world, world.state)
     found = FieldSearch(index.overlay_of(world.state), world.state).search(
         world.tools[0], {"boat_id": "BT-007"}
     )
-    assert found[0].collection.pointer == "/boats/edges"
-    assert found[0].full == ["/boats/edges/7"]
     # The charters naming the boat by its URL are searched by name (``boat_url`` ↔ ``boat_id``).
-    assert found[1].collection.pointer == "/charters"
-    assert found[1].full == ["/charters/1", "/charters/61"]
+    assert found[0].collection.pointer == "/charters"
+    assert found[0].full == ["/charters/1", "/charters/61"]
 
 
 def test_an_identifier_held_by_few_records_of_the_named_collection_names_them() -> None:
@@ -170,9 +171,9 @@ def test_an_identifier_held_by_few_records_of_the_named_collection_names_them() 
     world = world_of({"boats": {"edges": boats}}, "get_boat", "A boat's record.")
     grounding = grounded(world, {"boat_id": "BT-0001"})
     first = next(iter(grounding.picks.values()))
-    assert (first.pointer, first.reason) == ("/boats/edges/1", "named")
+    assert (first.pointer, first.reason) == ("/boats/edges/1/node", "named")
     # A search's values (not identifiers) name nothing this way.
-    pick = grounded(world, {"name": "Boat 1"}).picks.get("/boats/edges/1")
+    pick = grounded(world, {"name": "Boat 1"}).picks.get("/boats/edges/1/node")
     assert pick is None or pick.reason != "named"
 
 
@@ -203,8 +204,8 @@ def test_the_fields_the_output_schema_names_stay_when_room_is_short() -> None:
     rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
     assert len(rows) == 20
     assert rows[0].endswith(
-        '→ /boats/edges/7 {"node":{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"},'
-        '"length_m":17}}'
+        '→ /boats/edges/7/node {"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"},'
+        '"length_m":17}'
     )
 
 
@@ -228,5 +229,5 @@ def test_a_typed_reference_no_two_links_share_is_still_a_reference() -> None:
     world = world_of(state, "boats_of_owner", DESCRIPTION)
     grounding = grounded(world, {"owner_id": "OW-1"})
     assert grounding.join is not None
-    assert grounding.join.join.reference == "node/boat/id"
-    assert grounding.join.join.rows[0] == ("/charters/edges/1", ["/boats/1"])
+    assert grounding.join.join.reference == "boat/id"
+    assert grounding.join.join.rows[0] == ("/charters/edges/1/node", ["/boats/1"])
