@@ -1,0 +1,107 @@
+"""Arguments whose names fit no stored field, matched by the values the fields hold: range
+bounds by where a field's values lie (``min_top_speed`` ↔ ``vmax``), prefixes by the text
+fields whose values start with them, loose names that yield to the field holding the value,
+names written as one word or two, and answer-shaping names (``format``) that select after
+all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.prompting.constraints import Constraint, read_collection
+from mcp_sim.prompting.field_names import name_score
+from mcp_sim.prompting.record_fields import FieldSchema, magnitude
+from mcp_sim.prompting.value_fields import range_distance
+
+TITLES = ["Delta Ember", "Onyx Pine", "Fjord Kelp", "Amber Ridge", "Nimbus Vale"]
+
+
+def engines() -> list[tuple[str, Any]]:
+    """Locomotives whose fields go by other names than the search's arguments: ``vmax`` for
+    the top speed, ``storey`` for the floor, a nested ``info/rated`` for the power."""
+    records = []
+    for i in range(60):
+        records.append(
+            {
+                "id": 1000 + i * 7,
+                "label": f"{TITLES[i % 5]} {i}",
+                "traction": ["diesel", "electric", "steam"][i % 3],
+                "vmax": 60 + (i * 37) % 190,
+                "storey": i % 20,
+                "info": {"rated": 300 + (i * 431) % 6100, "ratio": 2.5 + (i % 9) * 1.25},
+                "built": f"{1950 + i}-0{1 + i % 9}-1{i % 10}",
+                "checks": {f"2025-0{1 + d}-01": {"score": d} for d in range(i % 4 + 1)},
+                "genre": ["jazz", "news", "talk"][i % 3],
+            }
+        )
+    return [(str(r["id"]), r) for r in records]
+
+
+def schema() -> FieldSchema:
+    return FieldSchema.of("/engines", engines())
+
+
+def fields_of(arguments: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    reading = read_collection(schema(), arguments)
+    return {c.argument: c.fields for c in reading.constraints}
+
+
+def test_bounds_go_to_the_field_whose_values_lie_around_them() -> None:
+    # No name fits: 177 lies among the speeds (60-249), 4000 among the powers (300-6399).
+    found = fields_of({"min_top_speed": 177, "max_top_speed": 207, "min_output": 4000})
+    assert found["min_top_speed"] == found["max_top_speed"] == ("vmax",)
+    assert found["min_output"] == ("info/rated",)
+
+
+def test_bounds_of_one_name_share_a_field_and_ids_are_no_measure() -> None:
+    # 9 and 11 lie among the floors (0-19), the speeds' low end is 60 and the ids are
+    # 1000 up: the floor field, whichever is nearer for either bound alone.
+    found = fields_of({"min_floor": 9, "max_floor": 11})
+    assert found["min_floor"] == found["max_floor"] == ("storey",)
+    # A fraction names a field holding fractions (the ratio, not a count).
+    assert fields_of({"min_focus": 4.75})["min_focus"] == ("info/ratio",)
+
+
+def test_date_bounds_prefer_the_records_own_date_to_a_calendar() -> None:
+    # A calendar's dates (2025) are keys of a map; the bound lies among the built dates.
+    assert fields_of({"commissioned_after": "1980-01-01"})["commissioned_after"] == ("built",)
+
+
+def test_a_prefix_goes_to_the_text_field_whose_values_start_with_it() -> None:
+    assert fields_of({"name_starts": "Onyx"})["name_starts"] == ("label",)
+    # A loose name (``traction_name`` ↔ ``traction``) yields to the values.
+    assert fields_of({"traction_name_starts": "Fjord"})["traction_name_starts"] == ("label",)
+
+
+def test_a_loose_name_yields_to_the_field_holding_the_value() -> None:
+    # ``genre_kind`` fits ``genre`` loosely; "diesel" is a traction.
+    assert fields_of({"traction": "diesel"})["traction"] == ("traction",)
+    found = read_collection(schema(), {"genre_kind": "steam"}).constraints
+    assert [c.fields for c in found] == [("traction",)]
+
+
+def test_an_answer_shaping_name_selects_when_a_field_holds_its_value() -> None:
+    assert fields_of({"format": "jazz"})["format"] == ("genre",)
+    # A format no field holds shapes the answer: no constraint.
+    assert "format" not in fields_of({"format": "json", "traction": "steam"})
+
+
+def test_a_name_written_as_one_word_or_two_is_one_name() -> None:
+    assert name_score(("call", "sign"), (("callsign",),)) == 1.0
+
+
+def test_range_distance_is_zero_inside_and_grows_outside() -> None:
+    info = schema().fields["vmax"]
+    assert range_distance(info, 100) == 0
+    inside, near, far = (range_distance(info, v) for v in (100, 300, 3000))
+    assert inside is not None and near is not None and far is not None
+    assert inside < near < far
+    assert range_distance(info, "soon") is None
+    assert magnitude("2025-01-02") == magnitude("2025-01-01") + 1  # type: ignore[operator]
+
+
+def test_a_constraint_read_by_value_says_less_than_one_read_by_name() -> None:
+    named = read_collection(schema(), {"vmax_min": 100})
+    unnamed = read_collection(schema(), {"min_top_speed": 100})
+    assert named.constraints[0] == Constraint("vmax_min", "min", 100, ("vmax",), 1.0)
+    assert unnamed.score < named.score
