@@ -117,11 +117,15 @@ class SearchResult:
 def sub_record(inner: str) -> str:
     """The sub-record a value sits in: ``/dates/2024-05-01/prices/economy`` →
     ``/dates/2024-05-01``, ``/units/3/units/0/code`` → ``/units/3/units/0`` (the nearest
-    enclosing entry of an array or a map keyed by id or date); a value on the record itself
-    (``/email``) focuses nothing."""
+    enclosing entry of an array or a map keyed by id or date); a value in plain objects
+    (``/node/city``) focuses itself, and one on the record itself (``/email``) nothing."""
     parts = inner.split("/")[:-1]
     while len(parts) > 2 and not any(c.isdigit() for c in parts[-1]):
         parts.pop()
+    if len(parts) == 2 and not any(c.isdigit() for c in parts[1]):
+        # In plain objects (``/node/details/genre`` of a paged list's record): the value
+        # itself, not a wrapper that may hold the whole record and its calendar.
+        return inner
     return "/".join(parts) if len(parts) > 1 else ""
 
 

@@ -109,6 +109,10 @@ class _Trimmer:
             if _on_focus(inner, self.focus) or self.inside_focus(inner):
                 kept[key] = self.trim(item, inner)
                 continue
+            if not entries and not isinstance(item, dict | list):
+                # A wrapped record's own fields (``node``'s name beside its matched value).
+                kept[key] = item
+                continue
             if pointer and self.focus and (spent >= self.limit or entries):
                 left_out.append(key)
                 continue

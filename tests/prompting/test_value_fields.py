@@ -10,7 +10,9 @@ from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, read_collection
 from mcp_sim.prompting.field_names import name_score
+from mcp_sim.prompting.field_search import sub_record
 from mcp_sim.prompting.record_fields import FieldSchema, magnitude
+from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.value_fields import range_distance
 
 TITLES = ["Delta Ember", "Onyx Pine", "Fjord Kelp", "Amber Ridge", "Nimbus Vale"]
@@ -105,3 +107,24 @@ def test_a_constraint_read_by_value_says_less_than_one_read_by_name() -> None:
     unnamed = read_collection(schema(), {"min_top_speed": 100})
     assert named.constraints[0] == Constraint("vmax_min", "min", 100, ("vmax",), 1.0)
     assert unnamed.score < named.score
+
+
+def test_a_wrapped_record_shows_its_fields_and_outlines_its_calendar() -> None:
+    # A paged list's record sits in ``node``: a match inside focuses the value, so a compact
+    # line keeps the record's own fields and outlines its calendar.
+    record = {
+        "cursor": "c19",
+        "node": {
+            "call_sign": "Indigo Onyx",
+            "details": {"genre": "jazz", "erp_kw": 59},
+            "ratings": {f"2025-0{m}-01": {"share": m, "audience": 1000 * m} for m in range(1, 9)},
+        },
+    }
+    focus = {sub_record("/node/details/genre")}
+    assert focus == {"/node/details/genre"}
+    line = record_line("/stations/edges/25", record, focus, 400, scalars=True)
+    assert line is not None
+    assert '"call_sign":"Indigo Onyx"' in line and '"genre":"jazz"' in line
+    assert "2025-03-01" not in line and "outlined" in line
+    # An entry of a calendar is still the sub-record its values focus.
+    assert sub_record("/ratings/2025-03-01/share") == "/ratings/2025-03-01"
