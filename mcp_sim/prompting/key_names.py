@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from jsonpointer import unescape
@@ -104,11 +105,61 @@ def key_names(world: World, index: StateIndex) -> dict[str, str]:
     for collection in index.collections:
         if not collection.keyed:
             continue
-        keys = _keys_unheld(collection, resolve(index.state, collection.pointer))
+        value = resolve(index.state, collection.pointer)
+        keys = _keys_unheld(collection, value)
         name = _name_for(collection, keys, examples) if keys else ""
+        if name:
+            name = respelt(name, _field_names(collection, value))
         if name:
             names[collection.pointer] = name
     index.derived["key_names"] = names
+    return names
+
+
+_CASINGS: dict[str, Callable[[list[str]], str]] = {
+    "snake": "_".join,
+    "kebab": "-".join,
+    "camel": lambda w: w[0] + "".join(x.title() for x in w[1:]),
+    "pascal": lambda w: "".join(x.title() for x in w),
+    "upper": lambda w: "_".join(x.upper() for x in w),
+}
+
+
+def casing_of(name: str) -> str | None:
+    """The casing of a name of two words or more (``homeDepot``: camel), else ``None``."""
+    if "_" in name:
+        return "upper" if name.isupper() else "snake" if name.islower() else None
+    if "-" in name:
+        return "kebab" if name.islower() else None
+    if name.isalpha() and any(c.isupper() for c in name[1:]):
+        return "pascal" if name[0].isupper() else "camel"
+    return None
+
+
+def respelt(name: str, fields: list[str]) -> str:
+    """``name`` written in the casing the records' own field names share (``bed_id`` →
+    ``BedId`` beside ``CropName``): a service names a record's key as it names its fields.
+    Unchanged when the fields' casings disagree or say nothing."""
+    casings = Counter(c for c in map(casing_of, fields) if c is not None)
+    if not casings:
+        return name
+    casing, count = casings.most_common(1)[0]
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if count * 5 < sum(casings.values()) * 4 or len(words) < 2:
+        return name
+    return _CASINGS[casing](words)
+
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _field_names(collection: Collection, value: Any) -> list[str]:
+    names: list[str] = []
+    for _, _, record in record_items(collection, value):
+        if len(names) >= _SAMPLE * 4:
+            break
+        if isinstance(record, dict):
+            names.extend(record)
     return names
 
 

@@ -109,8 +109,13 @@ class _Trimmer:
             if _on_focus(inner, self.focus) or self.inside_focus(inner):
                 kept[key] = self.trim(item, inner)
                 continue
-            if not entries and not isinstance(item, dict | list):
-                # A wrapped record's own fields (``node``'s name beside its matched value).
+            if (
+                pointer
+                and not entries
+                and (not isinstance(item, dict | list) or self.size(item) <= _SMALL)
+            ):
+                # A wrapped record's own fields (``node``'s name beside its matched value), and
+                # parts no longer than their note would be (a reference ``{"id": ...}``).
                 kept[key] = item
                 continue
             if pointer and self.focus and (spent >= self.limit or entries):
@@ -131,6 +136,8 @@ class _Trimmer:
         return kept
 
 
+_SMALL = 60
+"""A part this short is kept beside a focus: its note would not be shorter."""
 FOCUSED_LIMIT = 400
 """Parts larger than this beside a record's focus are outlined even when the record would fit
 whole: a sailing matched on one date is shown with that date, not its whole timetable."""

@@ -11,6 +11,7 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint, read_collection
 from mcp_sim.prompting.field_names import name_score
 from mcp_sim.prompting.field_search import sub_record
+from mcp_sim.prompting.key_names import respelt
 from mcp_sim.prompting.record_fields import FieldSchema, magnitude
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.value_fields import range_distance
@@ -128,3 +129,12 @@ def test_a_wrapped_record_shows_its_fields_and_outlines_its_calendar() -> None:
     assert "2025-03-01" not in line and "outlined" in line
     # An entry of a calendar is still the sub-record its values focus.
     assert sub_record("/ratings/2025-03-01/share") == "/ratings/2025-03-01"
+
+
+def test_a_key_is_named_in_the_casing_of_the_records_fields() -> None:
+    assert respelt("bed_id", ["CropName", "Props", "SownOn"]) == "BedId"
+    assert respelt("station_id", ["erp-kw", "licence-city", "band"]) == "station-id"
+    # One word, or fields whose casings disagree or say nothing: the tools' name stands.
+    assert respelt("sku", ["CropName"]) == "sku"
+    assert respelt("user_id", ["name", "email"]) == "user_id"
+    assert respelt("user_id", ["firstName", "last_name"]) == "user_id"
