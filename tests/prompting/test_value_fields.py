@@ -138,3 +138,15 @@ def test_a_key_is_named_in_the_casing_of_the_records_fields() -> None:
     assert respelt("sku", ["CropName"]) == "sku"
     assert respelt("user_id", ["name", "email"]) == "user_id"
     assert respelt("user_id", ["firstName", "last_name"]) == "user_id"
+
+
+def test_a_compact_line_outlines_a_calendar_by_its_size_alone() -> None:
+    record = {"name": "Pine", "nights": {f"2025-0{m}-01": {"seeing": m} for m in range(1, 9)}}
+    line = record_line("/scopes/1", record, set(), 400, scalars=True)
+    assert (
+        line
+        == '- /scopes/1 (large parts outlined): {"name":"Pine","nights":"<outlined: object of 8 entries>"}'
+    )
+    # Shown in full otherwise, and outlined with some of its keys when it must be.
+    assert record_line("/scopes/1", record, set(), 400) is not None
+    assert "2025-01-01, 2025-02-01" in str(record_line("/scopes/1", record, set(), 200))
