@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.record_fields import SELF, FieldInfo, FieldSchema, magnitude
 
 ID_WORDS = frozenset({"id", "ids", "key", "uuid", "guid"})
@@ -45,17 +46,43 @@ def range_distance(info: FieldInfo, value: Any) -> float | None:
     return distance
 
 
-def nearest(schema: FieldSchema, fields: Iterable[str], values: list[Any]) -> list[str]:
-    """Of ``fields``, those whose values lie nearest all of ``values`` (bounds of one name)."""
+TEMPORAL = frozenset({"after", "before", "since", "until", "till", "earliest", "latest"})
+"""Words of a bound on a time: a number it bounds is a year."""
+_NOT_YEARS = 1.0
+"""Added for a time's bound to a field whose values are no years."""
+
+
+def _years(info: FieldInfo) -> bool:
+    return (
+        info.low is not None
+        and info.high is not None
+        and 1000 <= info.low <= info.high <= 2200
+        and not info.fractional
+    )
+
+
+def nearest(
+    schema: FieldSchema, fields: Iterable[str], values: list[Any], temporal: bool = False
+) -> list[str]:
+    """Of ``fields``, those whose values lie nearest all of ``values`` (bounds of one name;
+    ``temporal``: bounds on a time, nearest a field of years)."""
     scored: dict[str, float] = {}
     for path in fields:
-        distances = [range_distance(schema.fields[path], v) for v in values]
+        info = schema.fields[path]
+        distances = [range_distance(info, v) for v in values]
         if all(d is not None for d in distances):
             scored[path] = sum(d for d in distances if d is not None)
+            if temporal and not _years(info) and info.kind == "number":
+                scored[path] += _NOT_YEARS
     if not scored:
         return []
     best = min(scored.values())
     return [p for p, d in scored.items() if d == best]
+
+
+def _timed(members: list[tuple[str, Any, list[str]]]) -> bool:
+    """Whether bounds are on a time (``published_after``)."""
+    return any(set(tokens(argument)) & TEMPORAL for argument, _, _ in members)
 
 
 def by_prefix(schema: FieldSchema, value: Any, op: str, named: Iterable[str] = ()) -> list[str]:
@@ -98,7 +125,7 @@ def assign_ranges(
     ranked: list[tuple[float, tuple[str, ...]]] = []
     for words, members in groups.items():
         candidates = set.intersection(*(set(c) for _, _, c in members))
-        best = nearest(schema, candidates, [v for _, v, _ in members])
+        best = nearest(schema, candidates, [v for _, v, _ in members], _timed(members))
         if best:
             distance = sum(range_distance(schema.fields[best[0]], v) or 0.0 for _, v, _ in members)
             ranked.append((distance / len(members), words))
@@ -106,7 +133,7 @@ def assign_ranges(
         members = groups[words]
         candidates = set.intersection(*(set(c) for _, _, c in members))
         free = [p for p in sorted(candidates) if p not in taken] or sorted(candidates)
-        best = nearest(schema, free, [v for _, v, _ in members])
+        best = nearest(schema, free, [v for _, v, _ in members], _timed(members))
         taken.update(best)
         for argument, _, _ in members:
             chosen[argument] = best

@@ -150,3 +150,13 @@ def test_a_compact_line_outlines_a_calendar_by_its_size_alone() -> None:
     # Shown in full otherwise, and outlined with some of its keys when it must be.
     assert record_line("/scopes/1", record, set(), 400) is not None
     assert "2025-01-01, 2025-02-01" in str(record_line("/scopes/1", record, set(), 200))
+
+
+def test_a_bound_on_a_time_goes_to_a_field_of_years() -> None:
+    books = [(str(i), {"pages": 100 + i * 19, "year": 1800 + i * 2}) for i in range(100)]
+    books_schema = FieldSchema.of("/books", books)
+    # 1710 lies among the pages (100-1981), not the years (1800-1998): "after" says a time.
+    found = read_collection(books_schema, {"published_after": 1710}).constraints
+    assert [c.fields for c in found] == [("year",)]
+    found = read_collection(books_schema, {"min_length": 1710}).constraints
+    assert [c.fields for c in found] == [("pages",)]
