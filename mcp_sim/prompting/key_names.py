@@ -94,6 +94,32 @@ def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str,
     return ""
 
 
+class KeyName(str):
+    """A key's name, and whether the tools take the key as a number (``bed_id`` of type
+    ``integer``: a map's text key ``"1574"`` is the number 1574 in an answer)."""
+
+    number: bool
+
+    def __new__(cls, name: str, number: bool = False) -> KeyName:
+        made = super().__new__(cls, name)
+        made.number = number
+        return made
+
+
+def _integral(key: str) -> bool:
+    return key.isdigit() and str(int(key)) == key
+
+
+def _integer_argument(world: World, name: str) -> bool:
+    """Whether a tool's argument ``name`` is declared an integer."""
+    for tool in world.tools:
+        properties = tool.input_schema.get("properties")
+        schema = properties.get(name) if isinstance(properties, dict) else None
+        if isinstance(schema, dict) and schema.get("type") == "integer":
+            return True
+    return False
+
+
 def key_names(world: World, index: StateIndex) -> dict[str, str]:
     """Collection pointer → the name the tools give its records' keys, for the keyed
     collections whose records do not hold their key (computed once per world)."""
@@ -109,7 +135,9 @@ def key_names(world: World, index: StateIndex) -> dict[str, str]:
         keys = _keys_unheld(collection, value)
         name = _name_for(collection, keys, examples) if keys else ""
         if name:
-            name = respelt(name, _field_names(collection, value))
+            spelt = respelt(name, _field_names(collection, value))
+            whole = keys is not None and all(_integral(k) for k in keys)
+            name = KeyName(spelt, number=whole and _integer_argument(world, name))
         if name:
             names[collection.pointer] = name
     index.derived["key_names"] = names
@@ -176,8 +204,10 @@ def key_label(pointer: str, names: dict[str, str]) -> str:
     if not name or not shown_key:
         return ""
     shown = json.dumps(shown_key, ensure_ascii=False)
-    if shown_key != unescape(key) and shown_key.isdigit() and str(int(shown_key)) == shown_key:
-        # A store's ``rider:42`` is rider 42: its id part is a number only the key made text.
+    number = isinstance(name, KeyName) and name.number
+    if (shown_key != unescape(key) or number) and _integral(shown_key):
+        # A store's ``rider:42`` is rider 42, and a map's key "1574" the number 1574 when the
+        # tools take it as one: a number only the key made text.
         shown = shown_key
     return f" (key {json.dumps(name, ensure_ascii=False)}:{shown})"
 

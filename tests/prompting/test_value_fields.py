@@ -11,10 +11,12 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint, read_collection
 from mcp_sim.prompting.field_names import name_score
 from mcp_sim.prompting.field_search import sub_record
-from mcp_sim.prompting.key_names import respelt
+from mcp_sim.prompting.key_names import key_label, key_names, respelt
 from mcp_sim.prompting.record_fields import FieldSchema, magnitude
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.value_fields import range_distance
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
 
 TITLES = ["Delta Ember", "Onyx Pine", "Fjord Kelp", "Amber Ridge", "Nimbus Vale"]
 
@@ -160,3 +162,32 @@ def test_a_bound_on_a_time_goes_to_a_field_of_years() -> None:
     assert [c.fields for c in found] == [("year",)]
     found = read_collection(books_schema, {"min_length": 1710}).constraints
     assert [c.fields for c in found] == [("pages",)]
+
+
+def beds_world(id_type: str) -> World:
+    beds = {str(1000 + i * 7): {"CropName": f"Bed {i}", "SizeM2": i} for i in range(30)}
+    return World.model_validate(
+        {
+            "world": "t",
+            "title": "T",
+            "description": "Beds keyed by a number they do not hold.",
+            "state": {"beds": beds},
+            "tools": [
+                {
+                    "name": "get_bed",
+                    "description": "A bed.",
+                    "input_schema": {
+                        "type": "object",
+                        "properties": {"bed_id": {"type": id_type, "description": "Its id."}},
+                    },
+                }
+            ],
+        }
+    )
+
+
+def test_a_key_the_tools_take_as_a_number_is_written_as_one() -> None:
+    for id_type, shown in (("integer", '(key "BedId":1007)'), ("string", '(key "BedId":"1007")')):
+        world = beds_world(id_type)
+        names = key_names(world, StateIndex(world, world.state))
+        assert key_label("/beds/1007", names) == f" {shown}"
