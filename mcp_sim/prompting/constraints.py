@@ -27,10 +27,13 @@ from mcp_sim.prompting.field_names import (
     tokens,
 )
 from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema, kind_of_value
+from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix
 from mcp_sim.runtime.state_shape import normalize
 
 NAME_FIT = 0.6
 """The least name fit that ties an argument to a field."""
+_SURE_NAME = 0.9
+"""A name fit this good is not second-guessed by the values."""
 _MOST_SHOWN = 4
 """Values of a list a constraint's description shows."""
 _MAX_VALUE_FIELDS = 3
@@ -137,11 +140,20 @@ def _by_value(schema: FieldSchema, value: Any) -> list[str]:
     return [p for p, info in schema.fields.items() if info.distinct & wanted]
 
 
+def _holds(schema: FieldSchema, fields: list[str], value: Any) -> bool:
+    return any(p in _by_value(schema, value) for p in fields)
+
+
 def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
+    """The fields of ``kind`` most records hold, but not identifiers (a numeric id is no
+    measure a range bounds)."""
     return [
         p
         for p, info in schema.fields.items()
-        if p != SELF and info.kind == kind and info.records * 2 >= schema.sampled
+        if p != SELF
+        and info.kind == kind
+        and info.records * 2 >= schema.sampled
+        and not (info.words and info.words[-1][-1] in ID_WORDS)
     ]
 
 
@@ -161,11 +173,49 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
                 p for p in fields if set(how.words) & {w for s in schema.fields[p].words for w in s}
             ]
             fields = named or fields
-    elif not fields and op == "eq":
-        fields = _by_value(schema, value)
+        # The fields whose values lie around the bound: :func:`_ranges` picks among them.
+        return Constraint(name, op, value, tuple(fields), 0.0) if fields else None
+    if op == "eq" and (not fields or (fit < _SURE_NAME and not _holds(schema, fields, value))):
+        # A loose name (``crop`` ↔ ``crop_name``) yields to a field holding the value.
+        fields = _by_value(schema, value) or fields
+    elif op in ("prefix", "contains") and fit < _SURE_NAME:
+        # A loose name (``crop_name`` ↔ ``crop``) yields to the fields whose values fit.
+        fields = by_prefix(schema, value, op, fields) or fields
     if not fields or (len(fields) > _MAX_VALUE_FIELDS and fit == 0):
         return None
     return Constraint(name, op, value, tuple(fields), fit)
+
+
+def _ranges(schema: FieldSchema, constraints: list[Constraint]) -> list[Constraint]:
+    """Bounds no field's name fits, each narrowed to the field its value fits (see
+    :func:`mcp_sim.prompting.value_fields.assign_ranges`); dropped when none does and too
+    many fields are left."""
+    groups: dict[tuple[str, ...], list[tuple[str, Any, list[str]]]] = {}
+    claimed: set[str] = set()
+    for c in constraints:
+        if c.fit == 0 and c.op in ("min", "max"):
+            words = read_argument(c.argument).words
+            groups.setdefault(words, []).append((c.argument, c.value, list(c.fields)))
+        elif c.fit >= NAME_FIT or (c.op == "eq" and len(c.fields) == 1):
+            claimed.update(c.fields)
+    chosen = assign_ranges(schema, groups, claimed) if groups else {}
+    out: list[Constraint] = []
+    for c in constraints:
+        if c.fit == 0 and c.op in ("min", "max"):
+            fields = chosen.get(c.argument) or list(c.fields)
+            if len(fields) > _MAX_VALUE_FIELDS:
+                continue
+            c = Constraint(c.argument, c.op, c.value, tuple(fields), c.fit)
+        out.append(c)
+    return out
+
+
+def _weight(constraint: Constraint) -> float:
+    """What a constraint says for its collection: a bound only a field's kind and values
+    fit says less than a value the field holds or a name it has."""
+    if constraint.fit == 0 and constraint.op in ("min", "max"):
+        return 0.5
+    return 1 + constraint.fit
 
 
 def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
@@ -185,14 +235,22 @@ def read_collection(schema: FieldSchema, arguments: dict[str, Any]) -> Reading:
     found: list[Constraint] = []
     for name, value in scalar_arguments(arguments):
         how = read_argument(name)
-        if how.control:
+        if how.control and not _selects(schema, how, value):
             continue
         constraint = _read(schema, name, value, how)
         if constraint is not None:
             found.append(constraint)
-    found = _exclusive(found)
-    score = sum(1 + c.fit for c in found)
+    found = _ranges(schema, _exclusive(found))
+    score = sum(_weight(c) for c in found)
     return Reading(schema.collection, tuple(found), score)
+
+
+def _selects(schema: FieldSchema, how: ArgumentName, value: Any) -> bool:
+    """Whether an argument named like one that shapes the answer (``format``, ``order``)
+    selects records after all: its text value is one some field holds (``format=jazz``)."""
+    if not isinstance(value, str) or _kind(value) == "number":
+        return False
+    return bool(_by_value(schema, value)) or _by_name(schema, how.words, "eq", "string")[0] >= 0.9
 
 
 def is_lookup(reading: Reading, id_field: str | None) -> bool:
@@ -269,9 +327,9 @@ def rank_readings(
         if is_lookup(reading, id_fields.get(schema.collection)):
             keys |= {v for c in reading.constraints for v in _labels(c.value)}
             continue
-        last = schema.collection.rsplit("/", 1)[-1]
-        bonus = 0.5 if set(tokens(last)) & named else 0.0
-        if names_one(reading, schema) and set(tokens(schema.collection)) & named:
+        # Any segment may name the records (``/stations/edges``: a paged list of stations).
+        bonus = 0.5 if set(tokens(schema.collection)) & named else 0.0
+        if bonus and names_one(reading, schema):
             # One record of the collection the tool names, by a field no two records share
             # (``get_boat``: the id inside a GraphQL edge of ``/boats/edges``): a lookup by
             # another name, before the records that refer to it.

@@ -211,7 +211,8 @@ def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float
         return 0.0
     last = path[-1]
     whole = tuple(w for segment in path for w in segment)
-    if arg in (whole, last):
+    if arg in (whole, last) or "".join(arg) in ("".join(whole), "".join(last)):
+        # ``call_sign`` ↔ ``callsign``: one name written as one word or two.
         return 1.0
     if _core(arg) in (_core(last), _core(whole)):
         return 0.9

@@ -63,11 +63,6 @@ def _said(tool: ToolSpec | None) -> tuple[str, str, dict[str, Any] | None]:
     return (tool.name, tool.description, tool.output_schema) if tool else ("", "", None)
 
 
-def _owner(pointer: str, collection: Collection) -> str:
-    """The pointer of the collection's record that ``pointer`` is inside."""
-    return record_pointer(collection, pointer)
-
-
 def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
@@ -79,12 +74,12 @@ def _natural(pointer: str) -> list[tuple[int, str]]:
 MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
+"""Collections searched for records linked to one an identifier names (its loans, its stock)."""
 MOST_NAMING = 400
 """Records found whose entries are read for the keys they name (see
 :meth:`FieldSearch.named_by`)."""
 MOST_RANKED = 2000
 """Records a search's start-to-end order is tested on (each is walked)."""
-"""Collections searched for records linked to one an identifier names (its loans, its stock)."""
 
 
 @dataclass
@@ -141,11 +136,15 @@ def _meeting(record: Any, path: str, test: Callable[[Any], bool]) -> Iterator[st
 def sub_record(inner: str) -> str:
     """The sub-record a value sits in: ``/dates/2024-05-01/prices/economy`` →
     ``/dates/2024-05-01``, ``/units/3/units/0/code`` → ``/units/3/units/0`` (the nearest
-    enclosing entry of an array or a map keyed by id or date); a value on the record itself
-    (``/email``) focuses nothing."""
+    enclosing entry of an array or a map keyed by id or date); a value in plain objects
+    (``/node/city``) focuses itself, and one on the record itself (``/email``) nothing."""
     parts = inner.split("/")[:-1]
     while len(parts) > 2 and not any(c.isdigit() for c in parts[-1]):
         parts.pop()
+    if len(parts) == 2 and not any(c.isdigit() for c in parts[1]):
+        # In plain objects (``/node/details/genre`` of a paged list's record): the value
+        # itself, not a wrapper that may hold the whole record and its calendar.
+        return inner
     return "/".join(parts) if len(parts) > 1 else ""
 
 
@@ -217,7 +216,9 @@ class FieldSearch:
         """The records of ``collection`` that the records found name, or the entries they sit
         in (the accounts of the other postings of an account's journal entries), in document
         order."""
-        outers = dict.fromkeys(_owner(p, found.collection) for p in found.full[:MOST_NAMING])
+        outers = dict.fromkeys(
+            record_pointer(found.collection, p) for p in found.full[:MOST_NAMING]
+        )
         named = named_records(self.overlay, outers, collection.pointer)
         # The records the search's own values name (the account searched for) are known.
         given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
@@ -303,7 +304,7 @@ class FieldSearch:
             for path in constraint.fields:
                 hits |= self.base_hits(collection, path, constraint, test, entity)
             if changed:
-                hits = {h for h in hits if _owner(h, collection) not in changed}
+                hits = {h for h in hits if record_pointer(collection, h) not in changed}
             hits |= nested_hits(now, constraint, entity, test)
             for pointer in hits:
                 met[pointer] = met.get(pointer, 0) + 1

@@ -33,7 +33,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
-from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
@@ -189,7 +189,18 @@ class Grounding:
         self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
     ) -> list[Pick]:
         self.resolved = self._named_paths(arguments)
-        labels = [label for label in argument_values(arguments) if label not in self.resolved]
+        # A number bounding a range (``min_aperture=440``) names no record, whatever is
+        # keyed 440.
+        bounds = {
+            n
+            for n, v in arguments.items()
+            if isinstance(v, int | float) and read_argument(n).op in ("min", "max")
+        }
+        labels = [
+            label
+            for label in argument_values({k: v for k, v in arguments.items() if k not in bounds})
+            if label not in self.resolved
+        ]
         for label in labels:
             # A nested map's key names a record only when few records have it (an item id
             # names its product; a date names no sailing: the match below weighs it).

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from jsonpointer import unescape
@@ -93,6 +94,32 @@ def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str,
     return ""
 
 
+class KeyName(str):
+    """A key's name, and whether the tools take the key as a number (``bed_id`` of type
+    ``integer``: a map's text key ``"1574"`` is the number 1574 in an answer)."""
+
+    number: bool
+
+    def __new__(cls, name: str, number: bool = False) -> KeyName:
+        made = super().__new__(cls, name)
+        made.number = number
+        return made
+
+
+def _integral(key: str) -> bool:
+    return key.isdigit() and str(int(key)) == key
+
+
+def _integer_argument(world: World, name: str) -> bool:
+    """Whether a tool's argument ``name`` is declared an integer."""
+    for tool in world.tools:
+        properties = tool.input_schema.get("properties")
+        schema = properties.get(name) if isinstance(properties, dict) else None
+        if isinstance(schema, dict) and schema.get("type") == "integer":
+            return True
+    return False
+
+
 def key_names(world: World, index: StateIndex) -> dict[str, str]:
     """Collection pointer → the name the tools give its records' keys, for the keyed
     collections whose records do not hold their key (computed once per world)."""
@@ -104,11 +131,63 @@ def key_names(world: World, index: StateIndex) -> dict[str, str]:
     for collection in index.collections:
         if not collection.keyed:
             continue
-        keys = _keys_unheld(collection, resolve(index.state, collection.pointer))
+        value = resolve(index.state, collection.pointer)
+        keys = _keys_unheld(collection, value)
         name = _name_for(collection, keys, examples) if keys else ""
+        if name:
+            spelt = respelt(name, _field_names(collection, value))
+            whole = keys is not None and all(_integral(k) for k in keys)
+            name = KeyName(spelt, number=whole and _integer_argument(world, name))
         if name:
             names[collection.pointer] = name
     index.derived["key_names"] = names
+    return names
+
+
+_CASINGS: dict[str, Callable[[list[str]], str]] = {
+    "snake": "_".join,
+    "kebab": "-".join,
+    "camel": lambda w: w[0] + "".join(x.title() for x in w[1:]),
+    "pascal": lambda w: "".join(x.title() for x in w),
+    "upper": lambda w: "_".join(x.upper() for x in w),
+}
+
+
+def casing_of(name: str) -> str | None:
+    """The casing of a name of two words or more (``homeDepot``: camel), else ``None``."""
+    if "_" in name:
+        return "upper" if name.isupper() else "snake" if name.islower() else None
+    if "-" in name:
+        return "kebab" if name.islower() else None
+    if name.isalpha() and any(c.isupper() for c in name[1:]):
+        return "pascal" if name[0].isupper() else "camel"
+    return None
+
+
+def respelt(name: str, fields: list[str]) -> str:
+    """``name`` written in the casing the records' own field names share (``bed_id`` →
+    ``BedId`` beside ``CropName``): a service names a record's key as it names its fields.
+    Unchanged when the fields' casings disagree or say nothing."""
+    casings = Counter(c for c in map(casing_of, fields) if c is not None)
+    if not casings:
+        return name
+    casing, count = casings.most_common(1)[0]
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if count * 5 < sum(casings.values()) * 4 or len(words) < 2:
+        return name
+    return _CASINGS[casing](words)
+
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _field_names(collection: Collection, value: Any) -> list[str]:
+    names: list[str] = []
+    for _, _, record in record_items(collection, value):
+        if len(names) >= _SAMPLE * 4:
+            break
+        if isinstance(record, dict):
+            names.extend(record)
     return names
 
 
@@ -125,8 +204,10 @@ def key_label(pointer: str, names: dict[str, str]) -> str:
     if not name or not shown_key:
         return ""
     shown = json.dumps(shown_key, ensure_ascii=False)
-    if shown_key != unescape(key) and shown_key.isdigit() and str(int(shown_key)) == shown_key:
-        # A store's ``rider:42`` is rider 42: its id part is a number only the key made text.
+    number = isinstance(name, KeyName) and name.number
+    if (shown_key != unescape(key) or number) and _integral(shown_key):
+        # A store's ``rider:42`` is rider 42, and a map's key "1574" the number 1574 when the
+        # tools take it as one: a number only the key made text.
         shown = shown_key
     return f" (key {json.dumps(name, ensure_ascii=False)}:{shown})"
 

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from jsonpointer import escape
@@ -143,6 +144,11 @@ class FieldInfo:
     """Values seen in the sample."""
     originals: set[str] = field(default_factory=set)
     """Distinct short strings as written (a few dozen at most)."""
+    low: float | None = None
+    high: float | None = None
+    """The least and greatest number (a date as its day number) seen in the sample."""
+    fractional: int = 0
+    """Numbers seen with a fraction (``18.5``): a measure, not a count."""
 
     @property
     def unique(self) -> bool:
@@ -195,6 +201,7 @@ def _note(info: FieldInfo, value: Any) -> None:
     info.values += 1
     kind = kind_of_value(value)
     info.kinds[kind] = info.kinds.get(kind, 0) + 1
+    _note_range(info, value, kind)
     label = normalize(value)
     if label is not None and len(info.distinct) < 400:
         info.distinct.add(label)
@@ -203,6 +210,33 @@ def _note(info: FieldInfo, value: Any) -> None:
             info.distinct.add(referred)
     if kind == "string" and len(info.originals) <= ENUM_MOST and len(value) <= 40:
         info.originals.add(value)
+
+
+def magnitude(value: Any) -> float | None:
+    """A number as itself, a ``YYYY-MM-DD`` date as its day number, else ``None``: what
+    a range bound and a field's values are compared by."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and _DATE.match(value):
+        try:
+            return float(date.fromisoformat(value[:10]).toordinal())
+        except ValueError:
+            return None
+    return None
+
+
+def _note_range(info: FieldInfo, value: Any, kind: str) -> None:
+    if kind not in ("number", "date"):
+        return
+    number = magnitude(value)
+    if number is None:
+        return
+    info.low = number if info.low is None else min(info.low, number)
+    info.high = number if info.high is None else max(info.high, number)
+    if isinstance(value, float) and not value.is_integer():
+        info.fractional += 1
 
 
 ENUM_MOST = 12

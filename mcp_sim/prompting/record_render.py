@@ -47,10 +47,13 @@ def shape(value: Any, depth: int = 0) -> Any:
     return "null" if value is None else "string"
 
 
-def note(value: Any) -> str:
-    """What stands in for a large part of a record: its size and some keys."""
+def note(value: Any, brief: bool = False) -> str:
+    """What stands in for a large part of a record: its size and some keys (``brief``: its
+    size alone)."""
     if isinstance(value, dict):
         keys = list(value)
+        if brief:
+            return f"<outlined: object of {len(keys)} entries>"
         shown = keys if len(keys) <= OUTLINE_KEYS else [*keys[:3], "…", *keys[-3:]]
         return f"<outlined: object of {len(keys)} entries: {', '.join(shown)}>"
     if isinstance(value, list):
@@ -63,17 +66,26 @@ def _on_focus(pointer: str, focus: set[str]) -> bool:
 
 
 def trimmed(
-    value: Any, focus: set[str], limit: int, pointer: str = "", sizes: dict[int, int] | None = None
+    value: Any,
+    focus: set[str],
+    limit: int,
+    pointer: str = "",
+    sizes: dict[int, int] | None = None,
+    brief: bool = False,
 ) -> Any:
     """``value`` with every part larger than ``limit`` characters, and not on the way to a
-    focus, replaced by its :func:`note`; focus parts are kept whole. ``sizes`` remembers the
-    JSON size of the parts by id, for trying several limits on one record."""
-    return _Trimmer(focus, limit, sizes if sizes is not None else {}).trim(value, pointer)
+    focus, replaced by its :func:`note` (``brief`` or not); focus parts are kept whole.
+    ``sizes`` remembers the JSON size of the parts by id, for trying several limits on one
+    record."""
+    trimmer = _Trimmer(focus, limit, sizes if sizes is not None else {}, brief)
+    return trimmer.trim(value, pointer)
 
 
 class _Trimmer:
-    def __init__(self, focus: set[str], limit: int, sizes: dict[int, int]) -> None:
-        self.focus, self.limit, self.sizes = focus, limit, sizes
+    def __init__(
+        self, focus: set[str], limit: int, sizes: dict[int, int], brief: bool = False
+    ) -> None:
+        self.focus, self.limit, self.sizes, self.brief = focus, limit, sizes, brief
 
     def size(self, value: Any) -> int:
         known = self.sizes.get(id(value))
@@ -93,7 +105,7 @@ class _Trimmer:
             if isinstance(value, dict):
                 return self.trim_object(value, pointer)
             return [self.trim(v, f"{pointer}/{i}") for i, v in enumerate(value)]
-        short = note(value)
+        short = note(value, self.brief)
         # A part shorter than its note (a list of two tags) is kept as it is.
         return value if self.size(value) <= len(short) else short
 
@@ -110,6 +122,15 @@ class _Trimmer:
             inner = f"{pointer}/{escape(key)}"
             if _on_focus(inner, self.focus) or self.inside_focus(inner):
                 kept[key] = self.trim(item, inner)
+                continue
+            if (
+                pointer
+                and not entries
+                and (not isinstance(item, dict | list) or self.size(item) <= _SMALL)
+            ):
+                # A wrapped record's own fields (``node``'s name beside its matched value), and
+                # parts no longer than their note would be (a reference ``{"id": ...}``).
+                kept[key] = item
                 continue
             if pointer and self.focus and (spent >= self.limit or entries):
                 left_out.append(key)
@@ -129,6 +150,8 @@ class _Trimmer:
         return kept
 
 
+_SMALL = 60
+"""A part this short is kept beside a focus: its note would not be shorter."""
 FOCUSED_LIMIT = 400
 """Parts larger than this beside a record's focus are outlined even when the record would fit
 whole: a sailing matched on one date is shown with that date, not its whole timetable."""
@@ -158,7 +181,9 @@ def record_line(
             return line
     sizes: dict[int, int] = {}
     for limit in limits:
-        shown = trimmed(record, focus, limit, sizes=sizes)
+        # Only the scalar fields: many records are shown so, and a part's keys would crowd
+        # them out.
+        shown = trimmed(record, focus, limit, sizes=sizes, brief=scalars)
         label = "" if shown == record else " (large parts outlined)"
         line = f"- {pointer}{label}: {dumps(shown)}"
         if len(line) <= room:

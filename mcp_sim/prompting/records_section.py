@@ -22,7 +22,7 @@ from mcp_sim.prompting.record_render import record_line
 from mcp_sim.runtime.state_shape import resolve
 
 RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
-NOTE_ROOM = 600
+NOTE_ROOM = 400
 """Characters kept for the line that says how many records meet a search's constraints."""
 _LEAST_SHARE = 160
 _LEAST_LINE = 16

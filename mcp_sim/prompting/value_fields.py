@@ -1,0 +1,157 @@
+"""The fields an argument constrains when its name fits none of them, read from the values.
+
+A service may store ``top_speed`` as ``vmax`` and ``floor`` as ``storey``: the argument's name
+then says nothing, but its value does. An equality names the fields holding its value (see
+:mod:`mcp_sim.prompting.constraints`); a prefix the text fields whose values start with it
+(:func:`by_prefix`); a range bound the fields of its kind whose values lie around it
+(:func:`range_distance`): ``min_top_speed=177`` is a bound on the field holding 60 to 250,
+not on the one holding 300 to 6400, nor on a calendar's dates. Bounds of one name
+(``min_floor`` and ``max_floor``) bound one field, and a field another argument claims is
+not taken again (:func:`assign_ranges`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.record_fields import SELF, FieldInfo, FieldSchema, magnitude
+
+ID_WORDS = frozenset({"id", "ids", "key", "uuid", "guid"})
+"""Last words of identifiers' names: an id is neither a measure nor a title."""
+_MOST_DISTANCE = 50.0
+_MULTI_VALUED = 0.5
+"""Added to the distance of a field holding many values per record (a calendar's dates, a
+list's items): a search's bound is on a record's own attribute more often."""
+_OTHER_NUMBER = 0.25
+"""Added when a bound's number and the field's differ in kind (``18.5`` on counts)."""
+
+
+def range_distance(info: FieldInfo, value: Any) -> float | None:
+    """How far ``value`` (a bound) lies from the values ``info`` holds, in spans of them: 0
+    inside, more the farther outside; ``None`` when they cannot be compared."""
+    number = magnitude(value)
+    if number is None or info.low is None or info.high is None:
+        return None
+    span = (info.high - info.low) or 1.0
+    gap = max(info.low - number, number - info.high, 0.0)
+    distance = min(gap / span, _MOST_DISTANCE)
+    if info.values > info.records * 1.5:
+        distance += _MULTI_VALUED
+    if isinstance(value, float) and not value.is_integer():
+        distance += 0.0 if info.fractional else _OTHER_NUMBER
+    elif isinstance(value, int) and info.fractional * 4 > info.values:
+        distance += _OTHER_NUMBER
+    return distance
+
+
+TEMPORAL = frozenset({"after", "before", "since", "until", "till", "earliest", "latest"})
+"""Words of a bound on a time: a number it bounds is a year."""
+_NOT_YEARS = 1.0
+"""Added for a time's bound to a field whose values are no years."""
+
+
+def _years(info: FieldInfo) -> bool:
+    return (
+        info.low is not None
+        and info.high is not None
+        and 1000 <= info.low <= info.high <= 2200
+        and not info.fractional
+    )
+
+
+def nearest(
+    schema: FieldSchema, fields: Iterable[str], values: list[Any], temporal: bool = False
+) -> list[str]:
+    """Of ``fields``, those whose values lie nearest all of ``values`` (bounds of one name;
+    ``temporal``: bounds on a time, nearest a field of years)."""
+    scored: dict[str, float] = {}
+    for path in fields:
+        info = schema.fields[path]
+        distances = [range_distance(info, v) for v in values]
+        if all(d is not None for d in distances):
+            scored[path] = sum(d for d in distances if d is not None)
+            if temporal and not _years(info) and info.kind == "number":
+                scored[path] += _NOT_YEARS
+    if not scored:
+        return []
+    best = min(scored.values())
+    return [p for p, d in scored.items() if d == best]
+
+
+def _timed(members: list[tuple[str, Any, list[str]]]) -> bool:
+    """Whether bounds are on a time (``published_after``)."""
+    return any(set(tokens(argument)) & TEMPORAL for argument, _, _ in members)
+
+
+def by_prefix(schema: FieldSchema, value: Any, op: str, named: Iterable[str] = ()) -> list[str]:
+    """The text fields holding values that start with (``prefix``) or contain ``value``,
+    those holding the most such values first (ties all kept): of the ``named`` fields when
+    one of them holds such values, else of all."""
+    needle = str(value).strip().casefold()
+    if not needle:
+        return []
+    counts: dict[str, int] = {}
+    named = list(named)
+    for path, info in schema.fields.items():
+        if path == SELF or info.kind not in ("string", "text"):
+            continue
+        if op == "prefix":
+            found = sum(1 for v in info.distinct if v.startswith(needle))
+        else:
+            found = sum(1 for v in info.distinct if needle in v)
+        if found:
+            counts[path] = found
+    if not counts:
+        return _free_text(schema, named)
+    if any(p in counts for p in named):
+        counts = {p: n for p, n in counts.items() if p in named}
+    most = max(counts.values())
+    return [p for p, n in counts.items() if n == most]
+
+
+def assign_ranges(
+    schema: FieldSchema,
+    groups: dict[tuple[str, ...], list[tuple[str, Any, list[str]]]],
+    claimed: set[str],
+) -> dict[str, list[str]]:
+    """The field(s) each unnamed bound constrains: per group of bounds of one name (the
+    words left of ``min_floor`` and ``max_floor``), with its ``(argument, value,
+    candidates)``, the candidates nearest every bound of the group that no other argument
+    claimed, groups whose values fit a field best choosing first."""
+    chosen: dict[str, list[str]] = {}
+    taken = set(claimed)
+    ranked: list[tuple[float, tuple[str, ...]]] = []
+    for words, members in groups.items():
+        candidates = set.intersection(*(set(c) for _, _, c in members))
+        best = nearest(schema, candidates, [v for _, v, _ in members], _timed(members))
+        if best:
+            distance = sum(range_distance(schema.fields[best[0]], v) or 0.0 for _, v, _ in members)
+            ranked.append((distance / len(members), words))
+    for _, words in sorted(ranked):
+        members = groups[words]
+        candidates = set.intersection(*(set(c) for _, _, c in members))
+        free = [p for p in sorted(candidates) if p not in taken] or sorted(candidates)
+        best = nearest(schema, free, [v for _, v, _ in members], _timed(members))
+        taken.update(best)
+        for argument, _, _ in members:
+            chosen[argument] = best
+    return chosen
+
+
+def _free_text(schema: FieldSchema, named: list[str]) -> list[str]:
+    """When no sampled value starts with the text: the text fields whose values hardly
+    repeat (a title, a name: what a prefix is typed from), the ``named`` among them first;
+    none when there are several and none is named."""
+    free = [
+        p
+        for p, info in schema.fields.items()
+        if p != SELF
+        and info.kind in ("string", "text")
+        and info.records * 2 >= schema.sampled
+        and len(info.distinct) * 2 >= info.values
+        and not (info.words and info.words[-1][-1] in ID_WORDS)
+    ]
+    mine = [p for p in free if p in named]
+    return mine or (free if len(free) == 1 else [])
