@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.prompting.summary_asked import asked_stats, counted, narrowed
 from mcp_sim.prompting.summary_names import (
+    Stat,
     count_names,
     is_time,
     join,
@@ -21,7 +22,7 @@ from mcp_sim.prompting.summary_names import (
     style_of,
     words,
 )
-from mcp_sim.prompting.summary_stats import MOST_DISTINCT, FieldStats, GroupStats
+from mcp_sim.prompting.summary_stats import MOST_DISTINCT, FieldStats, GroupStats, tidy, value_of
 from mcp_sim.spec.world import ToolSpec
 
 MOST_NUMBERS = 4
@@ -32,19 +33,6 @@ _NOT_COUNTS = frozenset(["", "ac", "dis", "vis"])
 """What goes before ``count`` in a word that is no count (``account``, ``discount``)."""
 _NET_WORDS = ("balance", "net", "difference")
 _COUNTED = re.compile(r"how many (\w+)|number of (\w+)|(\w+) count\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Stat:
-    names: list[str]
-    """Best first: a tool's output schema's name, else the common names."""
-    value: Any
-    fallback: tuple[str, ...] = ()
-    """Names it takes only where no other value has them."""
-
-
-def _tidy(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 def _is_identifier(stats: FieldStats) -> bool:
@@ -112,7 +100,11 @@ def group_values(
 ) -> list[Stat]:
     """The group's statistics, each with its names."""
     style = style_of(group.keys)
-    stats = [Stat(count_names(group.name, style, counted_phrases(tool)), group.count)]
+    # A phrase counting part of the records ("unpaid count") is no name for all of them.
+    phrases = [p for p in counted_phrases(tool) if narrowed((p,), group) is None]
+    phrases += [p for p in counted(tool) if p not in phrases]
+    stats = asked_stats(tool, group, constrained, style)
+    stats.append(Stat(count_names(group.name, style, phrases), group.count))
     targets = _targets(group, wanted, constrained)
     names = _field_names(targets, group)
     ops: list[tuple[str, FieldStats]] = []
@@ -129,7 +121,7 @@ def group_values(
         alike = timed if time else [item for item in ops if item not in timed]
         alone = sum(1 for o, _ in alike if o == op) == 1
         primary, fallback = stat_names(op, name, style, alone=alone, time=time)
-        stats.append(Stat(primary, _value(op, f), tuple(fallback)))
+        stats.append(Stat(primary, value_of(op, f), tuple(fallback)))
     for f in targets:
         name = names[f.path]
         if 0 < f.holders < group.count:
@@ -163,7 +155,7 @@ def _product_totals(group: GroupStats, tool: ToolSpec, style: str) -> list[Stat]
     fields = {p[-1] for p in group.fields}
     own = [w for w in said if w not in fields]
     return [
-        Stat([*own, join([count, "x", amount, "total"], style)], _tidy(total))
+        Stat([*own, join([count, "x", amount, "total"], style)], tidy(total))
         for (count, amount), total in group.products.items()
     ]
 
@@ -185,7 +177,7 @@ def _net(group: GroupStats, targets: list[FieldStats], tool: ToolSpec, style: st
     a, b = sorted(pairs[0], key=lambda f: _place(said, f.path[0]))
     names = [w for w in _NET_WORDS if w in said.split()]
     names += [join([a.path[0], "minus", b.path[0]], style), "net"]
-    return [Stat(list(dict.fromkeys(names)), _tidy(sum(a.numbers) - sum(b.numbers)))]
+    return [Stat(list(dict.fromkeys(names)), tidy(sum(a.numbers) - sum(b.numbers)))]
 
 
 def _place(text: str, field: str) -> int:
@@ -196,17 +188,6 @@ def _place(text: str, field: str) -> int:
 def words_text(name: str) -> str:
     """A name's words as a phrase (``orderTotal`` → ``order Total``)."""
     return " ".join(words(name))
-
-
-def _value(op: str, f: FieldStats) -> Any:
-    if f.dates:
-        ordered = sorted(f.texts)
-        return ordered[0] if op == "min" else ordered[-1]
-    if op == "sum":
-        return _tidy(sum(f.numbers))
-    if op == "mean":
-        return round(sum(f.numbers) / len(f.numbers), 2)
-    return _tidy(min(f.numbers) if op == "min" else max(f.numbers))
 
 
 def _schema_named(stats: list[Stat], tool: ToolSpec) -> list[Stat]:
