@@ -264,13 +264,22 @@ def _searched(state: Any, search: SearchResult) -> Group:
     )
     for place in search.full:
         record = resolve(state, place)
-        focus = sorted(search.focus_of(place, record)) if nested else []
+        found = sorted(search.focus_of(place, record)) if nested else []
+        focus = [f for f in found if _is_entry(record, f)]
         records += [resolve(record, f) for f in focus] if focus else [record]
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
     keys = _keys(search.collection, search.full, records) if whole else None
     return Group(name, f"records of {pointer} where {where}", records, keys)
+
+
+def _is_entry(record: Any, inner: str) -> bool:
+    """Whether ``inner`` is an entry of a list or of a map keyed by data (an order's line,
+    a warehouse's item) rather than a plain sub-object of the record (its ``details``,
+    which is the record's own)."""
+    parent = resolve(record, inner.rsplit("/", 1)[0])
+    return isinstance(parent, list) or (isinstance(parent, dict) and is_map(parent))
 
 
 def _groups(

@@ -185,6 +185,11 @@ def read_collection(schema: FieldSchema, arguments: dict[str, Any]) -> Reading:
     for name, value in scalar_arguments(arguments):
         how = read_argument(name)
         if how.control:
+            # A word that often shapes the answer may still name a field its text value is
+            # held by (a station's ``format`` "pop"): matched by value alone.
+            held = _by_value(schema, value) if isinstance(value, str) else []
+            if 0 < len(held) <= _MAX_VALUE_FIELDS:
+                found.append(Constraint(name, "eq", value, tuple(held), 0.0))
             continue
         constraint = _read(schema, name, value, how)
         if constraint is not None:

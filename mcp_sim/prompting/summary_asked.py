@@ -5,7 +5,8 @@ for four values: a count, a sum, a maximum and a list of distinct values. An ans
 them from those words (``count``, ``total_price``, ``max_weight``, ``colour_values``), though
 the state may call the fields otherwise (``cost``, ``mass_kg``, ``paint``). Each asked value is
 read off the field its words name (by name, else by a shared word or a common start, else, of
-the fields of the right kind no other asked value took, the first the records hold) and goes
+the fields of the right kind no other asked value took, the first the records hold, or for
+distinct values the one with fewest) and goes
 under names made of the tool's words, spelled as the state spells its fields, before any
 other name: the answer's own name is the likeliest, and a value under it is what the answer
 copies.
@@ -175,7 +176,9 @@ def resolve(
             chosen[a], owner[f.path] = f, a.phrase
     for a in wanted:
         rest = [f for _, _, b, f in pairs if b == a and owner.get(f.path, a.phrase) == a.phrase]
-        rest.sort(key=lambda f: not f.single)
+        # A record's own field before a calendar's; of the values, an enumeration's (the
+        # fewest distinct) before a place's or a person's.
+        rest.sort(key=lambda f: (not f.single, len(set(f.texts)) if a.op == "values" else 0))
         if a not in chosen and rest:
             chosen[a], owner[rest[0].path] = rest[0], a.phrase
     return chosen

@@ -99,7 +99,8 @@ def group_values(
     group: GroupStats, tool: ToolSpec, wanted: set[str], constrained: set[str]
 ) -> list[Stat]:
     """The group's statistics, each with its names."""
-    style = style_of(group.keys)
+    # Every name the records spell counts: an envelope's ``node`` says nothing of its fields'.
+    style = style_of([*group.keys, *(part for path in group.fields for part in path)])
     # A phrase counting part of the records ("unpaid count") is no name for all of them.
     phrases = [p for p in counted_phrases(tool) if narrowed((p,), group) is None]
     phrases += [p for p in counted(tool) if p not in phrases]
