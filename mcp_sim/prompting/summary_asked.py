@@ -61,8 +61,14 @@ _NAMED_OP = {"sum": "total", "max": "max", "min": "min", "mean": "mean", "values
 _SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
 _NEGATIONS = ("un", "non", "not")
 _CHUNKS = re.compile(r",|;|\.\s|\.$|\band\b|\bwith\b|\(|\)|:")
-_ENDS = frozenset(["of", "for", "per", "in", "by", "from", "on", "at", "across"])
+_ENDS = frozenset(
+    ["of", "for", "per", "in", "by", "from", "on", "at", "over", "across", "between", "during"]
+)
 _MOST_PHRASE = 3
+_COUNTED_RECORDS = re.compile(
+    r"(?<!list )\b(?:of|over|across)\s+(?:all the|the|all|each|every)\s+([a-z][\w-]*)",
+    re.IGNORECASE,
+)
 _POSSESSIVE = re.compile(r"\b\w+'s\b")
 
 
@@ -119,11 +125,10 @@ def asked(tool: ToolSpec) -> list[Asked]:
     return found
 
 
-def counted(tool: ToolSpec) -> tuple[str, ...]:
-    """The records a description counts ("of the boats", "number of visits")."""
+def counted(tool: ToolSpec) -> list[str]:
+    """The records a description counts ("of the boats", "over all warehouses")."""
     first = tool.description.split(". ")[0]
-    match = re.search(r"\b(?:of|number of|count of)\s+(?:the\s+|all\s+)?([\w-]+)", first)
-    return (match.group(1),) if match else ()
+    return [m.group(1) for m in _COUNTED_RECORDS.finditer(first)]
 
 
 def _fits(phrase: tuple[str, ...], f: FieldStats) -> float:
@@ -195,12 +200,17 @@ def asked_stats(tool: ToolSpec, group: GroupStats, constrained: set[str], style:
             continue
         f = chosen.get(a)
         if f is not None:
-            stats.append(Stat(_names(a, style), value_of(a.op, f)))
+            stats.append(Stat(_names(a, f, style), value_of(a.op, f), asked=True))
     return stats
 
 
-def _names(a: Asked, style: str) -> list[str]:
+def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
+    """The names an answer gives the value: the operation's word on the tool's words
+    (``max_weight``, ``largest_weight``), and on the words of them the field's own name
+    holds (``lowest_economy`` for "lowest economy fare" over a cabin's ``economy``)."""
     phrase = list(a.phrase)
+    own = set(tokens(f.path[-1]))
+    shared = [w for w in phrase if set(tokens(w)) & own]
     squeezed = ["".join(w.replace("-", "") for w in phrase)]
     if a.op == "values":
         last = [*phrase[:-1], plural(phrase[-1])]
@@ -218,16 +228,25 @@ def _names(a: Asked, style: str) -> list[str]:
     names += [join([a.said, *squeezed], style), join([*phrase, op], style)]
     if a.op == "mean":
         names.insert(1, join(["avg", *phrase], style))
+    if shared and shared != phrase:
+        names += [join([op, *shared], style), join([a.said, *shared], style)]
+    # Then the field's own name and its last word (``highestKm`` over ``odometerKm``).
+    field = f.path[-1]
+    for part in dict.fromkeys([field, words(field)[-1]]) if words(field) else ():
+        names += [join([op, part], style), join([a.said, part], style)]
     return list(dict.fromkeys(n for n in names if n))
 
 
 def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     """A count: of the records, or of those a yes/no field or a value the words name."""
     if not a.phrase:
-        return [Stat([spelled("count", style)], group.count)]
+        return [Stat([spelled("count", style)], group.count, asked=True)]
     names = [join(list(a.phrase), style), join([*a.phrase, "count"], style)]
+    if set(tokens("".join(a.phrase))) <= set(tokens(group.name)):
+        # "vehicle count" of the vehicles: the records' noun alone would name one of them.
+        names = [names[1], join([plural(a.phrase[-1])], style), names[0]]
     part = narrowed(a.phrase, group)
-    return [Stat(names, part if part is not None else group.count)]
+    return [Stat(names, part if part is not None else group.count, asked=True)]
 
 
 def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:

@@ -57,6 +57,8 @@ class Stat:
     value: Any
     fallback: tuple[str, ...] = ()
     """Names it takes only where no other value has them."""
+    asked: bool = False
+    """Asked for by the tool's words: keeps more of its names where room is short."""
 
 
 def words(name: str) -> list[str]:

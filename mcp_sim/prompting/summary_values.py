@@ -25,6 +25,8 @@ from mcp_sim.prompting.summary_names import (
 from mcp_sim.prompting.summary_stats import MOST_DISTINCT, FieldStats, GroupStats, tidy, value_of
 from mcp_sim.spec.world import ToolSpec
 
+ASKED_NAMES = 8
+"""Names a value the tool's words ask for keeps however short the room."""
 MOST_NUMBERS = 4
 MOST_TEXTS = 3
 _TOTALLED = re.compile(r"\btotal\s+(?:of\s+)?(?:the\s+)?([a-z]+)", re.IGNORECASE)
@@ -209,7 +211,7 @@ def flat_values(stats: list[Stat], most_names: int) -> dict[str, Any]:
     names; a name two values would share goes to the first."""
     flat: dict[str, Any] = {}
     for stat in stats:
-        for name in stat.names[:most_names]:
+        for name in stat.names[: max(most_names, ASKED_NAMES) if stat.asked else most_names]:
             flat.setdefault(name, stat.value)
     # A fallback two values would share (the ``lowest_economy`` of seats and of prices per
     # cabin) would put one of them under a name that fits both: neither takes it.
