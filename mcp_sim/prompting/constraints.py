@@ -33,6 +33,8 @@ NAME_FIT = 0.6
 _MOST_SHOWN = 4
 """Values of a list a constraint's description shows."""
 _MAX_VALUE_FIELDS = 3
+_SURE_FIT = 0.8
+"""A name fit below this is a guess a field holding the value overrides."""
 """A bare bound or a value held by more fields than this says too little to constrain."""
 
 
@@ -162,6 +164,12 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
             fields = named or fields
     elif not fields and op == "eq":
         fields = _by_value(schema, value)
+    elif op == "eq" and fit < _SURE_FIT and isinstance(value, str):
+        # A loose name fit (``crop`` ↔ ``crop_name``) yields to the field holding the value
+        # (``plant`` holding "pepper") where the fields it named hold none of it.
+        held = _by_value(schema, value)
+        if held and not set(held) & set(fields):
+            fields, fit = held, 0.0
     if not fields or (len(fields) > _MAX_VALUE_FIELDS and fit == 0):
         return None
     return Constraint(name, op, value, tuple(fields), fit)

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 
 from mcp_sim.prompting.field_names import name_score, tokens
 from mcp_sim.prompting.summary_names import Stat, join, plural, spelled, words
-from mcp_sim.prompting.summary_stats import MOST_DISTINCT, FieldStats, GroupStats, value_of
+from mcp_sim.prompting.summary_stats import (
+    MOST_DISTINCT,
+    FieldStats,
+    GroupStats,
+    is_identifier,
+    value_of,
+)
 from mcp_sim.spec.world import ToolSpec
 
 OPS: dict[str, str] = {
@@ -165,7 +171,9 @@ def resolve(
     """The field each asked statistic reads: best name fits first, then each one no name
     fits takes the first field of its kind no other took (a record's own field before a
     calendar's)."""
-    usable = [f for f in group.fields.values() if f.path[-1] not in constrained]
+    usable = [
+        f for f in group.fields.values() if f.path[-1] not in constrained and not is_identifier(f)
+    ]
     pairs = [
         (_fits(a.phrase, f), -i, a, f)
         for a in wanted

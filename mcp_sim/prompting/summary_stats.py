@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from mcp_sim.prompting.summary_names import words
+
 MOST_RECORDS = 20_000
 """Records whose fields are read per group, to keep a call's view fast to build (the count is
 of all of them; the view says when the rest went unread)."""
@@ -69,6 +71,13 @@ class GroupStats:
     """Per pair of a record's own numbers, a count and an amount (``qty`` and
     ``unitPrice``), the total of their products over the records: the amount of an order's
     lines, which no field holds."""
+
+
+def is_identifier(stats: FieldStats) -> bool:
+    """Whether a field names records (``room_id``, ``Id``) rather than measures them."""
+    last = words(stats.path[-1])
+    # By its last word, not its last letters: ``paid`` and ``fluid`` measure.
+    return bool(last) and last[-1].lower() in ("id", "ids", "uuid")
 
 
 def tidy(value: float) -> float | int:

@@ -22,7 +22,14 @@ from mcp_sim.prompting.summary_names import (
     style_of,
     words,
 )
-from mcp_sim.prompting.summary_stats import MOST_DISTINCT, FieldStats, GroupStats, tidy, value_of
+from mcp_sim.prompting.summary_stats import (
+    MOST_DISTINCT,
+    FieldStats,
+    GroupStats,
+    is_identifier,
+    tidy,
+    value_of,
+)
 from mcp_sim.spec.world import ToolSpec
 
 ASKED_NAMES = 8
@@ -37,11 +44,6 @@ _NET_WORDS = ("balance", "net", "difference")
 _COUNTED = re.compile(r"how many (\w+)|number of (\w+)|(\w+) count\b", re.IGNORECASE)
 
 
-def _is_identifier(stats: FieldStats) -> bool:
-    last = words(stats.path[-1])[-1].lower()
-    return last in ("id", "ids", "uuid") or stats.path[-1].lower().endswith("id")
-
-
 def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list[FieldStats]:
     """The fields to sum up: those the tool's words name first, then the others; numbers,
     dates and enumerations (strings of few distinct values), no identifiers."""
@@ -49,7 +51,7 @@ def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list
         f
         for f in group.fields.values()
         if f.path[-1] not in constrained
-        and not _is_identifier(f)
+        and not is_identifier(f)
         and f.holders * 2 >= max(1, group.count) // 4
     ]
 

@@ -124,3 +124,19 @@ def test_the_states_spelling_is_read_from_all_its_names() -> None:
     assert join(["max", "area_m2"], "camel") == "maxAreaM2"
     assert join(["total", "power_kw"], "kebab") == "total-power-kw"
     assert join(["total", "powerKw"], "upper") == "TOTAL_POWER_KW"
+
+
+def test_an_identifier_is_no_measure_and_a_loose_name_yields_to_the_values() -> None:
+    beds = [
+        {
+            "bed_id": 1000 + i,
+            "crop_name": f"Bed {i}",  # the name fits "crop" loosely, but holds no crop
+            "plant": ["pepper", "basil"][i % 2],
+            "surface": 10 + i,
+        }
+        for i in range(40)
+    ]
+    world = _world({"beds": beds}, "bed_stats", "Count and largest area of the beds of one crop.")
+    values = _values(world, {"crop": "pepper"})
+    assert values["count"] == 20
+    assert values["max_area"] == 48  # the surface, not the largest id
