@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from mcp_sim.prompting.field_names import name_score, tokens
-from mcp_sim.prompting.summary_names import Stat, join, plural, spelled, words
+from mcp_sim.prompting.summary_names import Stat, is_time, join, plural, spelled, words
 from mcp_sim.prompting.summary_stats import (
     MOST_DISTINCT,
     FieldStats,
@@ -189,9 +189,16 @@ def resolve(
             chosen[a], owner[f.path] = f, a.phrase
     for a in wanted:
         rest = [f for _, _, b, f in pairs if b == a and owner.get(f.path, a.phrase) == a.phrase]
-        # A record's own field before a calendar's; of the values, an enumeration's (the
-        # fewest distinct) before a place's or a person's.
-        rest.sort(key=lambda f: (not f.single, len(set(f.texts)) if a.op == "values" else 0))
+        # A record's own field before a calendar's; a number before a date unless the words
+        # name a time; of the values, an enumeration's (fewest distinct) before a place's.
+        timed = is_time(" ".join(a.phrase)) or a.said.lower() in ("latest", "earliest")
+        rest.sort(
+            key=lambda f: (
+                not f.single,
+                f.dates != timed if a.op in ("max", "min") else False,
+                len(set(f.texts)) if a.op == "values" else 0,
+            )
+        )
         if a not in chosen and rest:
             chosen[a], owner[rest[0].path] = rest[0], a.phrase
     return chosen
