@@ -243,6 +243,8 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
     names += [join([a.said, *squeezed], style), join([*phrase, op], style)]
     if a.op == "mean":
         names.insert(1, join(["avg", *phrase], style))
+    if a.op == "sum":
+        names.append(join(phrase, style))  # "total bytes" answered as ``bytes``
     if shared and shared != phrase:
         names += [join([op, *shared], style), join([a.said, *shared], style)]
     # Then the field's own name and its last word (``highestKm`` over ``odometerKm``).
