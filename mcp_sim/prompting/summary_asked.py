@@ -214,6 +214,10 @@ def asked_stats(tool: ToolSpec, group: GroupStats, constrained: set[str], style:
             stats += _count(a, group, style)
             continue
         f = chosen.get(a)
+        if f is not None and a.op == "sum" and group.products and not _fits(a.phrase, f):
+            # A total no field is named for, over records with a quantity and a price: the
+            # total of their products (see ``summary_values``), not a field guessed.
+            continue
         if f is not None:
             stats.append(Stat(_names(a, f, style), value_of(a.op, f), asked=True))
     return stats
