@@ -140,3 +140,17 @@ def test_an_identifier_is_no_measure_and_a_loose_name_yields_to_the_values() -> 
     values = _values(world, {"crop": "pepper"})
     assert values["count"] == 20
     assert values["max_area"] == 48  # the surface, not the largest id
+
+
+def test_the_records_a_description_counts_name_the_count() -> None:
+    stock = {
+        f"W{w}": {f"SKU-{s}": {"on_hand": 10 * w + s, "reserved": w} for s in range(20)}
+        for w in range(1, 6)
+    }
+    world = _world(
+        {"stock": stock}, "stock_totals", "Totals of an item over all warehouses: on hand."
+    )
+    values = _values(world, {"sku": "SKU-4"})
+    assert values["warehouses"] == 5
+    listing = _world({"stock": stock}, "stock_totals", "Totals of an item; the list of all bins.")
+    assert "bins" not in _values(listing, {"sku": "SKU-4"})
