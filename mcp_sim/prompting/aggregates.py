@@ -33,7 +33,7 @@ from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, resolve
 from mcp_sim.spec.world import ToolSpec
 
 SUMMARY_HEADING = "**Summary computed from the state**"
@@ -117,6 +117,8 @@ class Group:
     records: list[Any]
     keys: list[str] | None = None
     """Each record's key (its id field's value, else its place), where it has one."""
+    outer: tuple[str, int] | None = None
+    """For parts of records (a parcel's scans at a facility): the records' kind and number."""
 
 
 @dataclass
@@ -271,7 +273,13 @@ def _searched(state: Any, search: SearchResult) -> Group:
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
     keys = _keys(search.collection, search.full, records) if whole else None
-    return Group(name, f"records of {pointer} where {where}", records, keys)
+    kind = pointer.rsplit("/", 1)[-1]
+    outer = None if whole else (kind, len(search.full))
+    if search.nested is not None:
+        # Nested records searched as their own kind (a parcel's scan events): their owners.
+        owners = {record_pointer(search.collection, p) for p in search.full}
+        outer = (kind, len(owners))
+    return Group(name, f"records of {pointer} where {where}", records, keys, outer)
 
 
 def _is_entry(record: Any, inner: str) -> bool:
@@ -344,6 +352,7 @@ def summarize(
     blocks = []
     for group in groups:
         stats = group_stats(group.name, group.records, group.keys)
+        stats.outer = group.outer
         scope = group.scope
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"

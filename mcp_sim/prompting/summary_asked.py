@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from mcp_sim.prompting.field_names import name_score, tokens
-from mcp_sim.prompting.summary_names import Stat, is_time, join, plural, spelled, words
+from mcp_sim.prompting.summary_names import BEFORE, Stat, is_time, join, plural, spelled, words
 from mcp_sim.prompting.summary_stats import (
     MOST_DISTINCT,
     FieldStats,
@@ -255,6 +255,8 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
     field = f.path[-1]
     for part in dict.fromkeys([field, words(field)[-1]]) if words(field) else ():
         names += [join([op, part], style), join([a.said, part], style)]
+    # Last, the operation's other common words (``top_grade`` for "highest grade").
+    names += [join([w, *phrase], style) for w in BEFORE.get(a.op, ())]
     return list(dict.fromkeys(n for n in names if n))
 
 

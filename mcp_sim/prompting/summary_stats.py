@@ -71,6 +71,8 @@ class GroupStats:
     """Per pair of a record's own numbers, a count and an amount (``qty`` and
     ``unitPrice``), the total of their products over the records: the amount of an order's
     lines, which no field holds."""
+    outer: tuple[str, int] | None = None
+    """Where the records are parts of others (a parcel's scans): those's kind and number."""
 
 
 def is_identifier(stats: FieldStats) -> bool:

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.summary_asked import asked_stats, counted, narrowed
 from mcp_sim.prompting.summary_names import (
     Stat,
@@ -17,6 +18,7 @@ from mcp_sim.prompting.summary_names import (
     is_time,
     join,
     plural,
+    spelled,
     squeezed,
     stat_names,
     style_of,
@@ -32,7 +34,7 @@ from mcp_sim.prompting.summary_stats import (
 )
 from mcp_sim.spec.world import ToolSpec
 
-ASKED_NAMES = 8
+ASKED_NAMES = 10
 """Names a value the tool's words ask for keeps however short the room."""
 MOST_NUMBERS = 4
 MOST_TEXTS = 3
@@ -109,6 +111,13 @@ def group_values(
     phrases = [p for p in counted_phrases(tool) if narrowed((p,), group) is None]
     phrases += [p for p in counted(tool) if p not in phrases]
     stats = asked_stats(tool, group, constrained, style)
+    if group.outer is not None:
+        # "How many parcels" a facility scanned counts parcels, not their scans there.
+        kind, many = group.outer
+        own = [p for p in phrases if set(tokens(p)) & set(tokens(kind))]
+        phrases = [p for p in phrases if p not in own]
+        bare = spelled("count", style)
+        stats.append(Stat([n for n in count_names(kind, style, own) if n != bare], many))
     stats.append(Stat(count_names(group.name, style, phrases), group.count))
     targets = _targets(group, wanted, constrained)
     names = _field_names(targets, group)

@@ -154,3 +154,20 @@ def test_the_records_a_description_counts_name_the_count() -> None:
     assert values["warehouses"] == 5
     listing = _world({"stock": stock}, "stock_totals", "Totals of an item; the list of all bins.")
     assert "bins" not in _values(listing, {"sku": "SKU-4"})
+
+
+def test_a_count_of_the_records_whose_parts_were_found_counts_records() -> None:
+    parcels = [
+        {
+            "number": f"P{i:04d}",
+            "events": [
+                {"facility": ["ALD-1", "BRI-2"][(i + j) % 2], "code": ["IN", "OUT"][j % 2]}
+                for j in range(3)
+            ],
+        }
+        for i in range(30)
+    ]
+    world = _world({"parcels": parcels}, "facility_summary", "How many parcels a facility scanned.")
+    values = _values(world, {"facility": "ALD-1"})
+    assert values["parcels"] == 30  # every parcel passed it once or twice
+    assert values["events"] == 45
