@@ -204,23 +204,28 @@ def resolve(
     return chosen
 
 
-def asked_stats(tool: ToolSpec, group: GroupStats, constrained: set[str], style: str) -> list[Stat]:
-    """The statistics ``tool``'s description asks for, under the names it would use."""
+def asked_stats(
+    tool: ToolSpec, group: GroupStats, constrained: set[str], style: str
+) -> tuple[list[Stat], list[Stat]]:
+    """The statistics ``tool``'s description asks for, under the names it would use: those
+    to show first, and the guesses to show after the group's quantity × price totals."""
     wanted = asked(tool)
     chosen = resolve(wanted, group, constrained)
     stats: list[Stat] = []
+    late: list[Stat] = []
     for a in wanted:
         if a.op == "count":
             stats += _count(a, group, style)
             continue
         f = chosen.get(a)
-        if f is not None and a.op == "sum" and group.products and not _fits(a.phrase, f):
-            # A total no field is named for, over records with a quantity and a price: the
-            # total of their products (see ``summary_values``), not a field guessed.
+        if f is None:
             continue
-        if f is not None:
-            stats.append(Stat(_names(a, f, style), value_of(a.op, f), asked=True))
-    return stats
+        stat = Stat(_names(a, f, style), value_of(a.op, f), asked=True)
+        # A total no field is named for, over records with a quantity and a price, may be
+        # the total of their products (an order's amount): that takes its bare words first.
+        weak = a.op == "sum" and bool(group.products) and not _fits(a.phrase, f)
+        (late if weak else stats).append(stat)
+    return stats, late
 
 
 def _names(a: Asked, f: FieldStats, style: str) -> list[str]:

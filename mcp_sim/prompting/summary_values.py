@@ -110,7 +110,7 @@ def group_values(
     # A phrase counting part of the records ("unpaid count") is no name for all of them.
     phrases = [p for p in counted_phrases(tool) if narrowed((p,), group) is None]
     phrases += [p for p in counted(tool) if p not in phrases]
-    stats = asked_stats(tool, group, constrained, style)
+    stats, guessed = asked_stats(tool, group, constrained, style)
     if group.outer is not None:
         # "How many parcels" a facility scanned counts parcels, not their scans there.
         kind, many = group.outer
@@ -150,6 +150,7 @@ def group_values(
             stats.append(Stat([plural(name), name], f.distinct()))
             stats.append(Stat([join([name, "counts"], style)], f.counts()))
     stats += _product_totals(group, tool, style)
+    stats += guessed
     stats += _net(group, targets, tool, style)
     return _schema_named(stats, tool)
 

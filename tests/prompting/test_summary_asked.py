@@ -171,3 +171,19 @@ def test_a_count_of_the_records_whose_parts_were_found_counts_records() -> None:
     values = _values(world, {"facility": "ALD-1"})
     assert values["parcels"] == 30  # every parcel passed it once or twice
     assert values["events"] == 45
+
+
+def test_a_guessed_total_beside_quantities_and_prices_is_still_named() -> None:
+    stations = [
+        {"sign": f"S{i}", "genre": ["pop", "jazz"][i % 2], "power": i % 90, "mhz": 88.5 + i / 4}
+        for i in range(40)
+    ]
+    world = _world(
+        {"stations": stations},
+        "station_stats",
+        "Count, total frequency and largest power_kw of the stations of one genre.",
+    )
+    values = _values(world, {"genre": "pop"})
+    pop = [s for s in stations if s["genre"] == "pop"]
+    assert values["total_frequency"] == round(sum(s["mhz"] for s in pop), 2)
+    assert values["max_power_kw"] == max(s["power"] for s in pop)
