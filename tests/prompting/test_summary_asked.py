@@ -174,7 +174,7 @@ def test_a_count_of_the_records_whose_parts_were_found_counts_records() -> None:
 
 
 def test_a_guessed_total_beside_quantities_and_prices_is_still_named() -> None:
-    stations = [
+    stations: list[dict[str, Any]] = [
         {"sign": f"S{i}", "genre": ["pop", "jazz"][i % 2], "power": i % 90, "mhz": 88.5 + i / 4}
         for i in range(40)
     ]
