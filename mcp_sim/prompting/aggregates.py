@@ -33,7 +33,7 @@ from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, resolve
 from mcp_sim.spec.world import ToolSpec
 
 SUMMARY_HEADING = "**Summary computed from the state**"
@@ -117,6 +117,8 @@ class Group:
     records: list[Any]
     keys: list[str] | None = None
     """Each record's key (its id field's value, else its place), where it has one."""
+    outer: tuple[str, int] | None = None
+    """For parts of records (a parcel's scans at a facility): the records' kind and number."""
 
 
 @dataclass
@@ -264,13 +266,28 @@ def _searched(state: Any, search: SearchResult) -> Group:
     )
     for place in search.full:
         record = resolve(state, place)
-        focus = sorted(search.focus_of(place, record)) if nested else []
+        found = sorted(search.focus_of(place, record)) if nested else []
+        focus = [f for f in found if _is_entry(record, f)]
         records += [resolve(record, f) for f in focus] if focus else [record]
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
     keys = _keys(search.collection, search.full, records) if whole else None
-    return Group(name, f"records of {pointer} where {where}", records, keys)
+    kind = pointer.rsplit("/", 1)[-1]
+    outer = None if whole else (kind, len(search.full))
+    if search.nested is not None:
+        # Nested records searched as their own kind (a parcel's scan events): their owners.
+        owners = {record_pointer(search.collection, p) for p in search.full}
+        outer = (kind, len(owners))
+    return Group(name, f"records of {pointer} where {where}", records, keys, outer)
+
+
+def _is_entry(record: Any, inner: str) -> bool:
+    """Whether ``inner`` is an entry of a list or of a map keyed by data (an order's line,
+    a warehouse's item) rather than a plain sub-object of the record (its ``details``,
+    which is the record's own)."""
+    parent = resolve(record, inner.rsplit("/", 1)[0])
+    return isinstance(parent, list) or (isinstance(parent, dict) and is_map(parent))
 
 
 def _groups(
@@ -335,6 +352,7 @@ def summarize(
     blocks = []
     for group in groups:
         stats = group_stats(group.name, group.records, group.keys)
+        stats.outer = group.outer
         scope = group.scope
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"

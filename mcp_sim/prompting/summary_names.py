@@ -8,16 +8,21 @@ operation's words before or after the field's name or its last word (``total_pag
 ``pages_total``, ``totalKm`` for ``odometerKm``), the bare field name for a total (``on_hand``,
 ``debits``), the bare operation where only one field has it (``highest``, ``latest``), and for a
 count, the records' plural and ``<record>_count``; all spelled as the state spells its fields
-(snake_case or camelCase).
+(snake_case, camelCase, PascalCase, kebab-case or UPPER_SNAKE).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_CAMEL = re.compile(r"[a-z][A-Z]")
+_WORD = re.compile(r"[A-Z]?[a-z]+\d*|[A-Z]+\d*(?![a-z])|\d+")
+"""A word and the digits after it (``m2`` of ``area_m2`` is one word)."""
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+STYLES = ("snake", "camel", "pascal", "kebab", "upper")
 BEFORE: dict[str, tuple[str, ...]] = {
     "sum": ("total", "sum"),
     "max": ("max", "highest", "top", "most"),
@@ -43,27 +48,73 @@ DATES: dict[str, tuple[str, ...]] = {"max": ("latest",), "min": ("earliest",)}
 _TIME_WORDS = frozenset(["year", "date", "day", "time", "when"])
 
 
+@dataclass(frozen=True)
+class Stat:
+    """One value of a summary and the names it goes under."""
+
+    names: list[str]
+    """Best first: a tool's output schema's name, else the common names."""
+    value: Any
+    fallback: tuple[str, ...] = ()
+    """Names it takes only where no other value has them."""
+    asked: bool = False
+    """Asked for by the tool's words: keeps more of its names where room is short."""
+
+
 def words(name: str) -> list[str]:
     """A name's words as written (``odometerKm`` → ``odometer``, ``Km``)."""
     return _WORD.findall(name)
 
 
+def _style_of_one(key: str) -> str | None:
+    """The spelling ``key`` shows, or ``None`` where one lower-case word could be any."""
+    letters = [c for c in key if c.isalpha()]
+    if not letters or not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        return None
+    if "-" in key:
+        return "kebab"
+    if all(c.isupper() for c in letters):
+        return "upper" if len(letters) > 1 else None
+    if "_" in key:
+        return "snake"
+    if _CAMEL.search(key) or letters[0].isupper():
+        return "pascal" if key[0].isupper() else "camel"
+    return None
+
+
 def style_of(keys: Iterable[str]) -> str:
-    """``camel`` when the state's field names are camelCase, else ``snake``."""
-    listed = list(keys)
-    camel = sum(1 for k in listed if _CAMEL.search(k))
-    snake = sum(1 for k in listed if "_" in k)
-    return "camel" if camel > snake else "snake"
+    """How the state spells its field names: ``snake`` (the default), ``camel``,
+    ``pascal``, ``kebab`` or ``upper``, by the most names that show one."""
+    votes = Counter(s for s in map(_style_of_one, keys) if s is not None)
+    if not votes:
+        return "snake"
+    return max(STYLES, key=lambda s: (votes[s], s == "snake"))
 
 
 def join(parts: Iterable[str], style: str) -> str:
-    flat = [w for part in parts for w in words(part)]
+    """``parts``' words as one name in ``style``."""
+    flat = [w.lower() for part in parts for w in words(part)]
+    if not flat:
+        return ""
     if style == "camel":
-        return "".join([flat[0].lower(), *(w[:1].upper() + w[1:] for w in flat[1:])])
-    return "_".join(w.lower() for w in flat)
+        return "".join([flat[0], *(w[:1].upper() + w[1:] for w in flat[1:])])
+    if style == "pascal":
+        return "".join(w[:1].upper() + w[1:] for w in flat)
+    if style == "kebab":
+        return "-".join(flat)
+    if style == "upper":
+        return "_".join(flat).upper()
+    return "_".join(flat)
+
+
+def spelled(name: str, style: str) -> str:
+    """A bare word (``count``) as the state would spell it."""
+    return join([name], style)
 
 
 def plural(name: str) -> str:
+    if name.isupper():
+        return plural(name.lower()).upper()
     if name.endswith("y") and len(name) > 2 and name[-2] not in "aeiou":
         return name[:-1] + "ies"
     return name if name.endswith("s") else name + "s"
@@ -91,7 +142,7 @@ def stat_names(
     names += [join([w, field], style) for w in before]
     names += [join([field, w], style) for w in AFTER[op]]
     if alone:
-        names += [*DATES.get(op, ())] if time else [*BARE[op]]
+        names += [spelled(w, style) for w in (DATES.get(op, ()) if time else BARE[op])]
     last = words(field)[-1] if len(words(field)) > 1 else None
     fallback = [join([w, last], style) for w in before] if last is not None else []
     fallback += [join([last, w], style) for w in AFTER[op]] if last is not None else []
@@ -102,13 +153,14 @@ def count_names(group: str, style: str, phrases: Iterable[str]) -> list[str]:
     """The names of a count of the records of ``group`` (``books``, ``book_count``,
     ``count``), and of the words a tool's name or description counts (``headcount``; the
     ``enrolled`` of "enrolled count")."""
-    one = singular(group)
+    one = singular(join([group], style))
     # The tool's own word for what it counts goes first: where room leaves one name, it is
     # the name the answer is likeliest to use.
     names: list[str] = []
     for phrase in phrases:
-        names += [phrase] if "count" in phrase else [phrase, join([phrase, "count"], style)]
-    names += [plural(group), join([one, "count"], style), "count"]
+        said = spelled(phrase, style)
+        names += [said] if "count" in phrase else [said, join([phrase, "count"], style)]
+    names += [plural(one), join([one, "count"], style), spelled("count", style)]
     return list(dict.fromkeys(n for n in names if n))
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from mcp_sim.prompting.summary_names import words
+
 MOST_RECORDS = 20_000
 """Records whose fields are read per group, to keep a call's view fast to build (the count is
 of all of them; the view says when the rest went unread)."""
@@ -34,8 +36,17 @@ class FieldStats:
     texts: list[str] = field(default_factory=list)
     holders: int = 0
     """Records holding the field."""
+    trues: int = 0
+    falses: int = 0
+    """How many of a yes/no field's values are each (``paid``: records paid, not paid)."""
     owners: dict[str, str] = field(default_factory=dict)
     """A record's own string field: each value → the key of the record holding it."""
+
+    @property
+    def single(self) -> bool:
+        """Whether each record holds one value at most (a record's own field, not one of its
+        calendar's or its lines')."""
+        return len(self.numbers) + len(self.texts) + self.trues + self.falses <= self.holders
 
     @property
     def dates(self) -> bool:
@@ -60,6 +71,33 @@ class GroupStats:
     """Per pair of a record's own numbers, a count and an amount (``qty`` and
     ``unitPrice``), the total of their products over the records: the amount of an order's
     lines, which no field holds."""
+    outer: tuple[str, int] | None = None
+    """Where the records are parts of others (a parcel's scans): those's kind and number."""
+
+
+def is_identifier(stats: FieldStats) -> bool:
+    """Whether a field names records (``room_id``, ``Id``) rather than measures them."""
+    last = words(stats.path[-1])
+    # By its last word, not its last letters: ``paid`` and ``fluid`` measure.
+    return bool(last) and last[-1].lower() in ("id", "ids", "uuid")
+
+
+def tidy(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
+def value_of(op: str, f: FieldStats) -> Any:
+    """Operation ``op`` (``sum``, ``min``, ``max``, ``mean``, ``values``) over field ``f``."""
+    if op == "values":
+        return f.distinct()
+    if f.dates:
+        ordered = sorted(f.texts)
+        return ordered[0] if op == "min" else ordered[-1]
+    if op == "sum":
+        return tidy(sum(f.numbers))
+    if op == "mean":
+        return round(sum(f.numbers) / len(f.numbers), 2)
+    return tidy(min(f.numbers) if op == "min" else max(f.numbers))
 
 
 def is_data_key(key: str) -> bool:
@@ -147,13 +185,16 @@ def _leaves(
         for item in value:
             _leaves(item, path, fields, seen)
         return
-    if not path or value is None or isinstance(value, bool):
+    if not path or value is None:
         return
     stats = fields.get(path)
     if stats is None:
         stats = fields[path] = FieldStats(path)
     seen.add(path)
-    if isinstance(value, int | float):
+    if isinstance(value, bool):
+        stats.trues += value
+        stats.falses += not value
+    elif isinstance(value, int | float):
         stats.numbers.append(float(value))
     elif isinstance(value, str):
         stats.texts.append(value)

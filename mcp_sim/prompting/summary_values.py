@@ -8,22 +8,34 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.summary_asked import asked_stats, counted, narrowed
 from mcp_sim.prompting.summary_names import (
+    Stat,
     count_names,
     is_time,
     join,
     plural,
+    spelled,
     squeezed,
     stat_names,
     style_of,
     words,
 )
-from mcp_sim.prompting.summary_stats import MOST_DISTINCT, FieldStats, GroupStats
+from mcp_sim.prompting.summary_stats import (
+    MOST_DISTINCT,
+    FieldStats,
+    GroupStats,
+    is_identifier,
+    tidy,
+    value_of,
+)
 from mcp_sim.spec.world import ToolSpec
 
+ASKED_NAMES = 10
+"""Names a value the tool's words ask for keeps however short the room."""
 MOST_NUMBERS = 4
 MOST_TEXTS = 3
 _TOTALLED = re.compile(r"\btotal\s+(?:of\s+)?(?:the\s+)?([a-z]+)", re.IGNORECASE)
@@ -34,24 +46,6 @@ _NET_WORDS = ("balance", "net", "difference")
 _COUNTED = re.compile(r"how many (\w+)|number of (\w+)|(\w+) count\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Stat:
-    names: list[str]
-    """Best first: a tool's output schema's name, else the common names."""
-    value: Any
-    fallback: tuple[str, ...] = ()
-    """Names it takes only where no other value has them."""
-
-
-def _tidy(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else round(value, 2)
-
-
-def _is_identifier(stats: FieldStats) -> bool:
-    last = words(stats.path[-1])[-1].lower()
-    return last in ("id", "ids", "uuid") or stats.path[-1].lower().endswith("id")
-
-
 def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list[FieldStats]:
     """The fields to sum up: those the tool's words name first, then the others; numbers,
     dates and enumerations (strings of few distinct values), no identifiers."""
@@ -59,7 +53,7 @@ def _targets(group: GroupStats, wanted: set[str], constrained: set[str]) -> list
         f
         for f in group.fields.values()
         if f.path[-1] not in constrained
-        and not _is_identifier(f)
+        and not is_identifier(f)
         and f.holders * 2 >= max(1, group.count) // 4
     ]
 
@@ -111,8 +105,20 @@ def group_values(
     group: GroupStats, tool: ToolSpec, wanted: set[str], constrained: set[str]
 ) -> list[Stat]:
     """The group's statistics, each with its names."""
-    style = style_of(group.keys)
-    stats = [Stat(count_names(group.name, style, counted_phrases(tool)), group.count)]
+    # Every name the records spell counts: an envelope's ``node`` says nothing of its fields'.
+    style = style_of([*group.keys, *(part for path in group.fields for part in path)])
+    # A phrase counting part of the records ("unpaid count") is no name for all of them.
+    phrases = [p for p in counted_phrases(tool) if narrowed((p,), group) is None]
+    phrases += [p for p in counted(tool) if p not in phrases]
+    stats, guessed = asked_stats(tool, group, constrained, style)
+    if group.outer is not None:
+        # "How many parcels" a facility scanned counts parcels, not their scans there.
+        kind, many = group.outer
+        own = [p for p in phrases if set(tokens(p)) & set(tokens(kind))]
+        phrases = [p for p in phrases if p not in own]
+        bare = spelled("count", style)
+        stats.append(Stat([n for n in count_names(kind, style, own) if n != bare], many))
+    stats.append(Stat(count_names(group.name, style, phrases), group.count))
     targets = _targets(group, wanted, constrained)
     names = _field_names(targets, group)
     ops: list[tuple[str, FieldStats]] = []
@@ -129,7 +135,7 @@ def group_values(
         alike = timed if time else [item for item in ops if item not in timed]
         alone = sum(1 for o, _ in alike if o == op) == 1
         primary, fallback = stat_names(op, name, style, alone=alone, time=time)
-        stats.append(Stat(primary, _value(op, f), tuple(fallback)))
+        stats.append(Stat(primary, value_of(op, f), tuple(fallback)))
     for f in targets:
         name = names[f.path]
         if 0 < f.holders < group.count:
@@ -144,6 +150,7 @@ def group_values(
             stats.append(Stat([plural(name), name], f.distinct()))
             stats.append(Stat([join([name, "counts"], style)], f.counts()))
     stats += _product_totals(group, tool, style)
+    stats += guessed
     stats += _net(group, targets, tool, style)
     return _schema_named(stats, tool)
 
@@ -163,7 +170,7 @@ def _product_totals(group: GroupStats, tool: ToolSpec, style: str) -> list[Stat]
     fields = {p[-1] for p in group.fields}
     own = [w for w in said if w not in fields]
     return [
-        Stat([*own, join([count, "x", amount, "total"], style)], _tidy(total))
+        Stat([*own, join([count, "x", amount, "total"], style)], tidy(total))
         for (count, amount), total in group.products.items()
     ]
 
@@ -185,7 +192,7 @@ def _net(group: GroupStats, targets: list[FieldStats], tool: ToolSpec, style: st
     a, b = sorted(pairs[0], key=lambda f: _place(said, f.path[0]))
     names = [w for w in _NET_WORDS if w in said.split()]
     names += [join([a.path[0], "minus", b.path[0]], style), "net"]
-    return [Stat(list(dict.fromkeys(names)), _tidy(sum(a.numbers) - sum(b.numbers)))]
+    return [Stat(list(dict.fromkeys(names)), tidy(sum(a.numbers) - sum(b.numbers)))]
 
 
 def _place(text: str, field: str) -> int:
@@ -196,17 +203,6 @@ def _place(text: str, field: str) -> int:
 def words_text(name: str) -> str:
     """A name's words as a phrase (``orderTotal`` → ``order Total``)."""
     return " ".join(words(name))
-
-
-def _value(op: str, f: FieldStats) -> Any:
-    if f.dates:
-        ordered = sorted(f.texts)
-        return ordered[0] if op == "min" else ordered[-1]
-    if op == "sum":
-        return _tidy(sum(f.numbers))
-    if op == "mean":
-        return round(sum(f.numbers) / len(f.numbers), 2)
-    return _tidy(min(f.numbers) if op == "min" else max(f.numbers))
 
 
 def _schema_named(stats: list[Stat], tool: ToolSpec) -> list[Stat]:
@@ -227,7 +223,7 @@ def flat_values(stats: list[Stat], most_names: int) -> dict[str, Any]:
     names; a name two values would share goes to the first."""
     flat: dict[str, Any] = {}
     for stat in stats:
-        for name in stat.names[:most_names]:
+        for name in stat.names[: max(most_names, ASKED_NAMES) if stat.asked else most_names]:
             flat.setdefault(name, stat.value)
     # A fallback two values would share (the ``lowest_economy`` of seats and of prices per
     # cabin) would put one of them under a name that fits both: neither takes it.

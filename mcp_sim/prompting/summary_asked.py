@@ -1,0 +1,297 @@
+"""The statistics a tool's description asks for, each under the name the tool would give it.
+
+"Count, total price, largest weight and the colour values of the boats of one colour" asks
+for four values: a count, a sum, a maximum and a list of distinct values. An answer names
+them from those words (``count``, ``total_price``, ``max_weight``, ``colour_values``), though
+the state may call the fields otherwise (``cost``, ``mass_kg``, ``paint``). Each asked value is
+read off the field its words name (by name, else by a shared word or a common start, else, of
+the fields of the right kind no other asked value took, the first the records hold, or for
+distinct values the one with fewest) and goes
+under names made of the tool's words, spelled as the state spells its fields, before any
+other name: the answer's own name is the likeliest, and a value under it is what the answer
+copies.
+
+A count of something narrower than the records ("unpaid count") counts the records meeting
+it: a yes/no field the words name (``paid`` false for "unpaid"), or a value a field holds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mcp_sim.prompting.field_names import name_score, tokens
+from mcp_sim.prompting.summary_names import BEFORE, Stat, is_time, join, plural, spelled, words
+from mcp_sim.prompting.summary_stats import (
+    MOST_DISTINCT,
+    FieldStats,
+    GroupStats,
+    is_identifier,
+    value_of,
+)
+from mcp_sim.spec.world import ToolSpec
+
+OPS: dict[str, str] = {
+    "total": "sum",
+    "sum": "sum",
+    "largest": "max",
+    "biggest": "max",
+    "highest": "max",
+    "greatest": "max",
+    "maximum": "max",
+    "max": "max",
+    "most": "max",
+    "longest": "max",
+    "heaviest": "max",
+    "latest": "max",
+    "smallest": "min",
+    "lowest": "min",
+    "least": "min",
+    "minimum": "min",
+    "min": "min",
+    "shortest": "min",
+    "lightest": "min",
+    "earliest": "min",
+    "average": "mean",
+    "mean": "mean",
+    "avg": "mean",
+    "count": "count",
+    "number": "count",
+    "distinct": "values",
+    "unique": "values",
+}
+"""Words before a field's name that ask for an operation over it."""
+_AFTER = {"values": "values", "count": "count", "total": "sum"}
+"""Words after a field's name that do."""
+_NAMED_OP = {"sum": "total", "max": "max", "min": "min", "mean": "mean", "values": "values"}
+_SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
+_NEGATIONS = ("un", "non", "not")
+_CHUNKS = re.compile(r",|;|\.\s|\.$|\band\b|\bwith\b|\(|\)|:")
+_ENDS = frozenset(
+    ["of", "for", "per", "in", "by", "from", "on", "at", "over", "across", "between", "during"]
+)
+_MOST_PHRASE = 3
+_COUNTED_RECORDS = re.compile(
+    r"(?<!list )\b(?:of|over|across)\s+(?:all the|the|all|each|every)\s+([a-z][\w-]*)",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"\b\w+'s\b")
+
+
+@dataclass(frozen=True)
+class Asked:
+    op: str
+    """``count``, ``sum``, ``max``, ``min``, ``mean`` or ``values``."""
+    phrase: tuple[str, ...]
+    """The words naming the field (or, for a count, what is counted), as written."""
+    said: str
+    """The operation's word as written (``largest``)."""
+
+
+def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
+    """The statistic one comma- or "and"-separated part of a description asks for."""
+    if chunk and chunk[0].lower() in ("count", "number") and chunk[1:2] == ["of"]:
+        return Asked("count", (), chunk[0])  # "number of visits": the records themselves
+    phrase = _phrase(chunk)
+    if not phrase:
+        return None
+    first, last = phrase[0].lower(), phrase[-1].lower()
+    if first in OPS:
+        # "total and mean cost": an operation alone shares the field of the part after it.
+        rest = phrase[1:] or (following if OPS[first] != "count" else ())
+        return Asked(OPS[first], rest, phrase[0])
+    if last in _AFTER and len(phrase) > 1:
+        return Asked(_AFTER[last], phrase[:-1], phrase[-1])
+    return None
+
+
+def _phrase(chunk: list[str]) -> tuple[str, ...]:
+    """A part's words up to a preposition that starts its scope (``of the boats``)."""
+    kept: list[str] = []
+    for word in chunk:
+        if word.lower() in _ENDS:
+            break
+        if word.lower() not in _SKIPPED:
+            kept.append(word)
+    return tuple(kept[: _MOST_PHRASE + 1])
+
+
+def asked(tool: ToolSpec) -> list[Asked]:
+    """What the first sentence of ``tool``'s description asks for, in its order."""
+    # A possessive says whose, not what ("an order's item count").
+    first = _POSSESSIVE.sub(" ", tool.description.split(". ")[0])
+    chunks = [re.findall(r"[\w-]+", part) for part in _CHUNKS.split(first)]
+    bare = [tuple(w for w in _phrase(c) if w.lower() not in OPS) for c in chunks]
+    found: list[Asked] = []
+    for at, chunk in enumerate(chunks):
+        following = next((b for b in bare[at + 1 :] if b), ())
+        one = _asked_in(chunk, following)
+        if one is not None and (one.phrase or one.op == "count"):
+            found.append(one)
+    return found
+
+
+def counted(tool: ToolSpec) -> list[str]:
+    """The records a description counts ("of the boats", "over all warehouses")."""
+    first = tool.description.split(". ")[0]
+    return [m.group(1) for m in _COUNTED_RECORDS.finditer(first)]
+
+
+def _fits(phrase: tuple[str, ...], f: FieldStats) -> float:
+    """How well ``phrase`` names field ``f``: its name's fit, else a word they share or
+    start alike (``freq`` and ``frequency``)."""
+    said = tuple(t for w in phrase for t in tokens(w))
+    path = tuple(tokens(p) for p in f.path)
+    score = name_score(said, path)
+    if score > 0:
+        return score
+    own = {t for t in path[-1] if len(t) > 1}
+    if set(said) & own:
+        return 0.5
+    starts = any(
+        len(a) >= 3 and len(b) >= 3 and (a.startswith(b[:4]) or b.startswith(a[:4]))
+        for a in said
+        for b in own
+    )
+    return 0.4 if starts else 0.0
+
+
+def _kind_fits(op: str, f: FieldStats) -> bool:
+    if op == "values":
+        distinct = len(set(f.texts))
+        return bool(f.texts) and not f.dates and 0 < distinct <= MOST_DISTINCT
+    if op in ("max", "min"):
+        return bool(f.numbers and not f.texts) or f.dates
+    return bool(f.numbers and not f.texts)
+
+
+def resolve(
+    wanted: list[Asked], group: GroupStats, constrained: set[str]
+) -> dict[Asked, FieldStats]:
+    """The field each asked statistic reads: best name fits first, then each one no name
+    fits takes the first field of its kind no other took (a record's own field before a
+    calendar's)."""
+    usable = [
+        f for f in group.fields.values() if f.path[-1] not in constrained and not is_identifier(f)
+    ]
+    pairs = [
+        (_fits(a.phrase, f), -i, a, f)
+        for a in wanted
+        if a.op != "count"
+        for i, f in enumerate(usable)
+        if _kind_fits(a.op, f)
+    ]
+    chosen: dict[Asked, FieldStats] = {}
+    # A field is read by one phrase (its total and its mean may both ask for it).
+    owner: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for score, _, a, f in sorted(pairs, key=lambda p: (-p[0], -p[1])):
+        if score > 0 and a not in chosen and owner.get(f.path, a.phrase) == a.phrase:
+            chosen[a], owner[f.path] = f, a.phrase
+    for a in wanted:
+        rest = [f for _, _, b, f in pairs if b == a and owner.get(f.path, a.phrase) == a.phrase]
+        # A record's own field before a calendar's; a number before a date unless the words
+        # name a time; of the values, an enumeration's (fewest distinct) before a place's.
+        timed = is_time(" ".join(a.phrase)) or a.said.lower() in ("latest", "earliest")
+        rest.sort(
+            key=lambda f: (
+                not f.single,
+                f.dates != timed if a.op in ("max", "min") else False,
+                len(set(f.texts)) if a.op == "values" else 0,
+            )
+        )
+        if a not in chosen and rest:
+            chosen[a], owner[rest[0].path] = rest[0], a.phrase
+    return chosen
+
+
+def asked_stats(
+    tool: ToolSpec, group: GroupStats, constrained: set[str], style: str
+) -> tuple[list[Stat], list[Stat]]:
+    """The statistics ``tool``'s description asks for, under the names it would use: those
+    to show first, and the guesses to show after the group's quantity × price totals."""
+    wanted = asked(tool)
+    chosen = resolve(wanted, group, constrained)
+    stats: list[Stat] = []
+    late: list[Stat] = []
+    for a in wanted:
+        if a.op == "count":
+            stats += _count(a, group, style)
+            continue
+        f = chosen.get(a)
+        if f is None:
+            continue
+        stat = Stat(_names(a, f, style), value_of(a.op, f), asked=True)
+        # A total no field is named for, over records with a quantity and a price, may be
+        # the total of their products (an order's amount): that takes its bare words first.
+        weak = a.op == "sum" and bool(group.products) and not _fits(a.phrase, f)
+        (late if weak else stats).append(stat)
+    return stats, late
+
+
+def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
+    """The names an answer gives the value: the operation's word on the tool's words
+    (``max_weight``, ``largest_weight``), and on the words of them the field's own name
+    holds (``lowest_economy`` for "lowest economy fare" over a cabin's ``economy``)."""
+    phrase = list(a.phrase)
+    own = set(tokens(f.path[-1]))
+    shared = [w for w in phrase if set(tokens(w)) & own]
+    squeezed = ["".join(w.replace("-", "") for w in phrase)]
+    if a.op == "values":
+        last = [*phrase[:-1], plural(phrase[-1])]
+        return list(
+            dict.fromkeys(
+                [
+                    join([*phrase, "values"], style),
+                    join(last, style),
+                    join(["distinct", *last], style),
+                ]
+            )
+        )
+    op = _NAMED_OP[a.op]
+    names = [join([op, *phrase], style), join([a.said, *phrase], style)]
+    names += [join([a.said, *squeezed], style), join([*phrase, op], style)]
+    if a.op == "mean":
+        names.insert(1, join(["avg", *phrase], style))
+    if a.op == "sum":
+        names.append(join(phrase, style))  # "total bytes" answered as ``bytes``
+    if shared and shared != phrase:
+        names += [join([op, *shared], style), join([a.said, *shared], style)]
+    # Then the field's own name and its last word (``highestKm`` over ``odometerKm``).
+    field = f.path[-1]
+    for part in dict.fromkeys([field, words(field)[-1]]) if words(field) else ():
+        names += [join([op, part], style), join([a.said, part], style)]
+    # Last, the operation's other common words (``top_grade`` for "highest grade").
+    names += [join([w, *phrase], style) for w in BEFORE.get(a.op, ())]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
+    """A count: of the records, or of those a yes/no field or a value the words name."""
+    if not a.phrase:
+        return [Stat([spelled("count", style)], group.count, asked=True)]
+    names = [join(list(a.phrase), style), join([*a.phrase, "count"], style)]
+    if set(tokens("".join(a.phrase))) <= set(tokens(group.name)):
+        # "vehicle count" of the vehicles: the records' noun alone would name one of them.
+        names = [names[1], join([plural(a.phrase[-1])], style), names[0]]
+    part = narrowed(a.phrase, group)
+    return [Stat(names, part if part is not None else group.count, asked=True)]
+
+
+def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:
+    """How many records a counted phrase picks out of the group: those whose yes/no field
+    it names is true (or false, for ``un``-, ``non``-, ``not``-), or those holding a value
+    it names; ``None`` when it names the records themselves."""
+    said = "".join(w.lower() for w in phrase)
+    for f in group.fields.values():
+        if not (f.trues or f.falses):
+            continue
+        name = "".join(w.lower() for w in words(f.path[-1]))
+        if said == name:
+            return f.trues
+        if any(said == n + name for n in _NEGATIONS):
+            return f.falses
+    for f in group.fields.values():
+        held = {"".join(words(t)).lower(): n for t, n in f.counts().items()} if f.texts else {}
+        if said in held and len(held) <= MOST_DISTINCT:
+            return held[said]
+    return None

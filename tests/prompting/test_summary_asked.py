@@ -1,0 +1,189 @@
+"""Summaries named as the tool's description asks for their values: the description's words
+read as statistics over fields the state may call otherwise, spelled as the state spells its
+names; a count of part of the records; a filter on a nested field or under a name that
+usually shapes the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.prompting.grounding import ground
+from mcp_sim.prompting.summary_asked import asked
+from mcp_sim.prompting.summary_names import join, style_of
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import ToolSpec, World
+
+_PAINTS = ["red", "blue", "green"]
+_DOCKS = [f"Dock {i}" for i in range(9)]
+
+
+def _world(state: dict[str, Any], name: str, description: str) -> World:
+    spec = {"name": name, "description": description, "input_schema": {"type": "object"}}
+    return World.model_validate(
+        {"world": "t", "title": "T", "description": "Hand-made.", "state": state, "tools": [spec]}
+    )
+
+
+def _values(world: World, arguments: dict[str, Any]) -> dict[str, Any]:
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], arguments)
+    assert grounding.summary is not None
+    return grounding.summary.values
+
+
+def _boats(spell: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            spell("boat_id"): f"B{i:03d}",
+            spell("details"): {
+                spell("hull_type"): ["sloop", "ketch"][i % 2],
+                spell("cost"): 100 + i,
+            },
+            spell("mass_kg"): 1000 + 10 * i,
+            spell("paint"): _PAINTS[i % 3],
+            spell("home_dock"): _DOCKS[i % 9],
+        }
+        for i in range(60)
+    ]
+
+
+def test_a_description_is_read_as_the_statistics_it_asks_for() -> None:
+    tool = ToolSpec.model_validate(
+        {
+            "name": "boat_stats",
+            "description": "Count, total and mean price, largest weight and the colour values "
+            "of the boats of one hull.",
+            "input_schema": {"type": "object"},
+        }
+    )
+    found = [(a.op, a.phrase) for a in asked(tool)]
+    assert found == [
+        ("count", ()),
+        ("sum", ("price",)),
+        ("mean", ("price",)),
+        ("max", ("weight",)),
+        ("values", ("colour",)),
+    ]
+
+
+def test_asked_values_go_under_the_tools_words_in_the_states_spelling() -> None:
+    def pascal(name: str) -> str:
+        return join([name], "pascal")
+
+    world = _world(
+        {"Boats": _boats(pascal)},
+        "boat_stats",
+        "Count, total price, largest weight and the colour values of the boats of one hull.",
+    )
+    values = _values(world, {"hull": "sloop"})
+    sloops = [b for b in _boats(pascal) if b["Details"]["HullType"] == "sloop"]
+    assert values["Count"] == 30
+    # No field is named so: each takes the next number the records hold.
+    assert values["TotalPrice"] == values["Price"] == sum(b["Details"]["Cost"] for b in sloops)
+    assert values["MaxWeight"] == max(b["MassKg"] for b in sloops)
+    # Of the text fields, the enumeration (three paints), not the nine docks.
+    assert values["ColourValues"] == sorted(_PAINTS)
+
+
+def test_a_filter_on_a_nested_field_sums_up_whole_records() -> None:
+    world = _world(
+        {"boats": _boats(lambda n: n)},
+        "boat_stats",
+        "Count and largest mass_kg of the boats of one hull.",
+    )
+    values = _values(world, {"hull": "ketch"})
+    assert values["count"] == 30 and values["max_mass_kg"] == 1590
+
+
+def test_a_word_that_usually_shapes_the_answer_still_filters_by_value() -> None:
+    world = _world(
+        {"boats": _boats(lambda n: n)},
+        "boat_stats",
+        "Count and total mass_kg of the boats of one format.",
+    )
+    values = _values(world, {"format": "ketch"})
+    assert values["count"] == 30
+
+
+def test_a_count_of_part_of_the_records_counts_those_a_yes_no_field_picks() -> None:
+    visits = [{"visit_id": f"V{i}", "reason": "sprain", "paid": i % 4 == 0} for i in range(40)]
+    world = _world(
+        {"visits": visits},
+        "visit_totals",
+        "Count and unpaid count of the visits for a reason.",
+    )
+    values = _values(world, {"reason": "sprain"})
+    assert values["unpaid"] == 30 and values["visits"] == values["count"] == 40
+
+
+def test_the_states_spelling_is_read_from_all_its_names() -> None:
+    assert style_of(["TOTAL_X", "CROP", "ID"]) == "upper"
+    assert style_of(["hull-type", "hull"]) == "kebab"
+    assert style_of(["Crop", "AreaM2"]) == "pascal"
+    assert style_of(["crop", "id"]) == "snake"
+    assert join(["max", "area_m2"], "camel") == "maxAreaM2"
+    assert join(["total", "power_kw"], "kebab") == "total-power-kw"
+    assert join(["total", "powerKw"], "upper") == "TOTAL_POWER_KW"
+
+
+def test_an_identifier_is_no_measure_and_a_loose_name_yields_to_the_values() -> None:
+    beds = [
+        {
+            "bed_id": 1000 + i,
+            "crop_name": f"Bed {i}",  # the name fits "crop" loosely, but holds no crop
+            "plant": ["pepper", "basil"][i % 2],
+            "surface": 10 + i,
+        }
+        for i in range(40)
+    ]
+    world = _world({"beds": beds}, "bed_stats", "Count and largest area of the beds of one crop.")
+    values = _values(world, {"crop": "pepper"})
+    assert values["count"] == 20
+    assert values["max_area"] == 48  # the surface, not the largest id
+
+
+def test_the_records_a_description_counts_name_the_count() -> None:
+    stock = {
+        f"W{w}": {f"SKU-{s}": {"on_hand": 10 * w + s, "reserved": w} for s in range(20)}
+        for w in range(1, 6)
+    }
+    world = _world(
+        {"stock": stock}, "stock_totals", "Totals of an item over all warehouses: on hand."
+    )
+    values = _values(world, {"sku": "SKU-4"})
+    assert values["warehouses"] == 5
+    listing = _world({"stock": stock}, "stock_totals", "Totals of an item; the list of all bins.")
+    assert "bins" not in _values(listing, {"sku": "SKU-4"})
+
+
+def test_a_count_of_the_records_whose_parts_were_found_counts_records() -> None:
+    parcels = [
+        {
+            "number": f"P{i:04d}",
+            "events": [
+                {"facility": ["ALD-1", "BRI-2"][(i + j) % 2], "code": ["IN", "OUT"][j % 2]}
+                for j in range(3)
+            ],
+        }
+        for i in range(30)
+    ]
+    world = _world({"parcels": parcels}, "facility_summary", "How many parcels a facility scanned.")
+    values = _values(world, {"facility": "ALD-1"})
+    assert values["parcels"] == 30  # every parcel passed it once or twice
+    assert values["events"] == 45
+
+
+def test_a_guessed_total_beside_quantities_and_prices_is_still_named() -> None:
+    stations: list[dict[str, Any]] = [
+        {"sign": f"S{i}", "genre": ["pop", "jazz"][i % 2], "power": i % 90, "mhz": 88.5 + i / 4}
+        for i in range(40)
+    ]
+    world = _world(
+        {"stations": stations},
+        "station_stats",
+        "Count, total frequency and largest power_kw of the stations of one genre.",
+    )
+    values = _values(world, {"genre": "pop"})
+    pop = [s for s in stations if s["genre"] == "pop"]
+    assert values["total_frequency"] == round(sum(s["mhz"] for s in pop), 2)
+    assert values["max_power_kw"] == max(s["power"] for s in pop)
