@@ -8,7 +8,8 @@ answers and state. No model runs. ``benchmarks/grounding.py`` prints the figures
 
 Recall of a call: of the real answer's ``"key": value`` pairs (strings of 3+ characters and all
 numbers, numbers compared by value, values the call's own arguments hold left out; an array's
-items count where they stand in the array after its key; a non-JSON answer is one value), the
+items count where they stand in the array after its key; a non-JSON answer's facts are the
+values written in it that hold a digit: numbers, dates, ids), the
 share that appear in the prompt outside the system message, next to their key. State-grounded
 recall counts only the pairs whose value the state holds (as a value or a key, in the world's
 state or written by an earlier call, not by the call itself): a count or a sum that no record
@@ -87,11 +88,30 @@ def facts(response: str, arguments: dict[str, Any]) -> list[tuple[str | None, An
         normalize(v) for v in _scalars(arguments)
     }
     try:
-        # A JSON answer's facts are its scalars (``null`` has none); text is one value.
+        # A JSON answer's facts are its scalars (``null`` has none).
         pairs = _pairs(json.loads(response))
     except json.JSONDecodeError:
-        pairs = [(None, response.strip())] if len(response.strip()) >= 3 else []
+        pairs = [(None, value) for value in text_values(response)]
     return [(k, v) for k, v in pairs if normalize(v) not in given]
+
+
+_TEXT_VALUE = re.compile(r"[\w#:/.+-]*\d[\w#:/.+-]*")
+
+
+def text_values(text: str) -> list[Any]:
+    """The values a text answer states (``Saved BT-7's entry on 2026-06-09: rate 62.53``:
+    ``BT-7``, ``2026-06-09``, ``62.53``): its words that hold a digit, numbers as numbers. A
+    sentence as a whole is in no prompt; the values it is made of can be."""
+    values: list[Any] = []
+    for match in _TEXT_VALUE.finditer(text):
+        word = match.group().strip(".,:;/+-")
+        if re.fullmatch(r"-?\d+", word):
+            values.append(int(word))
+        elif re.fullmatch(r"-?\d+\.\d+", word):
+            values.append(float(word))
+        elif len(word) >= 3:
+            values.append(word)
+    return values
 
 
 def _scalars(value: Any) -> list[Any]:

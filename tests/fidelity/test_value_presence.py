@@ -30,6 +30,9 @@ def test_the_row_reports_presence_beside_recall() -> None:
 def test_an_empty_json_answer_has_no_facts_and_text_is_one() -> None:
     for empty in ("null", "[]", "{}", '""', "true"):
         assert facts(empty, {}) == [], empty
-    assert facts("Saved the note.", {}) == [(None, "Saved the note.")]
     assert facts('"Saved the note."', {}) == [(None, "Saved the note.")]
+    # Text: the values written in it, less those the call's arguments hold.
+    assert facts("Saved the note.", {}) == []
+    answer = "Saved BT-7's entry on 2026-06-09: berth 164, rate 62.53."
+    assert facts(answer, {"boat": "BT-7", "date": "2026-06-09"}) == [(None, 164), (None, 62.53)]
     assert facts("42.5", {"id": 42.5}) == []
