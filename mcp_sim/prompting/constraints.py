@@ -44,7 +44,8 @@ _MAX_VALUE_FIELDS = 3
 class Constraint:
     argument: str
     op: str
-    """``eq`` (a list: any of), ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
+    """``eq`` (a list: any of), ``ne`` (a list: none of), ``min``, ``max``, ``prefix``,
+    ``contains`` or ``text``."""
     value: Any
     fields: tuple[str, ...]
     """The field paths the value is tested on (met when any of them meets it)."""
@@ -58,7 +59,11 @@ class Constraint:
             # A join's hundreds of keys: the first few say what they are.
             first = json.dumps(self.value[:_MOST_SHOWN], ensure_ascii=False)[:-1]
             shown = f"{first}, … {len(self.value)} in all: the {self.argument}]"
-        symbol = {"eq": "=", "min": "≥", "max": "≤", "prefix": "starts with"}.get(self.op)
+        symbol = {"eq": "=", "ne": "≠", "min": "≥", "max": "≤", "prefix": "starts with"}.get(
+            self.op
+        )
+        if isinstance(self.value, list) and self.op in ("eq", "ne"):
+            symbol = "is one of" if self.op == "eq" else "is none of"
         if self.op == "text":
             return f"text has the words {shown}"
         if self.op == "eq" and self.fields and self.fields[0].endswith(KEY):
@@ -175,7 +180,9 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
             fields = named or fields
         # The fields whose values lie around the bound: :func:`_ranges` picks among them.
         return Constraint(name, op, value, tuple(fields), 0.0) if fields else None
-    if op == "eq" and (not fields or (fit < _SURE_NAME and not _holds(schema, fields, value))):
+    if op in ("eq", "ne") and (
+        not fields or (fit < _SURE_NAME and not _holds(schema, fields, value))
+    ):
         # A loose name (``crop`` ↔ ``crop_name``) yields to a field holding the value.
         fields = _by_value(schema, value) or fields
     elif op in ("prefix", "contains") and fit < _SURE_NAME:
@@ -223,7 +230,7 @@ def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
     claimed = {f for c in constraints if c.fit >= 0.8 for f in c.fields}
     out: list[Constraint] = []
     for c in constraints:
-        if c.fit == 0 and c.op == "eq":
+        if c.fit == 0 and c.op in ("eq", "ne"):
             kept = tuple(f for f in c.fields if f not in claimed)
             c = Constraint(c.argument, c.op, c.value, kept or c.fields, c.fit)
         out.append(c)

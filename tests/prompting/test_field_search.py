@@ -354,3 +354,24 @@ def test_where_a_value_sits_is_looked_up_in_unchanged_records_and_walked_in_chan
     (changed, *_) = FieldSearch(moved, state).search(tool, {"date": "2025-06-01"})
     assert changed.full == ["/flights/FL000"]
     assert changed.focus_of("/flights/FL000", flights["FL000"]) == {"/dates/2025-06-01"}
+
+
+def test_an_argument_that_rules_a_value_out_keeps_the_other_records() -> None:
+    assert read_argument("city_not") == read_argument("notCity")
+    assert read_argument("cityNotIn").op == "ne" and read_argument("city_not").words == ("city",)
+    world = world_of(users_state(), ("find_users", "Find users."))
+    overlay = overlay_of(world)
+    arguments = {"first_name": "Ann", "city_not": "Oslo", "last_name_not": ["Ng"]}
+    grounding = ground(overlay, world.state, world.tool("find_users"), arguments)
+    (search,) = grounding.searches
+    users = world.state["users"]
+    expected = [
+        f"/users/{i}"
+        for i, u in enumerate(users)
+        if u["name"]["first_name"] == "Ann"
+        and u["address"]["city"] != "Oslo"
+        and u["name"]["last_name"] != "Ng"
+    ]
+    assert search.full == expected and expected
+    described = "; ".join(c.describe() for c in search.reading.constraints)
+    assert 'address/city ≠ "Oslo"' in described and 'is none of ["Ng"]' in described
