@@ -37,13 +37,7 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import (
-    FEW_DIRECT,
-    TwoHop,
-    named_records,
-    referring_reading,
-    two_hop,
-)
+from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, named_records, referring_reading, two_hop
 from mcp_sim.prompting.link_join import LinkJoin, follow_links
 from mcp_sim.prompting.nested_records import (
     in_sequence,
@@ -102,6 +96,9 @@ class SearchResult:
     through: LinkJoin | None = None
     """When the records found are links to records of the collection the tool names (an
     owner's charters, for ``boats_of_owner``): each with the records it refers to."""
+    count_name: str | None = None
+    """The answer's field for how many records meet every constraint (see
+    :mod:`mcp_sim.prompting.search_count`), when the tool's output schema has one."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:

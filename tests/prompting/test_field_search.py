@@ -14,6 +14,7 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.record_fields import field_paths, path_words
 from mcp_sim.prompting.records_section import records_section
+from mcp_sim.prompting.search_count import count_field
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -375,3 +376,19 @@ def test_an_argument_that_rules_a_value_out_keeps_the_other_records() -> None:
     assert search.full == expected and expected
     described = "; ".join(c.describe() for c in search.reading.constraints)
     assert 'address/city ≠ "Oslo"' in described and 'is none of ["Ng"]' in described
+
+
+def test_a_search_answering_its_records_beside_their_count_is_shown_the_count() -> None:
+    world = world_of(users_state(), ("find_users", "Find users."))
+    tool = world.tool("find_users").model_copy(
+        update={"output_schema": {"type": "object", "required": ["matches", "totalCount"]}}
+    )
+    overlay = overlay_of(world)
+    grounding = ground(overlay, world.state, tool, {"last_name": "Lee"})
+    picks = list(grounding.picks.values())
+    section = records_section(world.state, picks, grounding.searches, 2_000)
+    assert '"totalCount": 20' in section and "20 records meet it" in section
+    plain = ground(overlay, world.state, world.tool("find_users"), {"last_name": "Lee"})
+    assert "totalCount" not in records_section(world.state, picks, plain.searches, 2_000)
+    listed = {"type": "object", "properties": {"count": {"type": "array"}}}
+    assert count_field(tool.model_copy(update={"output_schema": listed})) is None
