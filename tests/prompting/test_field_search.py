@@ -380,7 +380,9 @@ def test_an_argument_that_rules_a_value_out_keeps_the_other_records() -> None:
 
 def test_a_search_answering_its_records_beside_their_count_is_shown_the_count() -> None:
     world = world_of(users_state(), ("find_users", "Find users."))
-    tool = world.tool("find_users").model_copy(
+    plain_tool = world.tool("find_users")
+    assert plain_tool is not None
+    tool = plain_tool.model_copy(
         update={"output_schema": {"type": "object", "required": ["matches", "totalCount"]}}
     )
     overlay = overlay_of(world)
@@ -388,7 +390,7 @@ def test_a_search_answering_its_records_beside_their_count_is_shown_the_count() 
     picks = list(grounding.picks.values())
     section = records_section(world.state, picks, grounding.searches, 2_000)
     assert '"totalCount": 20' in section and "20 records meet it" in section
-    plain = ground(overlay, world.state, world.tool("find_users"), {"last_name": "Lee"})
+    plain = ground(overlay, world.state, plain_tool, {"last_name": "Lee"})
     assert "totalCount" not in records_section(world.state, picks, plain.searches, 2_000)
     listed = {"type": "object", "properties": {"count": {"type": "array"}}}
     assert count_field(tool.model_copy(update={"output_schema": listed})) is None
