@@ -64,6 +64,8 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
             more = len(left) - named.count(", ") - 1
             body += f"; not shown for room: {named}" + (f" and {more} more" if more else "")
         body += "."
+    paged = search.page.describe(total) if search.page is not None and total else ""
+    body = f"{body[:-1]}; {paged}." if paged else body
     if search.count_name is not None:
         # The answer's count is of every record meeting them all, whatever a page shows.
         body = f'(the answer\'s "{search.count_name}": {total}) {body}'

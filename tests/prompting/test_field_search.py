@@ -15,6 +15,7 @@ from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.record_fields import field_paths, path_words
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.search_count import count_field
+from mcp_sim.prompting.search_page import Page, page_asked
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -394,3 +395,33 @@ def test_a_search_answering_its_records_beside_their_count_is_shown_the_count() 
     assert "totalCount" not in records_section(world.state, picks, plain.searches, 2_000)
     listed = {"type": "object", "properties": {"count": {"type": "array"}}}
     assert count_field(tool.model_copy(update={"output_schema": listed})) is None
+
+
+def test_the_page_a_search_asks_for_is_shown_first() -> None:
+    world = world_of(users_state(), ("find_users", "Find users."))
+    overlay = overlay_of(world)
+    lees = [
+        f"/users/{i}" for i, u in enumerate(world.state["users"]) if u["name"]["last_name"] == "Lee"
+    ]
+    arguments = {"last_name": "Lee", "limit": 5, "offset": 5}
+    grounding = ground(overlay, world.state, world.tool("find_users"), arguments)
+    (search,) = grounding.searches
+    assert search.full[:5] == lees[5:10] and sorted(search.full) == sorted(lees)
+    section = records_section(
+        world.state, list(grounding.picks.values()), grounding.searches, 3_000
+    )
+    assert "the page asked for is records 6 to 10 of them, shown first" in section
+    paged = {
+        "type": "object",
+        "properties": {
+            "page": {"type": "integer", "description": "The 0-based page."},
+            "per_page": {"type": "integer", "description": "How many (default 4)."},
+            "size_min": {"type": "integer"},
+        },
+    }
+    tool = world.tool("find_users")
+    assert tool is not None
+    zero_based = tool.model_copy(update={"input_schema": paged})
+    assert page_asked(zero_based, {"page": 2, "size_min": 3}) == Page(8, 4)
+    assert page_asked(tool, {"page": 2, "page_size": 3}) == Page(3, 3)
+    assert page_asked(tool, {"size_min": 3}) is None
