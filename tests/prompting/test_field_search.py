@@ -425,3 +425,17 @@ def test_the_page_a_search_asks_for_is_shown_first() -> None:
     assert page_asked(zero_based, {"page": 2, "size_min": 3}) == Page(8, 4)
     assert page_asked(tool, {"page": 2, "page_size": 3}) == Page(3, 3)
     assert page_asked(tool, {"size_min": 3}) is None
+
+
+def test_a_loose_name_names_no_field_whose_known_values_lack_the_value() -> None:
+    trips = [
+        {"trip_id": f"t{i}", "vehicle": {"type": "vehicles", "id": f"v{i % 9}"}, "km": i}
+        for i in range(60)
+    ]
+    state = {"trips": trips}
+    world = world_of(state, ("filter_vehicles", "Find vehicles."))
+    index = StateIndex(world, world.state)
+    schema = FieldTables.of(index).schema(next(c for c in index.collections))
+    assert read_collection(schema, {"power_type": "diesel"}).constraints == ()
+    (kept,) = read_collection(schema, {"power_type": "vehicles"}).constraints
+    assert kept.fields == ("vehicle/type",)
