@@ -51,7 +51,8 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
         body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
         body += f"{'all of them' if wanted > 1 else 'it'}, all shown below."
     else:
-        body = f"{total} records meet {'all of them' if wanted > 1 else 'it'}; {len(shown)} "
+        body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
+        body += f"{'all of them' if wanted > 1 else 'it'}; {len(shown)} "
         body += "shown below"
         left = [p for p in search.full if p not in set(shown)]
         named = ""
