@@ -71,8 +71,8 @@ class Constraint:
         symbol = {"eq": "=", "ne": "≠", "min": "≥", "max": "≤", "prefix": "starts with"}.get(
             self.op
         )
-        if isinstance(self.value, list) and self.op in ("eq", "ne"):
-            symbol = "is one of" if self.op == "eq" else "is none of"
+        if isinstance(self.value, list) and self.op == "ne":
+            symbol = "is none of"
         if self.op == "text":
             return f"text has the words {shown}"
         if self.op == "eq" and self.fields and self.fields[0].endswith(KEY):
