@@ -190,7 +190,6 @@ class Grounding:
     def for_call(
         self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
     ) -> list[Pick]:
-        recent = tuple(recent)
         self.resolved = self._named_paths(arguments)
         # A number bounding a range (``min_aperture=440``) names no record, whatever is
         # keyed 440.
@@ -219,7 +218,7 @@ class Grounding:
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
             page = page_asked(tool, arguments)
             for search in self.searches:
-                search.count_name, search.page = count_field(tool, recent), page
+                search.count_name, search.page = count_field(tool), page
                 search.full = page.first(search.full) if page else search.full
         if tool is not None and is_aggregate(tool):
             last = self.searches[-1] if self.searches else None
