@@ -26,7 +26,14 @@ from mcp_sim.prompting.field_names import (
     side_of,
     tokens,
 )
-from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema, kind_of_value
+from mcp_sim.prompting.record_fields import (
+    ENUM_MOST,
+    KEY,
+    SELF,
+    FieldInfo,
+    FieldSchema,
+    kind_of_value,
+)
 from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix
 from mcp_sim.runtime.state_shape import normalize
 
@@ -34,6 +41,8 @@ NAME_FIT = 0.6
 """The least name fit that ties an argument to a field."""
 _SURE_NAME = 0.9
 """A name fit this good is not second-guessed by the values."""
+_SEEN_EACH = 5
+"""Times each value of an enumeration is seen, on average, for its values to be all known."""
 _MOST_SHOWN = 4
 """Values of a list a constraint's description shows."""
 _MAX_VALUE_FIELDS = 3
@@ -44,7 +53,8 @@ _MAX_VALUE_FIELDS = 3
 class Constraint:
     argument: str
     op: str
-    """``eq`` (a list: any of), ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
+    """``eq`` (a list: any of), ``ne`` (a list: none of), ``min``, ``max``, ``prefix``,
+    ``contains`` or ``text``."""
     value: Any
     fields: tuple[str, ...]
     """The field paths the value is tested on (met when any of them meets it)."""
@@ -58,7 +68,11 @@ class Constraint:
             # A join's hundreds of keys: the first few say what they are.
             first = json.dumps(self.value[:_MOST_SHOWN], ensure_ascii=False)[:-1]
             shown = f"{first}, … {len(self.value)} in all: the {self.argument}]"
-        symbol = {"eq": "=", "min": "≥", "max": "≤", "prefix": "starts with"}.get(self.op)
+        symbol = {"eq": "=", "ne": "≠", "min": "≥", "max": "≤", "prefix": "starts with"}.get(
+            self.op
+        )
+        if isinstance(self.value, list) and self.op == "ne":
+            symbol = "is none of"
         if self.op == "text":
             return f"text has the words {shown}"
         if self.op == "eq" and self.fields and self.fields[0].endswith(KEY):
@@ -140,6 +154,13 @@ def _by_value(schema: FieldSchema, value: Any) -> list[str]:
     return [p for p, info in schema.fields.items() if info.distinct & wanted]
 
 
+def _enumerated(info: FieldInfo) -> bool:
+    """Whether a text field's values are few and each seen many times in the sample (its
+    every value is known)."""
+    few = len(info.distinct)
+    return info.kind == "string" and 0 < few <= ENUM_MOST and info.values >= _SEEN_EACH * few
+
+
 def _holds(schema: FieldSchema, fields: list[str], value: Any) -> bool:
     return any(p in _by_value(schema, value) for p in fields)
 
@@ -175,9 +196,16 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
             fields = named or fields
         # The fields whose values lie around the bound: :func:`_ranges` picks among them.
         return Constraint(name, op, value, tuple(fields), 0.0) if fields else None
-    if op == "eq" and (not fields or (fit < _SURE_NAME and not _holds(schema, fields, value))):
-        # A loose name (``crop`` ↔ ``crop_name``) yields to a field holding the value.
-        fields = _by_value(schema, value) or fields
+    if op in ("eq", "ne") and (
+        not fields or (fit < _SURE_NAME and not _holds(schema, fields, value))
+    ):
+        # A loose name (``crop`` ↔ ``crop_name``) yields to a field holding the value; a
+        # loose name of fields whose every value is known and none is this one
+        # (``power_type`` ↔ a link's ``locomotive/type``) names no field here.
+        held = _by_value(schema, value)
+        if not held and fields and all(_enumerated(schema.fields[f]) for f in fields):
+            return None
+        fields = held or fields
     elif op in ("prefix", "contains") and fit < _SURE_NAME:
         # A loose name (``crop_name`` ↔ ``crop``) yields to the fields whose values fit.
         fields = by_prefix(schema, value, op, fields) or fields
@@ -223,7 +251,7 @@ def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
     claimed = {f for c in constraints if c.fit >= 0.8 for f in c.fields}
     out: list[Constraint] = []
     for c in constraints:
-        if c.fit == 0 and c.op == "eq":
+        if c.fit == 0 and c.op in ("eq", "ne"):
             kept = tuple(f for f in c.fields if f not in claimed)
             c = Constraint(c.argument, c.op, c.value, kept or c.fields, c.fit)
         out.append(c)

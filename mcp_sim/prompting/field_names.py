@@ -57,6 +57,8 @@ _UPPER_BOUND = frozenset(
 )
 _PREFIX = frozenset(["prefix", "starts", "startswith", "start_with", "begins"])
 _CONTAINS = frozenset(["contains", "containing", "like", "includes", "including", "substring"])
+_NEGATION = frozenset(["not", "except", "excluding", "exclude", "excluded", "without", "nin"])
+"""Marks of an argument that rules a value out (``style_not``, ``exceptColor``)."""
 TEXT_NAMES = frozenset(
     [
         "q",
@@ -143,7 +145,7 @@ class ArgumentName:
     """An argument's name read as a constraint: the operation and the field name left."""
 
     op: str
-    """``eq``, ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
+    """``eq``, ``ne``, ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
     words: tuple[str, ...]
     """The field name's words (empty for a bare ``after`` or ``q``)."""
     ambiguous_bound: bool = False
@@ -154,7 +156,7 @@ class ArgumentName:
 
 def read_argument(name: str) -> ArgumentName:
     """What ``name`` says: ``min_price`` → (``min``, ``price``), ``title_starts`` →
-    (``prefix``, ``title``), ``q`` → (``text``, ())."""
+    (``prefix``, ``title``), ``style_not`` → (``ne``, ``style``), ``q`` → (``text``, ())."""
     words = tokens(name)
     raw = tuple(w.lower() for w in _SPLIT.findall(name))
     if not words:
@@ -165,7 +167,10 @@ def read_argument(name: str) -> ArgumentName:
         w in CONTROL_NAMES or w in _CONTROL_TOO for w in raw
     ):
         return ArgumentName("eq", words, control=True)
-    for op, marks in (("prefix", _PREFIX), ("contains", _CONTAINS)):
+    if raw[-2:] == ("not", "in"):
+        # ``color_not_in``: none of a list.
+        raw = (*raw[:-2], "not")
+    for op, marks in (("prefix", _PREFIX), ("contains", _CONTAINS), ("ne", _NEGATION)):
         if raw[-1] in marks or raw[0] in marks:
             rest = raw[:-1] if raw[-1] in marks else raw[1:]
             return ArgumentName(op, tuple(singular(w) for w in rest if w != "with"))

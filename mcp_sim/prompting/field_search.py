@@ -37,13 +37,7 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import (
-    FEW_DIRECT,
-    TwoHop,
-    named_records,
-    referring_reading,
-    two_hop,
-)
+from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, named_records, referring_reading, two_hop
 from mcp_sim.prompting.link_join import LinkJoin, follow_links
 from mcp_sim.prompting.nested_records import (
     in_sequence,
@@ -54,6 +48,7 @@ from mcp_sim.prompting.nested_records import (
 )
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
 from mcp_sim.prompting.relevance import terms
+from mcp_sim.prompting.search_page import Page
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, resolve, within
 from mcp_sim.spec.world import ToolSpec
@@ -102,6 +97,11 @@ class SearchResult:
     through: LinkJoin | None = None
     """When the records found are links to records of the collection the tool names (an
     owner's charters, for ``boats_of_owner``): each with the records it refers to."""
+    page: Page | None = None
+    """The page of :attr:`full` the call asks for (its records are put first)."""
+    count_name: str | None = None
+    """The answer's field for how many records meet every constraint (see
+    :mod:`mcp_sim.prompting.search_count`), when the tool's output schema has one."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:

@@ -278,6 +278,10 @@ def value_test(constraint: Constraint) -> Callable[[Any], bool]:
     if constraint.op == "eq":
         options = wanted if isinstance(wanted, list) else [wanted]
         return lambda actual: any(_equal(actual, w) for w in options)
+    if constraint.op == "ne":
+        # A record without the field is not one whose value differs.
+        ruled_out = wanted if isinstance(wanted, list) else [wanted]
+        return lambda actual: actual is not None and not any(_equal(actual, w) for w in ruled_out)
     if constraint.op in ("min", "max"):
         sign = 1 if constraint.op == "min" else -1
         return lambda actual: (

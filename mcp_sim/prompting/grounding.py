@@ -37,6 +37,8 @@ from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
+from mcp_sim.prompting.search_count import count_field
+from mcp_sim.prompting.search_page import page_asked
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
@@ -214,6 +216,10 @@ class Grounding:
             self._pick(pointer, "newest")
         if not hinted and not writes:
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
+            page = page_asked(tool, arguments)
+            for search in self.searches:
+                search.count_name, search.page = count_field(tool), page
+                search.full = page.first(search.full) if page else search.full
         if tool is not None and is_aggregate(tool):
             last = self.searches[-1] if self.searches else None
             self.summary = summarize(self.overlay, self.state, tool, last, arguments)

@@ -51,7 +51,8 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
         body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
         body += f"{'all of them' if wanted > 1 else 'it'}, all shown below."
     else:
-        body = f"{total} records meet {'all of them' if wanted > 1 else 'it'}; {len(shown)} "
+        body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
+        body += f"{'all of them' if wanted > 1 else 'it'}; {len(shown)} "
         body += "shown below"
         left = [p for p in search.full if p not in set(shown)]
         named = ""
@@ -64,6 +65,11 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
             more = len(left) - named.count(", ") - 1
             body += f"; not shown for room: {named}" + (f" and {more} more" if more else "")
         body += "."
+    paged = search.page.describe(total) if search.page is not None and total else ""
+    body = f"{body[:-1]}; {paged}." if paged else body
+    if search.count_name is not None:
+        # The answer's count is of every record meeting them all, whatever a page shows.
+        body = f'(the answer\'s "{search.count_name}": {total}) {body}'
     text = head + body
     return text if len(text) <= room else text[: max(0, room - 1)] + "…"
 

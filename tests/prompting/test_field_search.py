@@ -14,6 +14,8 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.record_fields import field_paths, path_words
 from mcp_sim.prompting.records_section import records_section
+from mcp_sim.prompting.search_count import count_field
+from mcp_sim.prompting.search_page import Page, page_asked
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.spec.world import ToolSpec, World
 
@@ -354,3 +356,86 @@ def test_where_a_value_sits_is_looked_up_in_unchanged_records_and_walked_in_chan
     (changed, *_) = FieldSearch(moved, state).search(tool, {"date": "2025-06-01"})
     assert changed.full == ["/flights/FL000"]
     assert changed.focus_of("/flights/FL000", flights["FL000"]) == {"/dates/2025-06-01"}
+
+
+def test_an_argument_that_rules_a_value_out_keeps_the_other_records() -> None:
+    assert read_argument("city_not") == read_argument("notCity")
+    assert read_argument("cityNotIn").op == "ne" and read_argument("city_not").words == ("city",)
+    world = world_of(users_state(), ("find_users", "Find users."))
+    overlay = overlay_of(world)
+    arguments = {"first_name": "Ann", "city_not": "Oslo", "last_name_not": ["Ng"]}
+    grounding = ground(overlay, world.state, world.tool("find_users"), arguments)
+    (search,) = grounding.searches
+    users = world.state["users"]
+    expected = [
+        f"/users/{i}"
+        for i, u in enumerate(users)
+        if u["name"]["first_name"] == "Ann"
+        and u["address"]["city"] != "Oslo"
+        and u["name"]["last_name"] != "Ng"
+    ]
+    assert search.full == expected and expected
+    described = "; ".join(c.describe() for c in search.reading.constraints)
+    assert 'address/city ≠ "Oslo"' in described and 'is none of ["Ng"]' in described
+
+
+def test_a_search_answering_its_records_beside_their_count_is_shown_the_count() -> None:
+    world = world_of(users_state(), ("find_users", "Find users."))
+    plain_tool = world.tool("find_users")
+    assert plain_tool is not None
+    tool = plain_tool.model_copy(
+        update={"output_schema": {"type": "object", "required": ["matches", "totalCount"]}}
+    )
+    overlay = overlay_of(world)
+    grounding = ground(overlay, world.state, tool, {"last_name": "Lee"})
+    picks = list(grounding.picks.values())
+    section = records_section(world.state, picks, grounding.searches, 2_000)
+    assert '"totalCount": 20' in section and "20 records meet it" in section
+    plain = ground(overlay, world.state, plain_tool, {"last_name": "Lee"})
+    assert "totalCount" not in records_section(world.state, picks, plain.searches, 2_000)
+    listed = {"type": "object", "properties": {"count": {"type": "array"}}}
+    assert count_field(tool.model_copy(update={"output_schema": listed})) is None
+
+
+def test_the_page_a_search_asks_for_is_shown_first() -> None:
+    world = world_of(users_state(), ("find_users", "Find users."))
+    overlay = overlay_of(world)
+    lees = [
+        f"/users/{i}" for i, u in enumerate(world.state["users"]) if u["name"]["last_name"] == "Lee"
+    ]
+    arguments = {"last_name": "Lee", "limit": 5, "offset": 5}
+    grounding = ground(overlay, world.state, world.tool("find_users"), arguments)
+    (search,) = grounding.searches
+    assert search.full[:5] == lees[5:10] and sorted(search.full) == sorted(lees)
+    section = records_section(
+        world.state, list(grounding.picks.values()), grounding.searches, 3_000
+    )
+    assert "the page asked for is records 6 to 10 of them, shown first" in section
+    paged = {
+        "type": "object",
+        "properties": {
+            "page": {"type": "integer", "description": "The 0-based page."},
+            "per_page": {"type": "integer", "description": "How many (default 4)."},
+            "size_min": {"type": "integer"},
+        },
+    }
+    tool = world.tool("find_users")
+    assert tool is not None
+    zero_based = tool.model_copy(update={"input_schema": paged})
+    assert page_asked(zero_based, {"page": 2, "size_min": 3}) == Page(8, 4)
+    assert page_asked(tool, {"page": 2, "page_size": 3}) == Page(3, 3)
+    assert page_asked(tool, {"size_min": 3}) is None
+
+
+def test_a_loose_name_names_no_field_whose_known_values_lack_the_value() -> None:
+    trips = [
+        {"trip_id": f"t{i}", "vehicle": {"type": "vehicles", "id": f"v{i % 9}"}, "km": i}
+        for i in range(60)
+    ]
+    state = {"trips": trips}
+    world = world_of(state, ("filter_vehicles", "Find vehicles."))
+    index = StateIndex(world, world.state)
+    schema = FieldTables.of(index).schema(next(c for c in index.collections))
+    assert read_collection(schema, {"power_type": "diesel"}).constraints == ()
+    (kept,) = read_collection(schema, {"power_type": "vehicles"}).constraints
+    assert kept.fields == ("vehicle/type",)
