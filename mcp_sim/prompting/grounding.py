@@ -37,6 +37,7 @@ from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
+from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
@@ -263,7 +264,11 @@ class Grounding:
             return
         tables = FieldTables.of(self.overlay.base)
         self.join = LinkRows(
-            joined, tables.schema(joined.links), tables.schema(joined.targets), answer_words(tool)
+            joined,
+            tables.schema(joined.links),
+            tables.schema(joined.targets),
+            answer_words(tool),
+            answer_lists(tool),
         )
         self.searches = [s for s in self.searches if s.through is None]
 
