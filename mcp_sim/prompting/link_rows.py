@@ -25,7 +25,7 @@ from typing import Any
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_join import LinkJoin
-from mcp_sim.prompting.link_values import values_line
+from mcp_sim.prompting.link_values import Lists, values_line
 from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, is_map
 from mcp_sim.prompting.record_render import size
 from mcp_sim.runtime.state_shape import resolve
@@ -116,7 +116,7 @@ class LinkRows:
         link_schema: FieldSchema,
         target_schema: FieldSchema,
         words: set[str],
-        lists: dict[str, str] | None = None,
+        lists: Lists | None = None,
     ) -> None:
         self.join, self.words = join, words
         self.schemas, self.lists = (link_schema, target_schema), lists or {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcp_sim.prompting.link_values import respelt_word
 from mcp_sim.prompting.records_section import records_section
 from tests.prompting.test_link_joins import DESCRIPTION, charter_state, grounded, world_of
 
@@ -67,3 +68,10 @@ def test_dates_of_the_links_or_of_the_records_entries_are_no_list_of_the_records
     grounding = grounded(world_of(state, "boats_of_owner", said), {"owner_id": "OW-1"})
     assert grounding.join is not None
     assert "each value once" not in records_section(state, [], [], 9000, None, None, grounding.join)
+
+
+def test_a_description_word_is_written_in_the_capitals_the_records_fields_share() -> None:
+    assert respelt_word("depots", ["HomeDepot", "LocomotiveId", "Name"]) == "Depots"
+    assert respelt_word("depots", ["HOME_DEPOT", "LOCO_ID", "NAME"]) == "DEPOTS"
+    assert respelt_word("depots", ["home_depot", "loco_id"]) == "depots"
+    assert respelt_word("depots", ["homeDepot", "HOME_DEPOT"]) == "depots"
