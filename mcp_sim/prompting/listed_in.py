@@ -3,7 +3,8 @@
 
 A collection may keep, in each record, an array of the keys of the parties it involves
 (a boat's ``member_ids``, a hive's ``keeperIds``). When the tool's description names such an
-array of a collection the tool's name names, and the array holds an argument's value, the
+array of a collection the tool's name names, and the array holds an argument's value that is
+the key of another collection's record, the
 answer is the records whose array lists it, in the state's order: a search on that array,
 not the records that links referring to the argument's record point to (an owner's charters'
 boats), which the same shape may hold too.
@@ -17,7 +18,7 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint, Reading, scalar_arguments
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.link_join import named_collections
+from mcp_sim.prompting.link_join import named_collections, target_keys
 from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.state_shape import Collection, normalize
 from mcp_sim.spec.world import ToolSpec
@@ -53,12 +54,20 @@ def listing_reading(
     said = set(tokens(tool.description))
     named = set(tokens(tool.name))
     values = [(name, value) for name, value in scalar_arguments(arguments)]
-    for collection in named_collections(collections, named, set(), inner=True):
+    every = list(collections)
+    for collection in named_collections(every, named, set(), inner=True):
+        others = [c for c in every if c.pointer != collection.pointer]
         for path in named_arrays(tables, collection, said):
             index = tables.label_index(collection, path)
             for name, value in values:
                 label = normalize(value)
-                if label is not None and label in index:
+                if label is not None and label in index and _names_one(tables, others, label):
                     constraint = Constraint(name, "eq", value, (path,), 1.0)
                     return Reading(collection.pointer, (constraint,), 2.0)
     return None
+
+
+def _names_one(tables: FieldTables, collections: list[Collection], label: str) -> bool:
+    """Whether ``label`` is the key of a record of one of ``collections`` (an owner's id,
+    not a tag that a search of the array would match with the other arguments)."""
+    return any(label in target_keys(tables, c) for c in collections)

@@ -19,11 +19,13 @@ def membered_state(array: str = "member_ids") -> dict[str, Any]:
     return state
 
 
-def searched(state: dict[str, Any], tool: str, description: str) -> list[Any]:
+def searched(
+    state: dict[str, Any], tool: str, description: str, arguments: dict[str, Any] | None = None
+) -> list[Any]:
     world = world_of(state, tool, description)
     index = StateIndex(world, world.state)
     search = FieldSearch(index.overlay_of(world.state), world.state)
-    return search.search(world.tools[0], {"owner_id": "OW-2"})
+    return search.search(world.tools[0], arguments or {"owner_id": "OW-2"})
 
 
 def test_the_array_the_description_names_decides_the_records_listed() -> None:
@@ -51,3 +53,11 @@ def test_an_array_that_holds_no_argument_is_no_listing() -> None:
         charter_state("plain"), "boats_listing_owner", "The boats whose tags hold one."
     )
     assert found[0].collection.pointer == "/charters"
+
+
+def test_a_value_that_names_no_record_is_searched_with_the_other_arguments() -> None:
+    arguments = {"tag": "sail", "length_min": 40}
+    said = "The boats whose tags include a tag, at least so long."
+    found = searched(charter_state("plain"), "search_boats", said, arguments)
+    assert found[0].collection.pointer == "/boats"
+    assert len(found[0].constraints) == 2
