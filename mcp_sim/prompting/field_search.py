@@ -39,6 +39,7 @@ from mcp_sim.prompting.field_tables import (
 )
 from mcp_sim.prompting.joins import FEW_DIRECT, TwoHop, named_records, referring_reading, two_hop
 from mcp_sim.prompting.link_join import LinkJoin, follow_links
+from mcp_sim.prompting.listed_in import listing_reading
 from mcp_sim.prompting.nested_records import (
     in_sequence,
     movement,
@@ -162,14 +163,13 @@ class FieldSearch:
         collection whose fields name it (the member's loans); none when the arguments select
         nothing by field or only name records by key (a lookup)."""
         collections = self.overlay.base.collections
+        listing = listing_reading(self.tables, collections, tool, arguments)
+        if listing is not None:  # the records whose array the description names list it
+            return [self.run(self.collection(listing.collection), listing)]
         schemas = {c.pointer: self.tables.schema(c) for c in collections}
         named = set(tokens(tool.name)) if tool is not None else set()
         id_fields = {c.pointer: c.id_field for c in collections}
-        asked = (
-            asked_collections(tool.name, tool.description, tool.output_schema, list(schemas))
-            if tool is not None
-            else set()
-        )
+        asked = asked_collections(*_said(tool), list(schemas)) if tool is not None else set()
         readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields, asked)
         if not readings:
             return []

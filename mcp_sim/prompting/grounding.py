@@ -30,15 +30,15 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from jsonpointer import escape
-
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
+from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
+from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize, resolve
@@ -107,48 +107,6 @@ def argument_values(arguments: Any) -> Iterator[str]:
                     yield from walk(part) if part != value else iter(())
 
     yield from walk(arguments)
-
-
-def enclosing(pointer: str, record: str) -> str:
-    """The entry of a tree that the nested record at ``pointer`` sits in
-    (``/divisions/3/units/0/members/2`` → ``/divisions/3/units/0``), never above ``record``
-    (the collection's record or its collection: ``/divisions/3``)."""
-    parts = pointer.split("/")
-    inner = "/".join(parts[:-2])
-    depth = record.count("/") + 1
-    return inner if inner.count("/") >= depth else "/".join(parts[: depth + 1])
-
-
-def descend(record: Any, parts: list[str], inner: str = "") -> str | None:
-    """The place inside ``record`` (a relative pointer, from ``inner``) that a path of keys
-    leads to: each part a key of the current entry or of one of its maps (a folder's
-    ``children``), or the id of an item of one of its arrays (a unit's ``units``)."""
-    node = resolve(record, inner) if inner else record
-    for part in parts:
-        found = _child(node, part)
-        if found is None:
-            return None
-        step, node = found
-        inner += step
-    return inner
-
-
-def _child(node: Any, part: str) -> tuple[str, Any] | None:
-    if not isinstance(node, dict):
-        return None
-    if part in node:
-        return f"/{escape(part)}", node[part]
-    wanted = normalize(part)
-    for name, value in node.items():
-        if isinstance(value, dict) and part in value:
-            return f"/{escape(name)}/{escape(part)}", value[part]
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, dict) and any(
-                    normalize(v) == wanted for v in item.values() if not isinstance(v, dict | list)
-                ):
-                    return f"/{escape(name)}/{i}", item
-    return None
 
 
 def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
@@ -269,7 +227,11 @@ class Grounding:
             return
         tables = FieldTables.of(self.overlay.base)
         self.join = LinkRows(
-            joined, tables.schema(joined.links), tables.schema(joined.targets), answer_words(tool)
+            joined,
+            tables.schema(joined.links),
+            tables.schema(joined.targets),
+            answer_words(tool),
+            answer_lists(tool),
         )
         self.searches = [s for s in self.searches if s.through is None]
 

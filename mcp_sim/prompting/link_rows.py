@@ -25,6 +25,7 @@ from typing import Any
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_join import LinkJoin
+from mcp_sim.prompting.link_values import Lists, values_line
 from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, is_map
 from mcp_sim.prompting.record_render import size
 from mcp_sim.runtime.state_shape import resolve
@@ -115,8 +116,10 @@ class LinkRows:
         link_schema: FieldSchema,
         target_schema: FieldSchema,
         words: set[str],
+        lists: Lists | None = None,
     ) -> None:
         self.join, self.words = join, words
+        self.schemas, self.lists = (link_schema, target_schema), lists or {}
         self.key_names: dict[str, str] = {}
         self.link_dates = [p for p, i in link_schema.fields.items() if i.kind == "date"]
         self.names = name_like(target_schema)
@@ -172,7 +175,10 @@ class LinkRows:
         self.key_names = key_names
         rows = self.join.rows
         wanted = min(len(rows), ENOUGH_ROWS)
-        room -= len(self._heading(0)) + 8
+        values = values_line(state, self.join, self.schemas, self.lists)
+        if len(values) * 2 > room:
+            values = ""
+        room -= len(self._heading(0)) + len(values) + 8
         best: list[str] = []
         for level in (2, 1, 0):
             lines: list[str] = []
@@ -190,7 +196,7 @@ class LinkRows:
                 break
         if not best:
             return ""
-        return "\n".join([self._heading(len(best)), *best])
+        return "\n".join([self._heading(len(best)), *([values] if values else []), *best])
 
     def _heading(self, shown: int) -> str:
         join = self.join

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.grounding import Grounding, descend, enclosing, ground
+from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_label, key_names, key_shape
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import record_pointers
+from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
