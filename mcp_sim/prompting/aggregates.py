@@ -90,18 +90,23 @@ _AGGREGATE_PHRASES = (
     "distinct",
     "statistic",
     "list of all",
+    "each once",
 )
+_VALUES_WORDS = ("values", "value")
+"""A name's last word that asks for a field's distinct values (``list_style_values``)."""
 
 
 def is_aggregate(tool: ToolSpec | None) -> bool:
     """Whether the tool asks for a summary of a collection rather than records: its name
-    says so (``count_orders``, ``genre_stats``, ``list_all_types``), or the first sentence of
-    its description does (``how many``, ``the total``)."""
+    says so (``count_orders``, ``genre_stats``, ``list_all_types``, ``list_style_values``), or
+    the first sentence of its description does (``how many``, ``the total``, ``each once``)."""
     if tool is None or tool.effect == "write":
         return False
     words = tokens(tool.name)
     if set(words) & _AGGREGATE_WORDS:
         return True
+    if len(words) > 1 and words[-1] in _VALUES_WORDS:
+        return True  # list_style_values: the distinct values of a field
     if any(part in word for word in words for part in _COMPOUND_PARTS):
         return True  # headcount, subtotal
     first = tool.description.split(". ")[0].lower()
@@ -164,17 +169,19 @@ def _cut(value: Any, most: int) -> Any:
 
 
 def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | None:
-    """The collection the tool's words name best: by its name (``list_all_cities``), and by
-    the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
+    """The collection the tool's words name best: by its name or a part of its pointer
+    (``list_all_cities``, ``/locomotives/results``), and by the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
     vehicles, not the depots its description also names)."""
     words = tool_words(tool.name, tool.description)
     tables = FieldTables.of(overlay.base)
     best, score = None, 0
     for collection in overlay.base.collections:
-        last = tokens(collection.pointer.rsplit("/", 1)[-1])
+        # Its own name, else a part of its pointer: the ``/locomotives/results`` of a page.
+        parts = [tokens(unescape(p)) for p in reversed(collection.pointer.split("/"))]
+        named = any(part and set(part) <= words for part in parts)
         schema = tables.schema(collection)
         fields = {w for i in schema.fields.values() for part in i.words for w in part} & words
-        points = len(fields) + (2 if last and set(last) <= words else 0)
+        points = len(fields) + (2 if named else 0)
         if points > score:
             best, score = collection, points
     return best

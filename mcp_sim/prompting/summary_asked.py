@@ -76,6 +76,8 @@ _COUNTED_RECORDS = re.compile(
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\b\w+'s\b")
+_COMPOUND = re.compile(r"[a-z0-9][A-Z]|\w[_-]\w")
+"""A name of several words: camelCase, PascalCase, snake_case, kebab-case."""
 
 
 @dataclass(frozen=True)
@@ -116,11 +118,19 @@ def _phrase(chunk: list[str]) -> tuple[str, ...]:
     return tuple(kept[: _MOST_PHRASE + 1])
 
 
+def _split(token: str) -> list[str]:
+    """A description's word, or the words of a name it quotes (``TotalAreaM2``,
+    ``max_ph``, ``medium-values``: the answer's own keys, listed)."""
+    return words(token) if _COMPOUND.search(token) else [token]
+
+
 def asked(tool: ToolSpec) -> list[Asked]:
-    """What the first sentence of ``tool``'s description asks for, in its order."""
+    """What the first sentence of ``tool``'s description asks for, in its order; else what
+    its name does (``list_style_values``)."""
     # A possessive says whose, not what ("an order's item count").
     first = _POSSESSIVE.sub(" ", tool.description.split(". ")[0])
-    chunks = [re.findall(r"[\w-]+", part) for part in _CHUNKS.split(first)]
+    parts = (re.findall(r"[\w-]+", part) for part in _CHUNKS.split(first))
+    chunks = [[w for token in part for w in _split(token)] for part in parts]
     bare = [tuple(w for w in _phrase(c) if w.lower() not in OPS) for c in chunks]
     found: list[Asked] = []
     for at, chunk in enumerate(chunks):
@@ -128,7 +138,17 @@ def asked(tool: ToolSpec) -> list[Asked]:
         one = _asked_in(chunk, following)
         if one is not None and (one.phrase or one.op == "count"):
             found.append(one)
-    return found
+    return found or _named_values(tool)
+
+
+def _named_values(tool: ToolSpec) -> list[Asked]:
+    """The distinct values a name ending in ``values`` asks for: of the field its other
+    words name, a leading verb left out (``list_style_values``, ``listBandValues``)."""
+    said = words(tool.name)
+    if len(said) < 2 or said[-1].lower() not in ("values", "value"):
+        return []
+    phrase = said[1:-1] if len(said) > 2 else said[:-1]
+    return [Asked("values", tuple(phrase[-_MOST_PHRASE:]), said[-1])]
 
 
 def counted(tool: ToolSpec) -> list[str]:
