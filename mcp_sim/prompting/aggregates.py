@@ -310,7 +310,12 @@ def _groups(
     # each warehouse for ``stock_totals``) come first; else a search nothing meets may have
     # read a key as a field's value: a named place before it.
     kinds = {p.split("/")[1] for p in places if len(places) > 1}
-    if not (search and search.full) or any(set(tokens(unescape(k))) <= named for k in kinds):
+    # Unless the search found records of another collection the name names too: a party's
+    # links (``distributor_shipment_totals``: the shipments, not the distributor).
+    links = bool(search and search.full) and _names(named, search.collection.pointer)
+    if not (search and search.full) or (
+        not links and any(set(tokens(unescape(k))) <= named for k in kinds)
+    ):
         groups = _groups_named(state, places, named)
         if groups:
             return groups
@@ -324,6 +329,20 @@ def _groups(
     name = found.pointer.rsplit("/", 1)[-1] or "records"
     keys = _keys(found, pointers, records)
     return [Group(name, f"all records of {found.pointer}", records, keys)]
+
+
+def _names(named: set[str], pointer: str) -> bool:
+    """Whether the words ``named`` name the collection at ``pointer`` by a part of it."""
+    return any(tokens(p) and set(tokens(p)) <= named for p in map(unescape, pointer.split("/")))
+
+
+def summed_search(tool: ToolSpec, searches: list[SearchResult]) -> SearchResult | None:
+    """The search whose records a summary sums up: the last that found records of a
+    collection the tool's name names (a distributor's ``shipment_totals``: the shipments,
+    not the batches that name the distributor too), else the last."""
+    named = set(tokens(tool.name))
+    found = [s for s in searches if s.full and _names(named, s.collection.pointer)]
+    return found[-1] if found else (searches[-1] if searches else None)
 
 
 def _keys(collection: Collection, pointers: list[str], records: list[Any]) -> list[str]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from jsonpointer import escape
 
-from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
+from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
@@ -215,8 +215,8 @@ class Grounding:
         if not hinted and not writes:
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
         if tool is not None and is_aggregate(tool):
-            last = self.searches[-1] if self.searches else None
-            self.summary = summarize(self.overlay, self.state, tool, last, arguments)
+            summed = summed_search(tool, self.searches)
+            self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
         self._joined(tool)
         if not self.searches and self.join is None:
             self._match(tool, arguments, labels)

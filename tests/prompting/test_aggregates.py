@@ -185,3 +185,21 @@ def test_a_collection_is_named_by_a_part_of_its_pointer() -> None:
     world = _world(state, "count_engines_by_livery", "How many engines of each livery by count.")
     values = _summary(world, {})
     assert values["liveryCounts"] == {"blue": 3, "red": 6}
+
+
+def test_a_partys_links_are_summed_up_from_the_collection_the_name_names() -> None:
+    # Batches name the distributor too, in a list; the tool's name says which records count.
+    ids = [f"d{i:04d}" for i in range(6)]
+    state = {
+        "distributors": [{"id": d, "level": "gold"} for d in ids],
+        "shipments": [{"ref": f"S{i}", "distributor": ids[i % 6], "kegs": i} for i in range(60)],
+        "batches": [{"code": f"B{i}", "contact_ids": [ids[i % 6]]} for i in range(30)],
+    }
+    world = _world(
+        state,
+        "distributor_shipment_totals",
+        "A distributor's number of shipments, their total and average kegs.",
+    )
+    values = _summary(world, {"distributor_id": "d0003"})
+    assert values["shipment_count"] == 10
+    assert values["total_kegs"] == sum(range(3, 60, 6))
