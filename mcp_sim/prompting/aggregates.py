@@ -312,9 +312,9 @@ def _groups(
     kinds = {p.split("/")[1] for p in places if len(places) > 1}
     # Unless the search found records of another collection the name names too: a party's
     # links (``distributor_shipment_totals``: the shipments, not the distributor).
-    found = search if search is not None and search.full else None
-    links = found is not None and _names(named, found.collection.pointer)
-    if found is None or (not links and any(set(tokens(unescape(k))) <= named for k in kinds)):
+    met = search if search is not None and search.full else None
+    links = met is not None and _names(named, met.collection.pointer)
+    if met is None or (not links and any(set(tokens(unescape(k))) <= named for k in kinds)):
         groups = _groups_named(state, places, named)
         if groups:
             return groups
