@@ -30,6 +30,7 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY
+from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
@@ -90,7 +91,6 @@ _AGGREGATE_PHRASES = (
     "distinct",
     "statistic",
     "list of all",
-    "each once",
 )
 _VALUES_WORDS = ("values", "value")
 """A name's last word that asks for a field's distinct values (``list_style_values``)."""
@@ -99,7 +99,7 @@ _VALUES_WORDS = ("values", "value")
 def is_aggregate(tool: ToolSpec | None) -> bool:
     """Whether the tool asks for a summary of a collection rather than records: its name
     says so (``count_orders``, ``genre_stats``, ``list_all_types``, ``list_style_values``), or
-    the first sentence of its description does (``how many``, ``the total``, ``each once``)."""
+    the first sentence of its description does (``how many``, ``the total``)."""
     if tool is None or tool.effect == "write":
         return False
     words = tokens(tool.name)
@@ -110,7 +110,7 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
     if any(part in word for word in words for part in _COMPOUND_PARTS):
         return True  # headcount, subtotal
     first = tool.description.split(". ")[0].lower()
-    return any(phrase in first for phrase in _AGGREGATE_PHRASES)
+    return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
 
 
 @dataclass
@@ -124,6 +124,8 @@ class Group:
     """Each record's key (its id field's value, else its place), where it has one."""
     outer: tuple[str, int] | None = None
     """For parts of records (a parcel's scans at a facility): the records' kind and number."""
+    id_field: str | None = None
+    """The field holding each record's key, where the records are a collection's."""
 
 
 @dataclass
@@ -286,7 +288,8 @@ def _searched(state: Any, search: SearchResult) -> Group:
         # Nested records searched as their own kind (a parcel's scan events): their owners.
         owners = {record_pointer(search.collection, p) for p in search.full}
         outer = (kind, len(owners))
-    return Group(name, f"records of {pointer} where {where}", records, keys, outer)
+    scope = f"records of {pointer} where {where}"
+    return Group(name, scope, records, keys, outer, search.collection.id_field)
 
 
 def _is_entry(record: Any, inner: str) -> bool:
@@ -304,7 +307,9 @@ def _groups(
     search: SearchResult | None,
     arguments: dict[str, Any],
 ) -> list[Group]:
-    places = _places(overlay, state, arguments)
+    # A ranking's arguments say how many and which way, not which records: it ranks all.
+    ranking = is_ranking(tool)
+    places = [] if ranking else _places(overlay, state, arguments)
     named = set(tokens(tool.name))
     # Records the arguments name in a collection the tool's name names (an item's stock in
     # each warehouse for ``stock_totals``) come first; else a search nothing meets may have
@@ -318,7 +323,7 @@ def _groups(
         groups = _groups_named(state, places, named)
         if groups:
             return groups
-    if search is not None:
+    if search is not None and not ranking:
         return [_searched(state, search)]
     found = _named_collection(tool, overlay)
     if found is None:
@@ -327,7 +332,7 @@ def _groups(
     records = [resolve(state, p) for p in pointers]
     name = found.pointer.rsplit("/", 1)[-1] or "records"
     keys = _keys(found, pointers, records)
-    return [Group(name, f"all records of {found.pointer}", records, keys)]
+    return [Group(name, f"all records of {found.pointer}", records, keys, None, found.id_field)]
 
 
 def _names(named: set[str], pointer: str) -> bool:
@@ -381,5 +386,6 @@ def summarize(
         scope = group.scope
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
-        blocks.append((scope, group_values(stats, tool, wanted, constrained)))
+        ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
+        blocks.append((scope, ranked + group_values(stats, tool, wanted, constrained)))
     return Summary(blocks)
