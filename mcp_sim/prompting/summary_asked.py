@@ -19,9 +19,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import dropwhile
 
 from mcp_sim.prompting.field_names import name_score, tokens
-from mcp_sim.prompting.summary_names import BEFORE, Stat, is_time, join, plural, spelled, words
+from mcp_sim.prompting.summary_names import (
+    BEFORE,
+    Stat,
+    is_time,
+    join,
+    plural,
+    singular,
+    spelled,
+    words,
+)
 from mcp_sim.prompting.summary_stats import (
     MOST_DISTINCT,
     FieldStats,
@@ -88,12 +98,17 @@ class Asked:
     """The words naming the field (or, for a count, what is counted), as written."""
     said: str
     """The operation's word as written (``largest``)."""
+    of: str = ""
+    """For a count of the records, what it says they are ("number of turns": ``turns``)."""
 
 
 def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
     """The statistic one comma- or "and"-separated part of a description asks for."""
-    if chunk and chunk[0].lower() in ("count", "number") and chunk[1:2] == ["of"]:
-        return Asked("count", (), chunk[0])  # "number of visits": the records themselves
+    bare = list(dropwhile(lambda w: w.lower() in _SKIPPED, chunk))
+    if bare and bare[0].lower() in ("count", "number") and bare[1:2] == ["of"]:
+        # "(a) number of visits": the records themselves.
+        of = next((w for w in bare[2:] if w.lower() not in _SKIPPED), "")
+        return Asked("count", (), bare[0], of)
     phrase = _phrase(chunk)
     if not phrase:
         return None
@@ -288,7 +303,9 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
 def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     """A count: of the records, or of those a yes/no field or a value the words name."""
     if not a.phrase:
-        return [Stat([spelled("count", style)], group.count, asked=True)]
+        # "Number of turns" answered as ``turn_count`` (or ``turns``) beside ``count``.
+        said = [join([singular(a.of), "count"], style), join([a.of], style)] if a.of else []
+        return [Stat([spelled("count", style), *said], group.count, asked=True)]
     names = [join(list(a.phrase), style), join([*a.phrase, "count"], style)]
     if set(tokens("".join(a.phrase))) <= set(tokens(group.name)):
         # "vehicle count" of the vehicles: the records' noun alone would name one of them.

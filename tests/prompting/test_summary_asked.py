@@ -215,3 +215,18 @@ def test_a_number_of_records_goes_under_their_singular_count() -> None:
     )
     values = _values(world, {"keeperId": "K1"})
     assert values["inspection-count"] == values["inspections"] == 20
+
+
+def test_a_number_of_records_keeps_its_counted_name_where_room_is_short() -> None:
+    turns = [
+        {"turn_id": f"T{i}", "driver_id": f"D{i % 2}", "km": i, "units": i % 5, "rate": i / 3}
+        for i in range(40)
+    ]
+    world = _world(
+        {"turns": turns}, "driver_turn_totals", "A driver's number of turns, their total km."
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], {"driver_id": "D1"})
+    assert grounding.summary is not None
+    short = grounding.summary.render(700)
+    assert '"turn_count": 20' in short and '"total_km": 400' in short
