@@ -26,12 +26,12 @@ _RANKED = re.compile(
 _ASCENDING = frozenset(["asc", "ascending", "smallest", "lowest", "bottom", "least"])
 _MOST_RANKED = 25
 """The longest ranking shown; a larger N is cut to it."""
-_MOST_RANKINGS = 6
+_MOST_RANKINGS = 4
 """Numbers ranked where the tool's words name none."""
 _SURE = 0.9
 """A fit of the tool's words to a field's name that leaves no doubt."""
-_MOST_NAMES = 2
-"""String fields shown beside each ranked record's key: its names."""
+_MOST_NAMES = 1
+"""String fields shown beside each ranked record's key: its name (the first of many values)."""
 
 
 def is_ranking(tool: ToolSpec) -> bool:
