@@ -30,6 +30,7 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY
+from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
@@ -91,21 +92,25 @@ _AGGREGATE_PHRASES = (
     "statistic",
     "list of all",
 )
+_VALUES_WORDS = ("values", "value")
+"""A name's last word that asks for a field's distinct values (``list_style_values``)."""
 
 
 def is_aggregate(tool: ToolSpec | None) -> bool:
     """Whether the tool asks for a summary of a collection rather than records: its name
-    says so (``count_orders``, ``genre_stats``, ``list_all_types``), or the first sentence of
-    its description does (``how many``, ``the total``)."""
+    says so (``count_orders``, ``genre_stats``, ``list_all_types``, ``list_style_values``), or
+    the first sentence of its description does (``how many``, ``the total``)."""
     if tool is None or tool.effect == "write":
         return False
     words = tokens(tool.name)
     if set(words) & _AGGREGATE_WORDS:
         return True
+    if len(words) > 1 and words[-1] in _VALUES_WORDS:
+        return True  # list_style_values: the distinct values of a field
     if any(part in word for word in words for part in _COMPOUND_PARTS):
         return True  # headcount, subtotal
     first = tool.description.split(". ")[0].lower()
-    return any(phrase in first for phrase in _AGGREGATE_PHRASES)
+    return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
 
 
 @dataclass
@@ -119,6 +124,8 @@ class Group:
     """Each record's key (its id field's value, else its place), where it has one."""
     outer: tuple[str, int] | None = None
     """For parts of records (a parcel's scans at a facility): the records' kind and number."""
+    id_field: str | None = None
+    """The field holding each record's key, where the records are a collection's."""
 
 
 @dataclass
@@ -164,17 +171,19 @@ def _cut(value: Any, most: int) -> Any:
 
 
 def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | None:
-    """The collection the tool's words name best: by its name (``list_all_cities``), and by
-    the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
+    """The collection the tool's words name best: by its name or a part of its pointer
+    (``list_all_cities``, ``/locomotives/results``), and by the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
     vehicles, not the depots its description also names)."""
     words = tool_words(tool.name, tool.description)
     tables = FieldTables.of(overlay.base)
     best, score = None, 0
     for collection in overlay.base.collections:
-        last = tokens(collection.pointer.rsplit("/", 1)[-1])
+        # Its own name, else a part of its pointer: the ``/locomotives/results`` of a page.
+        parts = [tokens(unescape(p)) for p in reversed(collection.pointer.split("/"))]
+        named = any(part and set(part) <= words for part in parts)
         schema = tables.schema(collection)
         fields = {w for i in schema.fields.values() for part in i.words for w in part} & words
-        points = len(fields) + (2 if last and set(last) <= words else 0)
+        points = len(fields) + (2 if named else 0)
         if points > score:
             best, score = collection, points
     return best
@@ -279,7 +288,8 @@ def _searched(state: Any, search: SearchResult) -> Group:
         # Nested records searched as their own kind (a parcel's scan events): their owners.
         owners = {record_pointer(search.collection, p) for p in search.full}
         outer = (kind, len(owners))
-    return Group(name, f"records of {pointer} where {where}", records, keys, outer)
+    scope = f"records of {pointer} where {where}"
+    return Group(name, scope, records, keys, outer, search.collection.id_field)
 
 
 def _is_entry(record: Any, inner: str) -> bool:
@@ -297,17 +307,23 @@ def _groups(
     search: SearchResult | None,
     arguments: dict[str, Any],
 ) -> list[Group]:
-    places = _places(overlay, state, arguments)
+    # A ranking's arguments say how many and which way, not which records: it ranks all.
+    ranking = is_ranking(tool)
+    places = [] if ranking else _places(overlay, state, arguments)
     named = set(tokens(tool.name))
     # Records the arguments name in a collection the tool's name names (an item's stock in
     # each warehouse for ``stock_totals``) come first; else a search nothing meets may have
     # read a key as a field's value: a named place before it.
     kinds = {p.split("/")[1] for p in places if len(places) > 1}
-    if not (search and search.full) or any(set(tokens(unescape(k))) <= named for k in kinds):
+    # Unless the search found records of another collection the name names too: a party's
+    # links (``distributor_shipment_totals``: the shipments, not the distributor).
+    met = search if search is not None and search.full else None
+    links = met is not None and _names(named, met.collection.pointer)
+    if met is None or (not links and any(set(tokens(unescape(k))) <= named for k in kinds)):
         groups = _groups_named(state, places, named)
         if groups:
             return groups
-    if search is not None:
+    if search is not None and not ranking:
         return [_searched(state, search)]
     found = _named_collection(tool, overlay)
     if found is None:
@@ -316,7 +332,21 @@ def _groups(
     records = [resolve(state, p) for p in pointers]
     name = found.pointer.rsplit("/", 1)[-1] or "records"
     keys = _keys(found, pointers, records)
-    return [Group(name, f"all records of {found.pointer}", records, keys)]
+    return [Group(name, f"all records of {found.pointer}", records, keys, None, found.id_field)]
+
+
+def _names(named: set[str], pointer: str) -> bool:
+    """Whether the words ``named`` name the collection at ``pointer`` by a part of it."""
+    return any(tokens(p) and set(tokens(p)) <= named for p in map(unescape, pointer.split("/")))
+
+
+def summed_search(tool: ToolSpec, searches: list[SearchResult]) -> SearchResult | None:
+    """The search whose records a summary sums up: the last that found records of a
+    collection the tool's name names (a distributor's ``shipment_totals``: the shipments,
+    not the batches that name the distributor too), else the last."""
+    named = set(tokens(tool.name))
+    found = [s for s in searches if s.full and _names(named, s.collection.pointer)]
+    return found[-1] if found else (searches[-1] if searches else None)
 
 
 def _keys(collection: Collection, pointers: list[str], records: list[Any]) -> list[str]:
@@ -356,5 +386,6 @@ def summarize(
         scope = group.scope
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
-        blocks.append((scope, group_values(stats, tool, wanted, constrained)))
+        ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
+        blocks.append((scope, ranked + group_values(stats, tool, wanted, constrained)))
     return Summary(blocks)

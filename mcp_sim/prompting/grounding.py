@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize
+from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
 from mcp_sim.prompting.field_tables import FieldTables
@@ -179,8 +179,8 @@ class Grounding:
                 search.count_name, search.page = count_field(tool), page
                 search.full = page.first(search.full) if page else search.full
         if tool is not None and is_aggregate(tool):
-            last = self.searches[-1] if self.searches else None
-            self.summary = summarize(self.overlay, self.state, tool, last, arguments)
+            summed = summed_search(tool, self.searches)
+            self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
         self._joined(tool)
         if not self.searches and self.join is None:
             self._match(tool, arguments, labels)

@@ -19,9 +19,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import dropwhile
 
 from mcp_sim.prompting.field_names import name_score, tokens
-from mcp_sim.prompting.summary_names import BEFORE, Stat, is_time, join, plural, spelled, words
+from mcp_sim.prompting.summary_names import (
+    BEFORE,
+    Stat,
+    is_time,
+    join,
+    plural,
+    singular,
+    spelled,
+    words,
+)
 from mcp_sim.prompting.summary_stats import (
     MOST_DISTINCT,
     FieldStats,
@@ -76,6 +86,8 @@ _COUNTED_RECORDS = re.compile(
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\b\w+'s\b")
+_COMPOUND = re.compile(r"[a-z0-9][A-Z]|\w[_-]\w")
+"""A name of several words: camelCase, PascalCase, snake_case, kebab-case."""
 
 
 @dataclass(frozen=True)
@@ -86,12 +98,17 @@ class Asked:
     """The words naming the field (or, for a count, what is counted), as written."""
     said: str
     """The operation's word as written (``largest``)."""
+    of: str = ""
+    """For a count of the records, what it says they are ("number of turns": ``turns``)."""
 
 
 def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
     """The statistic one comma- or "and"-separated part of a description asks for."""
-    if chunk and chunk[0].lower() in ("count", "number") and chunk[1:2] == ["of"]:
-        return Asked("count", (), chunk[0])  # "number of visits": the records themselves
+    bare = list(dropwhile(lambda w: w.lower() in _SKIPPED, chunk))
+    if bare and bare[0].lower() in ("count", "number") and bare[1:2] == ["of"]:
+        # "(a) number of visits": the records themselves.
+        of = next((w for w in bare[2:] if w.lower() not in _SKIPPED), "")
+        return Asked("count", (), bare[0], of)
     phrase = _phrase(chunk)
     if not phrase:
         return None
@@ -116,11 +133,19 @@ def _phrase(chunk: list[str]) -> tuple[str, ...]:
     return tuple(kept[: _MOST_PHRASE + 1])
 
 
+def _split(token: str) -> list[str]:
+    """A description's word, or the words of a name it quotes (``TotalAreaM2``,
+    ``max_ph``, ``medium-values``: the answer's own keys, listed)."""
+    return words(token) if _COMPOUND.search(token) else [token]
+
+
 def asked(tool: ToolSpec) -> list[Asked]:
-    """What the first sentence of ``tool``'s description asks for, in its order."""
+    """What the first sentence of ``tool``'s description asks for, in its order; else what
+    its name does (``list_style_values``)."""
     # A possessive says whose, not what ("an order's item count").
     first = _POSSESSIVE.sub(" ", tool.description.split(". ")[0])
-    chunks = [re.findall(r"[\w-]+", part) for part in _CHUNKS.split(first)]
+    parts = (re.findall(r"[\w-]+", part) for part in _CHUNKS.split(first))
+    chunks = [[w for token in part for w in _split(token)] for part in parts]
     bare = [tuple(w for w in _phrase(c) if w.lower() not in OPS) for c in chunks]
     found: list[Asked] = []
     for at, chunk in enumerate(chunks):
@@ -128,7 +153,17 @@ def asked(tool: ToolSpec) -> list[Asked]:
         one = _asked_in(chunk, following)
         if one is not None and (one.phrase or one.op == "count"):
             found.append(one)
-    return found
+    return found or _named_values(tool)
+
+
+def _named_values(tool: ToolSpec) -> list[Asked]:
+    """The distinct values a name ending in ``values`` asks for: of the field its other
+    words name, a leading verb left out (``list_style_values``, ``listBandValues``)."""
+    said = words(tool.name)
+    if len(said) < 2 or said[-1].lower() not in ("values", "value"):
+        return []
+    phrase = said[1:-1] if len(said) > 2 else said[:-1]
+    return [Asked("values", tuple(phrase[-_MOST_PHRASE:]), said[-1])]
 
 
 def counted(tool: ToolSpec) -> list[str]:
@@ -268,7 +303,9 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
 def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     """A count: of the records, or of those a yes/no field or a value the words name."""
     if not a.phrase:
-        return [Stat([spelled("count", style)], group.count, asked=True)]
+        # "Number of turns" answered as ``turn_count`` (or ``turns``) beside ``count``.
+        said = [join([singular(a.of), "count"], style), join([a.of], style)] if a.of else []
+        return [Stat([spelled("count", style), *said], group.count, asked=True)]
     names = [join(list(a.phrase), style), join([*a.phrase, "count"], style)]
     if set(tokens("".join(a.phrase))) <= set(tokens(group.name)):
         # "vehicle count" of the vehicles: the records' noun alone would name one of them.

@@ -160,6 +160,8 @@ def count_names(group: str, style: str, phrases: Iterable[str]) -> list[str]:
     for phrase in phrases:
         said = spelled(phrase, style)
         names += [said] if "count" in phrase else [said, join([phrase, "count"], style)]
+        # "Number of inspections" answered as ``inspection_count``.
+        names += [] if "count" in phrase else [join([singular(phrase), "count"], style)]
     names += [plural(one), join([one, "count"], style), spelled("count", style)]
     return list(dict.fromkeys(n for n in names if n))
 

@@ -164,3 +164,42 @@ def test_a_short_room_drops_names_before_values() -> None:
     full, short = summary.render(20_000), summary.render(700)
     assert len(short) <= 700 < len(full)
     assert '"books": 60' in short and "…" not in short  # one name each, no value cut
+
+
+def test_a_name_ending_in_values_lists_the_distinct_values_of_the_field_it_names() -> None:
+    scopes = [
+        {"scope-id": f"S{i}", "wavelength-band": ["radio", "optical"][i % 2], "mass": i}
+        for i in range(30)
+    ]
+    world = _world({"scopes": scopes}, "listBandValues", "Every band any scope has.")
+    values = _summary(world, {})
+    assert values["band-values"] == ["optical", "radio"]
+
+
+def test_a_collection_is_named_by_a_part_of_its_pointer() -> None:
+    # A paged export's records sit under ``results``; a collection of other records holds
+    # more of the tool's words among its fields, none of them its name.
+    engines = [{"engineId": f"E{i}", "livery": ["red", "blue"][i % 3 // 2]} for i in range(9)]
+    turns = [{"turnId": f"T{i}", "engine": {"id": "E1"}, "count": i, "by": i} for i in range(40)]
+    state = {"engines": {"results": engines, "next": None}, "turns": turns}
+    world = _world(state, "count_engines_by_livery", "How many engines of each livery by count.")
+    values = _summary(world, {})
+    assert values["liveryCounts"] == {"blue": 3, "red": 6}
+
+
+def test_a_partys_links_are_summed_up_from_the_collection_the_name_names() -> None:
+    # Batches name the distributor too, in a list; the tool's name says which records count.
+    ids = [f"d{i:04d}" for i in range(6)]
+    state = {
+        "distributors": [{"id": d, "level": "gold"} for d in ids],
+        "shipments": [{"ref": f"S{i}", "distributor": ids[i % 6], "kegs": i} for i in range(60)],
+        "batches": [{"code": f"B{i}", "contact_ids": [ids[i % 6]]} for i in range(30)],
+    }
+    world = _world(
+        state,
+        "distributor_shipment_totals",
+        "A distributor's number of shipments, their total and average kegs.",
+    )
+    values = _summary(world, {"distributor_id": "d0003"})
+    assert values["shipment_count"] == 10
+    assert values["total_kegs"] == sum(range(3, 60, 6))

@@ -187,3 +187,46 @@ def test_a_guessed_total_beside_quantities_and_prices_is_still_named() -> None:
     pop = [s for s in stations if s["genre"] == "pop"]
     assert values["total_frequency"] == round(sum(s["mhz"] for s in pop), 2)
     assert values["max_power_kw"] == max(s["power"] for s in pop)
+
+
+def test_a_description_listing_the_answers_keys_is_read_word_by_word() -> None:
+    def pascal(name: str) -> str:
+        return join([name], "pascal")
+
+    world = _world(
+        {"Boats": _boats(pascal)},
+        "fetchBoatStats",
+        "Figures (Count, TotalPrice, MaxWeight, PaintValues) of the boats of one hull.",
+    )
+    values = _values(world, {"hull": "sloop"})
+    sloops = [b for b in _boats(pascal) if b["Details"]["HullType"] == "sloop"]
+    assert values["Count"] == 30
+    assert values["TotalPrice"] == sum(b["Details"]["Cost"] for b in sloops)
+    assert values["MaxWeight"] == max(b["MassKg"] for b in sloops)
+    assert values["PaintValues"] == sorted(_PAINTS)
+
+
+def test_a_number_of_records_goes_under_their_singular_count() -> None:
+    visits = [{"visit-id": f"V{i}", "keeper-id": f"K{i % 2}", "minutes": i} for i in range(40)]
+    world = _world(
+        {"visits": visits},
+        "keeperVisitTotals",
+        "A keeper's number of inspections, their total and average minutes.",
+    )
+    values = _values(world, {"keeperId": "K1"})
+    assert values["inspection-count"] == values["inspections"] == 20
+
+
+def test_a_number_of_records_keeps_its_counted_name_where_room_is_short() -> None:
+    turns = [
+        {"turn_id": f"T{i}", "driver_id": f"D{i % 2}", "km": i, "units": i % 5, "rate": i / 3}
+        for i in range(40)
+    ]
+    world = _world(
+        {"turns": turns}, "driver_turn_totals", "A driver's number of turns, their total km."
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], {"driver_id": "D1"})
+    assert grounding.summary is not None
+    short = grounding.summary.render(700)
+    assert '"turn_count": 20' in short and '"total_km": 400' in short
