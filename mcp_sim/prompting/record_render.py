@@ -106,8 +106,12 @@ class _Trimmer:
                 return self.trim_object(value, pointer)
             return [self.trim(v, f"{pointer}/{i}") for i, v in enumerate(value)]
         short = note(value, self.brief)
-        # A part shorter than its note (a list of two tags) is kept as it is.
-        return value if self.size(value) <= len(short) else short
+        # A part shorter than its note (a list of two tags) is kept as it is; beside the
+        # scalar fields, so is a value of a few scalars little longer (a name's two parts),
+        # whose outline would save a few characters and lose the values.
+        compound = self.brief and isinstance(value, dict) and not any(map(_nested, value.values()))
+        kept = len(short) * (2 if compound else 1)
+        return value if self.size(value) <= kept else short
 
     def trim_object(self, value: dict[str, Any], pointer: str) -> Any:
         """An object on the way to a focus: the focus path in full, small siblings while they
@@ -148,6 +152,10 @@ class _Trimmer:
             )
             kept["…"] = f"<outlined: {len(left_out)} more entries: {', '.join(shown)}>"
         return kept
+
+
+def _nested(value: Any) -> bool:
+    return isinstance(value, dict | list)
 
 
 _SMALL = 60
