@@ -129,6 +129,10 @@ def present(key: str | None, value: Any, text: str) -> bool:
     quoted = re.escape(json.dumps(key.removesuffix("[]"), ensure_ascii=False))
     # An array item counts where it stands inside the array that follows its key.
     before = r"\s*:\s*\[[^\]]*?" if in_array else r"\s*:\s*"
+    if isinstance(value, int | float) and in_array:
+        # Every item of the array counts, not only its first.
+        arrays = re.finditer(quoted + r"\s*:\s*\[([^\]]*)\]", text)
+        return any(anywhere(value, found.group(1)) for found in arrays)
     if isinstance(value, int | float):
         for match in re.finditer(quoted + before + r"(?<![0-9.])(-?[0-9][0-9.eE+-]*)", text):
             try:

@@ -28,6 +28,7 @@ from mcp_sim.spec.world import World
 
 _EXAMPLE = re.compile(r"\be\.g\.,?\s+([^\s,;()]+)")
 _SHAPE = re.compile(r"[A-Z]+|[a-z]+|\d+")
+_OWNER = re.compile(r"\b(\w+)'s id\b", re.IGNORECASE)
 _SAMPLE = 50
 _NAME_FIT = 0.85
 """The least fit of an argument's name to a collection's (``flight_number`` ↔ ``flights``)."""
@@ -44,19 +45,49 @@ def key_shape(key: str) -> str:
     return _SHAPE.sub(run, key)
 
 
-def _examples(world: World) -> list[tuple[str, str]]:
-    """``(argument name, example value)`` for each argument whose description gives one."""
-    found: list[tuple[str, str]] = []
+def _examples(world: World) -> list[tuple[str, str, str]]:
+    """``(argument name, example value, description)`` for each argument, the example
+    ``""`` where its description gives none."""
+    found: list[tuple[str, str, str]] = []
     for tool in world.tools:
         properties = tool.input_schema.get("properties")
         if not isinstance(properties, dict):
             continue
         for name, schema in properties.items():
             text = schema.get("description", "") if isinstance(schema, dict) else ""
-            for example in _EXAMPLE.findall(text if isinstance(text, str) else ""):
-                found.append((name, example.rstrip(".")))
-            found.append((name, ""))
+            text = text if isinstance(text, str) else ""
+            for example in _EXAMPLE.findall(text):
+                found.append((name, example.rstrip("."), text))
+            found.append((name, "", text))
     return found
+
+
+def _described_id(name: str, text: str, own: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether an argument called just ``id`` is the collection's key by its description
+    ("The batch's id" for ``/batches``)."""
+    owner = _OWNER.search(text)
+    return tokens(name) == ("id",) and owner is not None and owner.group(1).lower() in own[0]
+
+
+def _schema_key(world: World, argument: str, own: tuple[tuple[str, ...], ...]) -> str:
+    """The id field the output schemas of the tools taking only ``argument`` name, when
+    they agree on one that fits the collection (``readBoat(boatId)`` answering a required
+    ``id``): how the answers name the key, whatever the argument is called."""
+    found: set[str] = set()
+    for tool in world.tools:
+        properties = tool.input_schema.get("properties")
+        schema = tool.output_schema
+        if not isinstance(properties, dict) or list(properties) != [argument] or not schema:
+            continue
+        named = [*schema.get("required", []), *(schema.get("properties") or {})]
+        found.update(
+            n
+            for n in named
+            if isinstance(n, str)
+            and tokens(n)[-1:] == ("id",)
+            and (tokens(n) == ("id",) or name_score(tokens(n), own) >= _NAME_FIT)
+        )
+    return found.pop() if len(found) == 1 else ""
 
 
 def _keys_unheld(collection: Collection, value: Any) -> list[str] | None:
@@ -74,17 +105,15 @@ def _keys_unheld(collection: Collection, value: Any) -> list[str] | None:
     return keys or None
 
 
-def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str, str]]) -> str:
+def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str, str, str]]) -> str:
     shapes = Counter(key_shape(k) for k in keys)
     shape, count = shapes.most_common(1)[0]
     regular = count * 5 >= len(keys) * 4
-    # A key pattern (``/rider:*:profile``) is named by its type word.
-    kind = collection.keys.prefix[:-1] if collection.keys else ""
-    own = path_words(SELF, f"/{kind}" if kind else collection.pointer)
+    own = _own_words(collection)
     by_name: Counter[str] = Counter()
     by_example: Counter[str] = Counter()
-    for name, example in examples:
-        if name_score(tokens(name), own) >= _NAME_FIT:
+    for name, example, text in examples:
+        if name_score(tokens(name), own) >= _NAME_FIT or _described_id(name, text, own):
             by_name[name] += 1
         if example and regular and key_shape(example) == shape:
             by_example[name] += 1
@@ -92,6 +121,12 @@ def _name_for(collection: Collection, keys: list[str], examples: list[tuple[str,
         if found:
             return found.most_common(1)[0][0]
     return ""
+
+
+def _own_words(collection: Collection) -> tuple[tuple[str, ...], ...]:
+    # A key pattern (``/rider:*:profile``) is named by its type word.
+    kind = collection.keys.prefix[:-1] if collection.keys else ""
+    return path_words(SELF, f"/{kind}" if kind else collection.pointer)
 
 
 class KeyName(str):
@@ -135,7 +170,9 @@ def key_names(world: World, index: StateIndex) -> dict[str, str]:
         keys = _keys_unheld(collection, value)
         name = _name_for(collection, keys, examples) if keys else ""
         if name:
-            spelt = respelt(name, _field_names(collection, value))
+            # The answers' own name for the key, where an output schema gives it.
+            schema_key = _schema_key(world, name, _own_words(collection))
+            spelt = schema_key or respelt(name, _field_names(collection, value))
             whole = keys is not None and all(_integral(k) for k in keys)
             name = KeyName(spelt, number=whole and _integer_argument(world, name))
         if name:
@@ -159,7 +196,8 @@ def casing_of(name: str) -> str | None:
         return "upper" if name.isupper() else "snake" if name.islower() else None
     if "-" in name:
         return "kebab" if name.islower() else None
-    if name.isalpha() and any(c.isupper() for c in name[1:]):
+    # One word in capitals (``SPECS``) shows no casing: it is any casing's word.
+    if name.isalpha() and not name.isupper() and any(c.isupper() for c in name[1:]):
         return "pascal" if name[0].isupper() else "camel"
     return None
 
@@ -173,8 +211,12 @@ def respelt(name: str, fields: list[str]) -> str:
         return name
     casing, count = casings.most_common(1)[0]
     words = [w.lower() for w in _WORDS.findall(name)]
-    if count * 5 < sum(casings.values()) * 4 or len(words) < 2:
+    if count * 5 < sum(casings.values()) * 4 or not words:
         return name
+    if len(words) < 2:
+        # One word is cased only where the fields' casing shows in every word (``ID``
+        # beside ``BREW_NAME``, ``Id`` beside ``CropName``).
+        return _CASINGS[casing](words) if casing in ("upper", "pascal") else name
     return _CASINGS[casing](words)
 
 

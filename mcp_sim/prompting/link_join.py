@@ -274,7 +274,20 @@ def follow_links(
         # The collection the tool names may have been searched by chance (a grower's id
         # read as a bed's humidity): only the links' own is no target.
         own = {result.collection.pointer}
-        result.through = join_named(tables, state, collections, result, named, own)
-        if result.through is not None:
+        through = join_named(tables, state, collections, result, named, own)
+        if through is not None and not _found_directly(results, through.targets, result):
+            result.through = through
             return True
     return False
+
+
+def _found_directly(results: Sequence[Found], targets: Collection, links: Found) -> bool:
+    """Whether a search of the targets themselves meets more of the arguments than the
+    links do (``find_bikes(model, station)``: the bikes at the station, not the rides from
+    it): the links are then a side match, not the way to the records asked for."""
+    return any(
+        r.collection.pointer == targets.pointer
+        and r.full
+        and len(r.constraints) > len(links.constraints)
+        for r in results
+    )

@@ -96,7 +96,7 @@ class _Trimmer:
     def inside_focus(self, pointer: str) -> bool:
         return any(pointer == f or pointer.startswith(f + "/") for f in self.focus)
 
-    def trim(self, value: Any, pointer: str) -> Any:
+    def trim(self, value: Any, pointer: str, item: bool = False) -> Any:
         if pointer and self.inside_focus(pointer):
             return value
         if not isinstance(value, dict | list) or self.size(value) <= self.limit:
@@ -104,10 +104,20 @@ class _Trimmer:
         if not pointer or _on_focus(pointer, self.focus):
             if isinstance(value, dict):
                 return self.trim_object(value, pointer)
-            return [self.trim(v, f"{pointer}/{i}") for i, v in enumerate(value)]
+            return [self.trim(v, f"{pointer}/{i}", item=True) for i, v in enumerate(value)]
         short = note(value, self.brief)
-        # A part shorter than its note (a list of two tags) is kept as it is.
-        return value if self.size(value) <= len(short) else short
+        # A part shorter than its note (a list of two tags) is kept as it is; beside the
+        # scalar fields, so is a field's value of a few scalars little longer (a name's two
+        # parts), whose outline would save a few characters and lose the values; a list's
+        # items (a parcel's scans) stay outlined.
+        compound = (
+            self.brief
+            and not item
+            and isinstance(value, dict)
+            and not any(map(_nested, value.values()))
+        )
+        kept = len(short) * (2 if compound else 1)
+        return value if self.size(value) <= kept else short
 
     def trim_object(self, value: dict[str, Any], pointer: str) -> Any:
         """An object on the way to a focus: the focus path in full, small siblings while they
@@ -148,6 +158,10 @@ class _Trimmer:
             )
             kept["…"] = f"<outlined: {len(left_out)} more entries: {', '.join(shown)}>"
         return kept
+
+
+def _nested(value: Any) -> bool:
+    return isinstance(value, dict | list)
 
 
 _SMALL = 60

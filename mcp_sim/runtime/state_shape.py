@@ -180,7 +180,7 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
                 at = f"{pointer}/{escape(pattern.glob)}"
                 size = len(pattern_records(value, pattern))
                 found[at] = Collection(at, True, None, size, None, None, pattern)
-        elif looks_keyed(value) and not _holds_tables(value):
+        elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
             found[pointer] = Collection(pointer, True, None, len(value))
         elif isinstance(value, dict):
             for key, item in value.items():
@@ -233,6 +233,18 @@ def _holds_tables(value: dict[str, Any]) -> bool:
     """An object of tables (``{"patients": {"columns": ..., "rows": ...}, ...}``) looks keyed,
     but its records are the tables' rows."""
     return any(table_at(item) is not None for item in list(value.values())[:3])
+
+
+def _holds_collections(value: dict[str, Any]) -> bool:
+    """An object of a few wrapped collections (``{"batches": {"edges": [...]}, ...}``) looks
+    keyed, but its records are the arrays' items: each value holds more records than the
+    object has keys (a keyed collection's record holds a few line items at most)."""
+    least = max(len(value), 8)
+    return all(
+        any(looks_records(v) and len(v) > least for v in item.values())
+        for item in list(value.values())[:24]
+        if isinstance(item, dict)
+    )
 
 
 def _resolve(state: Any, pointer: str) -> Any:

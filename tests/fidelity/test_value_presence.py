@@ -13,6 +13,12 @@ def test_a_number_counts_by_value_under_any_key() -> None:
     assert not anywhere(316484, prompt)
 
 
+def test_every_number_of_an_array_counts_after_its_key() -> None:
+    prompt = '{"MEMBER_IDS":[1042, 1252],"other":[7]}'
+    assert present("MEMBER_IDS[]", 1042, prompt) and present("MEMBER_IDS[]", 1252, prompt)
+    assert not present("MEMBER_IDS[]", 7, prompt)
+
+
 def test_a_string_counts_as_json_writes_it_or_bare() -> None:
     assert anywhere("root", 'owners: ["gus", "root"]')
     assert anywhere("Zoë", "owner Zoë")

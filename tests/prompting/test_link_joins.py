@@ -231,3 +231,23 @@ def test_a_typed_reference_no_two_links_share_is_still_a_reference() -> None:
     assert grounding.join is not None
     assert grounding.join.join.reference == "boat/id"
     assert grounding.join.join.rows[0] == ("/charters/edges/1/node", ["/boats/1"])
+
+
+def test_links_are_no_join_when_the_named_records_meet_more_of_the_arguments() -> None:
+    models, stations = ["Cargo", "Urban", "Glide"], ["ST-01", "ST-02", "ST-03", "ST-04"]
+    bikes = [
+        {"bike_id": f"B{b:03d}", "model": models[b % 3], "station": stations[b % 4]}
+        for b in range(48)
+    ]
+    rides = [
+        {"ride_id": f"R{r:04d}", "bike": f"B{r * 7 % 48:03d}", "from": stations[r % 4]}
+        for r in range(200)
+    ]
+    places = {s: {"name": f"Square {s}", "capacity": 20} for s in stations}
+    state = {"bikes": bikes, "rides": rides, "stations": places}
+    world = world_of(state, "find_bikes", "Bikes matching filters.")
+    grounding = grounded(world, {"model": "Cargo", "station": "ST-02"})
+    # The station's rides refer to bikes too, but the bikes themselves meet both arguments.
+    assert grounding.join is None
+    found = next(s for s in grounding.searches if s.collection.pointer == "/bikes")
+    assert found.full == [f"/bikes/{b}" for b in range(48) if b % 3 == 0 and b % 4 == 1]

@@ -37,6 +37,18 @@ def test_scalars_only_outlines_every_larger_part() -> None:
     assert line.startswith("- /flights/F1 (large parts outlined): ")
 
 
+def test_scalars_only_keeps_a_part_little_longer_than_its_note() -> None:
+    student = {"email": "s1@uni.example", "name": {"family": "Laine", "given": "Kaito"}}
+    student["grades"] = {f"T{n}": {"score": n, "credits": 5} for n in range(4)}
+    line = record_line("/students/s1", student, set(), 10_000, scalars=True)
+    assert line is not None and '"name":{"family":"Laine","given":"Kaito"}' in line
+    assert '"grades":"<outlined: object of 4 entries>"' in line
+    # A list's items beside the focused one stay outlined: a parcel's other scans.
+    scans = [{"at": f"2025-01-0{d}T10:00", "hub": "H-1"} for d in range(1, 4)]
+    compact = record_line("/parcels/P1", {"scans": scans}, {"/scans/0"}, 10_000, scalars=True)
+    assert compact is not None and "2025-01-01" in compact and "2025-01-02" not in compact
+
+
 def test_many_matches_share_the_room_compactly_rather_than_the_first_taking_it() -> None:
     state = {"flights": {f"F{i}": flight() for i in range(12)}}
     picks = [

@@ -136,8 +136,11 @@ def test_a_wrapped_record_shows_its_fields_and_outlines_its_calendar() -> None:
 def test_a_key_is_named_in_the_casing_of_the_records_fields() -> None:
     assert respelt("bed_id", ["CropName", "Props", "SownOn"]) == "BedId"
     assert respelt("station_id", ["erp-kw", "licence-city", "band"]) == "station-id"
-    # One word, or fields whose casings disagree or say nothing: the tools' name stands.
-    assert respelt("sku", ["CropName"]) == "sku"
+    # Fields whose casings disagree or say nothing: the tools' name stands; one word is cased
+    # only where every word of the casing shows it (capitals, or a capital first).
+    assert respelt("sku", ["CropName"]) == "Sku"
+    assert respelt("id", ["BREW_NAME", "SPECS", "VESSEL", "CONTACT_IDS"]) == "ID"
+    assert respelt("sku", ["erp-kw", "licence-city"]) == "sku"
     assert respelt("user_id", ["name", "email"]) == "user_id"
     assert respelt("user_id", ["firstName", "last_name"]) == "user_id"
 

@@ -120,3 +120,20 @@ def test_records_that_each_hold_a_list_are_not_pages() -> None:
     assert found["/orders"].pages == "" and found["/orders"].size == 3
     # Numbers that are not the pages' positions are a record's field, not a page number.
     assert found["/numbered"].pages == ""
+
+
+def test_an_object_of_wrapped_collections_holds_their_records_not_two() -> None:
+    batches = [{"node": {"ID": f"b{n:03}", "style": "ipa"}, "cursor": f"c{n}"} for n in range(20)]
+    shipments = [{"node": {"ID": f"s{n:03}", "kegs": n}, "cursor": f"c{n}"} for n in range(30)]
+    page = {"endCursor": "c9", "hasNextPage": False}
+    entities = {"BATCHES": {"edges": batches, "pageInfo": page}, "SHIPMENTS": {"edges": shipments}}
+    # Orders keyed by id, each with a few lines, stay one keyed collection.
+    orders = {f"o{n}": {"total": n, "lines": [{"sku": "S1"}, {"sku": "S2"}]} for n in range(3)}
+    world = world_of({"payload": {"ENTITIES": entities}, "orders": orders})
+    index = StateIndex(world, world.state)
+    found = {c.pointer: c for c in index.collections}
+    assert "/payload/ENTITIES" not in found
+    assert found["/payload/ENTITIES/BATCHES/edges"].size == 20
+    assert found["/payload/ENTITIES/SHIPMENTS/edges"].inner == "/node"
+    assert found["/orders"].keyed and found["/orders"].size == 3
+    assert single_hit(index.overlay_of(world.state), "s007") == {"ID": "s007", "kegs": 7}
