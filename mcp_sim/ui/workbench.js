@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const view = { overview: null, world: null, episode: null, tool: null, rawEdited: false, busy: false };
+const view = { overview: null, world: null, episode: null, tool: null, toolPicks: 0, rawEdited: false, busy: false };
 const tokens = {};  // episode id -> its token, for the episodes this page made
 
 function el(tag, attrs, ...children) {
@@ -99,11 +99,13 @@ async function chooseWorld(id) {
   const tasks = view.world.tasks;
   $("task").replaceChildren(...tasks.map((t) => el("option", { value: t.name, title: t.description }, t.name)));
   $("task").disabled = $("verify").disabled = tasks.length === 0;
+  // A tool the user picks while the episodes load stays picked: the first tool is only a default.
+  const picks = view.toolPicks;
   const listing = await getJson("/episodes").catch(() => ({ episodes: [] }));
   const mine = listing.episodes.filter((e) => e.world === id);
   if (mine.length) fillEpisodes(mine.map((e) => e.id), mine[0].id);
   else await newEpisode();
-  if (view.world.tools.length) chooseTool(view.world.tools[0].name);
+  if (view.toolPicks === picks && view.world.tools.length) chooseTool(view.world.tools[0].name);
 }
 
 function fillEpisodes(ids, chosen) {
@@ -149,6 +151,7 @@ async function showState() {
 // --- the call form, generated from the tool's input schema ----------------------------------
 
 function chooseTool(name) {
+  view.toolPicks = (view.toolPicks || 0) + 1;
   view.tool = view.world.tools.find((t) => t.name === name);
   for (const b of document.querySelectorAll("#tool-list button")) b.classList.toggle("selected", b.dataset.tool === name);
   $("tool-name").textContent = name;

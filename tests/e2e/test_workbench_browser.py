@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, Route, expect, sync_playwright
 
 from tests.openai_double import OpenAIDouble, RecordedRequest, Reply
 from tests.processes import ROOT, free_port, stop, wait_for_log, wait_for_port
@@ -257,6 +257,37 @@ def test_broken_world_files_are_shown_with_their_lines(tmp_path: Path) -> None:
         page.fill("#arg-book_id", "b3")
         page.click("#call-button")
         expect(page.locator("#observation")).to_contain_text("Cartographers of Rain")
+
+
+def test_a_tool_picked_while_a_world_loads_stays_picked(tmp_path: Path) -> None:
+    """Choosing a world loads its episodes before showing its first tool; a tool the user
+    picks meanwhile must not be replaced by that default (the episodes are held here)."""
+    other = tmp_path / "other.yaml"
+    other.write_text(BOOKSTORE.read_text().replace("world: paperlane-books", "world: other-books"))
+    with workbench(BOOKSTORE, other, log=tmp_path / "ui.log") as (base, _), browser_page() as page:
+        page.goto(f"{base}/ui#token={TOKEN}")
+        page.wait_for_selector("[data-tool=get_book]")
+        held: list[Route] = []
+        released = False
+
+        def hold(route: Route) -> None:
+            if released:
+                route.continue_()
+            else:
+                held.append(route)
+
+        page.route("**/episodes", hold)
+        page.select_option("#world", "other-books")
+        page.click("[data-tool=get_book]")
+        expect(page.locator("#tool-name")).to_have_text("get_book")
+        assert held, "the world's episodes were not requested"
+        released = True
+        for route in held:
+            route.continue_()
+        expect(page.locator("#episode option")).not_to_have_count(0)
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("#tool-name")).to_have_text("get_book")
+        expect(page.locator("#arg-book_id")).to_be_visible()
 
 
 def test_the_api_needs_the_token_and_the_page_does_not(tmp_path: Path) -> None:
