@@ -181,9 +181,9 @@ class FieldSearch:
             results += [
                 self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
             ]
-        # Links are followed to a collection the tool asks a list of, in the plural (an
-        # owner's boats), not to one it names in passing (an order's user's other orders).
-        listed = named if asked == set(schemas) else named & asked_words(*_said(tool))
+        # Links lead to a list the tool asks for (an owner's boats), not to an order's user.
+        said = _said(tool)
+        listed = named if (said[2] or {}).get("type") == "array" else named & asked_words(*said)
         if follow_links(self.tables, self.state, collections, results, listed):
             return results
         hop = self.referring(results[0], asked, {r.collection.pointer for r in results})
