@@ -70,7 +70,7 @@ lists of values (clinic); an event log of scans with nested addresses (parcels);
 document with kebab-case attributes and typed references (conference); a Redis export of
 composite string keys holding string-valued hashes, lists and counters (bikeshare); a time
 series keyed by timestamp at the top level with German field names and English tool arguments
-(wetter); and, held out, a DynamoDB export of typed attribute values in a single-table design
+(wetter); a DynamoDB export of typed attribute values in a single-table design
 (dynamo), an event-sourced store whose answers are projections folded from an append-only log
 (eventlog), and an XML export as ``xmltodict`` turns it into JSON, with ``@`` attributes,
 ``#text`` and elements that are a list only when repeated (hotelxml).
@@ -80,8 +80,9 @@ held out first, then clinic and parcels, then conference, bikeshare and wetter. 
 has measured them, the retrieval has been shaped with their figures in view, so they can no
 longer tell how it does on a shape nobody designed for: they join the development set, and
 new shapes, written by someone not tuning the retrieval and shown to nobody who is, are held
-out in their place."""
-HELD_OUT: frozenset[str] = frozenset({"dynamo", "eventlog", "hotelxml"})
+out in their place: dynamo, eventlog and hotelxml joined the development set on 2026-11-26,
+when their first measurement (.33 overall) had shown value encodings no rule read."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]

@@ -1,4 +1,4 @@
-"""``dynamo`` (held out): a DynamoDB table as ``aws dynamodb scan`` exports it: ``Items`` whose
+"""``dynamo``: a DynamoDB table as ``aws dynamodb scan`` exports it: ``Items`` whose
 every attribute is a typed value (``{"S": ..}``, ``{"N": "37.5"}`` with the number as a string,
 ``{"BOOL": ..}``, ``{"L": [..]}``, ``{"M": {..}}``, ``{"SS": [..]}``), in a single-table
 design: sites, spaces, members, their bookings and an atomic counter share one table, told

@@ -1,4 +1,4 @@
-"""``eventlog`` (held out): an event-sourced store of bank accounts: the state is one
+"""``eventlog``: an event-sourced store of bank accounts: the state is one
 append-only list of events (``{"seq", "at", "type", "aggregate_id", "data"}``: ``AccountOpened``,
 ``Deposited``, ``Withdrawn``, ``TransferSent`` and ``TransferReceived`` pairs, ``CardIssued``,
 ``CardLimitChanged``, ``AccountFrozen`` ...) and a head position; no record holds an account as

@@ -1,4 +1,4 @@
-"""``hotelxml`` (held out): a hotel system's XML export as ``xmltodict`` turns it into JSON: one
+"""``hotelxml``: a hotel system's XML export as ``xmltodict`` turns it into JSON: one
 root element; attributes as ``"@name"`` keys, an element's text beside attributes as ``"#text"``
 (``{"@currency": "EUR", "#text": "129.95"}``), every value a string; a repeated element is a
 list but a lone one is an object and an empty one is ``null`` (a folio of no lines, one line, or
