@@ -27,14 +27,15 @@ from jsonpointer import escape, unescape
 
 from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import tokens
-from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY
+from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 SUMMARY_HEADING = "**Summary computed from the state**"

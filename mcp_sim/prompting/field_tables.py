@@ -20,7 +20,8 @@ from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateIndex
-from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_items
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMERIC = re.compile(r"^-?\d+(\.\d+)?$")

@@ -32,16 +32,18 @@ from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
 from mcp_sim.prompting.field_names import read_argument, tokens
-from mcp_sim.prompting.field_search import FieldSearch, SearchResult, sub_record
+from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
+from mcp_sim.prompting.search_result import SearchResult, sub_record
 from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.spec.world import ToolSpec
 
 MAX_MATCHED = 40

@@ -23,7 +23,8 @@ from mcp_sim.prompting.field_names import name_score, tokens
 from mcp_sim.prompting.record_fields import SELF, path_words
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_keys import pattern_of
-from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_items
 from mcp_sim.spec.world import World
 
 _EXAMPLE = re.compile(r"\be\.g\.,?\s+([^\s,;()]+)")

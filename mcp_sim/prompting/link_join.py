@@ -33,7 +33,8 @@ from mcp_sim.prompting.record_fields import (
     path_reference,
     values_at,
 )
-from mcp_sim.runtime.state_shape import Collection, normalize, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection, normalize
 
 MOST_LINKS = 200
 """Links followed per call (the view shows those that fit, and says how many there are)."""

@@ -28,7 +28,7 @@ from mcp_sim.prompting.link_join import LinkJoin
 from mcp_sim.prompting.link_values import Lists, values_line
 from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, is_map
 from mcp_sim.prompting.record_render import size
-from mcp_sim.runtime.state_shape import resolve
+from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.spec.world import ToolSpec
 
 SMALL_LIST = 120

@@ -20,7 +20,7 @@ from mcp_sim.prompting.field_names import singular, tokens
 from mcp_sim.prompting.key_names import casing_of
 from mcp_sim.prompting.link_join import LinkJoin
 from mcp_sim.prompting.record_fields import FieldSchema, values_at
-from mcp_sim.runtime.state_shape import resolve
+from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.spec.world import ToolSpec
 
 MOST_VALUES = 200

@@ -20,7 +20,8 @@ from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import side_of, tokens
 from mcp_sim.prompting.field_tables import sub_record_of
 from mcp_sim.prompting.record_fields import ANY, KEY, FieldSchema, values_at
-from mcp_sim.runtime.state_shape import normalize, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import normalize
 
 
 def entity_of(path: str) -> tuple[str, str] | None:

@@ -16,7 +16,7 @@ from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
 from mcp_sim.runtime.state_pages import paged_count, paged_ends
-from mcp_sim.runtime.state_shape import resolve
+from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_tables import Table, row_at, row_count
 
 OUTLINE_KEYS = 6

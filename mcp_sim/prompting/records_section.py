@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary
-from mcp_sim.prompting.field_search import SearchResult
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.record_render import record_line
-from mcp_sim.runtime.state_shape import resolve
+from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.runtime.state_paths import resolve
 
 RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
 NOTE_ROOM = 400

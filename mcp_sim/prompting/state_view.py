@@ -41,7 +41,8 @@ from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_keys import KeyPattern, unpatterned
-from mcp_sim.runtime.state_shape import resolve, within
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import within
 from mcp_sim.spec.world import ToolSpec, World
 
 SKELETON_LIMITS = (2000, 400, 80, 0)

@@ -7,7 +7,8 @@ from typing import Any
 
 from jsonpointer import escape
 
-from mcp_sim.runtime.state_shape import normalize, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import normalize
 
 
 def enclosing(pointer: str, record: str) -> str:

@@ -24,19 +24,17 @@ from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
+from mcp_sim.runtime.state_paths import raw_value, record_size, resolve
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
     find_collections,
     normalize,
-    raw_value,
     record_facts,
     record_items,
     record_key,
     record_pointer,
     record_position,
-    record_size,
-    resolve,
     within,
 )
 from mcp_sim.runtime.state_tables import row_count, row_of

@@ -5,8 +5,8 @@ found by their shape: an array of objects, or an object whose values are same-sh
 (the key is the record's id, whether or not the record repeats it), at any depth of the
 document outside another collection. Declared ``entities`` are collections too, whatever
 their shape, and so are tables whose rows hold no field names (see
-:mod:`mcp_sim.runtime.state_tables`): :func:`resolve` gives such a row as an object of its
-columns' names, so whatever reads records reads those rows alike. A GraphQL connection's
+:mod:`mcp_sim.runtime.state_tables`): :func:`mcp_sim.runtime.state_paths.resolve` gives such
+a row as an object of its columns' names, so whatever reads records reads those rows alike. A GraphQL connection's
 edges are the records their nodes are (``Collection.inner``), pages of one collection are
 that collection (:mod:`mcp_sim.runtime.state_pages`), and a record's id is found whatever
 its field is called (:mod:`mcp_sim.runtime.record_ids`).
@@ -19,7 +19,6 @@ sits. :mod:`mcp_sim.runtime.state_index` indexes them.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -30,13 +29,10 @@ from jsonpointer import escape, unescape
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
+from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_tables import (
     Table,
-    named,
     row_count,
-    row_values,
-    rows_columns,
-    step_into_row,
     table_at,
     table_rows,
 )
@@ -152,7 +148,7 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
     outside them (outermost only: a collection inside a record is part of that record)."""
     found: dict[str, Collection] = {}
     for name, spec in world.entities.items():
-        value = _resolve(state, spec.collection)
+        value = resolve(state, spec.collection)
         if isinstance(value, dict | list):
             found[spec.collection] = Collection(
                 spec.collection, isinstance(value, dict), spec.id, len(value), name
@@ -174,7 +170,7 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
             )
         elif (table := table_at(value)) is not None:
             rows = pointer + table[0]
-            found[rows] = table_collection(rows, table[1], _resolve(state, rows))
+            found[rows] = table_collection(rows, table[1], resolve(state, rows))
         elif (patterns := key_patterns(value)) is not None:
             for pattern in patterns:
                 at = f"{pointer}/{escape(pattern.glob)}"
@@ -193,15 +189,13 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
 def _own_ids(found: dict[str, Collection], state: Any) -> Iterator[Collection]:
     """The collections, an array's id field dropped for the next when it refers to another
     collection's records instead (``id`` itself is always the record's own)."""
-    keyed = {
-        p: v for p, c in found.items() if c.keyed and isinstance(v := _resolve(state, p), dict)
-    }
+    keyed = {p: v for p, c in found.items() if c.keyed and isinstance(v := resolve(state, p), dict)}
     for pointer, collection in found.items():
         name = collection.id_field
         if name is None or name.casefold() == "id" or collection.keyed or collection.entity:
             yield collection
             continue
-        records = [r for _, _, r in record_items(collection, _resolve(state, pointer))]
+        records = [r for _, _, r in record_items(collection, resolve(state, pointer))]
         others = (v for p, v in keyed.items() if p != pointer)
         if refers(records, name, others):
             collection = replace(collection, id_field=id_field_of(records, skip={name}))
@@ -214,19 +208,6 @@ def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
     return Collection(
         pointer, False, column_key(records, table), row_count(table, rows), None, table
     )
-
-
-def _raw(state: Any, pointer: str) -> Any:
-    value = state
-    for part in pointer.split("/")[1:] if pointer else []:
-        key = unescape(part)
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        else:
-            return None
-    return value
 
 
 def _holds_tables(value: dict[str, Any]) -> bool:
@@ -245,74 +226,6 @@ def _holds_collections(value: dict[str, Any]) -> bool:
         for item in list(value.values())[:24]
         if isinstance(item, dict)
     )
-
-
-def _resolve(state: Any, pointer: str) -> Any:
-    """The value at ``pointer``, a table's row named by its columns (a row's cell is still
-    reached by its position: ``/rows/12/4``)."""
-    value = state
-    columns: tuple[str, ...] | None = None
-    """Set while ``value`` is a table's rows under an object naming their columns."""
-    row: Any = None
-    """The row as stored, while ``value`` is that row named."""
-    for part in pointer.split("/")[1:] if pointer else []:
-        key = unescape(part)
-        if row is not None and key not in value:
-            # A cell is reached by its place in the row as stored (``/rows/3/f/2/v``).
-            if isinstance(row, dict) and key in row:
-                value, row = row[key], None
-                continue
-            if isinstance(row, list) and key.isdigit() and int(key) < len(row):
-                value, row = row[int(key)], None
-                continue
-        row = None
-        rows, columns = columns, None
-        if isinstance(value, dict) and key in value:
-            columns = rows_columns(value, key)
-            value = value[key]
-        elif rows is not None and isinstance(value, list) and _row_at(value, key, len(rows)):
-            row = value[int(key)]
-            value = named(rows, row)
-        elif isinstance(value, dict) and (pattern := pattern_of(key)) is not None:
-            value = pattern_records(value, pattern)
-        elif (found := step_into_row(value, key)) is not None:
-            row = value[int(key)] if isinstance(value, list) else None
-            value = found
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        else:
-            return None
-    return value
-
-
-def _row_at(rows: list[Any], key: str, width: int) -> bool:
-    """Whether ``key`` picks a row of bare values no wider than the table's columns."""
-    if not key.isdigit() or int(key) >= len(rows):
-        return False
-    row = row_values(rows[int(key)])
-    return row is not None and 0 < len(row) <= width
-
-
-def raw_value(state: Any, pointer: str) -> Any:
-    """The value at ``pointer`` as stored (a table's row as its bare values; a row of a table
-    kept by column, which no single place stores, as its values in a list)."""
-    value = _raw(state, pointer)
-    if value is None:
-        record = _resolve(state, pointer)
-        return list(record.values()) if isinstance(record, dict) else record
-    return value
-
-
-def record_size(value: Any) -> int:
-    """The length of ``value``'s compact JSON (0 for nothing)."""
-    if value is None:
-        return 0
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
-
-
-def resolve(state: Any, pointer: str) -> Any:
-    """The value at ``pointer`` in ``state``, or ``None`` where there is none."""
-    return _resolve(state, pointer)
 
 
 def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str, Any]]:

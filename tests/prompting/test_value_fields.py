@@ -10,10 +10,10 @@ from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, read_collection
 from mcp_sim.prompting.field_names import name_score
-from mcp_sim.prompting.field_search import sub_record
 from mcp_sim.prompting.key_names import key_label, key_names, respelt
 from mcp_sim.prompting.record_fields import FieldSchema, magnitude
 from mcp_sim.prompting.record_render import record_line
+from mcp_sim.prompting.search_result import sub_record
 from mcp_sim.prompting.value_fields import range_distance
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World

@@ -12,7 +12,8 @@ import jsonpatch
 import pytest
 
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, record_items, resolve
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection, normalize, record_items
 from mcp_sim.spec.world import World
 from tests.runtime.container_forms import FORMS, ID_NAMES, IDS, Form, Records, records_of
 
