@@ -18,17 +18,19 @@ import pytest
 from benchmarks.zoo import make_shape
 from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes.design import draw
-from benchmarks.zoo.random_shapes.encodings import CODECS, ENCODINGS, draw_encoding
+from benchmarks.zoo.random_shapes.encodings import CODECS, ENCODINGS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.world import RandomShape
 
-SEEDS = (0, 5, 11, 12, 15, 20, 23)
-"""Seeds of different layouts (every container, calendars kept as lists and by date)."""
+SEEDS = (0, 5, 10, 11, 12, 15, 20, 23)
+"""Seeds of different layouts (every container, calendars kept as lists and by date; an
+``events`` seed logs records of each role, primaries with a calendar of each kind)."""
 MARKS = {
     "dynamodb": ('{"S": ', '{"N": "', '{"M": {', '{"L": ['),
     "firestore": ('"fields": {', '"stringValue": ', '"mapValue": {"fields"', "documents/"),
     "mongodb": ('"_id": {"$oid": "', '{"$numberDecimal": "', '{"$date": "'),
     "xmltodict": ('"@type": "integer", "#text": "', '"@type": "array"', '"#text": "'),
     "elasticsearch": ('"hits": {"hits": [{"_index": ', '"_source": {'),
+    "events": ('"events": [{"seq": 1, "type": "created"', '"type": "updated"', '"type": "deleted"'),
 }
 """Text each encoding's state holds (and a plain state does not)."""
 
@@ -53,7 +55,11 @@ def test_about_half_the_seeds_are_plain_and_every_encoding_is_drawn() -> None:
     drawn = Counter(draw_encoding(seed) for seed in range(100))
     assert set(drawn) == set(ENCODINGS)
     assert 35 <= drawn["plain"] <= 65
-    assert make_shape("random-4").design.encoding == draw_encoding(4)  # type: ignore[attr-defined]
+    logged = {(logged_role(s), draw(s).calendar_list) for s in SEEDS}
+    assert {"primary", "secondary", "link"} == {role for role, _ in logged}
+    assert {("primary", True), ("primary", False)} <= logged
+    shape = make_shape("random-4")
+    assert isinstance(shape, RandomShape) and shape.encoding == draw_encoding(4) != "plain"
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS[1:])

@@ -43,6 +43,8 @@ def random_shape(seed: int) -> Shape:
             "description": f"{design.domain.about} Answers are JSON; errors are text starting "
             "with 'Error:'.",
             "note": design.note,
+            "encoding": design.encoding,
+            "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}.",
         },
     )
     made: Shape = kind(design)

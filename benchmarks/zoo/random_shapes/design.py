@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding
+from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
@@ -180,7 +180,7 @@ def draw(seed: int, encoding: str | None = None) -> Design:
             id_key,
             (id_key, *_columns(design, role)),
             rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
-        ).encoded(CODECS[design.encoding])
+        ).encoded(CODECS[design.encoding], logged=role == logged_role(seed))
     return design
 
 

@@ -4,7 +4,8 @@ Firestore documents (a resource ``name`` holding the id, ``fields`` of typed val
 extended JSON (``{"$oid": ..}``, ``{"$numberDecimal": ..}``, ``{"$date": ..}``), xmltodict-style
 JSON of typed XML (the id an ``@`` attribute, a number ``{"@type": "integer", "#text": "312"}``,
 an array ``{"@type": "array", "item": ..}`` whose lone item is an object, not a list) and
-Elasticsearch hits (``_index``, ``_id``, ``_source``).
+Elasticsearch hits (``_index``, ``_id``, ``_source``); or one collection kept as an event
+log (:mod:`.eventlog`).
 
 A :class:`Codec` encodes a record as it is stored and decodes it back exactly (the tools answer
 the decoded record, as the services' APIs do), reads a stored record's id cheaply, and says
@@ -18,7 +19,7 @@ import random
 import re
 from typing import Any
 
-ENCODINGS = ("plain", "dynamodb", "firestore", "mongodb", "xmltodict", "elasticsearch")
+ENCODINGS = ("plain", "dynamodb", "firestore", "mongodb", "xmltodict", "elasticsearch", "events")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 Ops = list[dict[str, Any]]
 """JSON Patch operations whose paths are lists of parts inside one stored record."""
@@ -28,6 +29,11 @@ def draw_encoding(seed: int) -> str:
     """The encoding of seed ``seed``: plain for about half the seeds."""
     rng = random.Random(f"encoding/{seed}")
     return "plain" if rng.random() < 0.5 else rng.choice(ENCODINGS[1:])
+
+
+def logged_role(seed: int) -> str:
+    """Which collection an ``events`` seed keeps as an event log (:mod:`.eventlog`)."""
+    return random.Random(f"encoding/{seed}/log").choice(("primary", "secondary", "link"))
 
 
 def typed_id(text: str) -> Any:
@@ -322,7 +328,21 @@ class ElasticCodec(Codec):
         return ("_source",)
 
 
+class EventLogged(Codec):
+    """One collection an event log (its container: :mod:`.eventlog`), its records plain."""
+
+    name = "events"
+
+
 CODECS: dict[str, Codec] = {
     c.name: c
-    for c in (Codec(), DynamoCodec(), FirestoreCodec(), MongoCodec(), XmlCodec(), ElasticCodec())
+    for c in (
+        Codec(),
+        DynamoCodec(),
+        FirestoreCodec(),
+        MongoCodec(),
+        XmlCodec(),
+        ElasticCodec(),
+        EventLogged(),
+    )
 }

@@ -11,9 +11,11 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import State, pointer
+from benchmarks.zoo.random_shapes import eventlog
 from benchmarks.zoo.random_shapes.encodings import CODECS, Codec
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
+"""The containers a design draws (an ``events`` seed makes one an event log)."""
 
 
 def _words(name: str) -> list[str]:
@@ -53,17 +55,22 @@ class Store:
     codec: Codec = CODECS["plain"]
     """How records are encoded in the container (:mod:`.encodings`)."""
 
-    def encoded(self, codec: Codec) -> Store:
+    def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
-        columnar container becomes an array, and a search export's hits are an array."""
-        if codec.name == "plain":
+        columnar container becomes an array, and a search export's hits are an array; an
+        ``events`` seed's ``logged`` collection is an event log."""
+        if codec.name == "plain" or (codec.name == "events" and not logged):
             return self
+        if codec.name == "events":
+            return replace(self, container="events")
         if codec.name == "elasticsearch":
             return replace(self, container="array", codec=codec)
         container = "array" if self.container == "columnar" else self.container
         return replace(self, container=container, codec=codec)
 
     def make(self) -> Any:
+        if self.container == "events":
+            return eventlog.make()
         if self.container == "array":
             return []
         if self.container in ("keyed", "keyed_bare"):
@@ -94,6 +101,9 @@ class Store:
 
     def append(self, state: State, plain: dict[str, Any]) -> None:
         box, key = self._box(state), f"{self.key_prefix}{plain[self.id_key]}"
+        if self.container == "events":
+            eventlog.append(box, plain, self.id_key)
+            return
         record = self.codec.encode(plain, self.id_key, self.at[-1])
         if self.container == "array":
             box.append(record)
@@ -115,6 +125,8 @@ class Store:
         """``(id as text, record)`` in state order; a record as the service answers it (with
         its id field; a columnar row as a dict)."""
         box = self._box(state)
+        if self.container == "events":
+            return list(eventlog.fold(box).items())
         if self.container == "array":
             rows = box
         elif self.container == "keyed":
@@ -156,6 +168,8 @@ class Store:
         """Record ``key`` as :meth:`items` gives it (found without making every record)."""
         box = self._box(state)
         found: dict[str, Any] | None
+        if self.container == "events":
+            return eventlog.fold(box).get(key)
         if self.container in ("keyed", "keyed_bare"):
             found = box.get(f"{self.key_prefix}{key}")
             if found is None or self.container == "keyed":
@@ -178,6 +192,8 @@ class Store:
     def keys(self, state: State) -> list[str]:
         """The records' ids (as text), in state order."""
         box = self._box(state)
+        if self.container == "events":
+            return list(eventlog.fold(box))
         if self.container in ("keyed", "keyed_bare"):
             return [self._id(k) for k in box]
         return self._ids(box)
@@ -199,10 +215,12 @@ class Store:
     def adding(self, state: State, key: str, inside: tuple[str, ...], value: Any) -> list[Any]:
         """The JSON Patch adding ``value`` at ``inside`` (decoded field names; ``-`` appends)
         in record ``key``, as the record's encoding stores it."""
+        box = self._box(state)
+        if self.container == "events":
+            return eventlog.adding(box, self.where, key, inside, value)
         if self.codec.name == "plain":
             return [{"op": "add", "path": self.pointer(state, key, *inside), "value": value}]
         record = self.pointer(state, key)
-        box = self._box(state)
         if self.container in ("keyed", "keyed_bare"):
             stored = box[f"{self.key_prefix}{key}"]
         elif self.container == "array":
