@@ -27,6 +27,7 @@ from mcp_sim.prompting.native import (
     render_preamble,
     render_system,
 )
+from mcp_sim.prompting.search_count import EARLIER_ANSWERS
 from mcp_sim.prompting.shown_records import known_records
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
@@ -217,8 +218,18 @@ class PromptShaper:
         references = self.references(session, args) if unseen is None else ()
         overlay = self.view.overlay_for(session.state, session.grounding)
         known = shown_known(session, shown) if unseen is not None else set()
+        # The tool's earlier answers may show how it wraps a search's results and count.
+        answers = [t.observation for t in session.history if t.tool == tool.name]
         state_section = self.view.turn_section(
-            session.state, before, unseen, args, references, tool=tool, overlay=overlay, known=known
+            session.state,
+            before,
+            unseen,
+            args,
+            references,
+            tool=tool,
+            overlay=overlay,
+            known=known,
+            answers=answers[-EARLIER_ANSWERS:],
         )
         context = TurnContext(
             state_view=state_section,
