@@ -34,6 +34,7 @@ from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summe
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.search_count import count_field
@@ -240,6 +241,7 @@ class Grounding:
             tables.schema(joined.targets),
             answer_words(tool),
             answer_lists(tool),
+            once=asks_each_once(tool),
         )
         self.searches = [s for s in self.searches if s.through is None]
 

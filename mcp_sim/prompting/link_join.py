@@ -36,8 +36,9 @@ from mcp_sim.prompting.record_fields import (
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize
 
-MOST_LINKS = 200
-"""Links followed per call (the view shows those that fit, and says how many there are)."""
+MOST_LINKS = 600
+"""Links followed per call (the view shows those that fit, and says how many there are;
+the records they reach are counted when they are all followed)."""
 SAMPLED_LINKS = 40
 """Links whose fields are tried to find the one referring to the targets."""
 
