@@ -64,9 +64,14 @@ def count_name(join: LinkJoin, lists: Lists) -> str | None:
     return None
 
 
-def group_line(target: str, body: str, links: list[str], name: str | None) -> str:
-    """A record reached, its count of links (under ``name``) and the first of them."""
+def group_line(
+    target: str, body: str, links: list[str], name: str | None, *, listed_links: bool = True
+) -> str:
+    """A record reached, its count of links (under ``name``) and the first of them (when
+    ``listed_links``)."""
     count = json.dumps({name: len(links)}) if name else f"({len(links)} of them)"
+    if not listed_links:
+        return f"- {target} {body} {count}".replace("  ", " ")
     listed = ", ".join(links[:LISTED_LINKS])
     more = len(links) - LISTED_LINKS
     listed += f" and {more} more" if more > 0 else ""
@@ -81,5 +86,5 @@ def group_heading(join: LinkJoin, reached: int, shown: int, name: str | None) ->
         f"- Join: {total} records of {join.links.pointer} meet "
         f"{join.found_by or 'the arguments'}, referring (by {join.reference}) to {reached} "
         f"{join.targets.pointer} records, each shown once, followed by how many of those "
-        f"records refer to it{counted} and which; {rest}:"
+        f"records refer to it{counted} (and, room allowing, which); {rest}:"
     )

@@ -207,10 +207,11 @@ class LinkRows:
         return "\n".join([self._heading(len(best)), *([values] if values else []), *best])
 
     def _grouped(self, state: Any, grouped: dict[str, list[str]], room: int, values: str) -> str:
-        """Each record reached once, with its count of links, as detailed as fits."""
+        """Each record reached once, with its count of links, in the richest detail that
+        shows nearly as many of them as the plainest."""
         name = count_name(self.join, self.lists)
         wanted = min(len(grouped), ENOUGH_ROWS)
-        best: list[str] = []
+        tried: list[list[str]] = []
         for level in (2, 1, 0):
             keep = self._target_keep(level)
             lines: list[str] = []
@@ -218,15 +219,16 @@ class LinkRows:
             for target, links in grouped.items():
                 label = key_label(target, self.key_names)
                 body = f"{label} {self._shown(state, target, keep)}".strip()
-                line = group_line(target, body, links, name)
+                line = group_line(target, body, links, name, listed_links=level == 2)
                 if spent + len(line) + 1 > room:
                     break
                 lines.append(line)
                 spent += len(line) + 1
-            if len(lines) > len(best):
-                best = lines
+            tried.append(lines)
             if len(lines) >= wanted:
                 break
+        most = max(len(lines) for lines in tried)
+        best = next(lines for lines in tried if len(lines) * 10 >= most * 9)
         if not best:
             return ""
         heading = group_heading(self.join, len(grouped), len(best), name)
