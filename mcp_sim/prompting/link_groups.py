@@ -1,15 +1,14 @@
 """A join whose links refer to the same records again and again, shown by record reached.
 
-``doctor_patients(doctor_id)`` over visits: a doctor's 500 visits refer to 300 patients, and
+``doctor_patients(doctor_id)`` over visits: a doctor's 500 visits refer to 490 patients, and
 the answer lists each patient once ("with their number of visits"). Rows of links would repeat
-each patient and stop long before the last one; here each record reached is shown once, with
-how many of the links refer to it and which, most of them before any room runs out:
+a patient seen twice and spend the room on the links; here each record reached is shown once,
+with how many of the links refer to it (and, at the richest detail, the first of them):
 
     - Join: 510 records of /tables/visits/rows meet doctor_id = "D027", referring (by
-      patient_id) to 394 /tables/patients/rows records, each shown once, followed by how many
-      of those records refer to it (as "visits") and which:
-    - /tables/patients/rows/17 {"given_name":"Quinn",...} {"visits":2} ← /tables/visits/rows/55,
-      /tables/visits/rows/80
+      patient_id) to 494 /tables/patients/rows records, each shown once, followed by how many
+      of those records refer to it (as "visits") (and, room allowing, which); 37 shown:
+    - /tables/patients/rows/0 {"patient_id":"P-100000","surname":"Weber"} {"visits": 2}
 
 Only a tool whose description asks for the records reached each once, or counted, is
 answered so (``the boats an owner has charters for, with the charters' dates`` lists links).
