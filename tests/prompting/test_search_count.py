@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.search_count import CountField, count_field
+from mcp_sim.runtime.session import SessionStore, Turn
+from mcp_sim.settings import Settings
+from mcp_sim.simulator.prompt import PromptShaper
 from mcp_sim.spec.world import ToolSpec
 from tests.prompting.test_field_search import overlay_of, users_state, world_of
 
@@ -52,3 +56,23 @@ def test_a_search_meeting_no_record_is_shown_a_count_of_zero_under_its_name() ->
     found = ground(overlay, world.state, tool, {"last_name": "Lee"}, answers=answers)
     section = records_section(world.state, list(found.picks.values()), found.searches, 3_000)
     assert '(the answer\'s "total": 20) 20 records meet it' in section
+
+
+def test_a_prompt_reads_the_count_name_from_the_tools_earlier_answers() -> None:
+    world = world_of(users_state(), ("find_users", "Find users."), ("get_user", "A user."))
+    tool = world.tool("find_users")
+    assert tool is not None
+    shaper = PromptShaper(world, Settings.of(state_budget=1500).prompt, 1000)
+    session = SessionStore(world).get("s")
+    wrapped = json.dumps({"users": [{"user_id": "u1"}], "total": 1})
+    other = json.dumps({"people": [], "count": 0})
+    session.history += [
+        Turn("find_users", {"last_name": "Ng"}, wrapped, False),
+        Turn("get_user", {"user_id": "u1"}, other, False),
+    ]
+    shape = AnswerShape(structured=False, envelope=False, writes=False, response_schema=None)
+    arguments = {"last_name": "Lee", "city": "Nowhere"}
+    prompt = shaper.messages(session, tool, arguments, None, None, shape)
+    # The count's name is the one this tool answered with, not another tool's.
+    assert '(the answer\'s "total": 0 and "users": [])' in prompt.head
+    assert '"count": 0' not in prompt.head
