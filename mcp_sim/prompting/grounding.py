@@ -155,8 +155,7 @@ class Grounding:
         recent: Iterable[str] = (),
         answers: Sequence[str] = (),
     ) -> list[Pick]:
-        """The records the call needs, best first (``answers``: the tool's earlier answers,
-        oldest first, which may show how it wraps its results)."""
+        """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
         # A number bounding a range (``min_aperture=440``) names no record, whatever is
         # keyed 440.
@@ -366,7 +365,8 @@ def ground(
     answers: Sequence[str] = (),
 ) -> Grounding:
     """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
-    its field-aware search (``search``)."""
+    its field-aware search (``search``); ``answers``: the tool's earlier answers, oldest
+    first, which may show how it wraps a search's results and their count."""
     grounding = Grounding(overlay, state)
     grounding.for_call(tool, arguments, recent, answers)
     return grounding

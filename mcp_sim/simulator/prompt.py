@@ -218,8 +218,6 @@ class PromptShaper:
         references = self.references(session, args) if unseen is None else ()
         overlay = self.view.overlay_for(session.state, session.grounding)
         known = shown_known(session, shown) if unseen is not None else set()
-        # The tool's earlier answers may show how it wraps a search's results and count.
-        answers = [t.observation for t in session.history if t.tool == tool.name]
         state_section = self.view.turn_section(
             session.state,
             before,
@@ -229,7 +227,7 @@ class PromptShaper:
             tool=tool,
             overlay=overlay,
             known=known,
-            answers=answers[-EARLIER_ANSWERS:],
+            answers=earlier_answers(session, tool.name),
         )
         context = TurnContext(
             state_view=state_section,
@@ -258,3 +256,9 @@ class PromptShaper:
             simulation_instruction=simulation_instruction,
         )
         return Prompt(messages, head, anchor=unseen is None)
+
+
+def earlier_answers(session: Session, tool: str) -> list[str]:
+    """The last answers of ``tool`` in the session, oldest first: they may show how it wraps
+    a search's results and their count."""
+    return [t.observation for t in session.history if t.tool == tool][-EARLIER_ANSWERS:]
