@@ -183,7 +183,8 @@ class LinkRows:
         if len(values) * 2 > room:
             values = ""
         room -= len(self._heading(0)) + len(values) + 8
-        whole = self.once and len(rows) == self.join.total
+        # Each target's count is of every link, not only of those rows show.
+        whole = self.once and len(self.join.every_row(state)) == self.join.total
         grouped = groups(self.join) if whole else None
         if grouped is not None:
             return self._grouped(state, grouped, room, values)
