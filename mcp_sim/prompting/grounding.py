@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
@@ -34,6 +34,7 @@ from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summe
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.search_count import count_field
@@ -148,8 +149,13 @@ class Grounding:
         return pick
 
     def for_call(
-        self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
+        self,
+        tool: ToolSpec | None,
+        arguments: dict[str, Any],
+        recent: Iterable[str] = (),
+        answers: Sequence[str] = (),
     ) -> list[Pick]:
+        """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
         # A number bounding a range (``min_aperture=440``) names no record, whatever is
         # keyed 440.
@@ -178,7 +184,7 @@ class Grounding:
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
             page = page_asked(tool, arguments)
             for search in self.searches:
-                search.count_name, search.page = count_field(tool), page
+                search.count, search.page = count_field(tool, answers), page
                 search.full = page.first(search.full) if page else search.full
         if tool is not None and is_aggregate(tool):
             summed = summed_search(tool, self.searches)
@@ -234,6 +240,7 @@ class Grounding:
             tables.schema(joined.targets),
             answer_words(tool),
             answer_lists(tool),
+            once=asks_each_once(tool),
         )
         self.searches = [s for s in self.searches if s.through is None]
 
@@ -355,9 +362,11 @@ def ground(
     tool: ToolSpec | None,
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
+    answers: Sequence[str] = (),
 ) -> Grounding:
     """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
-    its field-aware search (``search``)."""
+    its field-aware search (``search``); ``answers``: the tool's earlier answers, oldest
+    first, which may show how it wraps a search's results and their count."""
     grounding = Grounding(overlay, state)
-    grounding.for_call(tool, arguments, recent)
+    grounding.for_call(tool, arguments, recent, answers)
     return grounding
