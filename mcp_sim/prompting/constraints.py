@@ -125,7 +125,10 @@ def _by_name(
 ) -> tuple[float, list[str]]:
     best, fields = 0.0, []
     for path, info in schema.fields.items():
-        if op in ("min", "max") and info.kind not in (kind, "date" if kind == "date" else "number"):
+        if op in ("min", "max") and info.sorts_as not in (
+            kind,
+            "date" if kind == "date" else "number",
+        ):
             continue
         score = name_score(words, info.words)
         if score > best:
@@ -172,7 +175,7 @@ def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
         p
         for p, info in schema.fields.items()
         if p != SELF
-        and info.kind == kind
+        and info.sorts_as == kind
         and info.records * 2 >= schema.sampled
         and not (info.words and info.words[-1][-1] in ID_WORDS)
     ]

@@ -32,6 +32,7 @@ ANY = "*"
 _MAX_DEPTH = 16
 _MAX_ITEMS = 256
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_NUMERIC_TEXT = re.compile(r"^-?\d{1,15}(\.\d+)?$")
 SAMPLE = 200
 """Records a collection's schema is drawn from (spread over the collection)."""
 _PATH_REFERENCE = re.compile(
@@ -149,6 +150,8 @@ class FieldInfo:
     """The least and greatest number (a date as its day number) seen in the sample."""
     fractional: int = 0
     """Numbers seen with a fraction (``18.5``): a measure, not a count."""
+    numeric_text: int = 0
+    """Strings holding a number (``"78"``): an export that writes every value as text."""
 
     @property
     def unique(self) -> bool:
@@ -158,6 +161,15 @@ class FieldInfo:
     @property
     def kind(self) -> str:
         return max(self.kinds, key=lambda k: self.kinds[k]) if self.kinds else "other"
+
+    @property
+    def sorts_as(self) -> str:
+        """The kind a range compares the values as: text holding numbers (a key-value
+        store's ``"battery": "78"``) sorts as numbers."""
+        kind = self.kind
+        if kind == "string" and self.numeric_text * 5 >= self.values * 4:
+            return "number"
+        return kind
 
 
 def path_words(path: str, collection: str) -> tuple[tuple[str, ...], ...]:
@@ -228,7 +240,10 @@ def magnitude(value: Any) -> float | None:
 
 
 def _note_range(info: FieldInfo, value: Any, kind: str) -> None:
-    if kind not in ("number", "date"):
+    if kind == "string" and _NUMERIC_TEXT.match(value):
+        info.numeric_text += 1
+        value = float(value)
+    elif kind not in ("number", "date"):
         return
     number = magnitude(value)
     if number is None:
