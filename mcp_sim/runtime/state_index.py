@@ -83,11 +83,10 @@ class StateIndex:
         _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
     def collection_of(self, pointer: str) -> Collection | None:
-        """The collection whose record ``pointer`` is, or is inside."""
-        for collection in self.collections:
-            if within(collection.pointer, pointer):
-                return collection
-        return None
+        """The collection whose record ``pointer`` is, or is inside (the innermost: a
+        series' odd keys hold collections of their own)."""
+        found = [c for c in self.collections if within(c.pointer, pointer)]
+        return max(found, key=lambda c: len(c.pointer)) if found else None
 
     def owner(self, pointer: str, state: Any) -> str | None:
         """The pointer of the record that ``pointer`` is, or is inside (``-`` resolved

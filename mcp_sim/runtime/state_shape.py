@@ -30,6 +30,7 @@ from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_series import odd_keys
 from mcp_sim.runtime.state_tables import (
     Table,
     row_count,
@@ -89,6 +90,9 @@ class Collection:
     pages: str = ""
     """The field of each item holding its records, when the array's items are pages of one
     collection (see :mod:`mcp_sim.runtime.state_pages`)."""
+    odd: frozenset[str] = frozenset()
+    """Keys of a keyed collection's object that are no records of it (a directory beside a
+    series keyed by time; see :mod:`mcp_sim.runtime.state_series`)."""
 
 
 def within(collection: str, pointer: str) -> bool:
@@ -176,6 +180,12 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
                 at = f"{pointer}/{escape(pattern.glob)}"
                 size = len(pattern_records(value, pattern))
                 found[at] = Collection(at, True, None, size, None, None, pattern)
+        elif odd := odd_keys(value):
+            series = {k: v for k, v in value.items() if k not in odd}
+            if looks_keyed(series):
+                found[pointer] = Collection(pointer, True, None, len(series), odd=frozenset(odd))
+            for key in odd:
+                walk(value[key], f"{pointer}/{escape(key)}", depth + 1)
         elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
             found[pointer] = Collection(pointer, True, None, len(value))
         elif isinstance(value, dict):
@@ -240,7 +250,8 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
             yield record_key(collection, key, record), f"{parent}/{escape(key)}", record
     elif isinstance(value, dict):
         for key, record in value.items():
-            yield key, f"{collection.pointer}/{escape(key)}", record
+            if key not in collection.odd:
+                yield key, f"{collection.pointer}/{escape(key)}", record
     elif collection.pages:
         for at, below, record in paged(value, collection.pages):
             yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
