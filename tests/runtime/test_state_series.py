@@ -1,9 +1,12 @@
-"""A series keyed by time, exported in one object beside a directory of its sources: the times
-are the series' records and the directory is a collection of its own."""
+"""A series keyed by time, exported in one object beside a directory of its sources: the
+readings (a source's entry at a time) are the series' records, keyed ``TIME/SOURCE``, and the
+directory is a collection of its own."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import jsonpatch
 
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_series import odd_keys, time_key
@@ -33,11 +36,17 @@ def test_a_series_beside_its_register_is_two_collections() -> None:
     world = world_of(state, [tool("meter_info", meter="Meter code.")])
     found = {c.pointer: c for c in find_collections(world, state)}
     assert set(found) == {"", "/register"}
-    assert found[""].size == 12 and found[""].odd == {"header", "register"}
+    assert found[""].size == 72 and found[""].odd == {"header", "register"}
+    assert found[""].slots and not found["/register"].slots
     index = StateIndex(world, state)
     owner = index.collection_of("/register/M103/site")
     assert owner is not None and owner.pointer == "/register"
-    assert "/register" not in index.records and "/2024-06-03" in index.records
+    assert "/register" not in index.records and "/2024-06-03/M103" in index.records
+    assert index.records["/2024-06-03/M103"].key == "2024-06-03/M103"
+    # A reading answers to its time (the series' key), not to its source alone.
+    assert {h.pointer for h in index.keys["2024-06-03"]} == {
+        f"/2024-06-03/M{100 + m}" for m in range(6)
+    }
 
 
 def test_a_lookup_of_a_source_shows_its_register_entry_first() -> None:
@@ -50,3 +59,20 @@ def test_a_lookup_of_a_source_shows_its_register_entry_first() -> None:
 def test_an_object_of_mostly_words_is_no_series() -> None:
     assert odd_keys({"a": {}, "b": {}, "2024-01-01": {}, "2024-01-02": {}}) == []
     assert odd_keys({f"2024-01-{d:02d}": {} for d in range(1, 9)}) == []
+
+
+def test_a_time_written_whole_or_in_part_moves_its_readings() -> None:
+    world = world_of(meter_log(), [tool("meter_info", meter="Meter code.")])
+    index = StateIndex(world, world.state)
+    start = index.overlay_of(world.state)
+    patch: list[dict[str, Any]] = [
+        {"op": "add", "path": "/2024-07-01", "value": {"M100": {"kwh": 5}, "M101": {"kwh": 6}}},
+        {"op": "replace", "path": "/2024-06-02/M104/kwh", "value": 999},
+    ]
+    after = jsonpatch.apply_patch(world.state, patch, in_place=False)
+    moved = start.advance(world.state, after, patch)
+    assert set(moved.changed) == {"/2024-07-01/M100", "/2024-07-01/M101", "/2024-06-02/M104"}
+    assert moved.record_count("") == 74
+    removed: list[dict[str, Any]] = [{"op": "remove", "path": "/2024-06-05"}]
+    gone = moved.advance(after, jsonpatch.apply_patch(after, removed, in_place=False), removed)
+    assert gone.record_count("") == 68 and gone.changed["/2024-06-05/M103"] is None
