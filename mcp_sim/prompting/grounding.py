@@ -37,6 +37,7 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
 from mcp_sim.prompting.search_result import SearchResult, sub_record
@@ -44,6 +45,7 @@ from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.spec.world import ToolSpec
 
@@ -157,12 +159,12 @@ class Grounding:
     ) -> list[Pick]:
         """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
-        # A number bounding a range (``min_aperture=440``) names no record, whatever is
-        # keyed 440.
+        # A number or a time bounding a range (``min_aperture=440``, ``after=2025-01-24``)
+        # names no record, whatever is keyed 440 or by that time.
         bounds = {
             n
             for n, v in arguments.items()
-            if isinstance(v, int | float) and read_argument(n).op in ("min", "max")
+            if magnitude(v) is not None and read_argument(n).op in ("min", "max")
         }
         labels = [
             label
@@ -353,7 +355,10 @@ class Grounding:
         facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
         if facts is None:
             return None
-        return [label for label in facts.values if label != normalize(facts.key)]
+        # A series' reading's time is its own key too: it names the reading's siblings, not
+        # a record the reading refers to (its source does: the station's entry).
+        own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
+        return [label for label in facts.values if label not in own]
 
 
 def ground(

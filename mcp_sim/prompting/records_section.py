@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from jsonpointer import unescape
+
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.key_names import key_label
@@ -20,6 +22,7 @@ from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.runtime.state_keys import part_name
 from mcp_sim.runtime.state_paths import resolve
 
 RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
@@ -170,7 +173,7 @@ class _Section:
         if line is None or fit <= 0:
             return None
         head = f"- {pick.pointer}"
-        return head + label + line[len(head) :]
+        return head + label + _part_label(pick.pointer, record) + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)
@@ -196,6 +199,15 @@ class _Section:
         self.left -= len(line) + 1
         if pick.complete:
             self.shown.add(pick.pointer)
+
+
+def _part_label(pointer: str, record: Any) -> str:
+    """`` "rides"`` after a flat store's ``/rider:42:rides`` holding a list or a value: the
+    part of rider 42 it is, named as an answer gathering the rider's keys names it."""
+    if isinstance(record, dict) or pointer.count("/") != 1:
+        return ""
+    part = part_name(unescape(pointer[1:]))
+    return f', "{part}"' if part else ""
 
 
 def _name_missed(lines: list[str], missed: list[str], left: int) -> None:
