@@ -100,6 +100,9 @@ class Asked:
     """The operation's word as written (``largest``)."""
     of: str = ""
     """For a count of the records, what it says they are ("number of turns": ``turns``)."""
+    bare: bool = False
+    """A noun listed alone ("total bytes, files and owners"): a count of the records holding
+    a value it names (``type`` = ``file``), where one does; else nothing."""
 
 
 def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
@@ -119,7 +122,7 @@ def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
         return Asked(OPS[first], rest, phrase[0])
     if last in _AFTER and len(phrase) > 1:
         return Asked(_AFTER[last], phrase[:-1], phrase[-1])
-    return None
+    return Asked("count", phrase, "", bare=True)
 
 
 def _phrase(chunk: list[str]) -> tuple[str, ...]:
@@ -153,7 +156,7 @@ def asked(tool: ToolSpec) -> list[Asked]:
         one = _asked_in(chunk, following)
         if one is not None and (one.phrase or one.op == "count"):
             found.append(one)
-    return found or _named_values(tool)
+    return found if any(not a.bare for a in found) else found + _named_values(tool)
 
 
 def _named_values(tool: ToolSpec) -> list[Asked]:
@@ -227,9 +230,12 @@ def resolve(
         # A record's own field before a calendar's; a number before a date unless the words
         # name a time; of the values, an enumeration's (fewest distinct) before a place's.
         timed = is_time(" ".join(a.phrase)) or a.said.lower() in ("latest", "earliest")
+        # A field most records hold before a rarer one (a directory's own ``size``, not
+        # that of the one file three levels down that only one record holds).
         rest.sort(
             key=lambda f: (
                 not f.single,
+                -f.holders,
                 f.dates != timed if a.op in ("max", "min") else False,
                 len(set(f.texts)) if a.op == "values" else 0,
             )
@@ -291,10 +297,14 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
         names.append(join(phrase, style))  # "total bytes" answered as ``bytes``
     if shared and shared != phrase:
         names += [join([op, *shared], style), join([a.said, *shared], style)]
-    # Then the field's own name and its last word (``highestKm`` over ``odometerKm``).
+    # Then the field's own name and its last word (``highestKm`` over ``odometerKm``), and
+    # its first word, the measure, before the operation (``temperatur_min`` over
+    # ``temperatur_c``).
     field = f.path[-1]
     for part in dict.fromkeys([field, words(field)[-1]]) if words(field) else ():
         names += [join([op, part], style), join([a.said, part], style)]
+    if len(words(field)) > 1:
+        names.append(join([words(field)[0], op], style))
     # Last, the operation's other common words (``top_grade`` for "highest grade").
     names += [join([w, *phrase], style) for w in BEFORE.get(a.op, ())]
     return list(dict.fromkeys(n for n in names if n))
@@ -302,6 +312,11 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
 
 def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     """A count: of the records, or of those a yes/no field or a value the words name."""
+    part = narrowed(a.phrase, group) if a.phrase else None
+    if a.bare:
+        # "files" counts the records of type ``file``; a noun no value names says nothing.
+        said = [join([plural(a.phrase[-1])], style), join([*a.phrase, "count"], style)]
+        return [] if part is None else [Stat(list(dict.fromkeys(said)), part, asked=True)]
     if not a.phrase:
         # "Number of turns" answered as ``turn_count`` (or ``turns``) beside ``count``.
         said = [join([singular(a.of), "count"], style), join([a.of], style)] if a.of else []
@@ -310,8 +325,20 @@ def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     if set(tokens("".join(a.phrase))) <= set(tokens(group.name)):
         # "vehicle count" of the vehicles: the records' noun alone would name one of them.
         names = [names[1], join([plural(a.phrase[-1])], style), names[0]]
-    part = narrowed(a.phrase, group)
+    if part is None and not set(tokens("".join(a.phrase))) <= set(tokens(group.name)):
+        # "item count" of an order's lines, each with a quantity: the units, not the lines.
+        part = units(group)
+        names.insert(1, join([plural(a.phrase[-1])], style))
     return [Stat(names, part if part is not None else group.count, asked=True)]
+
+
+def units(group: GroupStats) -> int | None:
+    """The total quantity of records that each hold a quantity of a priced thing (the count
+    of a count × amount total), where exactly one field is such a quantity."""
+    quantities = {count for count, _ in group.products}
+    if len(quantities) != 1:
+        return None
+    return round(sum(group.fields[(quantities.pop(),)].numbers))
 
 
 def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:
@@ -329,6 +356,8 @@ def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:
             return f.falses
     for f in group.fields.values():
         held = {"".join(words(t)).lower(): n for t, n in f.counts().items()} if f.texts else {}
-        if said in held and len(held) <= MOST_DISTINCT:
-            return held[said]
+        # The value as said, or in the singular ("files" of type ``file``).
+        for form in dict.fromkeys([said, singular(said)]):
+            if form in held and len(held) <= MOST_DISTINCT:
+                return held[form]
     return None

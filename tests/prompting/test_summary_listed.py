@@ -1,0 +1,88 @@
+"""Summaries whose description lists what the answer holds in bare words: a noun that names
+a value the records hold counts them ("blobs" of kind ``blob``), a total no field's name fits
+reads the field most records hold, an "item count" of priced lines counts their units, and a
+measure's first word names its extremes (``temp_min`` over ``temp_c``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.prompting.grounding import ground
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
+
+
+def _values(state: dict[str, Any], name: str, description: str, **arguments: Any) -> Any:
+    spec = {"name": name, "description": description, "input_schema": {"type": "object"}}
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "Hand-made.", "state": state, "tools": [spec]}
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], arguments)
+    assert grounding.summary is not None
+    return grounding.summary.values
+
+
+def _blob(n: int) -> dict[str, Any]:
+    return {"kind": "blob", "length": 100 * n + 7, "holder": ["ann", "ben", "cat"][n % 3]}
+
+
+def _folder(n: int, depth: int) -> dict[str, Any]:
+    # Sub-folders first, so that the first number met is a deep blob's one few folders hold.
+    entries = {f"d{n}{j}": _folder(n * 10 + j, depth - 1) for j in range(2)} if depth else {}
+    entries[f"b{n}.dat"] = _blob(n)
+    return {"kind": "folder", "holder": "root", "entries": entries}
+
+
+def _blobs(folder: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for entry in folder["entries"].values():
+        found += _blobs(entry) if entry["kind"] == "folder" else [entry]
+    return found
+
+
+def test_a_listed_noun_counts_the_records_of_the_value_it_names() -> None:
+    top = _folder(1, 3)
+    values = _values(
+        {"top": top},
+        "space",
+        "Space used under a folder: total bytes, blobs and holders.",
+        path="/d10",
+    )
+    under = _blobs(top["entries"]["d10"])
+    assert values["blobs"] == len(under) == 7
+    # No field is named "bytes": the length every blob holds, not a rare deeper one.
+    assert values["total_bytes"] == values["bytes"] == sum(b["length"] for b in under)
+    assert "space_used" not in values and "holders_count" not in values
+
+
+def test_an_item_count_of_priced_lines_counts_their_units() -> None:
+    baskets = {
+        f"BK-{i}": {
+            "shopper": f"u{i}",
+            "entries": [
+                {"sku": f"S-{900 + j}", "n": j + 1, "each": 2.5 + j} for j in range(i % 4 + 1)
+            ],
+        }
+        for i in range(12)
+    }
+    values = _values(
+        {"baskets": baskets}, "basketFigures", "A basket's unit count and total cost.", ref="BK-3"
+    )
+    assert values["units"] == values["unit_count"] == 1 + 2 + 3 + 4
+    assert values["entries"] == 4
+
+
+def test_a_measures_first_word_names_its_extremes() -> None:
+    logs: list[dict[str, Any]] = [
+        {"log_id": f"L{i}", "site": ["north", "south"][i % 2], "temp_c": i / 2 - 5, "wind_kn": i}
+        for i in range(30)
+    ]
+    values = _values(
+        {"logs": logs},
+        "site_day_summary",
+        "A site's day: lowest and highest temperature, mean wind.",
+        site="south",
+    )
+    south = [r["temp_c"] for r in logs if r["site"] == "south"]
+    assert values["temp_min"] == min(south) and values["temp_max"] == max(south)
