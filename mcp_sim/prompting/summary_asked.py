@@ -73,6 +73,8 @@ OPS: dict[str, str] = {
 """Words before a field's name that ask for an operation over it."""
 _AFTER = {"values": "values", "count": "count", "total": "sum"}
 """Words after a field's name that do."""
+_PRICES = frozenset(["price", "cost", "fare", "fee", "rate", "tariff", "charge"])
+"""Words for what a thing costs: a phrase saying one reads a field named by another."""
 _NAMED_OP = {"sum": "total", "max": "max", "min": "min", "mean": "mean", "values": "values"}
 _SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
 _NEGATIONS = ("un", "non", "not")
@@ -194,6 +196,13 @@ def _fits(phrase: tuple[str, ...], f: FieldStats) -> float:
     return 0.4 if starts else 0.0
 
 
+def _both_priced(phrase: tuple[str, ...], f: FieldStats) -> bool:
+    """Whether a phrase and a field's path both name a price (``fare``, ``rates``)."""
+    said = {singular(t) for w in phrase for t in tokens(w)}
+    named = {singular(t) for part in f.path for t in tokens(part)}
+    return bool(said & _PRICES) and bool(named & _PRICES)
+
+
 def _kind_fits(op: str, f: FieldStats) -> bool:
     if op == "values":
         distinct = len(set(f.texts))
@@ -222,7 +231,10 @@ def resolve(
     chosen: dict[Asked, FieldStats] = {}
     # A field is read by one phrase (its total and its mean may both ask for it).
     owner: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for score, _, a, f in sorted(pairs, key=lambda p: (-p[0], -p[1])):
+    # Of fields a phrase fits alike, one priced as the phrase is ("economy fare": a cabin's
+    # ``prices/economy``, not its ``available_seats/economy``).
+    ranked = sorted(pairs, key=lambda p: (-p[0], not _both_priced(p[2].phrase, p[3]), -p[1]))
+    for score, _, a, f in ranked:
         if score > 0 and a not in chosen and owner.get(f.path, a.phrase) == a.phrase:
             chosen[a], owner[f.path] = f, a.phrase
     for a in wanted:

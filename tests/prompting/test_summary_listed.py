@@ -86,3 +86,34 @@ def test_a_measures_first_word_names_its_extremes() -> None:
     )
     south = [r["temp_c"] for r in logs if r["site"] == "south"]
     assert values["temp_min"] == min(south) and values["temp_max"] == max(south)
+
+
+def test_a_priced_phrase_reads_the_priced_field_of_those_it_fits_alike() -> None:
+    camps = {
+        f"C{i}": {
+            "region": ["alps", "coast"][i % 2],
+            "days": {
+                f"2025-06-{d:02d}": {
+                    "free_spots": {"adult": (i + d) % 9, "child": d % 4},
+                    "rates": {"adult": 30 + i + d, "child": 10 + d},
+                    "open": d % 5 != 0,
+                }
+                for d in range(1, 8)
+            },
+        }
+        for i in range(10)
+    }
+    values = _values(
+        {"camps": camps},
+        "region_rates",
+        "The number of camps in a region and their lowest and highest adult fee.",
+        region="coast",
+    )
+    fees = [
+        d["rates"]["adult"]
+        for c in camps.values()
+        if c["region"] == "coast"
+        for d in c["days"].values()
+    ]
+    assert values["lowest_adult_fee"] == min(fees) == 32
+    assert values["highest_adult_fee"] == max(fees)
