@@ -89,7 +89,7 @@ def test_a_measures_first_word_names_its_extremes() -> None:
 
 
 def test_a_priced_phrase_reads_the_priced_field_of_those_it_fits_alike() -> None:
-    camps = {
+    camps: dict[str, dict[str, Any]] = {
         f"C{i}": {
             "region": ["alps", "coast"][i % 2],
             "days": {
