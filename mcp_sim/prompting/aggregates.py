@@ -30,6 +30,8 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.prompting.summary_group import Group, record_keys
+from mcp_sim.prompting.summary_linked import linked_groups
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
@@ -112,21 +114,6 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
         return True  # headcount, subtotal
     first = tool.description.split(". ")[0].lower()
     return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
-
-
-@dataclass
-class Group:
-    """Records a summary sums up: where they are, and what selected them."""
-
-    name: str
-    scope: str
-    records: list[Any]
-    keys: list[str] | None = None
-    """Each record's key (its id field's value, else its place), where it has one."""
-    outer: tuple[str, int] | None = None
-    """For parts of records (a parcel's scans at a facility): the records' kind and number."""
-    id_field: str | None = None
-    """The field holding each record's key, where the records are a collection's."""
 
 
 @dataclass
@@ -282,7 +269,7 @@ def _searched(state: Any, search: SearchResult) -> Group:
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
-    keys = _keys(search.collection, search.full, records) if whole else None
+    keys = record_keys(search.collection, search.full, records) if whole else None
     kind = pointer.rsplit("/", 1)[-1]
     outer = None if whole else (kind, len(search.full))
     if search.nested is not None:
@@ -325,14 +312,16 @@ def _groups(
         if groups:
             return groups
     if search is not None and not ranking:
-        return [_searched(state, search)]
+        # Beside the records found, those of another collection the words name linking to
+        # them: a district's stations, and the rides started at them.
+        return [_searched(state, search), *linked_groups(overlay, state, tool, search)]
     found = _named_collection(tool, overlay)
     if found is None:
         return []
     pointers = overlay.pointers(found.pointer)
     records = [resolve(state, p) for p in pointers]
     name = found.pointer.rsplit("/", 1)[-1] or "records"
-    keys = _keys(found, pointers, records)
+    keys = record_keys(found, pointers, records)
     return [Group(name, f"all records of {found.pointer}", records, keys, None, found.id_field)]
 
 
@@ -348,17 +337,6 @@ def summed_search(tool: ToolSpec, searches: list[SearchResult]) -> SearchResult 
     named = set(tokens(tool.name))
     found = [s for s in searches if s.full and _names(named, s.collection.pointer)]
     return found[-1] if found else (searches[-1] if searches else None)
-
-
-def _keys(collection: Collection, pointers: list[str], records: list[Any]) -> list[str]:
-    """Each record's key: its id field's value, else its place in the collection."""
-    id_field = collection.id_field
-    return [
-        str(r[id_field])
-        if id_field is not None and isinstance(r, dict) and id_field in r
-        else unescape(p.rsplit("/", 1)[-1])
-        for p, r in zip(pointers, records, strict=True)
-    ]
 
 
 def summarize(

@@ -75,6 +75,8 @@ _AFTER = {"values": "values", "count": "count", "total": "sum"}
 """Words after a field's name that do."""
 _PRICES = frozenset(["price", "cost", "fare", "fee", "rate", "tariff", "charge"])
 """Words for what a thing costs: a phrase saying one reads a field named by another."""
+_NAMED = 0.85
+"""How well a listed noun must fit a field's name to name it (``fares`` ↔ ``fare``)."""
 _NAMED_OP = {"sum": "total", "max": "max", "min": "min", "mean": "mean", "values": "values"}
 _SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
 _NEGATIONS = ("un", "non", "not")
@@ -326,9 +328,11 @@ def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     """A count: of the records, or of those a yes/no field or a value the words name."""
     part = narrowed(a.phrase, group) if a.phrase else None
     if a.bare:
-        # "files" counts the records of type ``file``; a noun no value names says nothing.
+        # "files" counts the records of type ``file``; "fares" totals the ``fare`` field.
         said = [join([plural(a.phrase[-1])], style), join([*a.phrase, "count"], style)]
-        return [] if part is None else [Stat(list(dict.fromkeys(said)), part, asked=True)]
+        if part is None:
+            return _bare_field(a.phrase, group, style)
+        return [Stat(list(dict.fromkeys(said)), part, asked=True)]
     if not a.phrase:
         # "Number of turns" answered as ``turn_count`` (or ``turns``) beside ``count``.
         said = [join([singular(a.of), "count"], style), join([a.of], style)] if a.of else []
@@ -342,6 +346,22 @@ def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
         part = units(group)
         names.insert(1, join([plural(a.phrase[-1])], style))
     return [Stat(names, part if part is not None else group.count, asked=True)]
+
+
+def _bare_field(phrase: tuple[str, ...], group: GroupStats, style: str) -> list[Stat]:
+    """A listed noun naming a field: its total where it holds numbers ("fares":
+    ``fares_total``), its distinct values where few texts; else nothing."""
+    fits = [f for f in group.fields.values() if _fits(phrase, f) >= _NAMED and f.single]
+    if not fits or is_identifier(fits[0]):
+        return []
+    f, noun = fits[0], [*phrase[:-1], plural(phrase[-1])]
+    if f.numbers and not f.texts:
+        names = [join(noun, style), join([*noun, "total"], style), join(["total", *noun], style)]
+        return [Stat(names, value_of("sum", f), asked=True)]
+    if _kind_fits("values", f):
+        names = [join(noun, style), join([*noun, "values"], style)]
+        return [Stat(names, value_of("values", f), asked=True)]
+    return []
 
 
 def units(group: GroupStats) -> int | None:

@@ -25,6 +25,7 @@ MOST_DISTINCT = 60
 MOST_COUNTED = 1000
 """The largest whole number a count of things (a quantity) holds; larger ones are ids."""
 _DATA_KEY = re.compile(r"\d")
+_NUMBER_TEXT = re.compile(r"^-?(0|[1-9]\d{0,14})(\.\d+)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
@@ -143,8 +144,20 @@ def group_stats(name: str, records: list[Any], keys: list[str] | None = None) ->
             for field_name, value in record.items() if keys is not None else ():
                 if isinstance(value, str):
                     fields[(field_name,)].owners.setdefault(value, owner)
+    for stats in fields.values():
+        _read_numbers(stats)
     dicts = [r for _, r in present[:MOST_RECORDS] if isinstance(r, dict)]
     return GroupStats(name, len(present), fields, sorted(names), _products(fields, dicts))
+
+
+def _read_numbers(stats: FieldStats) -> None:
+    """Reads a field all of whose values are numbers written as text (a key-value export's
+    ``"minutes": "42"``) as numbers, to be summed; a leading zero (``"0042"``) keeps a
+    code as text, and so does an identifier's name."""
+    texts = stats.texts
+    if texts and not is_identifier(stats) and all(_NUMBER_TEXT.match(t) for t in texts):
+        stats.numbers += [float(t) for t in texts]
+        stats.texts = []
 
 
 def _products(

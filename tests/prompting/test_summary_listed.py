@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
 
 def _values(state: dict[str, Any], name: str, description: str, **arguments: Any) -> Any:
+    return _summary(state, name, description, **arguments).values
+
+
+def _summary(state: dict[str, Any], name: str, description: str, **arguments: Any) -> Summary:
     spec = {"name": name, "description": description, "input_schema": {"type": "object"}}
     world = World.model_validate(
         {"world": "t", "title": "T", "description": "Hand-made.", "state": state, "tools": [spec]}
@@ -20,7 +25,7 @@ def _values(state: dict[str, Any], name: str, description: str, **arguments: Any
     overlay = StateIndex(world, world.state).overlay_of(world.state)
     grounding = ground(overlay, world.state, world.tools[0], arguments)
     assert grounding.summary is not None
-    return grounding.summary.values
+    return grounding.summary
 
 
 def _blob(n: int) -> dict[str, Any]:
@@ -117,3 +122,38 @@ def test_a_priced_phrase_reads_the_priced_field_of_those_it_fits_alike() -> None
     ]
     assert values["lowest_adult_fee"] == min(fees) == 32
     assert values["highest_adult_fee"] == max(fees)
+
+
+def test_records_linking_to_those_found_are_summed_up_beside_them() -> None:
+    halls: dict[str, Any] = {
+        f"hall:{c}-{i}": {"quarter": ["old town", "docks"][i % 2], "seats": str(100 + i)}
+        for i, c in enumerate("ABCDEF")
+    }
+    shows = {
+        f"show:{n}": {
+            "opens_in": f"{'ABCDEF'[n % 6]}-{n % 6}",
+            "moves_to": f"{'ABCDEF'[(n + 1) % 6]}-{(n + 1) % 6}",
+            "tickets": str(20 + n),
+            "price": f"{5 + n % 3}.50",
+        }
+        for n in range(30)
+    }
+    values = _values(
+        halls | shows,
+        "quarter_usage",
+        "Shows opened in a quarter's halls: count, tickets, mean price.",
+        quarter="docks",
+    )
+    assert values["halls"] == 3  # the first block: the halls the search found
+    grounding = _summary(
+        halls | shows,
+        "quarter_usage",
+        "Shows opened in a quarter's halls: count, tickets, mean price.",
+        quarter="docks",
+    )
+    opened = [s for s in shows.values() if s["opens_in"] in ("B-1", "D-3", "F-5")]
+    text = grounding.render(4000)
+    assert "whose opens_in is the key of one of the 3" in text
+    # Numbers written as text are summed; the listed noun names the field's total.
+    assert f'"tickets_total": {sum(int(s["tickets"]) for s in opened)}' in text
+    assert f'"shows": {len(opened)}' in text
