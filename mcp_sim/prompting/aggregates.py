@@ -261,7 +261,7 @@ def _searched(state: Any, search: SearchResult) -> Group:
         c.op != "text" and any("/" in f or f.endswith(KEY) for f in c.fields)
         for c in search.constraints
     )
-    for place in search.full:
+    for place in search.meeting:
         record = resolve(state, place)
         found = sorted(search.focus_of(place, record)) if nested else []
         focus = [f for f in found if _is_entry(record, f)]
@@ -269,12 +269,12 @@ def _searched(state: Any, search: SearchResult) -> Group:
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
-    keys = record_keys(search.collection, search.full, records) if whole else None
+    keys = record_keys(search.collection, search.meeting, records) if whole else None
     kind = pointer.rsplit("/", 1)[-1]
-    outer = None if whole else (kind, len(search.full))
+    outer = None if whole else (kind, len(search.meeting))
     if search.nested is not None:
         # Nested records searched as their own kind (a parcel's scan events): their owners.
-        owners = {record_pointer(search.collection, p) for p in search.full}
+        owners = {record_pointer(search.collection, p) for p in search.meeting}
         outer = (kind, len(owners))
     scope = f"records of {pointer} where {where}"
     return Group(name, scope, records, keys, outer, search.collection.id_field)

@@ -45,6 +45,11 @@ class SearchResult:
     :mod:`mcp_sim.prompting.search_count`), when the tool tells one."""
 
     @property
+    def meeting(self) -> list[str]:
+        """The records meeting every constraint: :attr:`full` less a join's legs."""
+        return self.full[: self.join.direct] if self.join is not None else self.full
+
+    @property
     def constraints(self) -> tuple[Constraint, ...]:
         return self.reading.constraints
 

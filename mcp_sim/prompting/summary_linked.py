@@ -37,13 +37,13 @@ def linked_groups(
 ) -> list[Group]:
     """The records of another collection the tool's words name that hold the key of a
     record ``search`` found, a group per field holding it; ``[]`` where none do."""
-    if search is None or not search.full or len(search.full) > _MOST_FOUND:
+    if search is None or not search.meeting or len(search.meeting) > _MOST_FOUND:
         return []
     collection = search.collection
     words = {singular(w) for w in tool_words(tool.name, tool.description)}
     found = [
         record_key(collection, unescape(p.rsplit("/", 1)[-1]), resolve(state, p))
-        for p in search.full
+        for p in search.meeting
     ]
     linking: dict[tuple[str, str], dict[str, None]] = {}
     for key in found:

@@ -157,3 +157,20 @@ def test_records_linking_to_those_found_are_summed_up_beside_them() -> None:
     # Numbers written as text are summed; the listed noun names the field's total.
     assert f'"tickets_total": {sum(int(s["tickets"]) for s in opened)}' in text
     assert f'"shows": {len(opened)}' in text
+
+
+def test_a_summary_over_a_search_with_legs_sums_only_the_records_meeting_it() -> None:
+    towns = ["Arl", "Bex", "Cor", "Dun", "Elm", "Fyn"]
+    pairs = [(a, b) for a in towns for b in towns if a != b and (a, b) != ("Arl", "Bex")]
+    ferries = {
+        f"F{i:03d}": {"source": a, "target": b, "toll": 10 + i} for i, (a, b) in enumerate(pairs)
+    }
+    direct = [f for f in ferries.values() if f["source"] == "Arl" and f["target"] == "Bex"]
+    assert not direct  # only legs through a town in between connect them
+    grounding = _summary(
+        {"ferries": ferries},
+        "ferry_tolls",
+        "The number of ferries between two towns and their lowest and highest toll.",
+        **{"from": "Arl", "to": "Bex"},
+    )
+    assert grounding.values["ferries"] == 0
