@@ -30,7 +30,7 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.search_result import SearchResult
-from mcp_sim.prompting.summary_group import Group, record_keys
+from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys
 from mcp_sim.prompting.summary_linked import linked_groups
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
@@ -314,7 +314,11 @@ def _groups(
     if search is not None and not ranking:
         # Beside the records found, those of another collection the words name linking to
         # them: a district's stations, and the rides started at them.
-        return [_searched(state, search), *linked_groups(overlay, state, tool, search)]
+        searched = _searched(state, search)
+        linked = linked_groups(overlay, state, tool, search)
+        # The records linked to say which they link to: the found records' keys, listed.
+        searched.listed = bool(linked)
+        return [searched, *linked]
     found = _named_collection(tool, overlay)
     if found is None:
         return []
@@ -366,5 +370,6 @@ def summarize(
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
         ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
+        ranked = listed_keys(group, stats) + ranked
         blocks.append((scope, ranked + group_values(stats, tool, wanted, constrained)))
     return Summary(blocks)

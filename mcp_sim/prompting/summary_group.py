@@ -7,7 +7,11 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.runtime.state_shape import Collection
+from mcp_sim.prompting.summary_names import Stat, count_names, style_of
+from mcp_sim.prompting.summary_stats import GroupStats
+from mcp_sim.runtime.state_shape import Collection, record_key
+
+_MOST_LISTED = 20
 
 
 @dataclass
@@ -23,14 +27,23 @@ class Group:
     """For parts of records (a parcel's scans at a facility): the records' kind and number."""
     id_field: str | None = None
     """The field holding each record's key, where the records are a collection's."""
+    listed: bool = False
+    """Whether the summary lists the records' keys (the stations whose rides it sums up)."""
+
+
+def listed_keys(group: Group, stats: GroupStats) -> list[Stat]:
+    """The keys of a group's records under their plural noun (``stations``), first, where
+    the group lists them and they are few."""
+    if not group.listed or not group.keys or len(group.keys) > _MOST_LISTED:
+        return []
+    style = style_of(stats.keys)
+    return [Stat(count_names(group.name, style, [])[:1], sorted(group.keys))]
 
 
 def record_keys(collection: Collection, pointers: list[str], records: list[Any]) -> list[str]:
-    """Each record's key: its id field's value, else its place in the collection."""
-    id_field = collection.id_field
+    """Each record's key: its id field's value, else its place in the collection (of a flat
+    export's key, its id part: ``OSL-07`` of ``station:OSL-07``)."""
     return [
-        str(r[id_field])
-        if id_field is not None and isinstance(r, dict) and id_field in r
-        else unescape(p.rsplit("/", 1)[-1])
+        record_key(collection, unescape(p.rsplit("/", 1)[-1]), r)
         for p, r in zip(pointers, records, strict=True)
     ]

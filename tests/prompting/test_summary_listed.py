@@ -144,7 +144,8 @@ def test_records_linking_to_those_found_are_summed_up_beside_them() -> None:
         "Shows opened in a quarter's halls: count, tickets, mean price.",
         quarter="docks",
     )
-    assert values["halls"] == 3  # the first block: the halls the search found
+    # The first block: the halls the search found, listed by key for the shows naming them.
+    assert values["halls"] == ["B-1", "D-3", "F-5"] and values["hall_count"] == 3
     grounding = _summary(
         halls | shows,
         "quarter_usage",
