@@ -144,7 +144,9 @@ def group_stats(name: str, records: list[Any], keys: list[str] | None = None) ->
             for field_name, value in record.items() if keys is not None else ():
                 if isinstance(value, str):
                     fields[(field_name,)].owners.setdefault(value, owner)
-    for stats in fields.values():
+    # Only where the records write every value as text (a key-value export): where they
+    # hold numbers as numbers, a number in text is a code or a reference (an ``account``).
+    for stats in fields.values() if not any(f.numbers for f in fields.values()) else ():
         _read_numbers(stats)
     dicts = [r for _, r in present[:MOST_RECORDS] if isinstance(r, dict)]
     return GroupStats(name, len(present), fields, sorted(names), _products(fields, dicts))
@@ -152,12 +154,16 @@ def group_stats(name: str, records: list[Any], keys: list[str] | None = None) ->
 
 def _read_numbers(stats: FieldStats) -> None:
     """Reads a field all of whose values are numbers written as text (a key-value export's
-    ``"minutes": "42"``) as numbers, to be summed; a leading zero (``"0042"``) keeps a
-    code as text, and so does an identifier's name."""
+    ``"minutes": "42"``; see :func:`group_stats`) as numbers, to be summed; a leading zero (``"0042"``) keeps a
+    code as text, and so do an identifier's name and whole numbers no two records share
+    (an account's ``number``)."""
     texts = stats.texts
-    if texts and not is_identifier(stats) and all(_NUMBER_TEXT.match(t) for t in texts):
-        stats.numbers += [float(t) for t in texts]
-        stats.texts = []
+    if not texts or is_identifier(stats) or not all(_NUMBER_TEXT.match(t) for t in texts):
+        return
+    if len(set(texts)) == len(texts) > 1 and not any("." in t for t in texts):
+        return
+    stats.numbers += [float(t) for t in texts]
+    stats.texts = []
 
 
 def _products(

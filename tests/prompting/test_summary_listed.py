@@ -133,7 +133,7 @@ def test_records_linking_to_those_found_are_summed_up_beside_them() -> None:
         f"show:{n}": {
             "opens_in": f"{'ABCDEF'[n % 6]}-{n % 6}",
             "moves_to": f"{'ABCDEF'[(n + 1) % 6]}-{(n + 1) % 6}",
-            "tickets": str(20 + n),
+            "tickets": str(20 + n % 7),
             "price": f"{5 + n % 3}.50",
         }
         for n in range(30)
@@ -175,3 +175,15 @@ def test_a_summary_over_a_search_with_legs_sums_only_the_records_meeting_it() ->
         **{"from": "Arl", "to": "Bex"},
     )
     assert grounding.values["ferries"] == 0
+
+
+def test_numbers_in_text_beside_real_numbers_stay_codes() -> None:
+    postings = [
+        {"ref": f"P{i}", "ledger": ["4100", "4200"][i % 2], "amount": 10.5 + i, "book": "main"}
+        for i in range(20)
+    ]
+    values = _values({"postings": postings}, "posting_totals", "Totals of the postings.")
+    assert values["ledgers"] == ["4100", "4200"]
+    assert "total_ledger" not in values and values["total_amount"] == sum(
+        p["amount"] for p in postings
+    )
