@@ -178,7 +178,7 @@ def test_a_summary_over_a_search_with_legs_sums_only_the_records_meeting_it() ->
 
 
 def test_numbers_in_text_beside_real_numbers_stay_codes() -> None:
-    postings = [
+    postings: list[dict[str, Any]] = [
         {"ref": f"P{i}", "ledger": ["4100", "4200"][i % 2], "amount": 10.5 + i, "book": "main"}
         for i in range(20)
     ]
