@@ -32,6 +32,7 @@ from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys
 from mcp_sim.prompting.summary_linked import linked_groups
+from mcp_sim.prompting.summary_names import singular
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
@@ -343,6 +344,12 @@ def summed_search(tool: ToolSpec, searches: list[SearchResult]) -> SearchResult 
     return found[-1] if found else (searches[-1] if searches else None)
 
 
+def _kinds(overlay: StateOverlay) -> frozenset[str]:
+    """The names of the kinds of records the state holds (``rider`` of ``/rider:*:rides``)."""
+    parts = (unescape(p) for c in overlay.base.collections for p in c.pointer.split("/"))
+    return frozenset(singular(t) for part in parts for t in tokens(part))
+
+
 def summarize(
     overlay: StateOverlay,
     state: Any,
@@ -364,7 +371,7 @@ def summarize(
     wanted = {w.rstrip("s") for w in tool_words(tool.name, tool.description)}
     blocks = []
     for group in groups:
-        stats = group_stats(group.name, group.records, group.keys)
+        stats = group_stats(group.name, group.records, group.keys, _kinds(overlay))
         stats.outer = group.outer
         scope = group.scope
         if stats.count > MOST_RECORDS:

@@ -127,9 +127,15 @@ def is_map(value: dict[str, Any]) -> bool:
     return len(first & second) * 2 > max(len(first), len(second), 1)
 
 
-def group_stats(name: str, records: list[Any], keys: list[str] | None = None) -> GroupStats:
+def group_stats(
+    name: str,
+    records: list[Any],
+    keys: list[str] | None = None,
+    kinds: frozenset[str] = frozenset(),
+) -> GroupStats:
     """The statistics of ``records`` (the first :data:`MOST_RECORDS`; ``None`` left out),
-    whose keys, when given, say which record holds each value of a string field."""
+    whose keys, when given, say which record holds each value of a string field; a field
+    named as one of ``kinds`` of records (``rider``) refers to them, whatever it holds."""
     fields: dict[tuple[str, ...], FieldStats] = {}
     names: set[str] = set()
     present = [(i, r) for i, r in enumerate(records) if r is not None]
@@ -147,7 +153,8 @@ def group_stats(name: str, records: list[Any], keys: list[str] | None = None) ->
     # Only where the records write every value as text (a key-value export): where they
     # hold numbers as numbers, a number in text is a code or a reference (an ``account``).
     for stats in fields.values() if not any(f.numbers for f in fields.values()) else ():
-        _read_numbers(stats)
+        if stats.path[-1].lower() not in kinds:
+            _read_numbers(stats)
     dicts = [r for _, r in present[:MOST_RECORDS] if isinstance(r, dict)]
     return GroupStats(name, len(present), fields, sorted(names), _products(fields, dicts))
 

@@ -187,3 +187,14 @@ def test_numbers_in_text_beside_real_numbers_stay_codes() -> None:
     assert "total_ledger" not in values and values["total_amount"] == sum(
         p["amount"] for p in postings
     )
+
+
+def test_a_text_field_named_for_a_kind_of_record_refers_to_one() -> None:
+    people = {f"visitor:{v}": {"name": f"Guest {v}", "city": "Oslo"} for v in range(8)}
+    visits = {
+        f"visit:{i}": {"visitor": str(i % 8), "minutes": str(30 + i % 5), "gate": "north"}
+        for i in range(24)
+    }
+    values = _values(people | visits, "visit_totals", "Totals of the visits.")
+    assert values["total_minutes"] == sum(30 + i % 5 for i in range(24))
+    assert "total_visitor" not in values and values["visitors"] == [str(v) for v in range(8)]
