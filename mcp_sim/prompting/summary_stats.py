@@ -40,6 +40,8 @@ class FieldStats:
     trues: int = 0
     falses: int = 0
     """How many of a yes/no field's values are each (``paid``: records paid, not paid)."""
+    mapped: bool = False
+    """Held under a map keyed by data (a calendar's day, a typed value's ``{"N": "42"}``)."""
     owners: dict[str, str] = field(default_factory=dict)
     """A record's own string field: each value → the key of the record holding it."""
 
@@ -153,7 +155,8 @@ def group_stats(
     # Only where the records write every value as text (a key-value export): where they
     # hold numbers as numbers, a number in text is a code or a reference (an ``account``).
     for stats in fields.values() if not any(f.numbers for f in fields.values()) else ():
-        if stats.path[-1].lower() not in kinds:
+        # A record's own field: a typed value's ``{"N": "42"}`` is for its decoder to read.
+        if len(stats.path) == 1 and not stats.mapped and stats.path[-1].lower() not in kinds:
             _read_numbers(stats)
     dicts = [r for _, r in present[:MOST_RECORDS] if isinstance(r, dict)]
     return GroupStats(name, len(present), fields, sorted(names), _products(fields, dicts))
@@ -201,21 +204,23 @@ def _leaves(
     path: tuple[str, ...],
     fields: dict[tuple[str, ...], FieldStats],
     seen: set[tuple[str, ...]],
+    mapped: bool = False,
 ) -> None:
     if isinstance(value, dict):
         keyed = is_map(value)
         for key, item in value.items():
-            _leaves(item, path if keyed else (*path, key), fields, seen)
+            _leaves(item, path if keyed else (*path, key), fields, seen, mapped or keyed)
         return
     if isinstance(value, list):
         for item in value:
-            _leaves(item, path, fields, seen)
+            _leaves(item, path, fields, seen, mapped)
         return
     if not path or value is None:
         return
     stats = fields.get(path)
     if stats is None:
         stats = fields[path] = FieldStats(path)
+    stats.mapped = stats.mapped or mapped
     seen.add(path)
     if isinstance(value, bool):
         stats.trues += value

@@ -198,3 +198,12 @@ def test_a_text_field_named_for_a_kind_of_record_refers_to_one() -> None:
     values = _values(people | visits, "visit_totals", "Totals of the visits.")
     assert values["total_minutes"] == sum(30 + i % 5 for i in range(24))
     assert "total_visitor" not in values and values["visitors"] == [str(v) for v in range(8)]
+
+
+def test_a_typed_values_text_number_is_left_to_its_decoder() -> None:
+    items = [
+        {"hours": {"N": str(i % 6)}, "guests": {"N": str(i % 4)}, "room": {"S": "east"}}
+        for i in range(30)
+    ]
+    values = _values({"Items": items}, "room_totals", "Totals of the items.")
+    assert "total_n" not in values and values["count"] == 30
