@@ -1,0 +1,230 @@
+"""Value encodings: scalars wrapped in an object that says their type or carries attributes.
+
+Some exports do not write a value as itself. DynamoDB JSON writes ``{"S": "Ana"}``,
+``{"N": "37.5"}`` (a number as a string), ``{"L": [..]}``, ``{"M": {..}}``; Firestore writes
+``{"stringValue": ..}``, ``{"integerValue": "7"}``, ``{"mapValue": {"fields": {..}}}``,
+``{"arrayValue": {"values": [..]}}``; MongoDB extended JSON ``{"$oid": ..}``,
+``{"$numberDecimal": "9.5"}``; an XML document turned into JSON (``xmltodict``) writes
+attributes as ``"@name"`` keys and an element's text beside them as ``"#text"``.
+
+None of this is known by name here. :func:`detect` finds an encoding by structure: a *type
+tag* is the one key of an object, where the same few keys recur as the values of many
+differently named fields, beside other tags (or marked as an operator, ``$``); a tag whose
+strings are all numbers holds numbers; a tag whose object always holds the same one key
+(``fields``, ``values``) wraps that key's value. An *attribute prefix* is one punctuation
+character that many keys holding text start with, and the *text key* is the ``#`` key beside
+them. :func:`decode` gives the plain JSON such a value stands for, so lookups, searches, joins
+and summaries read these worlds as they read plain ones (see
+:mod:`mcp_sim.runtime.state_index`, which indexes the decoded state).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_MAX_NODES = 40_000
+"""Objects looked at to find an encoding: a sample is enough, the tags recur everywhere."""
+_LEAST_TAGGED = 8
+_LEAST_FIELDS = 4
+"""A type tag wraps the values of at least this many differently named fields."""
+_LEAST_ATTRIBUTES = 20
+_TEXT_VALUE = "value"
+"""The name an element's text takes beside its attributes once decoded."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How a world's values are written: its type tags and its attribute keys."""
+
+    tags: frozenset[str] = frozenset()
+    numeric: frozenset[str] = frozenset()
+    """Tags whose strings are numbers (``N``, ``integerValue``, ``$numberDecimal``)."""
+    wraps: dict[str, str] = field(default_factory=dict)
+    """Tags whose object always holds one key, whose value it stands for (``mapValue`` →
+    ``fields``)."""
+    attribute: str | None = None
+    """The prefix of attribute keys (``@``)."""
+    text: str | None = None
+    """The key of an element's text beside its attributes (``#text``)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.tags) or self.attribute is not None
+
+    def describe(self) -> str:
+        """A line telling the model how the stored values look beside the decoded ones."""
+        parts = []
+        if self.tags:
+            shown = ", ".join(f'"{t}"' for t in sorted(self.tags)[:8])
+            parts.append(f"each value wrapped in an object of one type tag ({shown})")
+        if self.attribute is not None:
+            parts.append(f'attributes as "{self.attribute}name" keys')
+        if self.text is not None:
+            parts.append(f'an element\'s text beside them as "{self.text}" (shown as "value")')
+        return "; ".join(parts)
+
+
+@dataclass
+class _Tally:
+    count: Counter[str] = field(default_factory=Counter)
+    fields: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    strings: Counter[str] = field(default_factory=Counter)
+    numbers: Counter[str] = field(default_factory=Counter)
+    inner: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    beside: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    prefixed: Counter[str] = field(default_factory=Counter)
+    prefixed_names: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    keys: Counter[str] = field(default_factory=Counter)
+    hash_keys: Counter[str] = field(default_factory=Counter)
+
+    def wrapper(self, name: str, value: dict[str, Any]) -> str | None:
+        if len(value) != 1:
+            return None
+        ((tag, inner),) = value.items()
+        self.count[tag] += 1
+        self.fields[tag].add(name)
+        if isinstance(inner, str):
+            self.strings[tag] += 1
+            self.numbers[tag] += bool(_NUMBER.match(inner.strip()))
+        elif isinstance(inner, dict):
+            self.inner[tag][",".join(inner) if len(inner) == 1 else ""] += 1
+        else:
+            self.inner[tag][""] += 1
+        return tag
+
+    def node(self, value: dict[str, Any]) -> None:
+        tags: set[str] = set()
+        for name, item in value.items():
+            self.keys[name[:1]] += 1
+            if name[:1] and not name[:1].isalnum() and isinstance(item, str | type(None)):
+                self.prefixed[name[:1]] += 1
+                self.prefixed_names[name[:1]].add(name)
+            if name.startswith("#") and isinstance(item, str):
+                self.hash_keys[name] += 1
+            if isinstance(item, dict) and (tag := self.wrapper(name, item)) is not None:
+                tags.add(tag)
+            elif isinstance(item, list):
+                for entry in item[:64]:
+                    if isinstance(entry, dict) and (tag := self.wrapper("[]", entry)):
+                        tags.add(tag)
+        for tag in tags:
+            self.beside[tag] |= tags - {tag}
+
+
+def _walk(state: Any) -> _Tally:
+    tally = _Tally()
+    stack = [state]
+    seen = 0
+    while stack and seen < _MAX_NODES:
+        value = stack.pop()
+        if isinstance(value, dict):
+            seen += 1
+            tally.node(value)
+            stack.extend(v for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend(v for v in value[:256] if isinstance(v, dict | list))
+    return tally
+
+
+def _tags(tally: _Tally) -> set[str]:
+    def candidate(tag: str) -> bool:
+        names = tally.fields[tag]
+        named = [n for n in names if n != "[]"]
+        # Keys of a map of records (dates, ids) are not field names.
+        idlike = sum(1 for n in named if any(c.isdigit() for c in n))
+        return (
+            tally.count[tag] >= _LEAST_TAGGED
+            and len(names) >= _LEAST_FIELDS
+            and idlike * 2 <= len(named)
+            and len(tag) <= 24
+        )
+
+    found = {t for t in tally.count if candidate(t)}
+    found = {t for t in found if t.startswith("$") or tally.beside[t] & found}
+    # A dialect's rarer tags (a flag, a set) wrap few fields, but beside its common ones.
+    rare = {t for t in tally.count if t not in found and tally.beside[t] & found}
+    while rare:
+        found |= rare
+        rare = {t for t in tally.count if t not in found and tally.beside[t] & found}
+    return found
+
+
+def detect(state: Any) -> Encoding | None:
+    """The encoding of ``state``'s values, found by structure; ``None`` for plain JSON."""
+    tally = _walk(state)
+    tags = _tags(tally)
+    numeric = {
+        t
+        for t in tags
+        if tally.strings[t] and tally.numbers[t] == tally.strings[t] and tally.strings[t] * 2 >= tally.count[t]
+    }
+    wraps = {}
+    for tag in tags:
+        shapes = tally.inner[tag]
+        (only, seen), *rest = shapes.most_common() or [("", 0)]
+        if only and not rest and seen * 2 >= tally.count[tag]:
+            wraps[tag] = only
+    attribute = _attribute(tally)
+    text = None
+    if attribute is not None and tally.hash_keys:
+        text = tally.hash_keys.most_common(1)[0][0]
+    if not tags and attribute is None:
+        return None
+    return Encoding(frozenset(tags), frozenset(numeric), wraps, attribute, text)
+
+
+def _attribute(tally: _Tally) -> str | None:
+    """The prefix many keys holding text start with (``@``), other than the marks of
+    operators (``$``) and of private fields (``_id``)."""
+    for prefix, count in tally.prefixed.most_common(3):
+        if prefix in "$_#":
+            continue
+        if count >= _LEAST_ATTRIBUTES and len(tally.prefixed_names[prefix]) >= 3:
+            return prefix
+    return None
+
+
+def decode(value: Any, encoding: Encoding) -> Any:
+    """The plain JSON ``value`` stands for: tags unwrapped (numbers as numbers), attributes
+    as fields of their name, an element's text beside them as ``value``."""
+    if isinstance(value, list):
+        return [decode(item, encoding) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        ((tag, inner),) = value.items()
+        if tag in encoding.tags:
+            return _untagged(tag, inner, encoding)
+        if tag == encoding.text:
+            return inner
+    plain: dict[str, Any] = {}
+    for name, item in value.items():
+        plain[_field_name(name, value, encoding)] = decode(item, encoding)
+    return plain
+
+
+def _untagged(tag: str, inner: Any, encoding: Encoding) -> Any:
+    if "null" in tag.casefold():
+        return None
+    wrapped = encoding.wraps.get(tag)
+    if wrapped is not None and isinstance(inner, dict) and set(inner) == {wrapped}:
+        inner = inner[wrapped]
+    if tag in encoding.numeric and isinstance(inner, str) and _NUMBER.match(inner.strip()):
+        number = float(inner)
+        return int(number) if number.is_integer() and "." not in inner else number
+    return decode(inner, encoding)
+
+
+def _field_name(name: str, siblings: dict[str, Any], encoding: Encoding) -> str:
+    """An attribute's name without its prefix, the text key as ``value``: unless a sibling
+    already has that name."""
+    if encoding.text is not None and name == encoding.text:
+        plain = _TEXT_VALUE
+    elif encoding.attribute is not None and name.startswith(encoding.attribute):
+        plain = name[len(encoding.attribute) :]
+    else:
+        return name
+    return name if not plain or plain in siblings else plain
