@@ -66,13 +66,13 @@ class StateIndex:
         then the decoded document (see :mod:`mcp_sim.runtime.decoded_state`)."""
         self.state = decode(state, self.encoding) if self.encoding else state
         self.size = record_size(state)
-        self.collections = find_collections(world, state)
+        self.collections = find_collections(world, self.state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
         self.inner_keys: dict[str, list[Hit]] = {}
         self.values: dict[str, dict[str, str]] = {}
         for collection in self.collections:
-            value = resolve(state, collection.pointer)
+            value = resolve(self.state, collection.pointer)
             for key, pointer, record in record_items(collection, value):
                 self._add(pointer, record_facts(key, collection.pointer, record))
         self.order: dict[str, list[str]] = {c.pointer: [] for c in self.collections}

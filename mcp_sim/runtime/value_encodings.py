@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
-_MAX_NODES = 40_000
+_MAX_NODES = 20_000
 """Objects looked at to find an encoding: a sample is enough, the tags recur everywhere."""
 _LEAST_TAGGED = 8
 _LEAST_FIELDS = 4
@@ -142,13 +142,41 @@ def _tags(tally: _Tally) -> set[str]:
             and len(tag) <= 24
         )
 
-    found = {t for t in tally.count if candidate(t)}
-    found = {t for t in found if t.startswith("$") or tally.beside[t] & found}
-    # A dialect's rarer tags (a flag, a set) wrap few fields, but beside its common ones.
-    rare = {t for t in tally.count if t not in found and tally.beside[t] & found}
-    while rare:
-        found |= rare
-        rare = {t for t in tally.count if t not in found and tally.beside[t] & found}
+    def recurring(tags: set[str]) -> set[str]:
+        return {t for t in tags if tally.count[t] >= _LEAST_TAGGED}
+
+    # A tag wraps many fields, beside another such tag or two other recurring one-key
+    # wrappers (its dialect's other types); one marked as an operator (``$oid``) may wrap a
+    # single field, beside another such operator.
+    candidates = {t for t in tally.count if candidate(t)}
+    found = {
+        t
+        for t in candidates
+        if len(recurring(tally.beside[t])) >= 2 or tally.beside[t] & candidates
+    }
+    found |= {
+        t
+        for t in tally.count
+        if t.startswith("$")
+        and tally.count[t] >= _LEAST_TAGGED
+        and any(b.startswith("$") for b in recurring(tally.beside[t]))
+    }
+
+    # A dialect's rarer tags (a flag, a set) wrap few fields, but beside its common ones or
+    # inside them holding a scalar (``{"$date": {"$numberLong": "1700000000000"}}``).
+    def rare() -> set[str]:
+        return {
+            t
+            for t in tally.count
+            if t not in found
+            and (
+                tally.beside[t] & found
+                or (tally.fields[t] & found and tally.strings[t] * 2 >= tally.count[t])
+            )
+        }
+
+    while more := rare():
+        found |= more
     return found
 
 
@@ -159,13 +187,15 @@ def detect(state: Any) -> Encoding | None:
     numeric = {
         t
         for t in tags
-        if tally.strings[t] and tally.numbers[t] == tally.strings[t] and tally.strings[t] * 2 >= tally.count[t]
+        if tally.strings[t]
+        and tally.numbers[t] == tally.strings[t]
+        and tally.strings[t] * 2 >= tally.count[t]
     }
     wraps = {}
     for tag in tags:
         shapes = tally.inner[tag]
         (only, seen), *rest = shapes.most_common() or [("", 0)]
-        if only and not rest and seen * 2 >= tally.count[tag]:
+        if only and only not in tags and not rest and seen * 2 >= tally.count[tag]:
             wraps[tag] = only
     attribute = _attribute(tally)
     text = None
