@@ -203,3 +203,19 @@ def test_composite_key_parts_name_their_record() -> None:
     assert [h.pointer for h in overlay.key_hits("1003")] == ["/Items/3"]
     assert [h.pointer for h in overlay.key_hits("502")] == ["/Items/31"]
     assert len(overlay.value_hits("1003")) == 6
+
+
+def test_a_removed_record_shifts_the_decoded_collection_with_the_stored_one() -> None:
+    world = world_of(firestore())
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    patch = [{"op": "remove", "path": "/documents/3"}]
+    after = jsonpatch.apply_patch(world.state, patch)
+    moved = overlay.advance(world.state, after, patch)
+    assert len(moved.view["documents"]) == 59
+    assert moved.view["documents"][3]["fields"]["title"] == "Title 4"
+    assert moved.value_hits("title 4") == {"/documents/3": "/fields/title"}
+    assert not moved.value_hits("title 3")
+    # A change outside any record (a page token beside the documents) reaches the view too.
+    patch = [{"op": "add", "path": "/nextPageToken", "value": "abc"}]
+    later = moved.advance(after, jsonpatch.apply_patch(after, patch), patch)
+    assert later.view["nextPageToken"] == "abc"
