@@ -77,7 +77,6 @@ class _Tally:
     beside: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     prefixed: Counter[str] = field(default_factory=Counter)
     prefixed_names: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    keys: Counter[str] = field(default_factory=Counter)
     hash_keys: Counter[str] = field(default_factory=Counter)
 
     def wrapper(self, name: str, value: dict[str, Any]) -> str | None:
@@ -98,7 +97,6 @@ class _Tally:
     def node(self, value: dict[str, Any]) -> None:
         tags: set[str] = set()
         for name, item in value.items():
-            self.keys[name[:1]] += 1
             if name[:1] and not name[:1].isalnum() and isinstance(item, str | type(None)):
                 self.prefixed[name[:1]] += 1
                 self.prefixed_names[name[:1]].add(name)
