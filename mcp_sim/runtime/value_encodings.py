@@ -46,6 +46,8 @@ class Encoding:
     wraps: dict[str, str] = field(default_factory=dict)
     """Tags whose object always holds one key, whose value it stands for (``mapValue`` →
     ``fields``)."""
+    lists: frozenset[str] = frozenset()
+    """Wrapping tags whose key holds a list (``arrayValue``): an empty one (``{}``) is ``[]``."""
     attribute: str | None = None
     """The prefix of attribute keys (``@``)."""
     text: str | None = None
@@ -78,6 +80,7 @@ class _Tally:
     prefixed: Counter[str] = field(default_factory=Counter)
     prefixed_names: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     hash_keys: Counter[str] = field(default_factory=Counter)
+    listed: Counter[str] = field(default_factory=Counter)
 
     def wrapper(self, name: str, value: dict[str, Any]) -> str | None:
         if len(value) != 1:
@@ -88,8 +91,12 @@ class _Tally:
         if isinstance(inner, str):
             self.strings[tag] += 1
             self.numbers[tag] += bool(_NUMBER.match(inner.strip()))
-        elif isinstance(inner, dict):
+        elif isinstance(inner, dict) and inner:
             self.inner[tag][",".join(inner) if len(inner) == 1 else ""] += 1
+            self.listed[tag] += any(isinstance(v, list) for v in inner.values())
+        elif isinstance(inner, dict):
+            # An empty container (Firestore's empty ``arrayValue``) says nothing of its shape.
+            self.count[tag] -= 1
         else:
             self.inner[tag][""] += 1
         return tag
@@ -134,10 +141,10 @@ def _tags(tally: _Tally) -> set[str]:
         # Keys of a map of records (dates, ids) are not field names.
         idlike = sum(1 for n in named if any(c.isdigit() for c in n))
         return (
-            tally.count[tag] >= _LEAST_TAGGED
+            _word(tag)
+            and tally.count[tag] >= _LEAST_TAGGED
             and len(names) >= _LEAST_FIELDS
             and idlike * 2 <= len(named)
-            and len(tag) <= 24
         )
 
     def recurring(tags: set[str]) -> set[str]:
@@ -156,17 +163,25 @@ def _tags(tally: _Tally) -> set[str]:
         t
         for t in tally.count
         if t.startswith("$")
+        and _word(t)
         and tally.count[t] >= _LEAST_TAGGED
         and any(b.startswith("$") for b in recurring(tally.beside[t]))
     }
 
     # A dialect's rarer tags (a flag, a set) wrap few fields, but beside its common ones or
     # inside them holding a scalar (``{"$date": {"$numberLong": "1700000000000"}}``).
+    # Tags marked as operators (``$``) mark their rarer ones too: a plain field beside them
+    # is no tag.
+    marks = {t[:1] for t in found}
+    mark = "".join(marks) if len(marks) == 1 and not "".join(marks).isalnum() else ""
+
     def rare() -> set[str]:
         return {
             t
             for t in tally.count
             if t not in found
+            and _word(t)
+            and t.startswith(mark)
             and (
                 tally.beside[t] & found
                 or (tally.fields[t] & found and tally.strings[t] * 2 >= tally.count[t])
@@ -176,6 +191,11 @@ def _tags(tally: _Tally) -> set[str]:
     while more := rare():
         found |= more
     return found
+
+
+def _word(tag: str) -> bool:
+    """Whether a key can be a type tag: a word, not a date or an id keying a map."""
+    return len(tag) <= 24 and not any(c.isdigit() or c.isspace() for c in tag)
 
 
 def detect(state: Any) -> Encoding | None:
@@ -195,13 +215,14 @@ def detect(state: Any) -> Encoding | None:
         (only, seen), *rest = shapes.most_common() or [("", 0)]
         if only and only not in tags and not rest and seen * 2 >= tally.count[tag]:
             wraps[tag] = only
+    lists = {t for t, key in wraps.items() if tally.listed[t] * 2 >= tally.inner[t][key]}
     attribute = _attribute(tally)
     text = None
     if attribute is not None and tally.hash_keys:
         text = tally.hash_keys.most_common(1)[0][0]
     if not tags and attribute is None:
         return None
-    return Encoding(frozenset(tags), frozenset(numeric), wraps, attribute, text)
+    return Encoding(frozenset(tags), frozenset(numeric), wraps, frozenset(lists), attribute, text)
 
 
 def _attribute(tally: _Tally) -> str | None:
@@ -240,6 +261,8 @@ def _untagged(tag: str, inner: Any, encoding: Encoding) -> Any:
     wrapped = encoding.wraps.get(tag)
     if wrapped is not None and isinstance(inner, dict) and set(inner) == {wrapped}:
         inner = inner[wrapped]
+    elif wrapped is not None and inner == {}:
+        return [] if tag in encoding.lists else {}
     if tag in encoding.numeric and isinstance(inner, str) and _NUMBER.match(inner.strip()):
         number = float(inner)
         return int(number) if number.is_integer() and "." not in inner else number

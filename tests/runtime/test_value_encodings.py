@@ -47,6 +47,7 @@ def firestore(n: int = 60) -> dict[str, Any]:
                 "tags": {"arrayValue": {"values": [{"stringValue": "novel"}]}},
                 "author": {"mapValue": {"fields": {"name": {"stringValue": f"Author {i}"}}}},
                 "sequel": {"nullValue": None},
+                "awards": {"arrayValue": {}},
             },
         }
         for i in range(n)
@@ -65,6 +66,9 @@ def mongo(n: int = 60) -> dict[str, Any]:
                 "items": {"$numberInt": str(i % 4 + 1)},
                 "placedAt": {"$date": {"$numberLong": str(1700000000000 + i)}},
                 "note": "rush" if i % 3 == 0 else "",
+                # A plain one-key object, and a map keyed by dates, beside the operators.
+                "specs": {"colour": "red"},
+                "history": {f"2025-01-{i % 28 + 1:02d}": {"$numberInt": "1"}},
             }
             for i in range(n)
         ]
@@ -101,6 +105,7 @@ def test_firestore_typed_values_are_found_and_read_as_plain_json() -> None:
         "tags": ["novel"],
         "author": {"name": "Author 3"},
         "sequel": None,
+        "awards": [],
     }
 
 
@@ -115,6 +120,9 @@ def test_mongo_extended_json_operators_are_tags_and_numbers_stay_numbers() -> No
     assert order["items"] == 3
     assert order["placedAt"] == 1700000000002
     assert order["customer"] == "C-2"
+    assert order["specs"] == {"colour": "red"}
+    assert order["history"] == {"2025-01-03": 1}
+    assert not {"specs", "2025-01-03"} & encoding.tags
 
 
 def test_xml_attributes_and_text_read_as_fields() -> None:
