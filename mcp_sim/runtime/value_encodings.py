@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
@@ -32,6 +32,8 @@ _LEAST_TAGGED = 8
 _LEAST_FIELDS = 4
 """A type tag wraps the values of at least this many differently named fields."""
 _LEAST_ATTRIBUTES = 20
+_MOST_TYPES = 12
+"""A type attribute takes few values (``integer``, ``decimal``, ``array``, ...)."""
 _TEXT_VALUE = "value"
 """The name an element's text takes beside its attributes once decoded."""
 
@@ -52,6 +54,13 @@ class Encoding:
     """The prefix of attribute keys (``@``)."""
     text: str | None = None
     """The key of an element's text beside its attributes (``#text``)."""
+    type_key: str | None = None
+    """The attribute that says an element's type in typed XML (``@type``)."""
+    typed_numbers: frozenset[str] = frozenset()
+    """The types whose elements' text is always a number (``integer``, ``decimal``)."""
+    typed_lists: dict[str, str] = field(default_factory=dict)
+    """The types of elements listing one repeated child (``array`` → ``item``): a lone
+    child is a list of one, no child an empty list."""
 
     def __bool__(self) -> bool:
         return bool(self.tags) or self.attribute is not None
@@ -81,6 +90,16 @@ class _Tally:
     prefixed_names: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     hash_keys: Counter[str] = field(default_factory=Counter)
     listed: Counter[str] = field(default_factory=Counter)
+    typed: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """An attribute key → the elements holding it beside at most one other key."""
+    typed_values: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    typed_other: defaultdict[tuple[str, str], Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    """(attribute key, its value) → the other key of the element (``""``: none)."""
+    typed_numbers: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def wrapper(self, name: str, value: dict[str, Any]) -> str | None:
         if len(value) != 1:
@@ -101,9 +120,25 @@ class _Tally:
             self.inner[tag][""] += 1
         return tag
 
+    def typed_element(self, name: str, element: dict[str, Any]) -> None:
+        """Tally an element of an attribute and at most one other key (typed XML's
+        ``{"@type": "integer", "#text": "312"}``, ``{"@type": "array", "item": [...]}``)."""
+        for key, kind in element.items():
+            if key[:1].isalnum() or key[:1] in "#$" or not isinstance(kind, str):
+                continue
+            other = next((k for k in element if k != key), "")
+            self.typed[key].add(name)
+            self.typed_values[key][kind] += 1
+            self.typed_other[(key, kind)][other] += 1
+            held = element.get(other)
+            if isinstance(held, str) and _NUMBER.match(held.strip()):
+                self.typed_numbers[(key, kind)] += 1
+
     def node(self, value: dict[str, Any]) -> None:
         tags: set[str] = set()
         for name, item in value.items():
+            if isinstance(item, dict) and 1 <= len(item) <= 2:
+                self.typed_element(name, item)
             if name[:1] and not name[:1].isalnum() and isinstance(item, str | type(None)):
                 self.prefixed[name[:1]] += 1
                 self.prefixed_names[name[:1]].add(name)
@@ -222,7 +257,33 @@ def detect(state: Any) -> Encoding | None:
         text = tally.hash_keys.most_common(1)[0][0]
     if not tags and attribute is None:
         return None
-    return Encoding(frozenset(tags), frozenset(numeric), wraps, frozenset(lists), attribute, text)
+    found = Encoding(frozenset(tags), frozenset(numeric), wraps, frozenset(lists), attribute, text)
+    return _with_types(found, tally)
+
+
+def _with_types(encoding: Encoding, tally: _Tally) -> Encoding:
+    """``encoding`` with its type attribute: an attribute of few values that many differently
+    named elements hold beside their text or one repeated child, and nothing else."""
+    if encoding.attribute is None:
+        return encoding
+    for key, names in tally.typed.items():
+        values = tally.typed_values[key]
+        if not key.startswith(encoding.attribute) or len(names) < _LEAST_FIELDS:
+            continue
+        if len(values) > _MOST_TYPES or sum(values.values()) < _LEAST_ATTRIBUTES:
+            continue
+        numbers = set()
+        lists = {}
+        for kind in values:
+            others = tally.typed_other[(key, kind)]
+            texts = others[encoding.text or ""]
+            if texts and tally.typed_numbers[(key, kind)] == texts == sum(others.values()):
+                numbers.add(kind)
+            child = next((k for k in others if k), "")
+            if child and child != encoding.text and set(others) <= {child, ""}:
+                lists[kind] = child
+        return replace(encoding, type_key=key, typed_numbers=frozenset(numbers), typed_lists=lists)
+    return encoding
 
 
 def _attribute(tally: _Tally) -> str | None:
@@ -243,6 +304,10 @@ def decode(value: Any, encoding: Encoding) -> Any:
         return [decode(item, encoding) for item in value]
     if not isinstance(value, dict):
         return value
+    if encoding.type_key in value and len(value) <= 2:
+        typed = _typed(value, encoding)
+        if typed is not _UNTYPED:
+            return typed
     if len(value) == 1:
         ((tag, inner),) = value.items()
         if tag in encoding.tags:
@@ -253,6 +318,28 @@ def decode(value: Any, encoding: Encoding) -> Any:
     for name, item in value.items():
         plain[_field_name(name, value, encoding)] = decode(item, encoding)
     return plain
+
+
+_UNTYPED = object()
+
+
+def _typed(element: dict[str, Any], encoding: Encoding) -> Any:
+    """The value a typed XML element stands for: its text (a number for a numeric type), or
+    its repeated child's items as a list; ``_UNTYPED`` for another element."""
+    kind = element[encoding.type_key or ""]
+    rest = {k: v for k, v in element.items() if k != encoding.type_key}
+    child = encoding.typed_lists.get(kind) if isinstance(kind, str) else None
+    if child is not None and set(rest) <= {child}:
+        items = rest.get(child)
+        items = [] if items is None else items if isinstance(items, list) else [items]
+        return [decode(item, encoding) for item in items]
+    if encoding.text is None or set(rest) != {encoding.text}:
+        return _UNTYPED
+    text = rest[encoding.text]
+    if kind in encoding.typed_numbers and isinstance(text, str) and _NUMBER.match(text.strip()):
+        number = float(text)
+        return int(number) if number.is_integer() and "." not in text else number
+    return text
 
 
 def _untagged(tag: str, inner: Any, encoding: Encoding) -> Any:

@@ -138,6 +138,42 @@ def test_xml_attributes_and_text_read_as_fields() -> None:
     }
 
 
+def test_typed_xml_elements_read_as_numbers_and_lists() -> None:
+    # A serializer's typed XML: an element's type attribute beside its text or its items; a
+    # string type's text that looks like a number stays text.
+    beds = [
+        {
+            "@id": f"B{i}",
+            "Crop": "basil",
+            "Size": {"@type": "integer", "#text": str(200 + i)},
+            "Acidity": {"@type": "decimal", "#text": f"6.{i % 9 + 1}"},
+            "Label": {"@type": "string", "#text": str(i) if i == 2 else f"L{i}"},
+            "Readings": {
+                "@type": "array",
+                "item": [{"Temp": {"@type": "decimal", "#text": "20.5"}}],
+            }
+            if i % 2
+            else {"@type": "array", "item": {"Temp": {"@type": "integer", "#text": "19"}}},
+            "Notes": {"@type": "array"},
+        }
+        for i in range(30)
+    ]
+    state = {"Farm": {"@version": "1", "Beds": {"Bed": beds}}}
+    encoding = detect(state)
+    assert encoding is not None and encoding.type_key == "@type"
+    plain = decode(state, encoding)["Farm"]["Beds"]["Bed"]
+    assert plain[2] == {
+        "id": "B2",
+        "Crop": "basil",
+        "Size": 202,
+        "Acidity": 6.3,
+        "Label": "2",
+        "Readings": [{"Temp": 19}],
+        "Notes": [],
+    }
+    assert plain[1]["Readings"] == [{"Temp": 20.5}]
+
+
 def test_plain_json_of_single_key_objects_has_no_encoding() -> None:
     # One-key objects under date keys (a calendar) or under one field name are not type tags.
     calendar = {f"2025-01-{d:02d}": {"price": d} for d in range(1, 29)}
