@@ -21,13 +21,16 @@ and summaries read these worlds as they read plain ones (see
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 _MAX_NODES = 20_000
 """Objects looked at to find an encoding: a sample is enough, the tags recur everywhere."""
+_SAMPLED_ITEMS = 256
 _LEAST_TAGGED = 8
 _LEAST_FIELDS = 4
 """A type tag wraps the values of at least this many differently named fields."""
@@ -155,17 +158,22 @@ class _Tally:
 
 
 def _walk(state: Any) -> _Tally:
+    """Tally a sample of ``state``'s objects, breadth first and a few hundred items of each
+    container, so that every collection is sampled, not only the first one reached."""
     tally = _Tally()
-    stack = [state]
+    queue = deque([state])
     seen = 0
-    while stack and seen < _MAX_NODES:
-        value = stack.pop()
+    while queue and seen < _MAX_NODES:
+        value = queue.popleft()
         if isinstance(value, dict):
             seen += 1
             tally.node(value)
-            stack.extend(v for v in value.values() if isinstance(v, dict | list))
+            items: Iterable[Any] = islice(value.values(), _SAMPLED_ITEMS)
         elif isinstance(value, list):
-            stack.extend(v for v in value[:256] if isinstance(v, dict | list))
+            items = value[:_SAMPLED_ITEMS]
+        else:
+            continue
+        queue.extend(v for v in items if isinstance(v, dict | list))
     return tally
 
 
