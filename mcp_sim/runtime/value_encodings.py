@@ -300,7 +300,9 @@ def _attribute(tally: _Tally) -> str | None:
     for prefix, count in tally.prefixed.most_common(3):
         if prefix in "$_#":
             continue
-        if count >= _LEAST_ATTRIBUTES and len(tally.prefixed_names[prefix]) >= 3:
+        # Few attribute names are enough beside an element's text key (``#text``).
+        names = len(tally.prefixed_names[prefix]) + (2 if tally.hash_keys else 0)
+        if count >= _LEAST_ATTRIBUTES and names >= 3:
             return prefix
     return None
 
