@@ -16,13 +16,21 @@ from typing import Any
 _COMPOSITE = re.compile(r"[A-Za-z][A-Za-z_]*[#|][^#|\s]\S*")
 """A type prefix (letters), then a separator and the parts, no space anywhere."""
 _SEPARATOR = re.compile(r"[#|]")
+_RESOURCE = re.compile(r"[a-z]+/[^/\s]+(/[^/\s]+){3,}/[^/\s]*\d[^/\s]*")
+"""A resource name of collections and ids, five segments or more, ending in an id with a
+digit (``projects/p/databases/(default)/documents/boats/BT-7``), as APIs name documents."""
 _MAX_CHARS = 120
 
 
 def key_parts(value: str) -> list[str]:
-    """The parts of a composite key after its type prefix (``["2025-03-01", "50077"]``);
-    none for any other string."""
-    if len(value) > _MAX_CHARS or not _COMPOSITE.fullmatch(value):
+    """The parts of a composite key after its type prefix (``["2025-03-01", "50077"]``), or
+    the id ending a resource name (``BR-00282`` of ``projects/p/databases/(default)/documents/
+    Barrels/BR-00282``); none for any other string."""
+    if len(value) > _MAX_CHARS:
+        return []
+    if _RESOURCE.fullmatch(value):
+        return [value.rsplit("/", 1)[1]]
+    if not _COMPOSITE.fullmatch(value):
         return []
     return [part for part in _SEPARATOR.split(value)[1:] if part]
 

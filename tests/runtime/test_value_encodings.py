@@ -196,6 +196,11 @@ def test_a_view_of_a_firestore_world_finds_and_shows_decoded_records() -> None:
         world.state, None, [], tool=world.tool("get_book"), arguments={"book_id": "978-00042"}
     )
     assert '"title":"Title 42"' in text and '"pages":142' in text
+    # A document is found by the id ending its resource name.
+    text = view.render(
+        world.state, None, [], tool=world.tool("get_book"), arguments={"book_id": "b17"}
+    )
+    assert '"title":"Title 17"' in text
     assert "stringValue" not in text.split("**Records this call needs**", 1)[1]
 
 
@@ -228,6 +233,8 @@ def test_composite_key_parts_name_their_record() -> None:
     assert key_parts("BOOKING#2025-03-01#50077") == ["2025-03-01", "50077"]
     assert key_parts("order|A-17") == ["A-17"]
     assert key_parts("#META") == [] and key_parts("C# in depth") == []
+    assert key_parts("projects/p/databases/(default)/documents/books/b42") == ["b42"]
+    assert key_parts("src/app/main.py") == []
     profile = {"PK": "MEMBER#1042", "SK": "PROFILE", "name": "Ann"}
     booking = {"PK": "MEMBER#1042", "SK": "BOOKING#2025-03-01#50077", "hours": 2}
     assert composite_id(profile) == "1042" and composite_id(booking) == "50077"
