@@ -28,6 +28,7 @@ from itertools import islice
 from typing import Any
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_MIDNIGHT = re.compile(r"^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?(Z|[+-]00:?00)$")
 _MAX_NODES = 20_000
 """Objects looked at to find an encoding: a sample is enough, the tags recur everywhere."""
 _SAMPLED_ITEMS = 256
@@ -51,6 +52,9 @@ class Encoding:
     wraps: dict[str, str] = field(default_factory=dict)
     """Tags whose object always holds one key, whose value it stands for (``mapValue`` →
     ``fields``)."""
+    dates: frozenset[str] = frozenset()
+    """Timestamp tags whose every value is at midnight UTC: dates stored as timestamps, as
+    stores without a date type keep them (``2025-04-08T00:00:00Z`` is ``2025-04-08``)."""
     lists: frozenset[str] = frozenset()
     """Wrapping tags whose key holds a list (``arrayValue``): an empty one (``{}``) is ``[]``."""
     attribute: str | None = None
@@ -93,6 +97,7 @@ class _Tally:
     prefixed_names: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     hash_keys: Counter[str] = field(default_factory=Counter)
     listed: Counter[str] = field(default_factory=Counter)
+    midnights: Counter[str] = field(default_factory=Counter)
     typed: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     """An attribute key → the elements holding it beside at most one other key."""
     typed_values: defaultdict[str, Counter[str]] = field(
@@ -113,6 +118,7 @@ class _Tally:
         if isinstance(inner, str):
             self.strings[tag] += 1
             self.numbers[tag] += bool(_NUMBER.match(inner.strip()))
+            self.midnights[tag] += bool(_MIDNIGHT.match(inner))
         elif isinstance(inner, dict) and inner:
             self.inner[tag][",".join(inner) if len(inner) == 1 else ""] += 1
             self.listed[tag] += any(isinstance(v, list) for v in inner.values())
@@ -259,13 +265,22 @@ def detect(state: Any) -> Encoding | None:
         if only and only not in tags and not rest and seen * 2 >= tally.count[tag]:
             wraps[tag] = only
     lists = {t for t, key in wraps.items() if tally.listed[t] * 2 >= tally.inner[t][key]}
+    dates = {t for t in tags if tally.strings[t] and tally.midnights[t] == tally.strings[t]}
     attribute = _attribute(tally)
     text = None
     if attribute is not None and tally.hash_keys:
         text = tally.hash_keys.most_common(1)[0][0]
     if not tags and attribute is None:
         return None
-    found = Encoding(frozenset(tags), frozenset(numeric), wraps, frozenset(lists), attribute, text)
+    found = Encoding(
+        frozenset(tags),
+        frozenset(numeric),
+        wraps,
+        frozenset(dates),
+        frozenset(lists),
+        attribute,
+        text,
+    )
     return _with_types(found, tally)
 
 
@@ -360,6 +375,8 @@ def _untagged(tag: str, inner: Any, encoding: Encoding) -> Any:
         inner = inner[wrapped]
     elif wrapped is not None and inner == {}:
         return [] if tag in encoding.lists else {}
+    if tag in encoding.dates and isinstance(inner, str) and _MIDNIGHT.match(inner):
+        return inner[:10]
     if tag in encoding.numeric and isinstance(inner, str) and _NUMBER.match(inner.strip()):
         number = float(inner)
         return int(number) if number.is_integer() and "." not in inner else number

@@ -42,6 +42,7 @@ def firestore(n: int = 60) -> dict[str, Any]:
                 "title": {"stringValue": f"Title {i}"},
                 "pages": {"integerValue": str(100 + i)},
                 "price": {"doubleValue": 9.5 + i},
+                "updated": {"timestampValue": f"2025-03-01T{i % 24:02d}:15:00Z"},
                 "inPrint": {"booleanValue": i % 2 == 0},
                 "isbn": {"stringValue": f"978-{i:05d}"},
                 "tags": {"arrayValue": {"values": [{"stringValue": "novel"}]}},
@@ -65,6 +66,7 @@ def mongo(n: int = 60) -> dict[str, Any]:
                 "total": {"$numberDecimal": f"{10 + i}.50"},
                 "items": {"$numberInt": str(i % 4 + 1)},
                 "placedAt": {"$date": {"$numberLong": str(1700000000000 + i)}},
+                "dueOn": {"$date": f"2025-02-{i % 28 + 1:02d}T00:00:00Z"},
                 "note": "rush" if i % 3 == 0 else "",
                 # A plain one-key object, and a map keyed by dates, beside the operators.
                 "specs": {"colour": "red"},
@@ -100,6 +102,7 @@ def test_firestore_typed_values_are_found_and_read_as_plain_json() -> None:
         "title": "Title 3",
         "pages": 103,
         "price": 12.5,
+        "updated": "2025-03-01T03:15:00Z",
         "inPrint": False,
         "isbn": "978-00003",
         "tags": ["novel"],
@@ -121,6 +124,8 @@ def test_mongo_extended_json_operators_are_tags_and_numbers_stay_numbers() -> No
     assert order["placedAt"] == 1700000000002
     assert order["customer"] == "C-2"
     assert order["specs"] == {"colour": "red"}
+    # Every $date string at midnight: dates kept as timestamps.
+    assert order["dueOn"] == "2025-02-03"
     assert order["history"] == {"2025-01-03": 1}
     assert not {"specs", "2025-01-03"} & encoding.tags
 
