@@ -37,6 +37,7 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.movement_times import Steps, steps_of
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
@@ -134,9 +135,11 @@ class Grounding:
         """The field-aware searches of the call, when its arguments constrain fields."""
         self.summary: Summary | None = None
         """The summary of a collection a call such as ``count_orders`` answers with."""
-        self.join: LinkRows | None = None
+        self.join: LinkRows | Steps | None = None
         """The links a call's arguments find with the records each refers to, when the tool
-        asks for those (``boats_of_owner``: the owner's charters and their boats)."""
+        asks for those (``boats_of_owner``: the owner's charters and their boats); or the
+        steps of a movement the searched records made (see
+        :mod:`mcp_sim.prompting.movement_times`)."""
         self.resolved: set[str] = set()
         """Parts of the call's paths that led to an entry: they name nothing on their own."""
 
@@ -234,6 +237,8 @@ class Grounding:
         """Takes a search that found links out of the searches: its rows show them."""
         joined = next((s.through for s in self.searches if s.through is not None), None)
         if joined is None:
+            steps = (steps_of(self.state, tool, s) for s in self.searches)
+            self.join = next((found for found in steps if found is not None), None)
             return
         tables = FieldTables.of(self.overlay.base)
         self.join = LinkRows(
