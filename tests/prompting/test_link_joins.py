@@ -13,6 +13,7 @@ from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.link_join import follow
+from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
@@ -231,7 +232,7 @@ def test_a_typed_reference_no_two_links_share_is_still_a_reference() -> None:
     state["charters"] = {"edges": charters}
     world = world_of(state, "boats_of_owner", DESCRIPTION)
     grounding = grounded(world, {"owner_id": "OW-1"})
-    assert grounding.join is not None
+    assert isinstance(grounding.join, LinkRows)
     assert grounding.join.join.reference == "boat/id"
     assert grounding.join.join.rows[0] == ("/charters/edges/1/node", ["/boats/1"])
 
@@ -284,7 +285,7 @@ def test_counting_each_records_links_follows_the_links_past_those_rows_show(
     description = "The boats an owner has chartered, each once, with their number of charters."
     world = world_of(charter_state("plain"), "boats_of_owner", description)
     grounding = grounded(world, {"owner_id": "OW-1"})
-    assert grounding.join is not None and len(grounding.join.join.rows) == 5
+    assert isinstance(grounding.join, LinkRows) and len(grounding.join.join.rows) == 5
     text = records_section(world.state, [], [], 9000, None, None, grounding.join)
     # Every one of the 20 charters is counted: 10 boats, two charters each.
     lines = [line for line in text.splitlines() if line.startswith("- /boats/")]
