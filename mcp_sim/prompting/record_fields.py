@@ -91,7 +91,12 @@ def values_at(record: Any, path: str, inner: str = "") -> list[tuple[str, Any]]:
     """``(relative pointer, value)`` for each value of ``record`` at the field ``path``."""
     found: list[tuple[str, Any]] = []
     # Gathered into one list, not yielded level by level: a field table walks one path of
-    # every record of a multi-MB state.
+    # every record of a multi-MB state, most often a field of the record itself.
+    if path and "/" not in path and path != KEY and path != ANY and isinstance(record, dict):
+        item = record.get(path)
+        if item is not None and not isinstance(item, dict | list):
+            found.append((f"{inner}/{_escaped(path)}", item))
+            return found
     _gather(record, path, inner, found)
     return found
 
