@@ -346,7 +346,8 @@ class Grounding:
         facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
         if facts is None:
             return None
-        return [label for label in facts.values if label != normalize(facts.key)]
+        own = normalize(facts.key)
+        return [label for label in facts.values if label != own]
 
 
 def ground(
