@@ -119,7 +119,7 @@ def _gather(record: Any, path: str, inner: str, found: list[tuple[str, Any]]) ->
                 _gather(item, rest, f"{inner}/{i}", found)
     elif isinstance(record, dict):
         item = record.get(head)
-        if item is None:
+        if item is None and "_" in head:
             # A field name with a "/" was flattened to "_".
             item = next((v for k, v in record.items() if k.replace("/", "_") == head), None)
         if item is not None:
