@@ -40,6 +40,7 @@ from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.prompting.skeleton import skeleton
 from mcp_sim.runtime.entities import EntityIndex, string_values
+from mcp_sim.runtime.long_lived import keep_out_of_scans
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import within
@@ -78,6 +79,7 @@ class StateView:
         """The world's index, built on first use (once per world and view)."""
         if self._index is None:
             self._index = StateIndex(self.world, self.world.state)
+            keep_out_of_scans(self._index.size)
         return self._index
 
     def overlay_for(self, state: Any, overlay: StateOverlay | None) -> StateOverlay:
