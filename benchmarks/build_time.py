@@ -12,8 +12,13 @@ per-call figures. A call's build runs from the call's start to the request reach
 
 ``--digests FILE`` writes a SHA-256 per shape of every prompt's messages in order;
 ``--compare FILE`` checks them against an earlier run's file and exits 1 on a difference: a
-speed-up must leave every prompt byte-identical. ``--profile FILE`` writes a cProfile of the
-calls (not the generation) for ``python -m pstats``.
+speed-up must leave every prompt byte-identical. Run both with the same ``PYTHONHASHSEED``
+(``PYTHONHASHSEED=0 python benchmarks/build_time.py ...``): a few views list a set of strings
+in its iteration order, which string hashing varies between processes. ``--profile FILE``
+writes a cProfile of the calls (not the generation) for ``python -m pstats``.
+
+Wall time on a shared machine swings with the load beside it; the CPU time of the thread
+building the prompt (``cpu mean``, ``cpu p95``) much less: compare runs made side by side.
 """
 
 from __future__ import annotations
