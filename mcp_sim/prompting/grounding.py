@@ -215,14 +215,21 @@ class Grounding:
         (``labels``: of arguments named like one) that no key names, when few do (``get_boat(boat_id)`` over GraphQL edges holding the id inside
         each ``node``): a lookup by value, before the records that refer to them."""
         named = set(tokens(tool.name)) if tool is not None else set()
+        # Whether the tool's name names a collection (by its pointer), asked once each.
+        naming: dict[str, bool] = {}
         for label in labels if named else ():
             if self.overlay.key_hits(label):
                 continue
-            hits = {
-                pointer: inner
-                for pointer, inner in self.overlay.value_hits(label).items()
-                if set(tokens(self._collection(pointer))) & named
-            }
+            hits: dict[str, str] = {}
+            # More than a few records holding the value pick none: counting stops there.
+            for pointer, inner in self.overlay.value_hits(label).items():
+                collection = self._collection(pointer)
+                if collection not in naming:
+                    naming[collection] = bool(set(tokens(collection)) & named)
+                if naming[collection]:
+                    hits[pointer] = inner
+                    if len(hits) > FEW_HELD:
+                        break
             for pointer, inner in hits.items() if len(hits) <= FEW_HELD else ():
                 self._pick(pointer, "named", sub_record(inner))
 
