@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
+from mcp_sim.prompting.event_projection import EventView, event_view
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
@@ -123,9 +124,14 @@ def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
 class Grounding:
     """Picks the records a call needs from a session's :class:`StateOverlay`."""
 
-    def __init__(self, overlay: StateOverlay, state: Any) -> None:
+    def __init__(self, overlay: StateOverlay, state: Any, tools: Sequence[ToolSpec] = ()) -> None:
         self.overlay = overlay
         self.state = state
+        self.tools = tools
+        """The world's tools (what they call an entity's id)."""
+        self.events: EventView | None = None
+        """The entities of an event log the call names or searches, as folded from their
+        events (see :mod:`mcp_sim.prompting.event_projection`)."""
         self.picks: dict[str, Pick] = {}
         self.searches: list[SearchResult] = []
         """The field-aware searches of the call, when its arguments constrain fields."""
@@ -200,7 +206,21 @@ class Grounding:
                     continue
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
+        self._folded(tool, arguments)
         return list(self.picks.values())
+
+    def _folded(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> None:
+        """The event log's projections the call needs, in place of the log's raw events
+        (which no answer is)."""
+        self.events = event_view(self.overlay, tool, arguments, self.tools)
+        if self.events is None:
+            return
+        log = self.events.projections.log.pointer
+        self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log + "/")}
+        self.searches = [s for s in self.searches if s.collection.pointer != log]
+        if self.events.named:
+            # A summary of the log's raw events adds up kinds of opposite signs.
+            self.summary = None
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value
@@ -355,9 +375,10 @@ def ground(
     tool: ToolSpec | None,
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
+    tools: Sequence[ToolSpec] = (),
 ) -> Grounding:
     """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
-    its field-aware search (``search``)."""
-    grounding = Grounding(overlay, state)
+    its field-aware search (``search``); ``tools``: the world's."""
+    grounding = Grounding(overlay, state, tools)
     grounding.for_call(tool, arguments, recent)
     return grounding

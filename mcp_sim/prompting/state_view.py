@@ -110,7 +110,7 @@ class StateView:
         overlay = self.overlay_for(state, overlay)
         if self.fits(overlay):
             return render_state(state)
-        grounding = ground(overlay, state, tool, arguments or {}, references)
+        grounding = ground(overlay, state, tool, arguments or {}, references, self.world.tools)
         return self._view(state, overlay, grounding)
 
     def turn_section(
@@ -136,7 +136,7 @@ class StateView:
         parts = [render_changes(unseen)] if unseen else []
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
-            grounding = ground(overlay, state, tool, arguments)
+            grounding = ground(overlay, state, tool, arguments, (), self.world.tools)
             named = known_line([pointer for pointer in grounding.picks if pointer in known])
             for pointer in known:
                 grounding.picks.pop(pointer, None)
@@ -259,9 +259,13 @@ class StateView:
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
         names = key_names(self.world, self.index)
-        return records_section(
+        # An event log's entities are folded from its events: they come first.
+        folded = grounding.events.render(room * 3 // 4) if grounding.events else ""
+        room -= len(folded) + 2 if folded else 0
+        rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join
         )
+        return "\n\n".join(part for part in (folded, rest) if part)
 
 
 def _odd_keys(overlay: StateOverlay, pointer: str, patterns: list[KeyPattern]) -> list[str]:

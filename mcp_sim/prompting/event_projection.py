@@ -1,0 +1,226 @@
+"""What a call on an event-sourced state is shown: the entities as folded from their events.
+
+Where the state is an event log (see :mod:`mcp_sim.runtime.event_log`), no record holds an
+entity as the tools show it. A call naming an entity's id gets its projection (see
+:mod:`mcp_sim.runtime.event_fold`: the latest values, per kind of event the count and the
+sums, the times), folded again up to a date the arguments bound it by (a balance as of a day),
+the other entities its events name with the totals between them (a transfer's partners), and
+its events themselves, compactly and in order, those the arguments' dates bound first. A read
+naming no entity whose arguments constrain the projections' fields (``find_accounts(branch)``)
+gets the entities meeting them all, and how many do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_sim.prompting.event_search import EventConstraint, read_constraints, search
+from mcp_sim.prompting.field_names import read_argument, tokens
+from mcp_sim.prompting.search_count import count_field
+from mcp_sim.runtime.event_fold import Projection, Projections, event_logs, fold, projections
+from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.spec.world import ToolSpec
+
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_ID_WORDS = frozenset({"id", "key", "uuid", "code", "number"})
+PARTNER_SHARE = 2
+"""The other entities an entity's events name take at most 1/this of the room."""
+PARTNER_FIELDS = 3
+"""An other entity is shown by its id and the first fields its events set (a name)."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def id_name(tools: Sequence[ToolSpec], fallback: str) -> str:
+    """What the tools call an entity's id: the id-like argument most of them take."""
+    names: Counter[str] = Counter()
+    for tool in tools:
+        properties = tool.input_schema.get("properties")
+        for name in properties if isinstance(properties, dict) else ():
+            if set(tokens(name)) & _ID_WORDS:
+                names[name] += 1
+    return names.most_common(1)[0][0] if names else fallback
+
+
+@dataclass
+class EventView:
+    """The part of a call's view that an event log answers."""
+
+    projections: Projections
+    state: Any
+    id_key: str
+    named: list[str] = field(default_factory=list)
+    since: str | None = None
+    until: str | None = None
+    constraints: list[EventConstraint] = field(default_factory=list)
+    count_name: str | None = None
+
+    def render(self, room: int) -> str:
+        log = self.projections.log
+        order = f', ordered by "{log.order}"' if log.order else ""
+        head = (
+            f"**Event log {log.pointer}** ({self.projections.length} events; an entity's events "
+            f'share its "{log.stream}", their kind is "{log.kind}"{order}, their data '
+            f'"{log.payload}"). No record holds an entity: each is folded from its events '
+            "(the latest value of each field and when each kind of event last happened; per "
+            "kind the count and the sum of each number"
+            + (
+                f"; {', '.join(sorted(self.projections.moving))} move numbers: add them up with "
+                "their signs"
+                if self.projections.moving
+                else ""
+            )
+            + "):"
+        )
+        lines = [head]
+        left = room - len(head) - 1
+        if self.named:
+            for i, ident in enumerate(self.named):
+                share = left // (len(self.named) - i)
+                left -= share - self._entity(ident, lines, share)
+        else:
+            self._search(lines, left)
+        return "\n".join(lines) if len(lines) > 1 else ""
+
+    def row(self, projection: Projection) -> dict[str, Any]:
+        return {self.id_key: projection.id, **projection.fields}
+
+    def _entity(self, ident: str, lines: list[str], room: int) -> int:
+        projection = self.projections.folded[ident]
+        events = self.projections.events(self.state, ident)
+        log = self.projections.log
+        blocks = [
+            f"- {ident} ({projection.count} events, {projection.first} to {projection.last}): "
+            f"{_json(self.row(projection) | {'events': projection.count})}",
+            f"  per {log.kind}: {_json(projection.kinds)}",
+        ]
+        blocks += [
+            f"  its {name} parts: {_json(parts)}" for name, parts in projection.parts.items()
+        ]
+        if self.until is not None:
+            before = [e for e in events if (log.time_of(e) or "")[: len(self.until)] <= self.until]
+            upto = fold(log, ident, before, self.projections.moving)
+            blocks.append(
+                f"  as of {self.until} (its {upto.count} events up to the end of it): "
+                f"{_json(self.row(upto) | {'events': upto.count})}; per {log.kind}: "
+                f"{_json(upto.kinds)}"
+            )
+        for block in blocks:
+            if len(block) + 1 <= room:
+                lines.append(block)
+                room -= len(block) + 1
+        room = self._partners(projection, lines, room)
+        return self._events(events, lines, room)
+
+    def _partners(self, projection: Projection, lines: list[str], room: int) -> int:
+        if not projection.refs:
+            return room
+        log = self.projections.log
+        via = ", ".join(f'"{r}"' for r in log.refs)
+        head = f"  the entities its events name (by {via}), with the totals per {log.kind}:"
+        share = room // PARTNER_SHARE - len(head) - 1
+        rows: list[str] = []
+        for other, kinds in sorted(projection.refs.items()):
+            found = self.projections.folded.get(other)
+            named = list((found.fields if found else {}).items())[:PARTNER_FIELDS]
+            row = {self.id_key: other, **dict(named)} | kinds
+            line = f"  {_json(row)}"
+            if len(line) + 1 > share:
+                break
+            rows.append(line)
+            share -= len(line) + 1
+        if rows:
+            lines += [head, *rows]
+            room -= sum(len(x) + 1 for x in [head, *rows])
+        return room
+
+    def _events(self, events: list[dict[str, Any]], lines: list[str], room: int) -> int:
+        log = self.projections.log
+        if self.since is not None or self.until is not None:
+            low, high = self.since or "", self.until or "~"
+
+            def inside(e: dict[str, Any]) -> bool:
+                at = log.time_of(e) or ""
+                return low[:10] <= at[:10] and at[: len(high)] <= high
+
+            events = [e for e in events if inside(e)]
+        compact = [_json({k: v for k, v in e.items() if k != log.stream}) for e in events]
+        shown: list[str] = []
+        for line in reversed(compact):
+            if len(line) + 5 > room - 60:
+                break
+            shown.insert(0, f"  {line}")
+            room -= len(line) + 3
+        bounded = " between the call's dates" if self.since or self.until else ""
+        left = len(compact) - len(shown)
+        more = f" ({left} earlier not shown for room)" if left else ""
+        head = f"  its {len(compact)} events{bounded}, oldest first{more}:"
+        lines += [head, *shown]
+        return room - len(head) - 1
+
+    def _search(self, lines: list[str], room: int) -> None:
+        found = search(self.projections, self.constraints)
+        described = "; ".join(c.describe() for c in self.constraints)
+        count = f'(the answer\'s "{self.count_name}": {len(found)}) ' if self.count_name else ""
+        rows: list[str] = []
+        left = room - 200
+        for projection in found:
+            line = f"- {_json(self.row(projection))}"
+            if len(line) + 1 > left:
+                break
+            rows.append(line)
+            left -= len(line) + 1
+        lines.append(
+            f"- Search of the entities folded from it ({described}): {count}{len(found)} "
+            f"meet all of them; {len(rows)} shown below, in the log's order:"
+        )
+        lines += rows
+
+
+def event_view(
+    overlay: StateOverlay,
+    tool: ToolSpec | None,
+    arguments: dict[str, Any],
+    tools: Sequence[ToolSpec] = (),
+) -> EventView | None:
+    """The event log's part of a call's view, when the state is one and the call names one
+    of its entities or searches them."""
+    for log in event_logs(overlay):
+        folded = projections(overlay, log)
+        named = [v for v in arguments.values() if isinstance(v, str) and v.strip() in folded.folded]
+        id_key = next(
+            (k for k, v in arguments.items() if isinstance(v, str) and v.strip() in folded.folded),
+            id_name(tools, log.stream),
+        )
+        view = EventView(folded, overlay.state, id_key, [v.strip() for v in named])
+        if named:
+            view.since, view.until = _date_bounds(arguments)
+            return view
+        if tool is None or tool.effect == "write":
+            continue
+        view.constraints, selecting = read_constraints(folded, arguments)
+        if view.constraints and len(view.constraints) * 2 >= selecting:
+            view.count_name = count_field(tool)
+            return view
+    return None
+
+
+def _date_bounds(arguments: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The earliest and latest time the arguments' dates bound the call by."""
+    since = until = None
+    for name, value in arguments.items():
+        if not isinstance(value, str) or not _DAY.match(value):
+            continue
+        op = read_argument(name).op
+        if op in ("min", "eq"):
+            since = value
+        if op in ("max", "eq"):
+            until = value
+    return since, until

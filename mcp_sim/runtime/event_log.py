@@ -1,0 +1,198 @@
+"""Event logs found by their shape: where the state holds no entity as the tools show it, only
+the append-only list of the events that made it.
+
+An array collection is an event log when its records share a field holding an entity's id
+whose values repeat across many records (the *stream*: ``aggregate_id``, ``stream``), a field
+of few distinct identifier-like values naming the kind of event (``type``), an ordering field
+(a sequence number or version, or an ISO time) and a payload object whose fields differ from
+one kind of event to the next (``data``, ``payload``). Nothing here knows any names: each role
+is told by the values the field holds. :mod:`mcp_sim.runtime.event_fold` folds each entity's
+events into the projection the tools answer from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection
+
+MIN_EVENTS = 30
+"""Fewer records than this are a list, not a log worth folding."""
+SAMPLE = 3000
+"""Records read to tell the fields' roles (spread over the whole log)."""
+MOST_KINDS = 60
+_KIND = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
+_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_ID_WORDS = frozenset({"id", "stream", "aggregate", "entity", "key", "uuid"})
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+@dataclass(frozen=True)
+class EventLog:
+    """Where an event log is and which field plays which role."""
+
+    pointer: str
+    stream: str
+    """The field holding the id of the entity an event belongs to."""
+    kind: str
+    """The field naming the kind of event (``AccountOpened``)."""
+    payload: str
+    """The field holding the event's data (an object)."""
+    order: str | None = None
+    """An integer field ordering the events (a sequence number or a version)."""
+    time: str | None = None
+    """A field holding the event's ISO time."""
+    parts: tuple[str, ...] = ()
+    """Payload fields naming a part of the entity that several kinds of event change (a
+    card of an account, by ``cardId``): each part is folded on its own."""
+    refs: tuple[str, ...] = ()
+    """Payload fields whose values are other entities' ids of the same log (a transfer's
+    ``to`` and ``from``)."""
+    snake: bool = False
+    """Whether the log's names are snake_case (``opened_at``) rather than camelCase."""
+
+    def payload_of(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        data = event.get(self.payload)
+        return data if isinstance(data, dict) else {}
+
+    def time_of(self, event: Mapping[str, Any]) -> str | None:
+        value = event.get(self.time) if self.time else None
+        return value if isinstance(value, str) else None
+
+    def time_key(self, kind: str) -> str:
+        """The name of the time an event of ``kind`` last happened at, as a projection names
+        it: the kind's last word (``AccountOpened`` → ``openedAt``)."""
+        words = _WORDS.findall(kind.replace(".", " ").replace(":", " ")) or [kind]
+        last = words[-1].lower()
+        return f"{last}_at" if self.snake else f"{last}At"
+
+
+def _sample(items: Sequence[Any]) -> list[dict[str, Any]]:
+    step = max(1, len(items) // SAMPLE)
+    return [item for item in items[::step] if isinstance(item, dict)]
+
+
+def _strings(records: list[dict[str, Any]], name: str) -> list[str]:
+    return [r[name] for r in records if isinstance(r.get(name), str)]
+
+
+def _kind_field(records: list[dict[str, Any]], names: Iterable[str]) -> str | None:
+    best: tuple[int, str] | None = None
+    for name in names:
+        values = _strings(records, name)
+        distinct = set(values)
+        if len(values) < len(records) * 0.9 or not 2 <= len(distinct) <= MOST_KINDS:
+            continue
+        if len(distinct) > len(values) / 5 or not all(_KIND.match(v) for v in distinct):
+            continue
+        if any(_TIME.match(v) for v in distinct):
+            continue
+        if best is None or len(distinct) > best[0]:
+            best = (len(distinct), name)
+    return best[1] if best else None
+
+
+def _stream_field(records: list[dict[str, Any]], names: Iterable[str], kind: str) -> str | None:
+    best: tuple[bool, int, str] | None = None
+    for name in names:
+        values = _strings(records, name)
+        if name == kind or len(values) < len(records) * 0.9:
+            continue
+        distinct = set(values)
+        if not 2 <= len(distinct) <= len(values) / 2:
+            continue
+        if any(_TIME.match(v) or " " in v.strip() for v in distinct):
+            continue
+        words = {w.lower() for w in _WORDS.findall(name)}
+        rank = (bool(words & _ID_WORDS), len(distinct), name)
+        if best is None or rank[:2] > best[:2]:
+            best = rank
+    return best[2] if best else None
+
+
+def _payload_field(records: list[dict[str, Any]], names: Iterable[str], kind: str) -> str | None:
+    for name in names:
+        if sum(isinstance(r.get(name), dict) for r in records) < len(records) * 0.9:
+            continue
+        shapes = {r[kind]: frozenset(r[name]) for r in records if isinstance(r.get(name), dict)}
+        if len(set(shapes.values())) >= 2:
+            return name
+    return None
+
+
+def _order_fields(records: list[dict[str, Any]], names: Iterable[str]) -> tuple[str | None, ...]:
+    order = time = None
+    for name in names:
+        values = [r.get(name) for r in records]
+        if order is None and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            order = name
+        if time is None and all(isinstance(v, str) and _TIME.match(v) for v in values):
+            time = name
+    return order, time
+
+
+def _linked(log: EventLog, records: list[dict[str, Any]]) -> EventLog:
+    """The log with its payload's part and reference fields told."""
+    ids = {r[log.stream] for r in records if isinstance(r.get(log.stream), str)}
+    kinds_of: dict[str, set[str]] = {}
+    per_stream: Counter[tuple[str, str, str]] = Counter()
+    values: dict[str, list[str]] = {}
+    snake = camel = 0
+    for record in records:
+        for name, value in log.payload_of(record).items():
+            snake += "_" in name
+            camel += name != name.lower()
+            if not isinstance(value, str):
+                continue
+            kinds_of.setdefault(name, set()).add(str(record.get(log.kind)))
+            values.setdefault(name, []).append(value)
+            per_stream[(name, str(record.get(log.stream)), value)] += 1
+    refs = tuple(
+        n for n, vs in values.items() if len(vs) >= 3 and sum(v in ids for v in vs) >= len(vs) * 0.8
+    )
+    repeated = {name for (name, _, _), count in per_stream.items() if count > 1}
+    parts = tuple(
+        n
+        for n, vs in values.items()
+        if n not in refs and n in repeated and len(kinds_of[n]) >= 2 and len(set(vs)) > len(vs) / 4
+    )
+    # The payload's own names say the style; a payload of one-word names, the log's fields.
+    names = f"{log.stream} {log.time or ''} {log.order or ''}"
+    snaked = snake > camel or (snake == camel == 0 and "_" in names)
+    return EventLog(
+        log.pointer, log.stream, log.kind, log.payload, log.order, log.time, parts, refs, snaked
+    )
+
+
+def event_log_at(collection: Collection, state: Any) -> EventLog | None:
+    """The event log that ``collection`` is, if it is one."""
+    if collection.keyed or collection.table or collection.keys or collection.pages:
+        return None
+    if collection.inner or collection.size < MIN_EVENTS:
+        return None
+    items = resolve(state, collection.pointer)
+    if not isinstance(items, list):
+        return None
+    records = _sample(items)
+    if len(records) < MIN_EVENTS:
+        return None
+    names = list(dict.fromkeys(name for r in records[:200] for name in r))
+    kind = _kind_field(records, names)
+    stream = _stream_field(records, names, kind) if kind else None
+    payload = _payload_field(records, names, kind) if kind else None
+    if kind is None or stream is None or payload is None:
+        return None
+    order, time = _order_fields(records, [n for n in names if n not in (kind, stream, payload)])
+    if order is None and time is None:
+        return None
+    return _linked(EventLog(collection.pointer, stream, kind, payload, order, time), records)
+
+
+def find_event_logs(collections: Iterable[Collection], state: Any) -> list[EventLog]:
+    """The event logs among a state's collections."""
+    return [log for c in collections if (log := event_log_at(c, state)) is not None]

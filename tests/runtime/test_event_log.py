@@ -1,0 +1,104 @@
+"""Event logs found by their shape and folded into projections, on a log named unlike the
+zoo's bank (``stream``/``version``/``name``/``payload``, snake_case times)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.runtime.event_fold import event_logs, projections
+from mcp_sim.runtime.event_log import EventLog
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
+
+CARRIERS = ["dhl", "ups", "gls"]
+
+
+def order_events(orders: int = 40) -> list[dict[str, Any]]:
+    """Orders placed, items added (and one removed), paid, and most of them shipped."""
+    events: list[dict[str, Any]] = []
+
+    def emit(stream: str, version: int, name: str, payload: dict[str, Any]) -> None:
+        day = 1 + len(events) // 20
+        at = f"2024-03-{day:02d}T10:{len(events) % 60:02d}:00Z"
+        events.append(
+            {"stream": stream, "version": version, "name": name, "recorded_at": at}
+            | {"payload": payload}
+        )
+
+    for n in range(orders):
+        stream = f"ord-{n:04d}"
+        emit(stream, 1, "OrderPlaced", {"customer": f"Customer {n % 7}", "currency": "EUR"})
+        emit(stream, 2, "ItemAdded", {"sku": f"SKU-{n}a", "qty": 2, "price": 10.5})
+        emit(stream, 3, "ItemAdded", {"sku": f"SKU-{n}b", "qty": 1, "price": 4.0})
+        emit(stream, 4, "ItemRemoved", {"sku": f"SKU-{n}a", "qty": 1, "price": 10.5})
+        if n % 4:
+            emit(stream, 5, "OrderShipped", {"carrier": CARRIERS[n % 3]})
+    return events
+
+
+def world_of(state: dict[str, Any]) -> World:
+    tool = {"name": "get_order", "description": "An order.", "input_schema": {"type": "object"}}
+    return World.model_validate(
+        {"world": "t", "title": "T", "description": "Orders.", "state": state, "tools": [tool]}
+    )
+
+
+def test_a_log_is_found_by_the_roles_its_fields_play_whatever_their_names() -> None:
+    state = {"log": order_events()}
+    index = StateIndex(world_of(state), state)
+    (log,) = event_logs(index.overlay_of(state))
+    assert (log.pointer, log.stream, log.kind, log.payload) == ("/log", "stream", "name", "payload")
+    assert (log.order, log.time, log.parts, log.refs) == ("version", "recorded_at", ("sku",), ())
+    assert log.snake and log.time_key("OrderShipped") == "shipped_at"
+
+
+def test_records_of_one_shape_sharing_a_field_are_no_log() -> None:
+    """Orders naming their user, with a status of few values and a time, are records: their
+    ``address`` objects hold the same fields whatever the status."""
+    orders = [
+        {
+            "user_id": f"u{n % 9}",
+            "status": ["new", "paid", "sent"][n % 3],
+            "created_at": f"2024-01-{1 + n % 28:02d}",
+            "address": {"city": f"Town {n}", "zip": f"{n:05d}"},
+        }
+        for n in range(200)
+    ]
+    state = {"orders": orders}
+    index = StateIndex(world_of(state), state)
+    assert event_logs(index.overlay_of(state)) == []
+
+
+def test_an_entity_is_folded_from_its_events_and_refolded_when_events_are_appended() -> None:
+    state: dict[str, Any] = {"log": order_events()}
+    index = StateIndex(world_of(state), state)
+    overlay = index.overlay_of(state)
+    log: EventLog = event_logs(overlay)[0]
+    folded = projections(overlay, log)
+    order = folded.folded["ord-0001"]
+    assert order.count == 5 and order.first == "2024-03-01T10:04:00Z"
+    assert order.fields == {
+        "customer": "Customer 1",
+        "currency": "EUR",
+        "placed_at": "2024-03-01T10:04:00Z",
+        "carrier": "ups",
+        "shipped_at": "2024-03-01T10:08:00Z",
+    }
+    # The kinds that move the numbers are told apart, each with its sums.
+    assert folded.moving == {"ItemAdded", "ItemRemoved"}
+    assert order.kinds["ItemAdded"] | {"last_at": ""} == {
+        "count": 2,
+        "qty": 3,
+        "price": 14.5,
+        "last_at": "",
+    }
+    assert order.kinds["ItemRemoved"]["qty"] == 1
+    assert order.parts["sku"]["SKU-1a"]["removed_at"] == "2024-03-01T10:07:00Z"
+    assert "shipped_at" not in folded.folded["ord-0000"].fields
+    event = {**state["log"][-1], "stream": "ord-0000", "version": 5}
+    appended = {"log": [*state["log"], event]}
+    patch = [{"op": "add", "path": "/log/-", "value": event}]
+    later = projections(overlay.advance(state, appended, patch), log)
+    assert later.folded["ord-0000"].fields["carrier"] == "dhl"
+    assert later.folded["ord-0001"] is order
+    assert projections(overlay, log) is folded
