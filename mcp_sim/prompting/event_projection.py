@@ -23,6 +23,7 @@ from mcp_sim.prompting.event_search import EventConstraint, read_constraints, se
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.runtime.event_fold import Projection, Projections, event_logs, fold, projections
+from mcp_sim.runtime.event_log import verb
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.spec.world import ToolSpec
 
@@ -124,13 +125,20 @@ class EventView:
             return room
         log = self.projections.log
         via = ", ".join(f'"{r}"' for r in log.refs)
-        head = f"  the entities its events name (by {via}), with the totals per {log.kind}:"
+        head = (
+            f"  the entities its events name (by {via}), with the sum of the number of each "
+            "kind of event between them, named by what happened:"
+        )
         share = room // PARTNER_SHARE - len(head) - 1
+        kinds = sorted(
+            {k for p in self.projections.folded.values() for f in p.refs.values() for k in f}
+        )
         rows: list[str] = []
-        for other, kinds in sorted(projection.refs.items()):
+        for other, flows in sorted(projection.refs.items()):
             found = self.projections.folded.get(other)
             named = list((found.fields if found else {}).items())[:PARTNER_FIELDS]
-            row = {self.id_key: other, **dict(named)} | kinds
+            row = {self.id_key: other, **dict(named)}
+            row |= {verb(kind): _flow(flows.get(kind)) for kind in kinds}
             line = f"  {_json(row)}"
             if len(line) + 1 > share:
                 break
@@ -182,6 +190,18 @@ class EventView:
             f"meet all of them; {len(rows)} shown below, in the log's order:"
         )
         lines += rows
+
+
+def _flow(totals: dict[str, Any] | None) -> Any:
+    """One kind's totals between two entities: its one number's sum, its sums, or its
+    count where it has no number (0 where there was none)."""
+    if totals is None:
+        return 0
+    numbers = {name: total for name, total in totals.items() if name != "count"}
+    numbers = {n: t for n, t in numbers.items() if not isinstance(t, str)}
+    if len(numbers) == 1:
+        return next(iter(numbers.values()))
+    return numbers or totals["count"]
 
 
 def event_view(

@@ -218,9 +218,10 @@ class Grounding:
         log = self.events.projections.log.pointer
         self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log + "/")}
         self.searches = [s for s in self.searches if s.collection.pointer != log]
-        if self.events.named:
+        if self.summary is not None:
             # A summary of the log's raw events adds up kinds of opposite signs.
-            self.summary = None
+            blocks = [b for b in self.summary.blocks if f"{log} " not in f"{b[0]} "]
+            self.summary = Summary(blocks) if blocks else None
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value

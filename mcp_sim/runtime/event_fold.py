@@ -105,7 +105,7 @@ def fold(
                 continue
         for name, value in data.items():
             if not isinstance(value, dict | list):
-                target[name] = value
+                target[log.field_of(kind, name) or name] = value
         if at is not None:
             target[log.time_key(kind)] = at
     return projection

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mcp_sim.runtime.state_paths import resolve
@@ -55,6 +55,13 @@ class EventLog:
     ``to`` and ``from``)."""
     snake: bool = False
     """Whether the log's names are snake_case (``opened_at``) rather than camelCase."""
+    aliases: tuple[tuple[str, str, str], ...] = ()
+    """``(kind, payload field, field)``: a kind named after a field it changes sets that field
+    (``OverdraftLimitChanged`` with ``{"limit"}`` sets ``overdraftLimit``)."""
+
+    def field_of(self, kind: str, name: str) -> str | None:
+        """The field an event of ``kind`` sets by its payload's ``name``, when named apart."""
+        return next((f for k, n, f in self.aliases if k == kind and n == name), None)
 
     def payload_of(self, event: Mapping[str, Any]) -> dict[str, Any]:
         data = event.get(self.payload)
@@ -66,10 +73,15 @@ class EventLog:
 
     def time_key(self, kind: str) -> str:
         """The name of the time an event of ``kind`` last happened at, as a projection names
-        it: the kind's last word (``AccountOpened`` → ``openedAt``)."""
-        words = _WORDS.findall(kind.replace(".", " ").replace(":", " ")) or [kind]
-        last = words[-1].lower()
-        return f"{last}_at" if self.snake else f"{last}At"
+        it: the kind's verb (``AccountOpened`` → ``openedAt``)."""
+        return f"{verb(kind)}_at" if self.snake else f"{verb(kind)}At"
+
+
+def verb(kind: str) -> str:
+    """The last word of an event's kind, lower-cased: what happened (``TransferSent``:
+    ``sent``)."""
+    words: list[str] = _WORDS.findall(kind.replace(".", " ").replace(":", " ")) or [kind]
+    return words[-1].lower()
 
 
 def _sample(items: Sequence[Any]) -> list[dict[str, Any]]:
@@ -90,7 +102,8 @@ def _kind_field(records: list[dict[str, Any]], names: Iterable[str]) -> str | No
             continue
         if len(distinct) > len(values) / 5 or not all(_KIND.match(v) for v in distinct):
             continue
-        if any(_TIME.match(v) for v in distinct):
+        if sum(any(c.isdigit() for c in v) for v in distinct) > len(distinct) / 10:
+            # A kind of event is a name; values with digits are ids, codes or times.
             continue
         if best is None or len(distinct) > best[0]:
             best = (len(distinct), name)
@@ -107,6 +120,9 @@ def _stream_field(records: list[dict[str, Any]], names: Iterable[str], kind: str
         if not 2 <= len(distinct) <= len(values) / 2:
             continue
         if any(_TIME.match(v) or " " in v.strip() for v in distinct):
+            continue
+        if sum(any(c.isdigit() for c in v) for v in distinct) < len(distinct) * 0.9:
+            # An entity's id has digits; a category of many values (a town) has none.
             continue
         words = {w.lower() for w in _WORDS.findall(name)}
         rank = (bool(words & _ID_WORDS), len(distinct), name)
@@ -125,14 +141,29 @@ def _payload_field(records: list[dict[str, Any]], names: Iterable[str], kind: st
     return None
 
 
-def _order_fields(records: list[dict[str, Any]], names: Iterable[str]) -> tuple[str | None, ...]:
+def _ascending(records: list[dict[str, Any]], name: str, stream: str) -> bool:
+    """Whether ``name`` grows along each entity's events, in the log's order."""
+    last: dict[Any, Any] = {}
+    pairs = rising = 0
+    for record in records:
+        key, value = record.get(stream), record.get(name)
+        if key in last:
+            pairs += 1
+            rising += value >= last[key]
+        last[key] = value
+    return pairs > 0 and rising >= pairs * 0.95
+
+
+def _order_fields(
+    records: list[dict[str, Any]], names: Iterable[str], stream: str
+) -> tuple[str | None, str | None]:
     order = time = None
     for name in names:
         values = [r.get(name) for r in records]
         if order is None and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            order = name
+            order = name if _ascending(records, name, stream) else None
         if time is None and all(isinstance(v, str) and _TIME.match(v) for v in values):
-            time = name
+            time = name if _ascending(records, name, stream) else None
     return order, time
 
 
@@ -164,9 +195,28 @@ def _linked(log: EventLog, records: list[dict[str, Any]]) -> EventLog:
     # The payload's own names say the style; a payload of one-word names, the log's fields.
     names = f"{log.stream} {log.time or ''} {log.order or ''}"
     snaked = snake > camel or (snake == camel == 0 and "_" in names)
-    return EventLog(
-        log.pointer, log.stream, log.kind, log.payload, log.order, log.time, parts, refs, snaked
-    )
+    linked = replace(log, parts=parts, refs=refs, snake=snaked)
+    return replace(linked, aliases=_aliases(records, linked, set(parts)))
+
+
+def _aliases(
+    records: list[dict[str, Any]], log: EventLog, parts: set[str]
+) -> tuple[tuple[str, str, str], ...]:
+    """The kinds named after the field they change, whose payload names it otherwise: the
+    kind's words less its verb are a field's name (``OverdraftLimit`` + ``Changed``), and its
+    one other payload field is the new value."""
+    fields_of: dict[str, set[str]] = {}
+    for record in records:
+        payload = log.payload_of(record)
+        fields_of.setdefault(str(record.get(log.kind)), set()).update(set(payload) - parts)
+    every = {name.lower().replace("_", ""): name for names in fields_of.values() for name in names}
+    found: list[tuple[str, str, str]] = []
+    for kind, names in sorted(fields_of.items()):
+        subject = "".join(w.lower() for w in _WORDS.findall(kind)[:-1])
+        named = every.get(subject)
+        if len(names) == 1 and named is not None and named not in names:
+            found.append((kind, next(iter(names)), named))
+    return tuple(found)
 
 
 def event_log_at(collection: Collection, state: Any) -> EventLog | None:
@@ -187,7 +237,8 @@ def event_log_at(collection: Collection, state: Any) -> EventLog | None:
     payload = _payload_field(records, names, kind) if kind else None
     if kind is None or stream is None or payload is None:
         return None
-    order, time = _order_fields(records, [n for n in names if n not in (kind, stream, payload)])
+    rest = [n for n in names if n not in (kind, stream, payload)]
+    order, time = _order_fields(records, rest, stream)
     if order is None and time is None:
         return None
     return _linked(EventLog(collection.pointer, stream, kind, payload, order, time), records)

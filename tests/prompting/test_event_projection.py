@@ -47,10 +47,18 @@ def test_a_call_naming_an_entity_gets_its_projection_and_its_events() -> None:
     row = json.loads(text.split("ord-0002 (5 events, ")[1].split("): ", 1)[1].split("\n")[0])
     assert row["order_id"] == "ord-0002" and row["customer"] == "Customer 2"
     assert row["carrier"] == "gls" and row["shipped_at"].startswith("2024-03-01T10:")
-    assert "ItemAdded, ItemRemoved move numbers" in text
+    assert "ItemAdded, ItemRemoved, ReturnLinked move numbers" in text
     assert '"ItemAdded":{"count":2,"qty":3,"price":14.5' in text
     assert text.count('"stream"') == 1  # only in the heading: each event drops it
     assert '"version":5,' in text and "its 5 events, oldest first:" in text
+
+
+def test_an_entity_is_shown_with_the_entities_its_events_name_and_the_totals() -> None:
+    text = view_of("get_order", {"order_id": "ord-0001"})
+    assert 'the entities its events name (by "original")' in text
+    partner = '{"order_id":"ord-0002","customer":"Customer 2","currency":"EUR",'
+    partner += '"shipping_fee":4.9,"linked":3.0}'
+    assert f"  {partner}" in text.splitlines()
 
 
 def test_a_date_bound_folds_the_entity_as_of_that_day() -> None:

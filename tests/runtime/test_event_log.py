@@ -27,12 +27,17 @@ def order_events(orders: int = 40) -> list[dict[str, Any]]:
 
     for n in range(orders):
         stream = f"ord-{n:04d}"
-        emit(stream, 1, "OrderPlaced", {"customer": f"Customer {n % 7}", "currency": "EUR"})
+        placed = {"customer": f"Customer {n % 7}", "currency": "EUR", "shipping_fee": 4.9}
+        emit(stream, 1, "OrderPlaced", placed)
         emit(stream, 2, "ItemAdded", {"sku": f"SKU-{n}a", "qty": 2, "price": 10.5})
         emit(stream, 3, "ItemAdded", {"sku": f"SKU-{n}b", "qty": 1, "price": 4.0})
         emit(stream, 4, "ItemRemoved", {"sku": f"SKU-{n}a", "qty": 1, "price": 10.5})
         if n % 4:
             emit(stream, 5, "OrderShipped", {"carrier": CARRIERS[n % 3]})
+    for n in range(0, orders, 5):
+        emit(f"ord-{n:04d}", 6, "ShippingFeeChanged", {"fee": 0})
+    for n in range(1, orders - 1, 10):
+        emit(f"ord-{n:04d}", 7, "ReturnLinked", {"original": f"ord-{n + 1:04d}", "refund": 3.0})
     return events
 
 
@@ -48,7 +53,10 @@ def test_a_log_is_found_by_the_roles_its_fields_play_whatever_their_names() -> N
     index = StateIndex(world_of(state), state)
     (log,) = event_logs(index.overlay_of(state))
     assert (log.pointer, log.stream, log.kind, log.payload) == ("/log", "stream", "name", "payload")
-    assert (log.order, log.time, log.parts, log.refs) == ("version", "recorded_at", ("sku",), ())
+    assert (log.order, log.time, log.parts) == ("version", "recorded_at", ("sku",))
+    # Another order's id in a payload refers to it; a kind named after a field sets it.
+    assert log.refs == ("original",)
+    assert log.aliases == (("ShippingFeeChanged", "fee", "shipping_fee"),)
     assert log.snake and log.time_key("OrderShipped") == "shipped_at"
 
 
@@ -76,16 +84,19 @@ def test_an_entity_is_folded_from_its_events_and_refolded_when_events_are_append
     log: EventLog = event_logs(overlay)[0]
     folded = projections(overlay, log)
     order = folded.folded["ord-0001"]
-    assert order.count == 5 and order.first == "2024-03-01T10:04:00Z"
+    assert order.count == 6 and order.first == "2024-03-01T10:04:00Z"
     assert order.fields == {
         "customer": "Customer 1",
         "currency": "EUR",
+        "shipping_fee": 4.9,
         "placed_at": "2024-03-01T10:04:00Z",
         "carrier": "ups",
         "shipped_at": "2024-03-01T10:08:00Z",
     }
     # The kinds that move the numbers are told apart, each with its sums.
-    assert folded.moving == {"ItemAdded", "ItemRemoved"}
+    assert folded.moving == {"ItemAdded", "ItemRemoved", "ReturnLinked"}
+    assert order.refs == {"ord-0002": {"ReturnLinked": {"count": 1, "refund": 3.0}}}
+    assert folded.folded["ord-0005"].fields["shipping_fee"] == 0
     assert order.kinds["ItemAdded"] | {"last_at": ""} == {
         "count": 2,
         "qty": 3,
@@ -95,7 +106,8 @@ def test_an_entity_is_folded_from_its_events_and_refolded_when_events_are_append
     assert order.kinds["ItemRemoved"]["qty"] == 1
     assert order.parts["sku"]["SKU-1a"]["removed_at"] == "2024-03-01T10:07:00Z"
     assert "shipped_at" not in folded.folded["ord-0000"].fields
-    event = {**state["log"][-1], "stream": "ord-0000", "version": 5}
+    event = {"stream": "ord-0000", "version": 8, "name": "OrderShipped"}
+    event |= {"recorded_at": "2024-03-20T10:00:00Z", "payload": {"carrier": "dhl"}}
     appended = {"log": [*state["log"], event]}
     patch = [{"op": "add", "path": "/log/-", "value": event}]
     later = projections(overlay.advance(state, appended, patch), log)
