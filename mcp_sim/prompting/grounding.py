@@ -174,6 +174,8 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
+        if self._folded(tool, arguments):
+            return list(self.picks.values())
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
@@ -206,22 +208,18 @@ class Grounding:
                     continue
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
-        self._folded(tool, arguments)
         return list(self.picks.values())
 
-    def _folded(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> None:
-        """The event log's projections the call needs, in place of the log's raw events
-        (which no answer is)."""
+    def _folded(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> bool:
+        """Whether the call names or searches the entities of an event log: they are folded
+        from its events (``events``), and the log's raw events, searches and summaries of
+        them are no answer (a sum of its amounts adds up kinds of opposite signs)."""
         self.events = event_view(self.overlay, tool, arguments, self.tools)
         if self.events is None:
-            return
+            return False
         log = self.events.projections.log.pointer
         self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log + "/")}
-        self.searches = [s for s in self.searches if s.collection.pointer != log]
-        if self.summary is not None:
-            # A summary of the log's raw events adds up kinds of opposite signs.
-            blocks = [b for b in self.summary.blocks if f"{log} " not in f"{b[0]} "]
-            self.summary = Summary(blocks) if blocks else None
+        return True
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value
