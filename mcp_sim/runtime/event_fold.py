@@ -42,7 +42,8 @@ class Projection:
     first: str | None = None
     last: str | None = None
     kinds: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Per kind of event: its ``count``, the sum of each numeric field, when it last was."""
+    """Per kind of event: its ``count``, when it last was, and for a kind that moves a number
+    the sum of each numeric field."""
     parts: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Per part field (``cardId``): each part's latest values and times."""
     refs: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
@@ -82,7 +83,7 @@ def fold(
         projection.last = at or projection.last
         totals = projection.kinds.setdefault(kind, {"count": 0})
         totals["count"] += 1
-        for name, value in data.items():
+        for name, value in data.items() if kind in moving else ():
             if _number(value):
                 _add(totals, name, value)
         if at is not None:

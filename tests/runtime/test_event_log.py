@@ -104,6 +104,8 @@ def test_an_entity_is_folded_from_its_events_and_refolded_when_events_are_append
         "last_at": "",
     }
     assert order.kinds["ItemRemoved"]["qty"] == 1
+    # A kind that moves no number is counted, its settings not summed.
+    assert order.kinds["OrderPlaced"] == {"count": 1, "last_at": "2024-03-01T10:04:00Z"}
     assert order.parts["sku"]["SKU-1a"]["removed_at"] == "2024-03-01T10:07:00Z"
     assert "shipped_at" not in folded.folded["ord-0000"].fields
     event = {"stream": "ord-0000", "version": 8, "name": "OrderShipped"}
