@@ -25,6 +25,7 @@ from mcp_sim.prompting.search_count import count_field
 from mcp_sim.runtime.event_fold import Projection, Projections, event_logs, fold, projections
 from mcp_sim.runtime.event_log import verb
 from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.spec.world import ToolSpec
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -62,6 +63,8 @@ class EventView:
     until: str | None = None
     constraints: list[EventConstraint] = field(default_factory=list)
     count_name: str | None = None
+    appends: bool = False
+    """Whether the call is a write: the events it appends take the log's next numbers."""
 
     def render(self, room: int) -> str:
         log = self.projections.log
@@ -82,6 +85,9 @@ class EventView:
         )
         lines = [head]
         left = room - len(head) - 1
+        if self.appends:
+            lines.append(self._next())
+            left -= len(lines[-1]) + 1
         if self.named:
             for i, ident in enumerate(self.named):
                 share = left // (len(self.named) - i)
@@ -89,6 +95,20 @@ class EventView:
         else:
             self._search(lines, left)
         return "\n".join(lines) if len(lines) > 1 else ""
+
+    def _next(self) -> str:
+        """Where the events a write appends go, with the numbers they take."""
+        log = self.projections.log
+        head = f"- the events this call appends go at the end of {log.pointer}"
+        items = resolve(self.state, log.pointer)
+        if log.order is None or not isinstance(items, list) or not items:
+            return head + "."
+        stream = [] if log.counted else self.projections.events(self.state, self.named[0])
+        last = (stream or items)[-1].get(log.order)
+        if not isinstance(last, int):
+            return head + "."
+        taken = ", then ".join(_json({log.order: last + n}) for n in range(1, 3))
+        return f"{head}, numbered on: {taken}."
 
     def row(self, projection: Projection) -> dict[str, Any]:
         return {self.id_key: projection.id, **projection.fields}
@@ -220,6 +240,7 @@ def event_view(
             id_name(tools, log.stream),
         )
         view = EventView(folded, overlay.state, id_key, [v.strip() for v in named])
+        view.appends = tool is not None and tool.effect == "write"
         if named:
             view.since, view.until = _date_bounds(arguments)
             return view

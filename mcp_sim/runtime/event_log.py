@@ -55,6 +55,9 @@ class EventLog:
     ``to`` and ``from``)."""
     snake: bool = False
     """Whether the log's names are snake_case (``opened_at``) rather than camelCase."""
+    counted: bool = False
+    """Whether the order field numbers the whole log (a sequence), not each entity's events
+    (a version): an appended event then takes the log's next number."""
     aliases: tuple[tuple[str, str, str], ...] = ()
     """``(kind, payload field, field)``: a kind named after a field it changes sets that field
     (``OverdraftLimitChanged`` with ``{"limit"}`` sets ``overdraftLimit``)."""
@@ -141,12 +144,13 @@ def _payload_field(records: list[dict[str, Any]], names: Iterable[str], kind: st
     return None
 
 
-def _ascending(records: list[dict[str, Any]], name: str, stream: str) -> bool:
-    """Whether ``name`` grows along each entity's events, in the log's order."""
+def _ascending(records: list[dict[str, Any]], name: str, stream: str | None) -> bool:
+    """Whether ``name`` grows along each entity's events (``stream``: its id's field), or
+    along the whole log (``None``), in the log's order."""
     last: dict[Any, Any] = {}
     pairs = rising = 0
     for record in records:
-        key, value = record.get(stream), record.get(name)
+        key, value = record.get(stream) if stream else None, record.get(name)
         if key in last:
             pairs += 1
             rising += value >= last[key]
@@ -195,7 +199,8 @@ def _linked(log: EventLog, records: list[dict[str, Any]]) -> EventLog:
     # The payload's own names say the style; a payload of one-word names, the log's fields.
     names = f"{log.stream} {log.time or ''} {log.order or ''}"
     snaked = snake > camel or (snake == camel == 0 and "_" in names)
-    linked = replace(log, parts=parts, refs=refs, snake=snaked)
+    counted = log.order is not None and _ascending(records, log.order, None)
+    linked = replace(log, parts=parts, refs=refs, snake=snaked, counted=counted)
     return replace(linked, aliases=_aliases(records, linked, set(parts)))
 
 

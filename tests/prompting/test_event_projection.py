@@ -26,6 +26,7 @@ def world_of(state: dict[str, Any]) -> World:
         tool("get_order", "order_id"),
         tool("order_lines", "order_id", "until"),
         tool("find_orders", "customer", "carrier", "placed_from"),
+        tool("add_item", "order_id", "sku") | {"effect": "write"},
     ]
     return World.model_validate(
         {"world": "t", "title": "T", "description": "Orders.", "state": state, "tools": tools}
@@ -59,6 +60,12 @@ def test_an_entity_is_shown_with_the_entities_its_events_name_and_the_totals() -
     partner = '{"order_id":"ord-0002","customer":"Customer 2","currency":"EUR",'
     partner += '"shipping_fee":4.9,"linked":3.0}'
     assert f"  {partner}" in text.splitlines()
+
+
+def test_a_write_is_told_the_numbers_the_events_it_appends_take() -> None:
+    """The log numbers each order's events (a version): the next is the order's."""
+    text = view_of("add_item", {"order_id": "ord-0002", "sku": "SKU-9"})
+    assert 'go at the end of /log, numbered on: {"version":6}, then {"version":7}.' in text
 
 
 def test_a_date_bound_folds_the_entity_as_of_that_day() -> None:

@@ -58,6 +58,7 @@ def test_a_log_is_found_by_the_roles_its_fields_play_whatever_their_names() -> N
     assert log.refs == ("original",)
     assert log.aliases == (("ShippingFeeChanged", "fee", "shipping_fee"),)
     assert log.snake and log.time_key("OrderShipped") == "shipped_at"
+    assert not log.counted  # each order's events are numbered, not the log's
 
 
 def test_records_of_one_shape_sharing_a_field_are_no_log() -> None:
