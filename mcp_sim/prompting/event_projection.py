@@ -114,31 +114,37 @@ class EventView:
         return {self.id_key: projection.id, **projection.fields}
 
     def _entity(self, ident: str, lines: list[str], room: int) -> int:
+        """An entity's projection, its totals, parts, partners and events, within ``room``:
+        a call bounded by dates gets the fold as of its end and its events between them
+        first, before the rest."""
         projection = self.projections.folded[ident]
         events = self.projections.events(self.state, ident)
         log = self.projections.log
-        blocks = [
+        room = _add(
+            lines,
+            room,
             f"- {ident} ({projection.count} events, {projection.first} to {projection.last}): "
             f"{_json(self.row(projection) | {'events': projection.count})}",
-            f"  per {log.kind}: {_json(projection.kinds)}",
-        ]
-        blocks += [
-            f"  its {name} parts: {_json(parts)}" for name, parts in projection.parts.items()
-        ]
+        )
         if self.until is not None:
             before = [e for e in events if (log.time_of(e) or "")[: len(self.until)] <= self.until]
             upto = fold(log, ident, before, self.projections.moving)
-            blocks.append(
+            room = _add(
+                lines,
+                room,
                 f"  as of {self.until} (its {upto.count} events up to the end of it): "
                 f"{_json(self.row(upto) | {'events': upto.count})}; per {log.kind}: "
-                f"{_json(upto.kinds)}"
+                f"{_json(upto.kinds)}",
             )
-        for block in blocks:
-            if len(block) + 1 <= room:
-                lines.append(block)
-                room -= len(block) + 1
+        bounded = self.since is not None or self.until is not None
+        if bounded:
+            share = room * 2 // 3
+            room -= share - self._events(events, lines, share)
+        room = _add(lines, room, f"  per {log.kind}: {_json(projection.kinds)}")
+        for name, parts in projection.parts.items():
+            room = _add(lines, room, f"  its {name} parts: {_json(parts)}")
         room = self._partners(projection, lines, room)
-        return self._events(events, lines, room)
+        return room if bounded else self._events(events, lines, room)
 
     def _partners(self, projection: Projection, lines: list[str], room: int) -> int:
         if not projection.refs:
@@ -210,6 +216,14 @@ class EventView:
             f"meet all of them; {len(rows)} shown below, in the log's order:"
         )
         lines += rows
+
+
+def _add(lines: list[str], room: int, line: str) -> int:
+    """``line`` added when it fits ``room``; the room left."""
+    if len(line) + 1 > room:
+        return room
+    lines.append(line)
+    return room - len(line) - 1
 
 
 def _flow(totals: dict[str, Any] | None) -> Any:
