@@ -6,7 +6,10 @@ The design (:mod:`.design`) draws the layout: a domain's vocabulary (:mod:`.voca
 without the id as a field, columns and rows, a paged envelope or GraphQL-style edges);
 wrapping objects; id styles; how links refer to records; field-name casing and synonyms;
 fields nested in sub-objects; sparse fields; a unique code per record; arrays of party ids in
-records; line items in links; a calendar keyed by date or listed. The surface
+records; line items in links; a calendar keyed by date or listed. How the records' values are
+encoded (plain for about half the seeds, else as DynamoDB, Firestore, MongoDB, xmltodict or
+Elasticsearch export them, or one collection an event log) is drawn apart, so that it leaves
+the rest as it is (:mod:`.encodings`, :mod:`.eventlog`). The surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,
 :mod:`.searches`, :mod:`.joins`, :mod:`.aggregates`), so that what a kind of call means
@@ -43,6 +46,8 @@ def random_shape(seed: int) -> Shape:
             "description": f"{design.domain.about} Answers are JSON; errors are text starting "
             "with 'Error:'.",
             "note": design.note,
+            "encoding": design.encoding,
+            "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}.",
         },
     )
     made: Shape = kind(design)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
@@ -64,6 +65,8 @@ class Design:
     """The stored name of a primary's array of party ids (none: no such array)."""
     lines: tuple[str, ...] = ()
     """Stored names of the links' line items: the array, then code, label, qty, unit price."""
+    encoding: str = "plain"
+    """How the records' values are encoded (:mod:`.encodings`)."""
 
     def spell(self, name: str) -> str:
         """The stored name of ``name`` (``boat.length_m``, or a name of the shape's own)."""
@@ -122,8 +125,9 @@ class Design:
         return str(value).rsplit("/", 1)[-1]
 
 
-def draw(seed: int) -> Design:
-    """The design of random shape ``seed`` (the same for the same seed)."""
+def draw(seed: int, encoding: str | None = None) -> Design:
+    """The design of random shape ``seed`` (the same for the same seed), its records encoded
+    as the seed draws or as ``encoding`` says."""
     rng = random.Random(f"random-shape/{seed}")
     domain = rng.choice(DOMAINS)
     casing = rng.choice(sorted(CASINGS))
@@ -164,6 +168,7 @@ def draw(seed: int) -> Design:
         lines=tuple(spell(n) for n in rng.choice(LINES))
         if rng.random() < 0.4 or "line" in surface.nested
         else (),
+        encoding=encoding or draw_encoding(seed),
     )
     for role in ("primary", "secondary", "link"):
         entity = design.entity(role)
@@ -175,7 +180,7 @@ def draw(seed: int) -> Design:
             id_key,
             (id_key, *_columns(design, role)),
             rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
-        )
+        ).encoded(CODECS[design.encoding], logged=role == logged_role(seed))
     return design
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import State, pointer
+from benchmarks.zoo.random_shapes import eventlog
+from benchmarks.zoo.random_shapes.encodings import CODECS, Codec
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
+"""The containers a design draws (an ``events`` seed makes one an event log)."""
 
 
 def _words(name: str) -> list[str]:
@@ -49,8 +52,25 @@ class Store:
     """The columns of a columnar container (the id first)."""
     key_prefix: str = ""
     """What a keyed container's keys add before the id (``boat:`` of ``boat:BT-00042``)."""
+    codec: Codec = CODECS["plain"]
+    """How records are encoded in the container (:mod:`.encodings`)."""
+
+    def encoded(self, codec: Codec, logged: bool) -> Store:
+        """This store with records encoded by ``codec``: an encoded record is one value, so a
+        columnar container becomes an array, and a search export's hits are an array; an
+        ``events`` seed's ``logged`` collection is an event log."""
+        if codec.name == "plain" or (codec.name == "events" and not logged):
+            return self
+        if codec.name == "events":
+            return replace(self, container="events")
+        if codec.name == "elasticsearch":
+            return replace(self, container="array", codec=codec)
+        container = "array" if self.container == "columnar" else self.container
+        return replace(self, container=container, codec=codec)
 
     def make(self) -> Any:
+        if self.container == "events":
+            return eventlog.make()
         if self.container == "array":
             return []
         if self.container in ("keyed", "keyed_bare"):
@@ -61,27 +81,36 @@ class Store:
             return {"results": [], "count": 0, "next": None}
         return {"edges": [], "pageInfo": {"hasNextPage": False, "endCursor": None}}
 
+    @property
+    def where(self) -> tuple[str, ...]:
+        """The container's path: its place, and where its encoding keeps the records."""
+        return (*self.at, *self.codec.within)
+
     def place(self, state: State) -> None:
         """Make the empty container at its path, making the wrapping objects."""
         holder = state
-        for part in self.at[:-1]:
+        for part in self.where[:-1]:
             holder = holder.setdefault(part, {})
-        holder[self.at[-1]] = self.make()
+        holder[self.where[-1]] = self.make()
 
     def _box(self, state: State) -> Any:
         box: Any = state
-        for part in self.at:
+        for part in self.where:
             box = box[part]
         return box
 
-    def append(self, state: State, record: dict[str, Any]) -> None:
-        box, key = self._box(state), f"{self.key_prefix}{record[self.id_key]}"
+    def append(self, state: State, plain: dict[str, Any]) -> None:
+        box, key = self._box(state), f"{self.key_prefix}{plain[self.id_key]}"
+        if self.container == "events":
+            eventlog.append(box, plain, self.id_key)
+            return
+        record = self.codec.encode(plain, self.id_key, self.at[-1])
         if self.container == "array":
             box.append(record)
         elif self.container == "keyed":
             box[key] = record
         elif self.container == "keyed_bare":
-            box[key] = {k: v for k, v in record.items() if k != self.id_key}
+            box[key] = self.codec.bare(record, self.id_key)
         elif self.container == "columnar":
             box["rows"].append([record.get(c) for c in self.columns])
         elif self.container == "envelope":
@@ -96,19 +125,25 @@ class Store:
         """``(id as text, record)`` in state order; a record as the service answers it (with
         its id field; a columnar row as a dict)."""
         box = self._box(state)
+        if self.container == "events":
+            return list(eventlog.fold(box).items())
         if self.container == "array":
             rows = box
         elif self.container == "keyed":
             rows = box.values()
         elif self.container == "keyed_bare":
-            return [(self._id(k), {self.id_key: self._typed(k), **box[k]}) for k in box]
+            return [(self._id(k), self._bare(k, box[k])) for k in box]
         elif self.container == "columnar":
             rows = [dict(zip(self.columns, row, strict=True)) for row in box["rows"]]
         elif self.container == "envelope":
             rows = box["results"]
         else:
             rows = [edge["node"] for edge in box["edges"]]
-        return [(str(r[self.id_key]), r) for r in rows]
+        decoded = [self.codec.decode(r, self.id_key) for r in rows]
+        return [(str(r[self.id_key]), r) for r in decoded]
+
+    def _bare(self, key: str, stored: dict[str, Any]) -> dict[str, Any]:
+        return {self.id_key: self._typed(key), **self.codec.decode(stored, self.id_key)}
 
     def _id(self, key: str) -> str:
         return key.removeprefix(self.key_prefix)
@@ -122,21 +157,24 @@ class Store:
         """The ids (as text) of a container that is a list, in order."""
         if self.container == "columnar":
             return [str(row[0]) for row in box["rows"]]
+        ident, id_key = self.codec.ident, self.id_key
         if self.container == "array":
-            return [str(r[self.id_key]) for r in box]
+            return [ident(r, id_key) for r in box]
         if self.container == "envelope":
-            return [str(r[self.id_key]) for r in box["results"]]
-        return [str(edge["node"][self.id_key]) for edge in box["edges"]]
+            return [ident(r, id_key) for r in box["results"]]
+        return [ident(edge["node"], id_key) for edge in box["edges"]]
 
     def get(self, state: State, key: str) -> dict[str, Any] | None:
         """Record ``key`` as :meth:`items` gives it (found without making every record)."""
         box = self._box(state)
         found: dict[str, Any] | None
+        if self.container == "events":
+            return eventlog.fold(box).get(key)
         if self.container in ("keyed", "keyed_bare"):
             found = box.get(f"{self.key_prefix}{key}")
             if found is None or self.container == "keyed":
-                return found
-            return {self.id_key: self._typed(key), **found}
+                return None if found is None else self.codec.decode(found, self.id_key)
+            return self._bare(key, found)
         try:
             row = self._ids(box).index(key)
         except ValueError:
@@ -149,11 +187,13 @@ class Store:
             found = (
                 box["results"][row] if self.container == "envelope" else box["edges"][row]["node"]
             )
-        return found
+        return self.codec.decode(found, self.id_key)
 
     def keys(self, state: State) -> list[str]:
         """The records' ids (as text), in state order."""
         box = self._box(state)
+        if self.container == "events":
+            return list(eventlog.fold(box))
         if self.container in ("keyed", "keyed_bare"):
             return [self._id(k) for k in box]
         return self._ids(box)
@@ -161,13 +201,33 @@ class Store:
     def pointer(self, state: State, key: str, *inside: str) -> str:
         """A JSON Pointer to the field at ``inside`` (stored names) of record ``key``."""
         if self.container in ("keyed", "keyed_bare"):
-            return pointer(*self.at, f"{self.key_prefix}{key}", *inside)
+            return pointer(*self.where, f"{self.key_prefix}{key}", *inside)
         row = self._ids(self._box(state)).index(key)
         if self.container == "columnar":
             column = self.columns.index(inside[0])
-            return pointer(*self.at, "rows", row, column, *inside[1:])
+            return pointer(*self.where, "rows", row, column, *inside[1:])
         if self.container == "array":
-            return pointer(*self.at, row, *inside)
+            return pointer(*self.where, row, *inside)
         if self.container == "envelope":
-            return pointer(*self.at, "results", row, *inside)
-        return pointer(*self.at, "edges", row, "node", *inside)
+            return pointer(*self.where, "results", row, *inside)
+        return pointer(*self.where, "edges", row, "node", *inside)
+
+    def adding(self, state: State, key: str, inside: tuple[str, ...], value: Any) -> list[Any]:
+        """The JSON Patch adding ``value`` at ``inside`` (decoded field names; ``-`` appends)
+        in record ``key``, as the record's encoding stores it."""
+        box = self._box(state)
+        if self.container == "events":
+            return eventlog.adding(box, self.where, key, inside, value)
+        if self.codec.name == "plain":
+            return [{"op": "add", "path": self.pointer(state, key, *inside), "value": value}]
+        record = self.pointer(state, key)
+        if self.container in ("keyed", "keyed_bare"):
+            stored = box[f"{self.key_prefix}{key}"]
+        elif self.container == "array":
+            stored = box[self._ids(box).index(key)]
+        elif self.container == "envelope":
+            stored = box["results"][self._ids(box).index(key)]
+        else:
+            stored = box["edges"][self._ids(box).index(key)]["node"]
+        ops = self.codec.add(stored, inside, value)
+        return [op | {"path": record + pointer(*op["path"])} for op in ops]

@@ -166,10 +166,9 @@ class RandomTools:
         store = design.stores["primary"]
         if design.calendar_list:
             value: dict[str, Any] = {key: date, **entry}
-            path = store.pointer(state, str(ident), self.calendar, "-")
+            patch = store.adding(state, str(ident), (self.calendar, "-"), value)
         else:
-            value, path = entry, store.pointer(state, str(ident), self.calendar, date)
-        patch = [{"op": "add", "path": path, "value": value}]
+            patch = store.adding(state, str(ident), (self.calendar, date), entry)
         if design.surface.write_text:
             figures = ", ".join(f"{k} {v}" for k, v in entry.items())
             return (

@@ -6,7 +6,7 @@ so what they mean, is drawn by seed (:mod:`.surface`), and each planner picks on
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from benchmarks.zoo.kit import WORDS, Planned, State, Tool, day, fill, size_of, words
 from benchmarks.zoo.random_shapes.design import Design
@@ -19,7 +19,10 @@ SECONDARIES = 150
 
 class RandomShape(Shape):
     """A shape drawn from a seed; :func:`benchmarks.zoo.random_shapes.random_shape` makes
-    one, with its name, title and description as class attributes."""
+    one, with its name, title, description and encoding as class attributes."""
+
+    encoding: ClassVar[str] = "plain"
+    """How the state encodes records (:mod:`.encodings`)."""
 
     def __init__(self, design: Design) -> None:
         self.design = design
