@@ -22,7 +22,15 @@ from typing import Any
 from mcp_sim.prompting.event_search import EventConstraint, read_constraints, search
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.search_count import count_field
-from mcp_sim.runtime.event_fold import Projection, Projections, event_logs, fold, projections
+from mcp_sim.runtime.event_fold import (
+    Ident,
+    Projection,
+    Projections,
+    event_logs,
+    fold,
+    is_ident,
+    projections,
+)
 from mcp_sim.runtime.event_log import verb
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
@@ -58,13 +66,14 @@ class EventView:
     projections: Projections
     state: Any
     id_key: str
-    named: list[str] = field(default_factory=list)
+    named: list[Ident] = field(default_factory=list)
     since: str | None = None
     until: str | None = None
     constraints: list[EventConstraint] = field(default_factory=list)
     count_name: str | None = None
     appends: bool = False
     """Whether the call is a write: the events it appends take the log's next numbers."""
+    _found: list[Projection] | None = None
 
     def render(self, room: int) -> str:
         log = self.projections.log
@@ -111,9 +120,10 @@ class EventView:
         return f"{head}, numbered on: {taken}."
 
     def row(self, projection: Projection) -> dict[str, Any]:
+        """The entity's id (under the name its payload or the tools give it) and fields."""
         return {self.id_key: projection.id, **projection.fields}
 
-    def _entity(self, ident: str, lines: list[str], room: int) -> int:
+    def _entity(self, ident: Ident, lines: list[str], room: int) -> int:
         """An entity's projection, its totals, parts, partners and events, within ``room``:
         a call bounded by dates gets the fold as of its end and its events between them
         first, before the rest."""
@@ -199,8 +209,14 @@ class EventView:
         lines += [head, *shown]
         return room - len(head) - 1
 
+    def found(self) -> list[Projection]:
+        """The entities meeting every constraint of a search (found once)."""
+        if self._found is None:
+            self._found = search(self.projections, self.constraints)
+        return self._found
+
     def _search(self, lines: list[str], room: int) -> None:
-        found = search(self.projections, self.constraints)
+        found = self.found()
         described = "; ".join(c.describe() for c in self.constraints)
         count = f'(the answer\'s "{self.count_name}": {len(found)}) ' if self.count_name else ""
         rows: list[str] = []
@@ -248,12 +264,10 @@ def event_view(
     of its entities or searches them."""
     for log in event_logs(overlay):
         folded = projections(overlay, log)
-        named = [v for v in arguments.values() if isinstance(v, str) and v.strip() in folded.folded]
-        id_key = next(
-            (k for k, v in arguments.items() if isinstance(v, str) and v.strip() in folded.folded),
-            id_name(tools, log.stream),
-        )
-        view = EventView(folded, overlay.state, id_key, [v.strip() for v in named])
+        found = {k: i for k, v in arguments.items() if (i := _entity_of(folded, v)) is not None}
+        id_key = log.own or next(iter(found), id_name(tools, log.stream))
+        named = list(dict.fromkeys(found.values()))
+        view = EventView(folded, overlay.state, id_key, named)
         view.appends = tool is not None and tool.effect == "write"
         if named:
             view.since, view.until = _date_bounds(arguments)
@@ -264,6 +278,17 @@ def event_view(
         if view.constraints and len(view.constraints) * 2 >= selecting:
             view.count_name = count_field(tool)
             return view
+    return None
+
+
+def _entity_of(projections: Projections, value: Any) -> Ident | None:
+    """The entity an argument's value names, if any (``12`` and ``"12"`` alike)."""
+    if not is_ident(value):
+        return None
+    text = str(value).strip()
+    for ident in (value, text, int(text) if text.isdigit() else None):
+        if ident is not None and ident in projections.folded:
+            return ident
     return None
 
 

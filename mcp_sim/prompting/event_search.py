@@ -78,8 +78,10 @@ def projection_fields(projections: Projections) -> dict[str, tuple[str, ...]]:
     """The fields the entities' projections have, each with its words."""
     names: dict[str, tuple[str, ...]] = {}
     for projection in list(projections.folded.values())[:_SAMPLED]:
-        for name in projection.fields:
-            names.setdefault(name, tokens(name))
+        for name, value in projection.fields.items():
+            if not isinstance(value, dict | list):
+                # A nested value (a link's ``{"id": ...}``) is searched by the usual means.
+                names.setdefault(name, tokens(name))
     return names
 
 

@@ -174,8 +174,11 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
-        if self._folded(tool, arguments):
-            return list(self.picks.values())
+        self.events = event_view(self.overlay, tool, arguments, self.tools)
+        if self.events is not None and not self.events.named and self.events.found():
+            # A search of an event log's entities: their projections answer it (none found:
+            # the arguments may select other records, by the usual means).
+            return self._unlogged()
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
@@ -188,7 +191,7 @@ class Grounding:
             for search in self.searches:
                 search.count_name, search.page = count_field(tool), page
                 search.full = page.first(search.full) if page else search.full
-        if tool is not None and is_aggregate(tool):
+        if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
         self._joined(tool)
@@ -208,18 +211,16 @@ class Grounding:
                     continue
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
-        return list(self.picks.values())
+        return self._unlogged()
 
-    def _folded(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> bool:
-        """Whether the call names or searches the entities of an event log: they are folded
-        from its events (``events``), and the log's raw events, searches and summaries of
-        them are no answer (a sum of its amounts adds up kinds of opposite signs)."""
-        self.events = event_view(self.overlay, tool, arguments, self.tools)
-        if self.events is None:
-            return False
-        log = self.events.projections.log.pointer
-        self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log + "/")}
-        return True
+    def _unlogged(self) -> list[Pick]:
+        """The picks, less an event log's raw events where its entities are folded from
+        them (``events``): searches of the raw events are no answer either."""
+        if self.events is not None:
+            log = self.events.projections.log.pointer + "/"
+            self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log)}
+            self.searches = [s for s in self.searches if s.collection.pointer + "/" != log]
+        return list(self.picks.values())
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value

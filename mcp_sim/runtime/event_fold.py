@@ -14,11 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from mcp_sim.runtime.event_log import EventLog, find_event_logs
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
+
+Ident = str | int
+"""An entity's id: text, or a whole number."""
+
+
+def is_ident(value: Any) -> TypeGuard[Ident]:
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def _number(value: Any) -> bool:
@@ -34,7 +41,7 @@ def _add(totals: dict[str, Any], name: str, value: float) -> None:
 class Projection:
     """One entity as its events leave it."""
 
-    id: str
+    id: Ident
     fields: dict[str, Any] = field(default_factory=dict)
     """The latest value of each field the non-moving events set, and the time each kind of
     event last happened (``openedAt``)."""
@@ -46,31 +53,38 @@ class Projection:
     the sum of each numeric field."""
     parts: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Per part field (``cardId``): each part's latest values and times."""
-    refs: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    refs: dict[Ident, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Per other entity its events name: per kind, the count and sums."""
 
 
 def moving_kinds(log: EventLog, events: Sequence[Mapping[str, Any]]) -> set[str]:
     """The kinds of event that move a number: those sharing a numeric field with another
-    kind (a deposit's and a withdrawal's ``amount``), or naming another entity."""
+    kind when one of them happens again to one entity (a deposit's and a withdrawal's
+    ``amount``; not a record created once and updated once), or naming another entity."""
     numeric: dict[str, set[str]] = {}
     moving: set[str] = set()
+    seen: set[tuple[Any, str]] = set()
+    again: set[str] = set()
     for event in events:
         kind = str(event.get(log.kind))
         data = log.payload_of(event)
+        key = (event.get(log.stream), kind)
+        if key in seen:
+            again.add(kind)
+        seen.add(key)
         for name, value in data.items():
             if _number(value):
                 numeric.setdefault(name, set()).add(kind)
         if any(name in data for name in log.refs):
             moving.add(kind)
     for kinds in numeric.values():
-        if len(kinds) >= 2:
+        if len(kinds) >= 2 and kinds & again:
             moving |= kinds
     return moving
 
 
 def fold(
-    log: EventLog, ident: str, events: Sequence[Mapping[str, Any]], moving: set[str]
+    log: EventLog, ident: Ident, events: Sequence[Mapping[str, Any]], moving: set[str]
 ) -> Projection:
     """The projection of the entity ``ident`` from its ``events``, in order."""
     projection = Projection(ident)
@@ -90,7 +104,7 @@ def fold(
             totals[log.time_key("last")] = at
         for ref in log.refs:
             other = data.get(ref)
-            if isinstance(other, str):
+            if is_ident(other):
                 flows = projection.refs.setdefault(other, {}).setdefault(kind, {"count": 0})
                 flows["count"] += 1
                 for name, value in data.items():
@@ -105,8 +119,7 @@ def fold(
             if kind in moving:
                 continue
         for name, value in data.items():
-            if not isinstance(value, dict | list):
-                target[log.field_of(kind, name) or name] = value
+            target[log.field_of(kind, name) or name] = value
         if at is not None:
             target[log.time_key(kind)] = at
     return projection
@@ -118,12 +131,12 @@ class Projections:
 
     log: EventLog
     length: int
-    streams: dict[str, list[int]]
+    streams: dict[Ident, list[int]]
     """Each entity's events' positions in the log, in order."""
-    folded: dict[str, Projection]
+    folded: dict[Ident, Projection]
     moving: set[str]
 
-    def events(self, state: Any, ident: str) -> list[dict[str, Any]]:
+    def events(self, state: Any, ident: Ident) -> list[dict[str, Any]]:
         items = resolve(state, self.log.pointer)
         return [items[i] for i in self.streams.get(ident, ())]
 
@@ -131,10 +144,10 @@ class Projections:
         """These projections after the events at ``positions`` were appended or changed."""
         items = resolve(state, self.log.pointer)
         streams = dict(self.streams)
-        touched: set[str] = set()
+        touched: set[Ident] = set()
         for i in sorted(positions):
             ident = items[i].get(self.log.stream) if i < len(items) else None
-            if isinstance(ident, str):
+            if is_ident(ident):
                 touched.add(ident)
                 if i >= self.length:
                     streams[ident] = [*streams.get(ident, []), i]
@@ -147,10 +160,10 @@ class Projections:
 
 def _projections_of(log: EventLog, state: Any) -> Projections:
     items = resolve(state, log.pointer)
-    streams: dict[str, list[int]] = {}
+    streams: dict[Ident, list[int]] = {}
     for i, event in enumerate(items):
         ident = event.get(log.stream) if isinstance(event, dict) else None
-        if isinstance(ident, str):
+        if is_ident(ident):
             streams.setdefault(ident, []).append(i)
     moving = moving_kinds(log, items)
     folded = {k: fold(log, k, [items[i] for i in v], moving) for k, v in streams.items()}

@@ -55,6 +55,8 @@ class EventLog:
     ``to`` and ``from``)."""
     snake: bool = False
     """Whether the log's names are snake_case (``opened_at``) rather than camelCase."""
+    own: str | None = None
+    """The payload field holding the entity's own id, when one does (``order_id``)."""
     counted: bool = False
     """Whether the order field numbers the whole log (a sequence), not each entity's events
     (a version): an appended event then takes the log's next number."""
@@ -96,6 +98,15 @@ def _strings(records: list[dict[str, Any]], name: str) -> list[str]:
     return [r[name] for r in records if isinstance(r.get(name), str)]
 
 
+def _idents(records: list[dict[str, Any]], name: str) -> list[str]:
+    """The values of ``name`` that could be ids (text or whole numbers), as text."""
+    return [
+        str(v)
+        for r in records
+        if isinstance(v := r.get(name), str | int) and not isinstance(v, bool)
+    ]
+
+
 def _kind_field(records: list[dict[str, Any]], names: Iterable[str]) -> str | None:
     best: tuple[int, str] | None = None
     for name in names:
@@ -116,7 +127,7 @@ def _kind_field(records: list[dict[str, Any]], names: Iterable[str]) -> str | No
 def _stream_field(records: list[dict[str, Any]], names: Iterable[str], kind: str) -> str | None:
     best: tuple[bool, int, str] | None = None
     for name in names:
-        values = _strings(records, name)
+        values = _idents(records, name)
         if name == kind or len(values) < len(records) * 0.9:
             continue
         distinct = set(values)
@@ -136,7 +147,7 @@ def _stream_field(records: list[dict[str, Any]], names: Iterable[str], kind: str
 
 def _payload_field(records: list[dict[str, Any]], names: Iterable[str], kind: str) -> str | None:
     for name in names:
-        if sum(isinstance(r.get(name), dict) for r in records) < len(records) * 0.9:
+        if sum(isinstance(r.get(name), dict) for r in records) < len(records) * 0.8:
             continue
         shapes = {r[kind]: frozenset(r[name]) for r in records if isinstance(r.get(name), dict)}
         if len(set(shapes.values())) >= 2:
@@ -172,35 +183,44 @@ def _order_fields(
 
 
 def _linked(log: EventLog, records: list[dict[str, Any]]) -> EventLog:
-    """The log with its payload's part and reference fields told."""
-    ids = {r[log.stream] for r in records if isinstance(r.get(log.stream), str)}
+    """The log with its payload's own id, part and reference fields told."""
+    ids = {r[log.stream] for r in records if isinstance(r.get(log.stream), str | int)}
     kinds_of: dict[str, set[str]] = {}
-    per_stream: Counter[tuple[str, str, str]] = Counter()
-    values: dict[str, list[str]] = {}
+    per_stream: Counter[tuple[str, Any, Any]] = Counter()
+    values: dict[str, list[tuple[Any, Any]]] = {}
     snake = camel = 0
     for record in records:
         for name, value in log.payload_of(record).items():
             snake += "_" in name
             camel += name != name.lower()
-            if not isinstance(value, str):
+            if not isinstance(value, str | int) or isinstance(value, bool):
                 continue
             kinds_of.setdefault(name, set()).add(str(record.get(log.kind)))
-            values.setdefault(name, []).append(value)
-            per_stream[(name, str(record.get(log.stream)), value)] += 1
+            values.setdefault(name, []).append((value, record.get(log.stream)))
+            per_stream[(name, record.get(log.stream), value)] += 1
+    # A payload field holding the event's own entity id names that id (``order_id``).
+    own = next((n for n, vs in values.items() if sum(v == o for v, o in vs) >= len(vs) * 0.9), None)
     refs = tuple(
-        n for n, vs in values.items() if len(vs) >= 3 and sum(v in ids for v in vs) >= len(vs) * 0.8
+        n
+        for n, vs in values.items()
+        if n != own and len(vs) >= 3 and sum(v in ids and v != o for v, o in vs) >= len(vs) * 0.8
     )
     repeated = {name for (name, _, _), count in per_stream.items() if count > 1}
     parts = tuple(
         n
         for n, vs in values.items()
-        if n not in refs and n in repeated and len(kinds_of[n]) >= 2 and len(set(vs)) > len(vs) / 4
+        if n not in refs
+        and n != own
+        and n in repeated
+        and len(kinds_of[n]) >= 2
+        and isinstance(vs[0][0], str)
+        and len({v for v, _ in vs}) > len(vs) / 4
     )
     # The payload's own names say the style; a payload of one-word names, the log's fields.
     names = f"{log.stream} {log.time or ''} {log.order or ''}"
     snaked = snake > camel or (snake == camel == 0 and "_" in names)
     counted = log.order is not None and _ascending(records, log.order, None)
-    linked = replace(log, parts=parts, refs=refs, snake=snaked, counted=counted)
+    linked = replace(log, parts=parts, refs=refs, snake=snaked, counted=counted, own=own)
     return replace(linked, aliases=_aliases(records, linked, set(parts)))
 
 

@@ -93,3 +93,20 @@ def test_the_view_of_a_large_log_holds_the_projection_within_its_budget() -> Non
     )
     assert len(text) < 3000 * 3
     assert "**Event log /log**" in text and '"order_id":"ord-0007"' in text
+
+
+def test_an_entity_numbered_in_the_log_is_named_by_its_number_as_text_too() -> None:
+    events: list[dict[str, Any]] = [
+        {"seq": n, "type": "created", "id": n, "at": f"2025-01-{n % 28 + 1:02d}T00:00:00Z"}
+        | {"data": {"boat_no": n, "name": f"Boat {n}"} if n % 2 else {"port": "Hull"}}
+        for n in range(1, 81)
+    ]
+    for event in events[1::2]:
+        event |= {"type": "moored", "id": event["id"] - 1}
+    state = {"boats": {"events": events}}
+    world = world_of(state)
+    index = StateIndex(world, state)
+    tool = world.tool("get_order")
+    grounding = ground(index.overlay_of(state), state, tool, {"number": "7"}, (), world.tools)
+    assert grounding.events is not None and grounding.events.named == [7]
+    assert '{"boat_no":7,"name":"Boat 7",' in grounding.events.render(4000)

@@ -117,3 +117,30 @@ def test_an_entity_is_folded_from_its_events_and_refolded_when_events_are_append
     assert later.folded["ord-0000"].fields["carrier"] == "dhl"
     assert later.folded["ord-0001"] is order
     assert projections(overlay, log) is folded
+
+
+def test_records_logged_as_created_then_updated_fold_to_their_latest_values() -> None:
+    """A log of records by number (``created`` with some fields and older values, then
+    ``updated`` with the rest): the payload's own id field names the id, and a number set
+    once at creation and once at the update is no flow."""
+    events: list[dict[str, Any]] = []
+    for n in range(1, 41):
+        created = {"boat_no": n, "name": f"Boat {n}", "length": n + 1}
+        for kind, data in (("created", created), ("updated", {"length": n, "port": "Hull"})):
+            at = f"2025-01-01T00:{len(events) % 60:02d}:00Z"
+            events.append({"seq": len(events) + 1, "type": kind, "id": n, "at": at, "data": data})
+    state = {"boats": {"events": events}}
+    index = StateIndex(world_of(state), state)
+    overlay = index.overlay_of(state)
+    (log,) = event_logs(overlay)
+    assert (log.stream, log.own, log.refs, log.parts) == ("id", "boat_no", (), ())
+    folded = projections(overlay, log)
+    assert folded.moving == set()
+    assert folded.folded[7].fields == {
+        "boat_no": 7,
+        "name": "Boat 7",
+        "length": 7,
+        "created_at": "2025-01-01T00:12:00Z",
+        "port": "Hull",
+        "updated_at": "2025-01-01T00:13:00Z",
+    }
