@@ -264,7 +264,10 @@ def event_log_at(collection: Collection, state: Any) -> EventLog | None:
         return None
     rest = [n for n in names if n not in (kind, stream, payload)]
     order, time = _order_fields(records, rest, stream)
-    if order is None and time is None:
+    named = bool({w.lower() for w in _WORDS.findall(stream)} & _ID_WORDS)
+    if time is None and not (order is not None and named and _ascending(records, order, None)):
+        # Without times, only a numbered log of events of entities named by an id field is
+        # one: records sorted by number are not (boats by id, "grouped" by build year).
         return None
     return _linked(EventLog(collection.pointer, stream, kind, payload, order, time), records)
 

@@ -144,3 +144,23 @@ def test_records_logged_as_created_then_updated_fold_to_their_latest_values() ->
         "port": "Hull",
         "updated_at": "2025-01-01T00:13:00Z",
     }
+
+
+def test_records_sorted_by_number_and_sharing_a_year_are_no_log() -> None:
+    """Boats by id, many built in one year, their berths keyed by their home port's piers:
+    the shape of a log (a repeating number, a field of few names, an object whose fields
+    the name decides, a growing number) but no time and no id field the "events" share."""
+    ports = {"Hull": ["north", "south"], "Leith": ["east"], "Wick": ["inner", "outer"]}
+    boats = [
+        {
+            "Id": n,
+            "Built": 1990 + n % 30,
+            "HomePort": port,
+            "Berths": {pier: n % 7 for pier in ports[port]},
+        }
+        for n in range(300)
+        for port in [list(ports)[n % 3]]
+    ]
+    state = {"boats": boats}
+    index = StateIndex(world_of(state), state)
+    assert event_logs(index.overlay_of(state)) == []
