@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_sim.prompting.event_entities import FoldedEntities, folded_entities
 from mcp_sim.prompting.event_search import EventConstraint, read_constraints, search
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.search_count import count_field
@@ -70,10 +71,14 @@ class EventView:
     since: str | None = None
     until: str | None = None
     constraints: list[EventConstraint] = field(default_factory=list)
+    """A read's arguments, each read by its name as a constraint on a projection's field."""
     count_name: str | None = None
+    entities: FoldedEntities | None = None
+    """For a read whose arguments not all name a field: the entities as records, for the
+    usual search."""
+    _found: list[Projection] | None = None
     appends: bool = False
     """Whether the call is a write: the events it appends take the log's next numbers."""
-    _found: list[Projection] | None = None
 
     def render(self, room: int) -> str:
         log = self.projections.log
@@ -101,8 +106,10 @@ class EventView:
             for i, ident in enumerate(self.named):
                 share = left // (len(self.named) - i)
                 left -= share - self._entity(ident, lines, share)
-        else:
+        elif self.entities is None:
             self._search(lines, left)
+        else:
+            lines.append(f"- The call reads {self.entities.describe()}:")
         return "\n".join(lines) if len(lines) > 1 else ""
 
     def _next(self) -> str:
@@ -275,9 +282,10 @@ def event_view(
         if tool is None or tool.effect == "write":
             continue
         view.constraints, selecting = read_constraints(folded, arguments)
-        if view.constraints and len(view.constraints) * 2 >= selecting:
-            view.count_name = count_field(tool)
-            return view
+        if not view.constraints or len(view.constraints) < selecting:
+            view.entities = folded_entities(overlay, folded, id_key)
+        view.count_name = count_field(tool)
+        return view
     return None
 
 

@@ -31,7 +31,8 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
-from mcp_sim.prompting.event_projection import EventView, event_view
+from mcp_sim.prompting.event_grounding import EventGrounding
+from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
@@ -121,7 +122,7 @@ def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
     return named
 
 
-class Grounding:
+class Grounding(EventGrounding):
     """Picks the records a call needs from a session's :class:`StateOverlay`."""
 
     def __init__(self, overlay: StateOverlay, state: Any, tools: Sequence[ToolSpec] = ()) -> None:
@@ -130,8 +131,8 @@ class Grounding:
         self.tools = tools
         """The world's tools (what they call an entity's id)."""
         self.events: EventView | None = None
-        """The entities of an event log the call names or searches, as folded from their
-        events (see :mod:`mcp_sim.prompting.event_projection`)."""
+        """An event log's entities the call names or searches (see :class:`EventGrounding`)."""
+        self.folded: EventGrounding | None = None
         self.picks: dict[str, Pick] = {}
         self.searches: list[SearchResult] = []
         """The field-aware searches of the call, when its arguments constrain fields."""
@@ -174,11 +175,7 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
-        self.events = event_view(self.overlay, tool, arguments, self.tools)
-        if self.events is not None and not self.events.named and self.events.found():
-            # A search of an event log's entities: their projections answer it (none found:
-            # the arguments may select other records, by the usual means).
-            return self._unlogged()
+        self.fold(tool, arguments)
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
@@ -211,16 +208,11 @@ class Grounding:
                     continue
                 for hit in self.overlay.key_hits(named):
                     self._pick(hit.pointer, "recent", hit.inner)
-        return self._unlogged()
-
-    def _unlogged(self) -> list[Pick]:
-        """The picks, less an event log's raw events where its entities are folded from
-        them (``events``): searches of the raw events are no answer either."""
-        if self.events is not None:
-            log = self.events.projections.log.pointer + "/"
-            self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log)}
-            self.searches = [s for s in self.searches if s.collection.pointer + "/" != log]
+        self.unlog()
         return list(self.picks.values())
+
+    def inner(self, overlay: StateOverlay, state: Any) -> Grounding:
+        return Grounding(overlay, state, self.tools)
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value

@@ -261,6 +261,18 @@ class StateView:
         names = key_names(self.world, self.index)
         # An event log's entities are folded from its events: they come first.
         folded = grounding.events.render(room * 3 // 4) if grounding.events else ""
+        inner = grounding.folded
+        if inner is not None:
+            found = records_section(
+                inner.state,
+                list(inner.picks.values()),
+                inner.searches,
+                room * 3 // 4 - len(folded) - 1,
+                inner.summary,
+                None,
+                inner.join,
+            )
+            folded = "\n".join(part for part in (folded, found) if part)
         room -= len(folded) + 2 if folded else 0
         rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join

@@ -110,3 +110,22 @@ def test_an_entity_numbered_in_the_log_is_named_by_its_number_as_text_too() -> N
     grounding = ground(index.overlay_of(state), state, tool, {"number": "7"}, (), world.tools)
     assert grounding.events is not None and grounding.events.named == [7]
     assert '{"boat_no":7,"name":"Boat 7",' in grounding.events.render(4000)
+
+
+def test_a_search_whose_arguments_name_no_field_reads_the_entities_as_records() -> None:
+    """``buyer`` names no field of the orders: the usual field-aware search over the folded
+    entities ties it to ``customer`` by its value."""
+    state = {"shop": {"name": "s"}, "log": order_events(400)}
+    world = world_of(state)
+    index = StateIndex(world, state)
+    arguments = {"buyer": "Customer 3", "carrier": "dhl"}
+    tool = world.tool("find_orders")
+    grounding = ground(index.overlay_of(state), state, tool, arguments, (), world.tools)
+    assert grounding.folded is not None and grounding.events is not None
+    (found,) = grounding.folded.searches
+    wanted = [n for n in range(400) if n % 7 == 3 and n % 4 and n % 3 == 0]
+    assert found.full == [f"/entities/ord-{n:04d}" for n in wanted]
+    view = StateView(world, budget_tokens=3000)
+    text = view.render(state, None, [], tool=tool, arguments=arguments)
+    assert "the entities folded from /log, as records at /entities/ID" in text
+    assert f"- /entities/ord-{wanted[0]:04d}: " in text
