@@ -40,23 +40,29 @@ class EventGrounding:
         """A grounding of the same kind over another state (the folded entities)."""
         raise NotImplementedError
 
-    def fold(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> None:
-        """The event log's entities the call names, or finds when searched."""
+    def fold(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> bool:
+        """The event log's entities the call names, or finds when searched; whether they
+        answer it alone: a search by their fields' names that finds some, or any call where
+        the log is all the state holds (no other records to search or join)."""
         self.events = event_view(self.overlay, tool, arguments, self.tools)
-        entities = self.events.entities if self.events is not None else None
-        if self.events is not None and entities is None and not self.events.named:
+        if self.events is None:
+            return False
+        entities = self.events.entities
+        log = self.events.projections.log.pointer
+        alone = all(c.pointer == log for c in self.overlay.base.collections)
+        if entities is None and not self.events.named:
             # Every argument names a field of the entities: their projections answer it,
             # unless none meets them all (the arguments may select other records).
             self.events = self.events if self.events.found() else None
-            return
-        if entities is None:
-            return
-        inner = self.inner(entities.overlay, entities.state)
-        inner.for_call(tool, arguments)
-        if inner.summary is not None or any(s.full for s in inner.searches):
-            self.folded = inner
-        else:
-            self.events = None
+            return self.events is not None
+        if entities is not None:
+            inner = self.inner(entities.overlay, entities.state)
+            inner.for_call(tool, arguments)
+            if inner.summary is not None or any(s.full for s in inner.searches):
+                self.folded = inner
+            else:
+                self.events = None
+        return alone and self.events is not None
 
     def unlog(self) -> None:
         """Drops the log's raw events from the picks and searches where its entities are

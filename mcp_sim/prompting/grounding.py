@@ -175,7 +175,9 @@ class Grounding(EventGrounding):
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
-        self.fold(tool, arguments)
+        if self.fold(tool, arguments):
+            self.unlog()
+            return list(self.picks.values())
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
