@@ -7,7 +7,8 @@ answers with the real response and patch, so each prompt is built on the real ea
 answers and state. No model runs. ``benchmarks/grounding.py`` prints the figures.
 
 Recall of a call: of the real answer's ``"key": value`` pairs (strings of 3+ characters and all
-numbers, numbers compared by value, values the call's own arguments hold left out; an array's
+numbers, numbers compared by value, ``"78"`` matching 78 as a text-only export writes it,
+values the call's own arguments hold left out; an array's
 items count where they stand in the array after its key; a non-JSON answer's facts are the
 values written in it that hold a digit: numbers, dates, ids), the
 share that appear in the prompt outside the system message, next to their key. State-grounded
@@ -134,7 +135,9 @@ def present(key: str | None, value: Any, text: str) -> bool:
         arrays = re.finditer(quoted + r"\s*:\s*\[([^\]]*)\]", text)
         return any(anywhere(value, found.group(1)) for found in arrays)
     if isinstance(value, int | float):
-        for match in re.finditer(quoted + before + r"(?<![0-9.])(-?[0-9][0-9.eE+-]*)", text):
+        # A number a store writes as text (``"battery": "78"``) holds the same fact.
+        number = r'"?(?<![0-9.])(-?[0-9][0-9.eE+-]*)'
+        for match in re.finditer(quoted + before + number, text):
             try:
                 if math.isclose(float(match.group(1)), float(value), abs_tol=1e-9):
                     return True

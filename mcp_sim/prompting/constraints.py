@@ -124,8 +124,9 @@ def _by_name(
     schema: FieldSchema, words: tuple[str, ...], op: str, kind: str
 ) -> tuple[float, list[str]]:
     best, fields = 0.0, []
+    bounded = kind if kind == "date" else "number"
     for path, info in schema.fields.items():
-        if op in ("min", "max") and info.kind not in (kind, "date" if kind == "date" else "number"):
+        if op in ("min", "max") and info.sorts_as not in (kind, bounded):
             continue
         score = name_score(words, info.words)
         if score > best:
@@ -168,14 +169,16 @@ def _holds(schema: FieldSchema, fields: list[str], value: Any) -> bool:
 def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
     """The fields of ``kind`` most records hold, but not identifiers (a numeric id is no
     measure a range bounds)."""
-    return [
+    found = [
         p
         for p, info in schema.fields.items()
         if p != SELF
-        and info.kind == kind
+        and info.sorts_as == kind
         and info.records * 2 >= schema.sampled
         and not (info.words and info.words[-1][-1] in ID_WORDS)
     ]
+    # Records keyed by their time (a series' readings) are bounded by it, if by no other.
+    return found or ([SELF] if kind == "date" and schema.time_keyed else [])
 
 
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
@@ -282,11 +285,14 @@ def _selects(schema: FieldSchema, how: ArgumentName, value: Any) -> bool:
 
 
 def is_lookup(reading: Reading, id_field: str | None) -> bool:
-    """Whether the constraints only name records by key (a lookup the key index answers)."""
-    return bool(reading.constraints) and all(
+    """Whether the constraints only name records by key (a lookup the key index answers);
+    two on the key name its parts (a reading by its time and its source): a search."""
+    on_key = sum(SELF in c.fields for c in reading.constraints)
+    named = all(
         c.op == "eq" and (SELF in c.fields or (id_field is not None and id_field in c.fields))
         for c in reading.constraints
     )
+    return bool(reading.constraints) and on_key < 2 and named
 
 
 def tool_words(name: str, description: str = "") -> set[str]:
@@ -379,15 +385,15 @@ def _labels(value: Any) -> set[str]:
 
 def refers(reading: Reading, keys: Set[str] = frozenset()) -> bool:
     """Whether every constraint names its fields outright, names entries of a map (a
-    warehouse's stock of the item a lookup names), or holds ``keys`` (those of records a
-    lookup names) in fields whose values are such keys (a vehicle's ``depotCode``): records
-    linked to a looked-up one."""
+    warehouse's stock of the item a lookup names) or parts of the record's key (a series'
+    reading of a looked-up station), or holds ``keys`` (those of records a lookup names) in
+    fields whose values are such keys (a vehicle's ``depotCode``): records linked to one."""
     named = [
         c
         for c in reading.constraints
         if c.fit >= 0.8
         or all(f.endswith(KEY) for f in c.fields)
-        or (c.op == "eq" and _labels(c.value) <= keys)
+        or (c.op == "eq" and (_labels(c.value) <= keys or c.fields == (SELF,)))
     ]
     # A bound beside them (a date "as of", "since") narrows the linked records further.
     return bool(named) and all(c in named or c.op in ("min", "max") for c in reading.constraints)

@@ -32,7 +32,11 @@ class EventGrounding:
     folded: EventGrounding | None
 
     def for_call(
-        self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
+        self,
+        tool: ToolSpec | None,
+        arguments: dict[str, Any],
+        recent: Iterable[str] = (),
+        answers: Sequence[str] = (),
     ) -> list[Any]:
         raise NotImplementedError
 
@@ -40,11 +44,13 @@ class EventGrounding:
         """A grounding of the same kind over another state (the folded entities)."""
         raise NotImplementedError
 
-    def fold(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> bool:
+    def fold(
+        self, tool: ToolSpec | None, arguments: dict[str, Any], answers: Sequence[str] = ()
+    ) -> bool:
         """The event log's entities the call names, or finds when searched; whether they
         answer it alone: a search by their fields' names that finds some, or any call where
         the log is all the state holds (no other records to search or join)."""
-        self.events = event_view(self.overlay, tool, arguments, self.tools)
+        self.events = event_view(self.overlay, tool, arguments, self.tools, answers)
         if self.events is None:
             return False
         entities = self.events.entities
@@ -52,26 +58,26 @@ class EventGrounding:
         alone = all(c.pointer == log for c in self.overlay.base.collections)
         if entities is None and not self.events.named:
             # Every argument names a field of the entities: their projections answer it,
-            # unless none meets them all (the arguments may select other records).
-            self.events = self.events if self.events.found() else None
-            return self.events is not None
+            # alone unless none meets them all (the arguments may select other records).
+            return bool(self.events.found())
         if entities is not None:
             inner = self.inner(entities.overlay, entities.state)
-            inner.for_call(tool, arguments)
+            inner.for_call(tool, arguments, (), answers)
             if inner.summary is not None or any(s.full for s in inner.searches):
                 self.folded = inner
             else:
                 self.events = None
         return alone and self.events is not None
 
-    def unlog(self) -> None:
-        """Drops the log's raw events from the picks and searches where its entities are
-        folded from them; the folded entities where the arguments select the state's own
-        records (the tool's collection, not the log's)."""
+    def unlog(self) -> list[Any]:
+        """The picks, less the log's raw events where its entities are folded from them (and
+        the searches of those); the folded entities are dropped where the arguments select
+        the state's own records (the tool's collection, not the log's)."""
         if self.events is None:
-            return
+            return list(self.picks.values())
         log = self.events.projections.log.pointer + "/"
         self.picks = {p: pick for p, pick in self.picks.items() if not p.startswith(log)}
         self.searches = [s for s in self.searches if s.collection.pointer + "/" != log]
         if self.folded is not None and any(s.full for s in self.searches):
             self.folded = self.events = None
+        return list(self.picks.values())

@@ -22,7 +22,7 @@ from typing import Any
 from mcp_sim.prompting.event_entities import FoldedEntities, folded_entities
 from mcp_sim.prompting.event_search import EventConstraint, read_constraints, search
 from mcp_sim.prompting.field_names import read_argument, tokens
-from mcp_sim.prompting.search_count import count_field
+from mcp_sim.prompting.search_count import CountField, count_field
 from mcp_sim.runtime.event_fold import (
     Ident,
     Projection,
@@ -72,7 +72,8 @@ class EventView:
     until: str | None = None
     constraints: list[EventConstraint] = field(default_factory=list)
     """A read's arguments, each read by its name as a constraint on a projection's field."""
-    count_name: str | None = None
+    count: CountField | None = None
+    """The answer's count field, for a search (see :mod:`mcp_sim.prompting.search_count`)."""
     entities: FoldedEntities | None = None
     """For a read whose arguments not all name a field: the entities as records, for the
     usual search."""
@@ -225,7 +226,7 @@ class EventView:
     def _search(self, lines: list[str], room: int) -> None:
         found = self.found()
         described = "; ".join(c.describe() for c in self.constraints)
-        count = f'(the answer\'s "{self.count_name}": {len(found)}) ' if self.count_name else ""
+        count = f'(the answer\'s "{self.count.name}": {len(found)}) ' if self.count else ""
         rows: list[str] = []
         left = room - 200
         for projection in found:
@@ -266,9 +267,10 @@ def event_view(
     tool: ToolSpec | None,
     arguments: dict[str, Any],
     tools: Sequence[ToolSpec] = (),
+    answers: Sequence[str] = (),
 ) -> EventView | None:
     """The event log's part of a call's view, when the state is one and the call names one
-    of its entities or searches them."""
+    of its entities or searches them (``answers``: the tool's earlier ones)."""
     for log in event_logs(overlay):
         folded = projections(overlay, log)
         found = {k: i for k, v in arguments.items() if (i := _entity_of(folded, v)) is not None}
@@ -284,7 +286,7 @@ def event_view(
         view.constraints, selecting = read_constraints(folded, arguments)
         if not view.constraints or len(view.constraints) < selecting:
             view.entities = folded_entities(overlay, folded, id_key)
-        view.count_name = count_field(tool)
+        view.count = count_field(tool, answers)
         return view
     return None
 

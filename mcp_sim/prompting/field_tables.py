@@ -21,6 +21,7 @@ from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, v
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import Collection, normalize, record_items
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -206,7 +207,7 @@ def equal_labels(wanted: Any) -> set[str]:
 
 def held_values(key: str, record: Any, path: str) -> list[Any]:
     if path == SELF:
-        return [key]
+        return list(key_values(key))
     return [value for _, value in values_at(record, path)]
 
 

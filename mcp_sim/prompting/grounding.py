@@ -36,8 +36,10 @@ from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
 from mcp_sim.prompting.search_result import SearchResult, sub_record
@@ -45,6 +47,7 @@ from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.spec.world import ToolSpec
 
@@ -155,15 +158,20 @@ class Grounding(EventGrounding):
         return pick
 
     def for_call(
-        self, tool: ToolSpec | None, arguments: dict[str, Any], recent: Iterable[str] = ()
+        self,
+        tool: ToolSpec | None,
+        arguments: dict[str, Any],
+        recent: Iterable[str] = (),
+        answers: Sequence[str] = (),
     ) -> list[Pick]:
+        """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
-        # A number bounding a range (``min_aperture=440``) names no record, whatever is
-        # keyed 440.
+        # A number or a time bounding a range (``min_aperture=440``, ``after=2025-01-24``)
+        # names no record, whatever is keyed 440 or by that time.
         bounds = {
             n
             for n, v in arguments.items()
-            if isinstance(v, int | float) and read_argument(n).op in ("min", "max")
+            if magnitude(v) is not None and read_argument(n).op in ("min", "max")
         }
         labels = [
             label
@@ -175,9 +183,8 @@ class Grounding(EventGrounding):
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
-        if self.fold(tool, arguments):
-            self.unlog()
-            return list(self.picks.values())
+        if self.fold(tool, arguments, answers):
+            return self.unlog()
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
@@ -188,7 +195,7 @@ class Grounding(EventGrounding):
             self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
             page = page_asked(tool, arguments)
             for search in self.searches:
-                search.count_name, search.page = count_field(tool), page
+                search.count, search.page = count_field(tool, answers), page
                 search.full = page.first(search.full) if page else search.full
         if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
@@ -203,15 +210,16 @@ class Grounding(EventGrounding):
         self._link()
         for search in self.searches:
             self._searched(search, complete=False)
+        self._recent(recent)
+        return self.unlog()
+
+    def _recent(self, recent: Iterable[str]) -> None:
+        """The records the recent turns' texts name."""
         for text in recent:
             for token in _TOKEN.findall(text):
                 named = normalize(token)
-                if named is None:
-                    continue
-                for hit in self.overlay.key_hits(named):
+                for hit in self.overlay.key_hits(named) if named is not None else ():
                     self._pick(hit.pointer, "recent", hit.inner)
-        self.unlog()
-        return list(self.picks.values())
 
     def inner(self, overlay: StateOverlay, state: Any) -> Grounding:
         return Grounding(overlay, state, self.tools)
@@ -248,6 +256,7 @@ class Grounding(EventGrounding):
             tables.schema(joined.targets),
             answer_words(tool),
             answer_lists(tool),
+            once=asks_each_once(tool),
         )
         self.searches = [s for s in self.searches if s.through is None]
 
@@ -360,7 +369,10 @@ class Grounding(EventGrounding):
         facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
         if facts is None:
             return None
-        return [label for label in facts.values if label != normalize(facts.key)]
+        # A series' reading's time is its own key too: it names the reading's siblings, not
+        # a record the reading refers to (its source does: the station's entry).
+        own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
+        return [label for label in facts.values if label not in own]
 
 
 def ground(
@@ -369,10 +381,13 @@ def ground(
     tool: ToolSpec | None,
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
+    answers: Sequence[str] = (),
     tools: Sequence[ToolSpec] = (),
 ) -> Grounding:
     """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
-    its field-aware search (``search``); ``tools``: the world's."""
+    its field-aware search (``search``); ``answers``: the tool's earlier answers, oldest
+    first, which may show how it wraps a search's results and their count; ``tools``: the
+    world's."""
     grounding = Grounding(overlay, state, tools)
-    grounding.for_call(tool, arguments, recent)
+    grounding.for_call(tool, arguments, recent, answers)
     return grounding

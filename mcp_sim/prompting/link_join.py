@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mcp_sim.prompting.constraints import Constraint
@@ -38,6 +38,9 @@ from mcp_sim.runtime.state_shape import Collection, normalize
 
 MOST_LINKS = 200
 """Links followed per call (the view shows those that fit, and says how many there are)."""
+MOST_COUNTED = 5000
+"""Links followed when the answer counts the links of each record reached (see
+:meth:`LinkJoin.every_row`)."""
 SAMPLED_LINKS = 40
 """Links whose fields are tried to find the one referring to the targets."""
 
@@ -61,6 +64,21 @@ class LinkJoin:
     record): not worth repeating on every row."""
     found_by: str = ""
     """What the arguments were read as (``owner/id = "OW-7"``)."""
+    pending: list[str] = field(default_factory=list)
+    """Links found past :data:`MOST_LINKS`: followed only when each counts."""
+    keys: Keys = field(default_factory=dict)
+    labels: set[str] = field(default_factory=set)
+    """The labels of the arguments' values (no target is one)."""
+
+    def every_row(self, state: Any) -> list[tuple[str, list[str]]]:
+        """:attr:`rows` with those of the links found past them (at most
+        :data:`MOST_COUNTED` in all): what counting each target's links needs."""
+        room = max(0, MOST_COUNTED - len(self.rows))
+        for pointer in self.pending[:room]:
+            values = [v for _, v in values_at(resolve(state, pointer), self.reference)]
+            self.rows.append((pointer, _targets_of(self.keys, values, self.labels)))
+        self.pending = []
+        return self.rows
 
     @property
     def target_pointers(self) -> list[str]:
@@ -195,7 +213,9 @@ def follow(
         values = [v for _, v in values_at(resolve(state, pointer), path)]
         rows.append((pointer, _targets_of(keys, values, given, paths)))
     key = paths.most_common(1)[0][0]
-    return LinkJoin(links, targets, rows, len(found), path, key, constrained)
+    join = LinkJoin(links, targets, rows, len(found), path, key, constrained)
+    join.pending, join.keys, join.labels = found[MOST_LINKS:], keys, given
+    return join
 
 
 class Found(Protocol):

@@ -24,6 +24,7 @@ from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.key_names import key_label
+from mcp_sim.prompting.link_groups import count_name, group_heading, group_line, groups
 from mcp_sim.prompting.link_join import LinkJoin
 from mcp_sim.prompting.link_values import Lists, values_line
 from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, is_map
@@ -117,8 +118,9 @@ class LinkRows:
         target_schema: FieldSchema,
         words: set[str],
         lists: Lists | None = None,
+        once: bool = False,
     ) -> None:
-        self.join, self.words = join, words
+        self.join, self.words, self.once = join, words, once
         self.schemas, self.lists = (link_schema, target_schema), lists or {}
         self.key_names: dict[str, str] = {}
         self.link_dates = [p for p, i in link_schema.fields.items() if i.kind == "date"]
@@ -171,7 +173,9 @@ class LinkRows:
 
     def render(self, state: Any, room: int, key_names: dict[str, str]) -> str:
         """The heading and the rows that fit in ``room`` characters (``""`` if none);
-        ``key_names`` names the keys of targets that do not hold theirs."""
+        ``key_names`` names the keys of targets that do not hold theirs; with :attr:`once`
+        (the answer lists the records reached each once), each of those once, counted (see
+        :mod:`mcp_sim.prompting.link_groups`)."""
         self.key_names = key_names
         rows = self.join.rows
         wanted = min(len(rows), ENOUGH_ROWS)
@@ -179,6 +183,11 @@ class LinkRows:
         if len(values) * 2 > room:
             values = ""
         room -= len(self._heading(0)) + len(values) + 8
+        # Each target's count is of every link, not only of those rows show.
+        whole = self.once and len(self.join.every_row(state)) == self.join.total
+        grouped = groups(self.join) if whole else None
+        if grouped is not None:
+            return self._grouped(state, grouped, room, values)
         best: list[str] = []
         for level in (2, 1, 0):
             lines: list[str] = []
@@ -197,6 +206,34 @@ class LinkRows:
         if not best:
             return ""
         return "\n".join([self._heading(len(best)), *([values] if values else []), *best])
+
+    def _grouped(self, state: Any, grouped: dict[str, list[str]], room: int, values: str) -> str:
+        """Each record reached once, with its count of links, in the richest detail that
+        shows nearly as many of them as the plainest."""
+        name = count_name(self.join, self.lists)
+        wanted = min(len(grouped), ENOUGH_ROWS)
+        tried: list[list[str]] = []
+        for level in (2, 1, 0):
+            keep = self._target_keep(level)
+            lines: list[str] = []
+            spent = 0
+            for target, links in grouped.items():
+                label = key_label(target, self.key_names)
+                body = f"{label} {self._shown(state, target, keep)}".strip()
+                line = group_line(target, body, links, name, listed_links=level == 2)
+                if spent + len(line) + 1 > room:
+                    break
+                lines.append(line)
+                spent += len(line) + 1
+            tried.append(lines)
+            if len(lines) >= wanted:
+                break
+        most = max(len(lines) for lines in tried)
+        best = next(lines for lines in tried if len(lines) * 10 >= most * 9)
+        if not best:
+            return ""
+        heading = group_heading(self.join, len(grouped), len(best), name)
+        return "\n".join([heading, *([values] if values else []), *best])
 
     def _heading(self, shown: int) -> str:
         join = self.join

@@ -21,6 +21,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import looks_keyed, normalize
 
 KEY = "#"
@@ -32,7 +33,9 @@ ANY = "*"
 _MAX_DEPTH = 16
 _MAX_ITEMS = 256
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_NUMERIC_TEXT = re.compile(r"^-?\d{1,15}(\.\d+)?$")
 SAMPLE = 200
+_MOST_DISTINCT = 400
 """Records a collection's schema is drawn from (spread over the collection)."""
 _PATH_REFERENCE = re.compile(
     r"^(?:[a-z][a-z0-9+.-]*://[^/\s]+)?(?:/[^/\s?#]+)+/([^/\s?#]+)/?$", re.I
@@ -149,6 +152,8 @@ class FieldInfo:
     """The least and greatest number (a date as its day number) seen in the sample."""
     fractional: int = 0
     """Numbers seen with a fraction (``18.5``): a measure, not a count."""
+    numeric_text: int = 0
+    """Strings holding a number (``"78"``): an export that writes every value as text."""
 
     @property
     def unique(self) -> bool:
@@ -158,6 +163,15 @@ class FieldInfo:
     @property
     def kind(self) -> str:
         return max(self.kinds, key=lambda k: self.kinds[k]) if self.kinds else "other"
+
+    @property
+    def sorts_as(self) -> str:
+        """The kind a range compares the values as: text holding numbers (a key-value
+        store's ``"battery": "78"``) sorts as numbers."""
+        kind = self.kind
+        if kind == "string" and self.numeric_text * 5 >= self.values * 4:
+            return "number"
+        return kind
 
 
 def path_words(path: str, collection: str) -> tuple[tuple[str, ...], ...]:
@@ -178,14 +192,22 @@ class FieldSchema:
     fields: dict[str, FieldInfo]
     sampled: int
 
+    @property
+    def time_keyed(self) -> bool:
+        """Whether most records are keyed by a time (a series' readings, a calendar's days)."""
+        own = self.fields[SELF]
+        return own.kinds.get("date", 0) * 2 >= own.records > 0
+
     @classmethod
     def of(cls, collection: str, records: list[tuple[str, Any]]) -> FieldSchema:
         """The schema of a collection from its ``(key, record)`` pairs."""
         step = max(1, len(records) // SAMPLE)
         sample = records[::step][:SAMPLE]
         fields: dict[str, FieldInfo] = {SELF: FieldInfo(SELF, path_words(SELF, collection))}
+        _note_sources(fields[SELF], records)
         for key, record in sample:
-            _note(fields[SELF], key)
+            for own in key_values(key):
+                _note(fields[SELF], own)
             fields[SELF].records += 1
             for path, values in field_paths(record).items():
                 info = fields.get(path)
@@ -197,13 +219,25 @@ class FieldSchema:
         return cls(collection, fields, len(sample))
 
 
+def _note_sources(info: FieldInfo, records: list[tuple[str, Any]]) -> None:
+    """The sources and the days of a series' readings (``TIME/SOURCE`` keys), every one: a
+    sample spread over times in order meets only some of them."""
+    for key, _ in records:
+        said = key_values(key)
+        if len(said) < 2:
+            return
+        for label in (normalize(said[1]), normalize(said[0][:10])):
+            if label is not None and len(info.distinct) < _MOST_DISTINCT:
+                info.distinct.add(label)
+
+
 def _note(info: FieldInfo, value: Any) -> None:
     info.values += 1
     kind = kind_of_value(value)
     info.kinds[kind] = info.kinds.get(kind, 0) + 1
     _note_range(info, value, kind)
     label = normalize(value)
-    if label is not None and len(info.distinct) < 400:
+    if label is not None and len(info.distinct) < _MOST_DISTINCT:
         info.distinct.add(label)
         referred = path_reference(value)
         if referred is not None:
@@ -228,7 +262,10 @@ def magnitude(value: Any) -> float | None:
 
 
 def _note_range(info: FieldInfo, value: Any, kind: str) -> None:
-    if kind not in ("number", "date"):
+    if kind == "string" and _NUMERIC_TEXT.match(value):
+        info.numeric_text += 1
+        value = float(value)
+    elif kind not in ("number", "date"):
         return
     number = magnitude(value)
     if number is None:

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from jsonpointer import unescape
+
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.record_render import record_line
+from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.runtime.state_keys import part_name
 from mcp_sim.runtime.state_paths import resolve
 
 RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
@@ -45,8 +49,9 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
         text = f"{head}{search.join.describe()}; {len(shown)} of them shown below."
         return text if len(text) <= room else text[: max(0, room - 1)] + "…"
     if total == 0:
+        # The count (0) is the answer's, though no record holds it.
         body = f"no record meets all {wanted}" if wanted > 1 else "no record meets it"
-        body += f"; {len(search.partial)} meet some (shown below while they fit)."
+        body += f" (a count of 0); {len(search.partial)} meet some (shown below while they fit)."
     elif len(shown) == total:
         body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
         body += f"{'all of them' if wanted > 1 else 'it'}, all shown below."
@@ -67,11 +72,17 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
         body += "."
     paged = search.page.describe(total) if search.page is not None and total else ""
     body = f"{body[:-1]}; {paged}." if paged else body
-    if search.count_name is not None:
+    if search.count is not None:
         # The answer's count is of every record meeting them all, whatever a page shows.
-        body = f'(the answer\'s "{search.count_name}": {total}) {body}'
+        body = f"{_count_part(search.count, total)} {body}"
     text = head + body
     return text if len(text) <= room else text[: max(0, room - 1)] + "…"
+
+
+def _count_part(count: CountField, total: int) -> str:
+    """The answer's count (and, with none found, its empty list) under their names."""
+    listed = f' and "{count.listed}": []' if count.listed is not None and not total else ""
+    return f'(the answer\'s "{count.name}": {total}{listed})'
 
 
 def records_section(
@@ -162,7 +173,7 @@ class _Section:
         if line is None or fit <= 0:
             return None
         head = f"- {pick.pointer}"
-        return head + label + line[len(head) :]
+        return head + label + _part_label(pick.pointer, record) + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)
@@ -188,6 +199,15 @@ class _Section:
         self.left -= len(line) + 1
         if pick.complete:
             self.shown.add(pick.pointer)
+
+
+def _part_label(pointer: str, record: Any) -> str:
+    """`` "rides"`` after a flat store's ``/rider:42:rides`` holding a list or a value: the
+    part of rider 42 it is, named as an answer gathering the rider's keys names it."""
+    if isinstance(record, dict) or pointer.count("/") != 1:
+        return ""
+    part = part_name(unescape(pointer[1:]))
+    return f', "{part}"' if part else ""
 
 
 def _name_missed(lines: list[str], missed: list[str], left: int) -> None:

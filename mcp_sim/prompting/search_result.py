@@ -13,6 +13,7 @@ from mcp_sim.prompting.field_tables import Places, value_test
 from mcp_sim.prompting.joins import TwoHop
 from mcp_sim.prompting.link_join import LinkJoin
 from mcp_sim.prompting.record_fields import KEY, SELF, values_at
+from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_page import Page
 from mcp_sim.runtime.state_shape import Collection
 
@@ -39,9 +40,9 @@ class SearchResult:
     owner's charters, for ``boats_of_owner``): each with the records it refers to."""
     page: Page | None = None
     """The page of :attr:`full` the call asks for (its records are put first)."""
-    count_name: str | None = None
+    count: CountField | None = None
     """The answer's field for how many records meet every constraint (see
-    :mod:`mcp_sim.prompting.search_count`), when the tool's output schema has one."""
+    :mod:`mcp_sim.prompting.search_count`), when the tool tells one."""
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:

@@ -104,13 +104,17 @@ class StateView:
         tool: ToolSpec | None = None,
         arguments: dict[str, Any] | None = None,
         overlay: StateOverlay | None = None,
+        answers: Sequence[str] = (),
     ) -> str:
         """The anchor's state section: the whole state if it fits, else a view holding the
-        records the call needs (``references``: texts of recent turns naming records)."""
+        records the call needs (``references``: texts of recent turns naming records;
+        ``answers``: the tool's earlier answers, which may show how it wraps a search's)."""
         overlay = self.overlay_for(state, overlay)
         if self.fits(overlay):
             return render_state(state)
-        grounding = ground(overlay, state, tool, arguments or {}, references, self.world.tools)
+        grounding = ground(
+            overlay, state, tool, arguments or {}, references, answers, self.world.tools
+        )
         return self._view(state, overlay, grounding)
 
     def turn_section(
@@ -124,6 +128,7 @@ class StateView:
         tool: ToolSpec | None = None,
         overlay: StateOverlay | None = None,
         known: Collection[str] = frozenset(),
+        answers: Sequence[str] = (),
     ) -> str:
         """The state section of a turn: with ``unseen`` ``None``, the anchor (:meth:`render`);
         otherwise the changes ``unseen`` by the model so far and the records the call needs,
@@ -131,12 +136,20 @@ class StateView:
         :mod:`mcp_sim.prompting.shown_records`) named instead of repeated."""
         if unseen is None:
             return self.render(
-                state, index, references, tool=tool, arguments=arguments, overlay=overlay
+                state,
+                index,
+                references,
+                tool=tool,
+                arguments=arguments,
+                overlay=overlay,
+                answers=answers,
             )
         parts = [render_changes(unseen)] if unseen else []
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
-            grounding = ground(overlay, state, tool, arguments, (), self.world.tools)
+            grounding = ground(
+                overlay, state, tool, arguments, answers=answers, tools=self.world.tools
+            )
             named = known_line([pointer for pointer in grounding.picks if pointer in known])
             for pointer in known:
                 grounding.picks.pop(pointer, None)

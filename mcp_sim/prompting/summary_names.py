@@ -134,8 +134,8 @@ def stat_names(
     op: str, field: str, style: str, *, alone: bool, time: bool
 ) -> tuple[list[str], list[str]]:
     """The names of operation ``op`` over ``field`` (its last named segment), and the names
-    to fall back on: the operation's words on the field's name, and on the last word of a
-    name of several words (a fallback: another field's own name comes first); ``alone`` adds
+    to fall back on: the operation's words on the field's name, and on the last and the first
+    word of a name of several words (a fallback: another field's own name comes first); ``alone`` adds
     the bare operation's names, ``time`` those of a date range."""
     before = BEFORE[op] + (DATES.get(op, ()) if time else ())
     names = [field, plural(field)] if op == "sum" else []
@@ -143,10 +143,14 @@ def stat_names(
     names += [join([field, w], style) for w in AFTER[op]]
     if alone:
         names += [spelled(w, style) for w in (DATES.get(op, ()) if time else BARE[op])]
-    last = words(field)[-1] if len(words(field)) > 1 else None
-    fallback = [join([w, last], style) for w in before] if last is not None else []
-    fallback += [join([last, w], style) for w in AFTER[op]] if last is not None else []
-    return list(dict.fromkeys(names)), fallback
+    fallback: list[str] = []
+    # A name of several words names its measure first and its unit last (``temperature_c``,
+    # ``price_usd``): an answer names the operation on either alone.
+    said = words(field)
+    for part in [said[-1], said[0]] if len(said) > 1 else []:
+        fallback += [join([w, part], style) for w in before]
+        fallback += [join([part, w], style) for w in AFTER[op]]
+    return list(dict.fromkeys(names)), list(dict.fromkeys(fallback))
 
 
 def count_names(group: str, style: str, phrases: Iterable[str]) -> list[str]:

@@ -122,14 +122,16 @@ def assign_ranges(
     claimed, groups whose values fit a field best choosing first."""
     chosen: dict[str, list[str]] = {}
     taken = set(claimed)
-    ranked: list[tuple[float, tuple[str, ...]]] = []
+    ranked: list[tuple[float, int, tuple[str, ...]]] = []
     for words, members in groups.items():
         candidates = set.intersection(*(set(c) for _, _, c in members))
         best = nearest(schema, candidates, [v for _, v, _ in members], _timed(members))
         if best:
             distance = sum(range_distance(schema.fields[best[0]], v) or 0.0 for _, v, _ in members)
-            ranked.append((distance / len(members), words))
-    for _, words in sorted(ranked):
+            # Of bounds that fit equally well, the one fewer fields fit chooses first
+            # (``-1.98`` fits only a temperature; ``0.0`` fits rain, wind and temperature).
+            ranked.append((distance / len(members), len(best), words))
+    for _, _, words in sorted(ranked):
         members = groups[words]
         candidates = set.intersection(*(set(c) for _, _, c in members))
         free = [p for p in sorted(candidates) if p not in taken] or sorted(candidates)

@@ -25,6 +25,7 @@ from jsonpointer import escape, unescape
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
 from mcp_sim.runtime.state_paths import raw_value, record_size, resolve
+from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
@@ -83,11 +84,10 @@ class StateIndex:
         _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
     def collection_of(self, pointer: str) -> Collection | None:
-        """The collection whose record ``pointer`` is, or is inside."""
-        for collection in self.collections:
-            if within(collection.pointer, pointer):
-                return collection
-        return None
+        """The collection whose record ``pointer`` is, or is inside (the innermost: a
+        series' odd keys hold collections of their own)."""
+        found = [c for c in self.collections if within(c.pointer, pointer)]
+        return max(found, key=lambda c: len(c.pointer)) if found else None
 
     def owner(self, pointer: str, state: Any) -> str | None:
         """The pointer of the record that ``pointer`` is, or is inside (``-`` resolved
@@ -97,6 +97,9 @@ class StateIndex:
             return None
         if collection.keys is not None:
             return record_pointer(collection, pointer)
+        if collection.slots:
+            below = pointer[len(collection.pointer) + 1 :]
+            return record_pointer(collection, pointer) if "/" in below else None
         below = pointer[len(collection.pointer) + 1 :]
         rest = below.split("/", 1)[0]
         if collection.table is not None:
@@ -154,6 +157,11 @@ def _add_facts(
 ) -> None:
     from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
     from_key.append(Hit(pointer, ""))
+    said = key_values(facts.key)
+    if len(said) > 1:
+        # A series' reading answers to its time, the key of the series (its source is the
+        # key of a time's map, which every time has: a value to match, not a name).
+        keys.setdefault(normalize(said[0]) or said[0], []).append(Hit(pointer, ""))
     if WILDCARD in facts.collection.rpartition("/")[2]:
         # A flat store's record answers to its whole stored key too (``bike:B10442``).
         stored = unescape(pointer.rpartition("/")[2])
@@ -248,6 +256,13 @@ class StateOverlay:
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
             self.shifted.add(collection.pointer)
+        if collection.slots and depth == 0:
+            # A time added, replaced or dropped whole: each of its readings, then and now.
+            slot = resolve(state, path)
+            touched.update(f"{path}/{escape(k)}" for k in (slot if isinstance(slot, dict) else ()))
+            touched.update(
+                p for p in (*self.base.records, *self.changed) if p.startswith(path + "/")
+            )
         owner = self.base.owner(path, state)
         if owner is not None:
             touched.add(owner)

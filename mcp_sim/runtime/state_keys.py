@@ -59,6 +59,16 @@ def split_key(key: str, separator: str) -> KeyPattern | None:
     return KeyPattern(parts[0] + separator, separator + rest if len(parts) > 2 else "")
 
 
+def part_name(key: str) -> str | None:
+    """The part a composite key names after its type and id (``rider:42:rides`` → ``rides``):
+    what the record holds of the id's whole, when the store spreads one over several keys."""
+    for separator in SEPARATORS:
+        parts = key.split(separator)
+        if len(parts) >= 3 and split_key(key, separator) is not None and _TYPE.match(parts[-1]):
+            return parts[-1]
+    return None
+
+
 def key_patterns(value: Any) -> list[KeyPattern] | None:
     """The key patterns of an object of composite keys, most keys first; ``None`` when
     ``value`` is not one (most keys must follow a few patterns of one separator, and most ids

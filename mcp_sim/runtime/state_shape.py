@@ -30,6 +30,7 @@ from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_series import key_values, series_odd, slot_items, slotted
 from mcp_sim.runtime.state_tables import (
     Table,
     row_count,
@@ -89,6 +90,12 @@ class Collection:
     pages: str = ""
     """The field of each item holding its records, when the array's items are pages of one
     collection (see :mod:`mcp_sim.runtime.state_pages`)."""
+    odd: frozenset[str] = frozenset()
+    """Keys of a keyed collection's object that are no records of it (a directory beside a
+    series keyed by time; see :mod:`mcp_sim.runtime.state_series`)."""
+    slots: bool = False
+    """The records are the entries of each time's map (a series of readings per station),
+    keyed ``TIME/SOURCE``, two levels below ``pointer``."""
 
 
 def within(collection: str, pointer: str) -> bool:
@@ -106,6 +113,8 @@ def within(collection: str, pointer: str) -> bool:
 def record_pointer(collection: Collection, pointer: str) -> str:
     """The pointer of ``collection``'s record that ``pointer`` is, or is inside."""
     parent = collection.pointer.rpartition("/")[0] if collection.keys else collection.pointer
+    if collection.slots:
+        return f"{parent}/{'/'.join(pointer[len(parent) + 1 :].split('/')[:2])}"
     return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}{collection.inner}"
 
 
@@ -116,6 +125,8 @@ def record_position(collection: Collection, pointer: str) -> str:
     if collection.pages:
         page, _, at = pointer[len(collection.pointer) + 1 :].split("/")[:3]
         return f"{page}/{at}"
+    if collection.slots:
+        return "/".join(map(unescape, pointer[len(collection.pointer) + 1 :].split("/")[:2]))
     return unescape(pointer.rsplit("/", 1)[1])
 
 
@@ -176,6 +187,17 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
                 at = f"{pointer}/{escape(pattern.glob)}"
                 size = len(pattern_records(value, pattern))
                 found[at] = Collection(at, True, None, size, None, None, pattern)
+        elif (odd := series_odd(value)) is not None and (odd or slotted(value)):
+            series = {k: v for k, v in value.items() if k not in odd}
+            if slotted(series):
+                size = sum(1 for _ in slot_items(series, frozenset()))
+                found[pointer] = Collection(
+                    pointer, True, None, size, odd=frozenset(odd), slots=True
+                )
+            elif looks_keyed(series):
+                found[pointer] = Collection(pointer, True, None, len(series), odd=frozenset(odd))
+            for key in odd:
+                walk(value[key], f"{pointer}/{escape(key)}", depth + 1)
         elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
             found[pointer] = Collection(pointer, True, None, len(value))
         elif isinstance(value, dict):
@@ -238,9 +260,13 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
         parent = collection.pointer.rpartition("/")[0]
         for key, record in value.items():
             yield record_key(collection, key, record), f"{parent}/{escape(key)}", record
+    elif isinstance(value, dict) and collection.slots:
+        for key, below, record in slot_items(value, collection.odd):
+            yield key, f"{collection.pointer}/{below}", record
     elif isinstance(value, dict):
         for key, record in value.items():
-            yield key, f"{collection.pointer}/{escape(key)}", record
+            if key not in collection.odd:
+                yield key, f"{collection.pointer}/{escape(key)}", record
     elif collection.pages:
         for at, below, record in paged(value, collection.pages):
             yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
@@ -282,9 +308,10 @@ class RecordFacts:
 
 def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
     facts = RecordFacts(key, collection)
-    own = normalize(key)
-    if own is not None:
-        facts.values.setdefault(own, "")
+    # A slotted series' reading answers to its time and its source, each alone.
+    for own in map(normalize, {key: None} | dict.fromkeys(key_values(key))):
+        if own is not None:
+            facts.values.setdefault(own, "")
 
     def walk(value: Any, where: str, depth: int) -> None:
         if depth > _MAX_RECORD_DEPTH:

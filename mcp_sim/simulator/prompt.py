@@ -27,6 +27,7 @@ from mcp_sim.prompting.native import (
     render_preamble,
     render_system,
 )
+from mcp_sim.prompting.search_count import EARLIER_ANSWERS
 from mcp_sim.prompting.shown_records import known_records
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.entities import EntityIndex, string_values
@@ -218,7 +219,15 @@ class PromptShaper:
         overlay = self.view.overlay_for(session.state, session.grounding)
         known = shown_known(session, shown) if unseen is not None else set()
         state_section = self.view.turn_section(
-            session.state, before, unseen, args, references, tool=tool, overlay=overlay, known=known
+            session.state,
+            before,
+            unseen,
+            args,
+            references,
+            tool=tool,
+            overlay=overlay,
+            known=known,
+            answers=earlier_answers(session, tool.name),
         )
         context = TurnContext(
             state_view=state_section,
@@ -247,3 +256,9 @@ class PromptShaper:
             simulation_instruction=simulation_instruction,
         )
         return Prompt(messages, head, anchor=unseen is None)
+
+
+def earlier_answers(session: Session, tool: str) -> list[str]:
+    """The last answers of ``tool`` in the session, oldest first: they may show how it wraps
+    a search's results and their count."""
+    return [t.observation for t in session.history if t.tool == tool][-EARLIER_ANSWERS:]

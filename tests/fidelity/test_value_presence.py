@@ -42,3 +42,9 @@ def test_an_empty_json_answer_has_no_facts_and_text_is_one() -> None:
     answer = "Saved BT-7's entry on 2026-06-09: berth 164, rate 62.53."
     assert facts(answer, {"boat": "BT-7", "date": "2026-06-09"}) == [(None, 164), (None, 62.53)]
     assert facts("42.5", {"id": 42.5}) == []
+
+
+def test_a_number_a_store_writes_as_text_counts_by_value() -> None:
+    prompt = '{"battery":"78","fare":"8.20","code":"78-B"}'
+    assert present("battery", 78, prompt) and present("fare", 8.2, prompt)
+    assert not present("code", 78, prompt) and not present("battery", 7, prompt)

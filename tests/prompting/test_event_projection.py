@@ -37,7 +37,9 @@ def view_of(tool: str, arguments: dict[str, Any], room: int = 6000) -> str:
     state = {"shop": {"name": "s"}, "log": order_events()}
     world = world_of(state)
     index = StateIndex(world, state)
-    grounding = ground(index.overlay_of(state), state, world.tool(tool), arguments, (), world.tools)
+    grounding = ground(
+        index.overlay_of(state), state, world.tool(tool), arguments, tools=world.tools
+    )
     assert grounding.events is not None
     assert not [p for p in grounding.picks if p.startswith("/log/")]
     return grounding.events.render(room)
@@ -107,7 +109,7 @@ def test_an_entity_numbered_in_the_log_is_named_by_its_number_as_text_too() -> N
     world = world_of(state)
     index = StateIndex(world, state)
     tool = world.tool("get_order")
-    grounding = ground(index.overlay_of(state), state, tool, {"number": "7"}, (), world.tools)
+    grounding = ground(index.overlay_of(state), state, tool, {"number": "7"}, tools=world.tools)
     assert grounding.events is not None and grounding.events.named == [7]
     assert '{"boat_no":7,"name":"Boat 7",' in grounding.events.render(4000)
 
@@ -120,7 +122,7 @@ def test_a_search_whose_arguments_name_no_field_reads_the_entities_as_records() 
     index = StateIndex(world, state)
     arguments = {"buyer": "Customer 3", "carrier": "dhl"}
     tool = world.tool("find_orders")
-    grounding = ground(index.overlay_of(state), state, tool, arguments, (), world.tools)
+    grounding = ground(index.overlay_of(state), state, tool, arguments, tools=world.tools)
     assert grounding.folded is not None and grounding.events is not None
     (found,) = grounding.folded.searches
     wanted = [n for n in range(400) if n % 7 == 3 and n % 4 and n % 3 == 0]

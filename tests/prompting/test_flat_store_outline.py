@@ -55,6 +55,6 @@ def test_the_outline_of_a_flat_store_counts_its_records_as_they_are_now() -> Non
 def test_a_key_listing_another_patterns_ids_leads_to_their_records() -> None:
     world = world_of(rides_store(), [tool("list_rider_rides", rider_id="Rider id.")])
     text = view_of(world, "list_rider_rides", {"rider_id": "45"})
-    assert '- /rider:45:rides: ["900115","900116","900117"]' in text
+    assert '- /rider:45:rides, "rides": ["900115","900116","900117"]' in text
     for ride in ("900115", "900116", "900117"):
         assert f"- /ride:{ride}: " in text

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from mcp_sim.prompting import link_join
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
@@ -251,3 +254,38 @@ def test_links_are_no_join_when_the_named_records_meet_more_of_the_arguments() -
     assert grounding.join is None
     found = next(s for s in grounding.searches if s.collection.pointer == "/bikes")
     assert found.full == [f"/bikes/{b}" for b in range(48) if b % 3 == 0 and b % 4 == 1]
+
+
+def test_records_asked_for_each_once_are_shown_once_with_their_count_of_links() -> None:
+    description = "The boats an owner has chartered, each once, with their number of charters."
+    world = world_of(charter_state("typed"), "boats_of_owner", description)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None
+    text = records_section(world.state, [], [], 9000, None, None, grounding.join)
+    # Owner 1's 20 charters refer to 10 boats, two each: each boat once, counted.
+    lines = [line for line in text.splitlines() if line.startswith("- /boats/")]
+    assert len(lines) == 10
+    assert lines[0].startswith('- /boats/7 {"boat_id":"BT-007"')
+    assert lines[0].endswith('{"charters": 2} ← /charters/1, /charters/61')
+    assert "referring (by boat/id) to 10 /boats records, each shown once" in text
+    # Asked for the charters themselves, each charter is a row.
+    rows = grounded(
+        world_of(charter_state("typed"), "boats_of_owner", DESCRIPTION), {"owner_id": "OW-1"}
+    )
+    assert rows.join is not None
+    listed = records_section(world.state, [], [], 9000, None, None, rows.join)
+    assert sum(1 for line in listed.splitlines() if line.startswith("- /charters/")) == 20
+
+
+def test_counting_each_records_links_follows_the_links_past_those_rows_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(link_join, "MOST_LINKS", 5)
+    description = "The boats an owner has chartered, each once, with their number of charters."
+    world = world_of(charter_state("plain"), "boats_of_owner", description)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None and len(grounding.join.join.rows) == 5
+    text = records_section(world.state, [], [], 9000, None, None, grounding.join)
+    # Every one of the 20 charters is counted: 10 boats, two charters each.
+    lines = [line for line in text.splitlines() if line.startswith("- /boats/")]
+    assert len(lines) == 10 and all('{"charters": 2}' in line for line in lines)
