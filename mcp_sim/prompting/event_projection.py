@@ -276,7 +276,8 @@ def event_view(
         found = {k: i for k, v in arguments.items() if (i := _entity_of(folded, v)) is not None}
         id_key = log.own or next(iter(found), id_name(tools, log.stream))
         named = list(dict.fromkeys(found.values()))
-        view = EventView(folded, overlay.state, id_key, named)
+        state = overlay.view if overlay.view is not None else overlay.state
+        view = EventView(folded, state, id_key, named)
         view.appends = tool is not None and tool.effect == "write"
         if named:
             view.since, view.until = _date_bounds(arguments)

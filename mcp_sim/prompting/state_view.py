@@ -38,6 +38,7 @@ from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_render import collection_line, dumps, note, size
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
+from mcp_sim.runtime.decoded_state import decoded_note
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_keys import KeyPattern, unpatterned
@@ -113,9 +114,9 @@ class StateView:
         if self.fits(overlay):
             return render_state(state)
         grounding = ground(
-            overlay, state, tool, arguments or {}, references, answers, self.world.tools
+            overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
         )
-        return self._view(state, overlay, grounding)
+        return self._view(overlay.view, overlay, grounding)
 
     def turn_section(
         self,
@@ -148,13 +149,13 @@ class StateView:
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
             grounding = ground(
-                overlay, state, tool, arguments, answers=answers, tools=self.world.tools
+                overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
             )
             named = known_line([pointer for pointer in grounding.picks if pointer in known])
             for pointer in known:
                 grounding.picks.pop(pointer, None)
             room = _chars(self.turn_budget_tokens) - len(named)
-            parts += [self._records(state, grounding, room), named]
+            parts += [self._records(overlay.view, grounding, room), named]
         elif self.world.entities:
             index = index if index is not None else EntityIndex.build(self.world, state)
             parts.append(self.referenced(index, string_values(arguments)))
@@ -197,6 +198,8 @@ class StateView:
 
     def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
         lines = ["**Collections** (JSON pointer: what it holds):"]
+        if overlay.base.encoding:
+            lines.insert(0, decoded_note(overlay.base.encoding))
         collections = overlay.base.collections
         for i, collection in enumerate(collections):
             value = _gathered(overlay, collection.pointer, collection.keys is not None, state)

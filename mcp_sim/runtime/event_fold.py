@@ -186,7 +186,8 @@ def projections(overlay: StateOverlay, log: EventLog) -> Projections:
     if log.pointer not in cache:
         cache[log.pointer] = _projections_of(log, overlay.base.state)
     base: Projections = cache[log.pointer]
-    state = overlay.state
+    # The state as views read it (values decoded where the world encodes them).
+    state = overlay.view if overlay.view is not None else overlay.state
     if state is None or state is overlay.base.state:
         return base
     latest = overlay.base.derived.setdefault("event projections now", {})
