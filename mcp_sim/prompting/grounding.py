@@ -31,6 +31,8 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
+from mcp_sim.prompting.event_grounding import EventGrounding
+from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
@@ -123,12 +125,17 @@ def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
     return named
 
 
-class Grounding:
+class Grounding(EventGrounding):
     """Picks the records a call needs from a session's :class:`StateOverlay`."""
 
-    def __init__(self, overlay: StateOverlay, state: Any) -> None:
+    def __init__(self, overlay: StateOverlay, state: Any, tools: Sequence[ToolSpec] = ()) -> None:
         self.overlay = overlay
         self.state = state
+        self.tools = tools
+        """The world's tools (what they call an entity's id)."""
+        self.events: EventView | None = None
+        """An event log's entities the call names or searches (see :class:`EventGrounding`)."""
+        self.folded: EventGrounding | None = None
         self.picks: dict[str, Pick] = {}
         self.searches: list[SearchResult] = []
         """The field-aware searches of the call, when its arguments constrain fields."""
@@ -176,6 +183,8 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
+        if self.fold(tool, arguments, answers):
+            return self.unlog()
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
@@ -188,7 +197,7 @@ class Grounding:
             for search in self.searches:
                 search.count, search.page = count_field(tool, answers), page
                 search.full = page.first(search.full) if page else search.full
-        if tool is not None and is_aggregate(tool):
+        if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
         self._joined(tool)
@@ -201,14 +210,19 @@ class Grounding:
         self._link()
         for search in self.searches:
             self._searched(search, complete=False)
+        self._recent(recent)
+        return self.unlog()
+
+    def _recent(self, recent: Iterable[str]) -> None:
+        """The records the recent turns' texts name."""
         for text in recent:
             for token in _TOKEN.findall(text):
                 named = normalize(token)
-                if named is None:
-                    continue
-                for hit in self.overlay.key_hits(named):
+                for hit in self.overlay.key_hits(named) if named is not None else ():
                     self._pick(hit.pointer, "recent", hit.inner)
-        return list(self.picks.values())
+
+    def inner(self, overlay: StateOverlay, state: Any) -> Grounding:
+        return Grounding(overlay, state, self.tools)
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value
@@ -375,10 +389,12 @@ def ground(
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
     answers: Sequence[str] = (),
+    tools: Sequence[ToolSpec] = (),
 ) -> Grounding:
     """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
     its field-aware search (``search``); ``answers``: the tool's earlier answers, oldest
-    first, which may show how it wraps a search's results and their count."""
-    grounding = Grounding(overlay, state)
+    first, which may show how it wraps a search's results and their count; ``tools``: the
+    world's."""
+    grounding = Grounding(overlay, state, tools)
     grounding.for_call(tool, arguments, recent, answers)
     return grounding

@@ -114,7 +114,9 @@ class StateView:
         overlay = self.overlay_for(state, overlay)
         if self.fits(overlay):
             return render_state(state)
-        grounding = ground(overlay, overlay.view, tool, arguments or {}, references, answers)
+        grounding = ground(
+            overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
+        )
         return self._view(overlay.view, overlay, grounding)
 
     def turn_section(
@@ -147,7 +149,9 @@ class StateView:
         parts = [render_changes(unseen)] if unseen else []
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
-            grounding = ground(overlay, overlay.view, tool, arguments, answers=answers)
+            grounding = ground(
+                overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
+            )
             named = known_line([pointer for pointer in grounding.picks if pointer in known])
             for pointer in known:
                 grounding.picks.pop(pointer, None)
@@ -229,9 +233,25 @@ class StateView:
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
         names = key_names(self.world, self.index)
-        return records_section(
+        # An event log's entities are folded from its events: they come first.
+        folded = grounding.events.render(room * 3 // 4) if grounding.events else ""
+        inner = grounding.folded
+        if inner is not None:
+            found = records_section(
+                inner.state,
+                list(inner.picks.values()),
+                inner.searches,
+                room * 3 // 4 - len(folded) - 1,
+                inner.summary,
+                None,
+                inner.join,
+            )
+            folded = "\n".join(part for part in (folded, found) if part)
+        room -= len(folded) + 2 if folded else 0
+        rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join
         )
+        return "\n\n".join(part for part in (folded, rest) if part)
 
 
 def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:
