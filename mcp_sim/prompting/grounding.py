@@ -39,6 +39,7 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
@@ -57,8 +58,6 @@ MAX_LINKED = 40
 MAX_FULL = 150
 """Records meeting every constraint of a search considered per call (the view shows as many as
 fit, and says how many there are)."""
-MAX_LISTED = 60
-"""Records of a listed collection considered per call (the view shows those that fit)."""
 MAX_FOCUSED = 60
 """Records of a search whose focus (the sub-records the constraints name) is found: more do
 not fit a view."""
@@ -206,7 +205,8 @@ class Grounding(EventGrounding):
         for search in self.searches:
             self._searched(search, complete=True)
         if not self.picks and self.join is None:
-            self._listed(tool)
+            for pointer in read_records(self.overlay, tool):
+                self._pick(pointer, "listed")
         self._link()
         for search in self.searches:
             self._searched(search, complete=False)
@@ -336,23 +336,6 @@ class Grounding(EventGrounding):
             if enclose:
                 # A person found in a unit of a tree is answered with the unit they are in.
                 self._pick(enclosing(pointer, search.collection.pointer), "enclosing")
-
-    def _listed(self, tool: ToolSpec | None) -> None:
-        """The records of the collections a tool reads (its hint's ``reads``), or that its
-        name names (``list_carriers`` reads ``/partners/carriers``), for listings and searches
-        whose arguments match no value (ranges, limits): shown as far as room allows."""
-        if tool is None:
-            return
-        hints = tool.grounding
-        reads = set(hints.reads) if hints is not None else set()
-        words = {w for w in re.split(r"[^a-z0-9]+", tool.name.lower()) if len(w) > 2}
-        for collection in self.overlay.base.collections:
-            last = collection.pointer.rsplit("/", 1)[-1].lower()
-            named = last in words or last.rstrip("s") in words or f"{last}s" in words
-            if collection.pointer not in reads and not named:
-                continue
-            for pointer in self.overlay.pointers(collection.pointer)[:MAX_LISTED]:
-                self._pick(pointer, "listed")
 
     def _link(self) -> None:
         """Records named by a value inside a record picked so far (one step)."""
