@@ -330,6 +330,13 @@ class StateOverlay:
     def key_hits(self, label: str) -> list[Hit]:
         """The records answering to the key ``label`` (normalized): their own key, or a
         nested map's key that few records have; and where inside them."""
+        if not (
+            label in self.base.keys
+            or label in self.keys
+            or label in self.base.inner_keys
+            or label in self.inner_keys
+        ):
+            return []  # most values a record holds are no key (a linked record's names)
         hits = [h for h in self.base.keys.get(label, ()) if h.pointer not in self.changed]
         hits += self.keys.get(label, [])
         return hits + self.inner_hits(label, FEW_HOLDERS)
