@@ -11,7 +11,8 @@ numbers, numbers compared by value, ``"78"`` matching 78 as a text-only export w
 values the call's own arguments hold left out; an array's
 items count where they stand in the array after its key; a non-JSON answer's facts are the
 values written in it that hold a digit: numbers, dates, ids), the
-share that appear in the prompt outside the system message, next to their key. State-grounded
+share that appear in the prompt outside the system message, next to their key (in any casing of
+its words: ``"Arrival"`` or ``"arrivalDate"`` holds an answer's ``arrival``/``arrival_date``). State-grounded
 recall counts only the pairs whose value the state holds (as a value or a key, in the world's
 state or written by an earlier call, not by the call itself): a count or a sum that no record
 holds, and a fresh key a write creates, are left out.
@@ -123,11 +124,25 @@ def _scalars(value: Any) -> list[Any]:
     return [value]
 
 
+_KEY_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def key_pattern(key: str) -> str:
+    """A regex for ``key`` quoted as JSON in any casing of its words (``arrival_date`` finds
+    ``"arrival_date"``, ``"ArrivalDate"``, ``"arrival-date"``, ``"ARRIVAL_DATE"``): a state
+    that spells its field names in another convention than the answer holds the same fact
+    beside the same name. A key of other characters matches as written, in any case."""
+    words = _KEY_WORD.findall(key)
+    if not words or "".join(words) != re.sub(r"[_\- ]", "", key):
+        return "(?i:" + re.escape(json.dumps(key, ensure_ascii=False)) + ")"
+    return '(?i:"' + r"[_\- ]?".join(re.escape(word) for word in words) + '")'
+
+
 def present(key: str | None, value: Any, text: str) -> bool:
     if key is None:
         return str(value) in text
     in_array = key.endswith("[]")
-    quoted = re.escape(json.dumps(key.removesuffix("[]"), ensure_ascii=False))
+    quoted = key_pattern(key.removesuffix("[]"))
     # An array item counts where it stands inside the array that follows its key.
     before = r"\s*:\s*\[[^\]]*?" if in_array else r"\s*:\s*"
     if isinstance(value, int | float) and in_array:

@@ -37,8 +37,10 @@ from mcp_sim.prompting.field_tables import (
     value_test,
 )
 from mcp_sim.prompting.joins import FEW_DIRECT, named_records, referring_reading, two_hop
+from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
 from mcp_sim.prompting.listed_in import listing_reading
+from mcp_sim.prompting.named_counts import MOST_NAMING_COUNTED, counted_by
 from mcp_sim.prompting.nested_records import (
     in_sequence,
     movement,
@@ -82,9 +84,8 @@ class FieldSearch:
     """Runs a call's constraints over a session's state."""
 
     def __init__(self, overlay: StateOverlay, state: Any) -> None:
-        self.overlay = overlay
-        self.state = state
-        self.tables = FieldTables.of(overlay.base)
+        self.overlay, self.state, self.tables = overlay, state, FieldTables.of(overlay.base)
+        self.counted = False  # whether the tool's answer counts the records reached
 
     def search(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> list[SearchResult]:
         """The ranked records the arguments select: of the collection they fit best, and
@@ -92,6 +93,7 @@ class FieldSearch:
         collection whose fields name it (the member's loans); none when the arguments select
         nothing by field or only name records by key (a lookup)."""
         collections = self.overlay.base.collections
+        self.counted = asks_each_once(tool)
         listing = listing_reading(self.tables, collections, tool, arguments)
         if listing is not None:  # the records whose array the description names list it
             return [self.run(self.collection(listing.collection), listing)]
@@ -137,25 +139,26 @@ class FieldSearch:
                 return self.run(collection, reading)
         for collection in wanted:
             named_by = self.named_by(found, collection)
-            if named_by is not None:
+            if named_by is not None or found.through is not None:
                 return named_by
         return None
 
     def named_by(self, found: SearchResult, collection: Collection) -> SearchResult | None:
         """The records of ``collection`` that the records found name, or the entries they sit
         in (the accounts of the other postings of an account's journal entries), in document
-        order."""
-        outers = dict.fromkeys(
-            record_pointer(found.collection, p) for p in found.full[:MOST_NAMING]
-        )
+        order (see :mod:`mcp_sim.prompting.named_counts` for an answer counting them)."""
+        most = MOST_NAMING_COUNTED if self.counted else MOST_NAMING
+        outers = dict.fromkeys(record_pointer(found.collection, p) for p in found.full[:most])
+        if self.counted:  # the records found become links to those named, each counted
+            found.through = counted_by(self.overlay, found, collection, [*outers], self.keys)
+            return None
         named = named_records(self.overlay, outers, collection.pointer)
         # The records the search's own values name (the account searched for) are known.
         given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
         position = self.tables.position(collection)
         ordered = sorted(named, key=lambda p: position.get(p, len(position)))
-        by_key = {
-            p: k for p, k in self.keys(collection, ordered).items() if normalize(k) not in given
-        }
+        keyed = self.keys(collection, ordered).items()
+        by_key = {p: k for p, k in keyed if normalize(k) not in given}
         if not by_key:
             return None
         full, keys = list(by_key), list(by_key.values())

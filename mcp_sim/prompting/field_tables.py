@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ class FieldTables:
         self.labels: dict[tuple[str, str, str], dict[str, set[str]]] = {}
         self.sorted: dict[tuple[str, str, str], Ordered] = {}
         self.inner: dict[tuple[str, str], dict[str, dict[str, list[str]]]] = {}
+        self.items: dict[str, list[tuple[str, str, Any]]] = {}
 
     @classmethod
     def of(cls, index: StateIndex) -> FieldTables:
@@ -52,9 +53,14 @@ class FieldTables:
             tables = index.derived["fields"] = cls(index)
         return tables
 
-    def records(self, collection: Collection) -> Iterator[tuple[str, str, Any]]:
-        value = resolve(self.index.state, collection.pointer)
-        return record_items(collection, value)
+    def records(self, collection: Collection) -> list[tuple[str, str, Any]]:
+        """``(key, pointer, record)`` of each record, listed once: a table's rows are named,
+        and a flat export's records gathered, on the first pass only."""
+        found = self.items.get(collection.pointer)
+        if found is None:
+            value = resolve(self.index.state, collection.pointer)
+            found = self.items[collection.pointer] = list(record_items(collection, value))
+        return found
 
     def schema(self, collection: Collection) -> FieldSchema:
         found = self.schemas.get(collection.pointer)
@@ -86,9 +92,10 @@ class FieldTables:
         found = self.labels.get((collection.pointer, path, entity))
         if found is None:
             found = {}
+            labelled = _Labels()
             for pointer, values in self.column(collection, path, entity):
                 for value in values:
-                    for label in _labels(value):
+                    for label in labelled(value):
                         found.setdefault(label, set()).add(pointer)
             self.labels[(collection.pointer, path, entity)] = found
         return found
@@ -100,9 +107,10 @@ class FieldTables:
         found = self.inner.get((collection.pointer, path))
         if found is None:
             found = {}
+            labelled = _Labels()
             for _, pointer, record in self.records(collection):
                 for inner, value in values_at(record, path):
-                    for label in _labels(value):
+                    for label in labelled(value):
                         found.setdefault(label, {}).setdefault(pointer, []).append(inner)
             self.inner[(collection.pointer, path)] = found
         return found
@@ -148,7 +156,7 @@ class FieldTables:
         return found
 
 
-def nested_column(records: Iterator[tuple[str, str, Any]], path: str, entity: str) -> Column:
+def nested_column(records: Iterable[tuple[str, str, Any]], path: str, entity: str) -> Column:
     """The values at ``path`` grouped by the ``entity`` record (at any depth) holding them."""
     grouped: dict[str, list[Any]] = {}
     for _, pointer, record in records:
@@ -173,6 +181,22 @@ def _labels(value: Any) -> list[str]:
     referred = path_reference(value)
     # A reference written as a path (``/owners/OW-7``) equals the key it names.
     return [label] if referred is None else [label, referred]
+
+
+class _Labels:
+    """:func:`_labels` of each value, remembered while one table is built: a column repeats
+    its values (a city, a status) across thousands of records. Keyed by type too, since
+    ``True``, ``1`` and ``1.0`` are equal keys but label apart."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[type, Any], list[str]] = {}
+
+    def __call__(self, value: Any) -> list[str]:
+        key = (type(value), value)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = _labels(value)
+        return found
 
 
 @dataclass(frozen=True)

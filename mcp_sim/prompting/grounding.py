@@ -31,12 +31,16 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
+from mcp_sim.prompting.event_grounding import EventGrounding
+from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.movement_times import Steps, steps_of
+from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
@@ -55,8 +59,6 @@ MAX_LINKED = 40
 MAX_FULL = 150
 """Records meeting every constraint of a search considered per call (the view shows as many as
 fit, and says how many there are)."""
-MAX_LISTED = 60
-"""Records of a listed collection considered per call (the view shows those that fit)."""
 MAX_FOCUSED = 60
 """Records of a search whose focus (the sub-records the constraints name) is found: more do
 not fit a view."""
@@ -123,20 +125,27 @@ def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
     return named
 
 
-class Grounding:
+class Grounding(EventGrounding):
     """Picks the records a call needs from a session's :class:`StateOverlay`."""
 
-    def __init__(self, overlay: StateOverlay, state: Any) -> None:
+    def __init__(self, overlay: StateOverlay, state: Any, tools: Sequence[ToolSpec] = ()) -> None:
         self.overlay = overlay
         self.state = state
+        self.tools = tools
+        """The world's tools (what they call an entity's id)."""
+        self.events: EventView | None = None
+        """An event log's entities the call names or searches (see :class:`EventGrounding`)."""
+        self.folded: EventGrounding | None = None
         self.picks: dict[str, Pick] = {}
         self.searches: list[SearchResult] = []
         """The field-aware searches of the call, when its arguments constrain fields."""
         self.summary: Summary | None = None
         """The summary of a collection a call such as ``count_orders`` answers with."""
-        self.join: LinkRows | None = None
+        self.join: LinkRows | Steps | None = None
         """The links a call's arguments find with the records each refers to, when the tool
-        asks for those (``boats_of_owner``: the owner's charters and their boats)."""
+        asks for those (``boats_of_owner``: the owner's charters and their boats); or the
+        steps of a movement the searched records made (see
+        :mod:`mcp_sim.prompting.movement_times`)."""
         self.resolved: set[str] = set()
         """Parts of the call's paths that led to an entry: they name nothing on their own."""
 
@@ -176,6 +185,8 @@ class Grounding:
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
+        if self.fold(tool, arguments, answers):
+            return self.unlog()
         by_id = _argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
@@ -188,7 +199,7 @@ class Grounding:
             for search in self.searches:
                 search.count, search.page = count_field(tool, answers), page
                 search.full = page.first(search.full) if page else search.full
-        if tool is not None and is_aggregate(tool):
+        if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
         self._joined(tool)
@@ -197,32 +208,45 @@ class Grounding:
         for search in self.searches:
             self._searched(search, complete=True)
         if not self.picks and self.join is None:
-            self._listed(tool)
+            for pointer in read_records(self.overlay, tool):
+                self._pick(pointer, "listed")
         self._link()
         for search in self.searches:
             self._searched(search, complete=False)
+        self._recent(recent)
+        return self.unlog()
+
+    def _recent(self, recent: Iterable[str]) -> None:
+        """The records the recent turns' texts name."""
         for text in recent:
             for token in _TOKEN.findall(text):
                 named = normalize(token)
-                if named is None:
-                    continue
-                for hit in self.overlay.key_hits(named):
+                for hit in self.overlay.key_hits(named) if named is not None else ():
                     self._pick(hit.pointer, "recent", hit.inner)
-        return list(self.picks.values())
+
+    def inner(self, overlay: StateOverlay, state: Any) -> Grounding:
+        return Grounding(overlay, state, self.tools)
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value
         (``labels``: of arguments named like one) that no key names, when few do (``get_boat(boat_id)`` over GraphQL edges holding the id inside
         each ``node``): a lookup by value, before the records that refer to them."""
         named = set(tokens(tool.name)) if tool is not None else set()
+        # Whether the tool's name names a collection (by its pointer), asked once each.
+        naming: dict[str, bool] = {}
         for label in labels if named else ():
             if self.overlay.key_hits(label):
                 continue
-            hits = {
-                pointer: inner
-                for pointer, inner in self.overlay.value_hits(label).items()
-                if set(tokens(self._collection(pointer))) & named
-            }
+            hits: dict[str, str] = {}
+            # More than a few records holding the value pick none: counting stops there.
+            for pointer, inner in self.overlay.value_hits(label).items():
+                collection = self._collection(pointer)
+                if collection not in naming:
+                    naming[collection] = bool(set(tokens(collection)) & named)
+                if naming[collection]:
+                    hits[pointer] = inner
+                    if len(hits) > FEW_HELD:
+                        break
             for pointer, inner in hits.items() if len(hits) <= FEW_HELD else ():
                 self._pick(pointer, "named", sub_record(inner))
 
@@ -234,6 +258,8 @@ class Grounding:
         """Takes a search that found links out of the searches: its rows show them."""
         joined = next((s.through for s in self.searches if s.through is not None), None)
         if joined is None:
+            steps = (steps_of(self.state, tool, s) for s in self.searches)
+            self.join = next((found for found in steps if found is not None), None)
             return
         tables = FieldTables.of(self.overlay.base)
         self.join = LinkRows(
@@ -316,23 +342,6 @@ class Grounding:
                 # A person found in a unit of a tree is answered with the unit they are in.
                 self._pick(enclosing(pointer, search.collection.pointer), "enclosing")
 
-    def _listed(self, tool: ToolSpec | None) -> None:
-        """The records of the collections a tool reads (its hint's ``reads``), or that its
-        name names (``list_carriers`` reads ``/partners/carriers``), for listings and searches
-        whose arguments match no value (ranges, limits): shown as far as room allows."""
-        if tool is None:
-            return
-        hints = tool.grounding
-        reads = set(hints.reads) if hints is not None else set()
-        words = {w for w in re.split(r"[^a-z0-9]+", tool.name.lower()) if len(w) > 2}
-        for collection in self.overlay.base.collections:
-            last = collection.pointer.rsplit("/", 1)[-1].lower()
-            named = last in words or last.rstrip("s") in words or f"{last}s" in words
-            if collection.pointer not in reads and not named:
-                continue
-            for pointer in self.overlay.pointers(collection.pointer)[:MAX_LISTED]:
-                self._pick(pointer, "listed")
-
     def _link(self) -> None:
         """Records named by a value inside a record picked so far (one step)."""
         linked = 0
@@ -368,10 +377,12 @@ def ground(
     arguments: dict[str, Any],
     recent: Iterable[str] = (),
     answers: Sequence[str] = (),
+    tools: Sequence[ToolSpec] = (),
 ) -> Grounding:
     """What ``tool`` called with ``arguments`` needs: its picks (``picks``, best first) and
     its field-aware search (``search``); ``answers``: the tool's earlier answers, oldest
-    first, which may show how it wraps a search's results and their count."""
-    grounding = Grounding(overlay, state)
+    first, which may show how it wraps a search's results and their count; ``tools``: the
+    world's."""
+    grounding = Grounding(overlay, state, tools)
     grounding.for_call(tool, arguments, recent, answers)
     return grounding

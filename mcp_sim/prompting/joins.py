@@ -24,9 +24,10 @@ from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import side_of
+from mcp_sim.prompting.named_counts import named_rows
 from mcp_sim.prompting.record_fields import SELF, FieldSchema
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize, within
+from mcp_sim.runtime.state_shape import normalize
 
 MOST_LEGS = 60
 """Records of each leg kept (the view shows those that fit)."""
@@ -227,13 +228,4 @@ def referring_reading(schema: FieldSchema, found: str, keys: list[str]) -> Readi
 def named_records(overlay: StateOverlay, outers: Iterable[str], collection: str) -> set[str]:
     """The records of ``collection`` whose keys the records at ``outers`` hold anywhere
     inside them (a journal entry's postings name their accounts)."""
-    named: set[str] = set()
-    for outer in outers:
-        facts = overlay.changed.get(outer) or overlay.base.records.get(outer)
-        for label in facts.values if facts is not None else ():
-            named.update(
-                h.pointer
-                for h in overlay.key_hits(label)
-                if not h.inner and within(collection, h.pointer)
-            )
-    return named
+    return {t for _, named in named_rows(overlay, outers, collection) for t in named}

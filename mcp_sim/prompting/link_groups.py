@@ -43,24 +43,26 @@ def asks_each_once(tool: ToolSpec | None) -> bool:
 
 
 def groups(join: LinkJoin) -> dict[str, list[str]] | None:
-    """Each record reached → the links referring to it, in the links' order, when each link
-    refers to one record (``None`` otherwise: rows read better)."""
+    """Each record reached → the links referring to it, in the links' order (a link naming
+    several, such as an entry's postings naming accounts, counts for each)."""
     found: dict[str, list[str]] = {}
     for link, targets in join.rows:
-        if len(targets) > 1:
-            return None
         for target in targets:
             found.setdefault(target, []).append(link)
     return found or None
 
 
 def count_name(join: LinkJoin, lists: Lists) -> str | None:
-    """The name the tool gives the links in the plural (``visits``), if it names them."""
+    """The name the tool gives the links in the plural (``visits``), if it names them; else
+    the one other thing it names in the plural than the records reached (``entries`` in "the
+    accounts on the other side of an account's entries, with how often")."""
     for part in reversed(join.links.pointer.split("/")):
         for word in tokens(part):
             if word in lists:
                 return lists[word][0]
-    return None
+    reached = set(tokens(join.targets.pointer))
+    others = [name for word, (name, _) in lists.items() if word not in reached]
+    return others[0] if len(others) == 1 else None
 
 
 def group_line(

@@ -168,11 +168,35 @@ def _bare_id(schema: FieldSchema, path: str) -> bool:
     return not parent or sum(1 for p in schema.fields if p.startswith(parent + "/")) > 3
 
 
+def _integral(value: Any) -> bool:
+    """Whether a value is a whole number, or one written as text (``"78"``)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and value.isdigit())
+
+
+def may_refer(path: str, values: list[Any], named: AbstractSet[str]) -> bool:
+    """Whether a field can refer to the targets: one of whole numbers does only when its
+    name says it holds keys or names the targets (``rider``, ``owner_no``), since any count
+    or percentage (a battery's 0-100) lies in the range of numbered keys by chance; ``named``:
+    the words of the targets' collection (no words: any name)."""
+    if not named or not values or not all(map(_integral, values)):
+        return True
+    words = set(tokens(path.rsplit("/", 1)[-1]))
+    return bool(words & (_KEY_WORDS | named))
+
+
 def reference_field(
-    keys: Keys, state: Any, links: list[str], given: set[str], own: AbstractSet[str] = frozenset()
+    keys: Keys,
+    state: Any,
+    links: list[str],
+    given: set[str],
+    own: AbstractSet[str] = frozenset(),
+    named: AbstractSet[str] = frozenset(),
 ) -> str | None:
     """The field path of the links whose values are keys of ``targets`` in most of a sample
-    of them (at least half), else ``None``."""
+    of them (at least half), else ``None`` (``named``: the words of the targets' collection,
+    see :func:`may_refer`)."""
     hits: Counter[str] = Counter()
     sample = links[:SAMPLED_LINKS]
     for pointer in sample:
@@ -180,7 +204,9 @@ def reference_field(
         for path, values in field_paths(record).items():
             # A link's own key agrees with a target's key only by chance (two collections'
             # numbered ``id``s): it is no reference.
-            if path not in own and _targets_of(keys, values, given):
+            if path in own or not may_refer(path, values, named):
+                continue
+            if _targets_of(keys, values, given):
                 hits[path] += 1
     if not hits:
         return None
@@ -204,7 +230,8 @@ def follow(
         return None
     keys = target_keys(tables, targets)
     own = own_keys(tables, links)
-    path = reference_field(keys, state, found, given, own)
+    named = set(tokens(targets.pointer))
+    path = reference_field(keys, state, found, given, own, named)
     if path is None:
         return None
     rows: list[tuple[str, list[str]]] = []

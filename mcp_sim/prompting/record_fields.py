@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -91,31 +90,48 @@ def _join(path: str, segment: str) -> str:
     return f"{path}/{segment}" if path else segment
 
 
-def values_at(record: Any, path: str, inner: str = "") -> Iterator[tuple[str, Any]]:
+def values_at(record: Any, path: str, inner: str = "") -> list[tuple[str, Any]]:
     """``(relative pointer, value)`` for each value of ``record`` at the field ``path``."""
+    found: list[tuple[str, Any]] = []
+    # Gathered into one list, not yielded level by level: a field table walks one path of
+    # every record of a multi-MB state, most often a field of the record itself.
+    if path and "/" not in path and path != KEY and path != ANY and isinstance(record, dict):
+        item = record.get(path)
+        if item is not None and not isinstance(item, dict | list):
+            found.append((f"{inner}/{_escaped(path)}", item))
+            return found
+    _gather(record, path, inner, found)
+    return found
+
+
+def _gather(record: Any, path: str, inner: str, found: list[tuple[str, Any]]) -> None:
     if not path:
         if not isinstance(record, dict | list):
-            yield inner, record
+            found.append((inner, record))
         return
     head, _, rest = path.partition("/")
     if head == KEY:
         if isinstance(record, dict):
-            for key in record:
-                yield f"{inner}/{escape(key)}", key
+            found.extend((f"{inner}/{_escaped(key)}", key) for key in record)
     elif head == ANY:
         if isinstance(record, dict):
             for key, item in record.items():
-                yield from values_at(item, rest, f"{inner}/{escape(key)}")
+                _gather(item, rest, f"{inner}/{_escaped(key)}", found)
         elif isinstance(record, list):
             for i, item in enumerate(record[:_MAX_ITEMS]):
-                yield from values_at(item, rest, f"{inner}/{i}")
+                _gather(item, rest, f"{inner}/{i}", found)
     elif isinstance(record, dict):
         item = record.get(head)
-        if item is None:
+        if item is None and "_" in head:
             # A field name with a "/" was flattened to "_".
             item = next((v for k, v in record.items() if k.replace("/", "_") == head), None)
         if item is not None:
-            yield from values_at(item, rest, f"{inner}/{escape(head)}")
+            _gather(item, rest, f"{inner}/{_escaped(head)}", found)
+
+
+def _escaped(key: str) -> str:
+    """``key`` as a JSON pointer's segment (most keys need no escaping)."""
+    return escape(key) if "~" in key or "/" in key else key
 
 
 def kind_of_value(value: Any) -> str:

@@ -19,6 +19,7 @@ from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_rows import LinkRows
+from mcp_sim.prompting.movement_times import Steps
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_result import SearchResult
@@ -92,7 +93,7 @@ def records_section(
     room: int,
     summary: Summary | None = None,
     key_names: dict[str, str] | None = None,
-    join: LinkRows | None = None,
+    join: LinkRows | Steps | None = None,
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
     ``room`` characters, best first, and a line naming those left out while that fits;

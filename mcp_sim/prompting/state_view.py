@@ -28,19 +28,21 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from jsonpointer import escape, unescape
+from jsonpointer import unescape
 
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_fields import enumerations
-from mcp_sim.prompting.record_render import collection_line, dumps, note, size
+from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
+from mcp_sim.prompting.skeleton import skeleton
+from mcp_sim.runtime.decoded_state import decoded_note
 from mcp_sim.runtime.entities import EntityIndex, string_values
+from mcp_sim.runtime.long_lived import keep_out_of_scans
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
-from mcp_sim.runtime.state_keys import KeyPattern, unpatterned
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import within
 from mcp_sim.spec.world import ToolSpec, World
@@ -49,7 +51,6 @@ SKELETON_LIMITS = (2000, 400, 80, 0)
 """Largest value (in JSON characters) kept verbatim in the skeleton, tried in order until the
 skeleton and outline take at most half the budget: the view gives up detail before it gives
 up the records the call needs."""
-_MAX_DEPTH = 4
 VIEW_HEADING = (
     "**Current World State** (too large to show whole: its collections are outlined, and the "
     "records this call needs are shown in full as they are now):"
@@ -79,6 +80,7 @@ class StateView:
         """The world's index, built on first use (once per world and view)."""
         if self._index is None:
             self._index = StateIndex(self.world, self.world.state)
+            keep_out_of_scans(self._index.size)
         return self._index
 
     def overlay_for(self, state: Any, overlay: StateOverlay | None) -> StateOverlay:
@@ -112,8 +114,10 @@ class StateView:
         overlay = self.overlay_for(state, overlay)
         if self.fits(overlay):
             return render_state(state)
-        grounding = ground(overlay, state, tool, arguments or {}, references, answers)
-        return self._view(state, overlay, grounding)
+        grounding = ground(
+            overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
+        )
+        return self._view(overlay.view, overlay, grounding)
 
     def turn_section(
         self,
@@ -145,12 +149,14 @@ class StateView:
         parts = [render_changes(unseen)] if unseen else []
         overlay = self.overlay_for(state, overlay)
         if not self.fits(overlay):
-            grounding = ground(overlay, state, tool, arguments, answers=answers)
+            grounding = ground(
+                overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
+            )
             named = known_line([pointer for pointer in grounding.picks if pointer in known])
             for pointer in known:
                 grounding.picks.pop(pointer, None)
             room = _chars(self.turn_budget_tokens) - len(named)
-            parts += [self._records(state, grounding, room), named]
+            parts += [self._records(overlay.view, grounding, room), named]
         elif self.world.entities:
             index = index if index is not None else EntityIndex.build(self.world, state)
             parts.append(self.referenced(index, string_values(arguments)))
@@ -175,24 +181,29 @@ class StateView:
         # The smallest skeleton is walked without measuring a value; when even it overflows
         # (a top-level object of thousands of entries: a time series keyed by timestamp), the
         # larger ones are not built at all: each measures every entry, megabytes per call.
-        head = self._head(self._skeleton(state, "", 0, overlay, 0), outline)
-        if len(head) <= budget // 2:
+        # A skeleton longer than half the budget is given up as soon as it is (``None``).
+        head = self._head(skeleton(state, 0, overlay, budget // 2), outline)
+        if head is not None and len(head) <= budget // 2:
             for limit in SKELETON_LIMITS:
-                head = self._head(self._skeleton(state, "", limit, overlay, 0), outline)
-                if len(head) <= budget // 2:
+                head = self._head(skeleton(state, limit, overlay, budget // 2), outline)
+                if head is not None and len(head) <= budget // 2:
                     break
-        if len(head) > budget // 2:
+        if head is None or len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
         records = self._records(state, grounding, budget - len(head) - 1)
         return f"{head}\n{records}" if records else head
 
     @staticmethod
-    def _head(skeleton: Any, outline: str) -> str:
+    def _head(skeleton: Any | None, outline: str) -> str | None:
+        if skeleton is None:
+            return None
         text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
         return f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
 
     def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
         lines = ["**Collections** (JSON pointer: what it holds):"]
+        if overlay.base.encoding:
+            lines.insert(0, decoded_note(overlay.base.encoding))
         collections = overlay.base.collections
         for i, collection in enumerate(collections):
             value = _gathered(overlay, collection.pointer, collection.keys is not None, state)
@@ -217,71 +228,30 @@ class StateView:
             lines.append(line)
         return "\n".join(lines)
 
-    def _skeleton(
-        self, value: Any, pointer: str, limit: int, overlay: StateOverlay, depth: int
-    ) -> Any:
-        if pointer and any(c.pointer == pointer for c in overlay.base.collections):
-            return f"<collection: {pointer}, see Collections>"
-        # A part holding a collection is walked, never measured: measuring the whole state
-        # (megabytes) on every anchor is what a view is for avoiding.
-        holds = any(c.pointer.startswith(pointer + "/") for c in overlay.base.collections)
-        if not isinstance(value, dict | list) or (not holds and limit > 0 and size(value) <= limit):
-            return value
-        if holds and isinstance(value, dict):
-            return self._parts(value, pointer, limit, overlay, depth)
-        if isinstance(value, dict) and depth < _MAX_DEPTH:
-            return {
-                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
-                for key, item in value.items()
-            }
-        return note(value)
-
-    def _parts(
-        self, value: dict[str, Any], pointer: str, limit: int, overlay: StateOverlay, depth: int
-    ) -> dict[str, Any]:
-        """The skeleton of each part of an object holding collections; the keys of a flat
-        key-value export stand for their patterns' collections, once each."""
-        stores = [
-            c
-            for c in overlay.base.collections
-            if c.keys and c.pointer.rpartition("/")[0] == pointer
-        ]
-        if not stores:
-            return {
-                key: self._skeleton(item, f"{pointer}/{escape(key)}", limit, overlay, depth + 1)
-                for key, item in value.items()
-            }
-        parts: dict[str, Any] = {
-            c.pointer.rpartition("/")[2]: f"<collection: {c.pointer}, see Collections>"
-            for c in stores
-        }
-        added = [unescape(p.rpartition("/")[2]) for p in sorted(overlay.loose)]
-        odd = _odd_keys(overlay, pointer, [c.keys for c in stores if c.keys])
-        for key in [*odd, *(k for k in added if f"{pointer}/{escape(k)}" in overlay.loose)]:
-            if key in value:
-                at = f"{pointer}/{escape(key)}"
-                parts[key] = self._skeleton(value[key], at, limit, overlay, depth + 1)
-        return parts
-
     def _records(self, state: dict[str, Any], grounding: Grounding, room: int) -> str:
         """The records the call needs that fit in ``room`` characters (see
         :mod:`mcp_sim.prompting.records_section`)."""
         picks = list(grounding.picks.values())
         names = key_names(self.world, self.index)
-        return records_section(
+        # An event log's entities are folded from its events: they come first.
+        folded = grounding.events.render(room * 3 // 4) if grounding.events else ""
+        inner = grounding.folded
+        if inner is not None:
+            found = records_section(
+                inner.state,
+                list(inner.picks.values()),
+                inner.searches,
+                room * 3 // 4 - len(folded) - 1,
+                inner.summary,
+                None,
+                inner.join,
+            )
+            folded = "\n".join(part for part in (folded, found) if part)
+        room -= len(folded) + 2 if folded else 0
+        rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join
         )
-
-
-def _odd_keys(overlay: StateOverlay, pointer: str, patterns: list[KeyPattern]) -> list[str]:
-    """The keys of the flat store at ``pointer`` in the starting state that follow none of its
-    patterns: found once per world (a store has tens of thousands of keys)."""
-    cache = overlay.base.derived.setdefault("odd keys", {})
-    if pointer not in cache:
-        store = resolve(overlay.base.state, pointer)
-        cache[pointer] = unpatterned(store, patterns) if isinstance(store, dict) else []
-    found: list[str] = cache[pointer]
-    return found
+        return "\n\n".join(part for part in (folded, rest) if part)
 
 
 def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 from mcp_sim.prompting.summary_names import words
@@ -116,16 +117,20 @@ def _data_keys(keys: tuple[str, ...]) -> bool:
 def is_map(value: dict[str, Any]) -> bool:
     """Whether a JSON object maps data keys to records (a calendar by date, files by name)
     rather than being a record: its keys are data, or its values are objects alike."""
-    items = list(value.items())[:20]
-    if not items:
+    # Its first 20 keys decide; read without listing the whole object (this runs on every
+    # object of every record a summary reads).
+    keys = tuple(islice(value, 20))
+    if not keys:
         return False
-    if _data_keys(tuple(k for k, _ in items)):
+    if _data_keys(keys):
         return True
-    if len(items) < 2 or not isinstance(items[0][1], dict) or not isinstance(items[1][1], dict):
+    if len(keys) < 2 or not isinstance(value[keys[0]], dict):
         return False  # a record's first fields are mostly scalars: decided at once
-    if not all(isinstance(v, dict) for _, v in items):
+    if not isinstance(value[keys[1]], dict):
         return False
-    first, second = set(items[0][1]), set(items[1][1])
+    if not all(isinstance(value[k], dict) for k in keys):
+        return False
+    first, second = set(value[keys[0]]), set(value[keys[1]])
     return len(first & second) * 2 > max(len(first), len(second), 1)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.decoded_state import patched, view_encoding
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
 from mcp_sim.runtime.state_paths import raw_value, record_size, resolve
@@ -39,6 +40,7 @@ from mcp_sim.runtime.state_shape import (
     within,
 )
 from mcp_sim.runtime.state_tables import row_count, row_of
+from mcp_sim.runtime.value_encodings import decode
 from mcp_sim.spec.world import World
 
 FEW_HOLDERS = 3
@@ -58,15 +60,20 @@ class StateIndex:
     """The collections, keys and values of a world's starting state."""
 
     def __init__(self, world: World, state: Mapping[str, Any]) -> None:
-        self.state = state
+        self.stored = state
+        """The starting state as the world holds it."""
+        self.encoding = view_encoding(world, state)
+        """How its values are encoded, when they are and views decode them: ``state`` is
+        then the decoded document (see :mod:`mcp_sim.runtime.decoded_state`)."""
+        self.state = decode(state, self.encoding) if self.encoding else state
         self.size = record_size(state)
-        self.collections = find_collections(world, state)
+        self.collections = find_collections(world, self.state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
         self.inner_keys: dict[str, list[Hit]] = {}
         self.values: dict[str, dict[str, str]] = {}
         for collection in self.collections:
-            value = resolve(state, collection.pointer)
+            value = resolve(self.state, collection.pointer)
             for key, pointer, record in record_items(collection, value):
                 self._add(pointer, record_facts(key, collection.pointer, record))
         self.order: dict[str, list[str]] = {c.pointer: [] for c in self.collections}
@@ -118,8 +125,9 @@ class StateIndex:
         """A session's view of this index for ``state``: at the world's starting state, no
         record differs; any other state is compared with it record by record (once, after a
         restore or a reset: committed patches move an overlay on by :meth:`StateOverlay.advance`)."""
-        if state is self.state:
-            return StateOverlay(self, state=state, size=self.size)
+        if state is self.stored:
+            return StateOverlay(self, state=state, size=self.size, view=self.state)
+        stored, state = state, decode(state, self.encoding) if self.encoding else state
         changed: dict[str, RecordFacts | None] = {}
         for collection in self.collections:
             was = resolve(self.state, collection.pointer)
@@ -132,7 +140,7 @@ class StateIndex:
             for pointer in self.order[collection.pointer]:
                 if resolve(state, pointer) is None:
                     changed[pointer] = None
-        overlay = StateOverlay(self, state=state, size=record_size(state))
+        overlay = StateOverlay(self, state=stored, size=record_size(stored), view=state)
         overlay.loose = self._loose(state)
         return overlay._rebuilt(changed, state)
 
@@ -214,22 +222,38 @@ class StateOverlay:
     loose: set[str] = field(default_factory=set)
     """Keys added to a flat store that follow none of its patterns (pointers): no collection
     holds them, and the store's outline names them beside its patterns."""
+    view: Any = None
+    """The state as views read it: ``state`` itself, or its values decoded (see
+    :mod:`mcp_sim.runtime.decoded_state`)."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
         touched: set[str] = set()
+        paths: set[str] = set()
         for op in patch:
             for path in (op.get("path"), op.get("from")):
                 if isinstance(path, str):
                     self._touch(path, state, op, touched)
+                    paths.add(path)
+        view = self._view_after(state, touched, paths)
         changed = dict(self.changed)
         grown = 0
         for pointer in touched:
-            changed[pointer] = self._facts(pointer, state)
+            changed[pointer] = self._facts(pointer, view)
             grown += _grown(pointer, raw_value(before, pointer), raw_value(state, pointer))
-        advanced = self._rebuilt(changed, state)
+        advanced = self._rebuilt(changed, view)
+        advanced.state = state
         advanced.size = self.size + grown
         return advanced
+
+    def _view_after(self, state: Any, touched: set[str], paths: set[str]) -> Any:
+        """The decoded state after a patch left ``state``: the records it touched, the
+        collections whose items moved and the parts outside any record decoded anew."""
+        encoding = self.base.encoding
+        if not encoding:
+            return state
+        outside = {p for p in paths if self.base.collection_of(p) is None}
+        return patched(self.view, state, touched | self.shifted | outside, encoding)
 
     def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
         collection = self.base.collection_of(path)
@@ -296,15 +320,23 @@ class StateOverlay:
             keys,
             inner_keys,
             values,
-            state,
+            self.state if self.base.encoding else state,
             self.size,
             set(self.shifted),
             set(self.loose),
+            state,
         )
 
     def key_hits(self, label: str) -> list[Hit]:
         """The records answering to the key ``label`` (normalized): their own key, or a
         nested map's key that few records have; and where inside them."""
+        if not (
+            label in self.base.keys
+            or label in self.keys
+            or label in self.base.inner_keys
+            or label in self.inner_keys
+        ):
+            return []  # most values a record holds are no key (a linked record's names)
         hits = [h for h in self.base.keys.get(label, ()) if h.pointer not in self.changed]
         hits += self.keys.get(label, [])
         return hits + self.inner_hits(label, FEW_HOLDERS)

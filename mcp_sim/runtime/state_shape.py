@@ -26,6 +26,7 @@ from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.composite_keys import composite_id, key_parts
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
@@ -285,6 +286,8 @@ def record_key(collection: Collection, position: str, record: Any) -> str:
         return collection.keys.id_of(position) or position
     if collection.id_field and isinstance(record, dict) and collection.id_field in record:
         return str(record[collection.id_field])
+    if collection.table is None and (composite := composite_id(record)) is not None:
+        return composite
     table = collection.table
     if table is not None and table.labels and position.isdigit():
         at = int(position) - table.first
@@ -335,6 +338,10 @@ def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
             label = normalize(value)
             if label is not None:
                 facts.values.setdefault(label, where)
+            # A composite key's parts are what a call names (``1042`` of ``MEMBER#1042``).
+            for part in key_parts(value) if isinstance(value, str) else ():
+                if (label := normalize(part)) is not None:
+                    facts.values.setdefault(label, where)
 
     walk(record, "", 0)
     return facts

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mcp_sim.errors import SpecError
-from mcp_sim.fidelity.grounding_recall import TeacherModel, measure
+from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, present
 from mcp_sim.prompting.native import estimate_tokens, render_system
 from mcp_sim.settings import PromptSettings, Settings
 from mcp_sim.simulator.core import Simulator
@@ -162,3 +162,21 @@ async def test_misses_name_the_facts_a_prompt_lacks_and_the_view_it_had() -> Non
     assert miss["missing"] == [["badge", "QX-99181"]]
     assert miss["tool"] == "find_person" and miss["arguments"] == {"city": "Porto"}
     assert "find_person" in miss["view"]
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "held"),
+    [
+        ("arrival_date", '{"ArrivalDate": "2025-03-01"}', True),
+        ("arrival", '{"Arrival": "2025-03-01"}', True),
+        ("guestId", '{"guest-id": "2025-03-01"}', True),
+        ("arrival", '{"arrivals": "2025-03-01"}', False),
+        ("arrival_date", '{"arrival": "2025-03-01"}', False),
+        ("a.b", '{"A.B": "2025-03-01"}', True),
+        ("a.b", '{"ab": "2025-03-01"}', False),
+    ],
+)
+def test_a_fact_is_held_beside_its_key_in_any_casing_of_its_words(
+    key: str, text: str, held: bool
+) -> None:
+    assert present(key, "2025-03-01", text) is held

@@ -17,6 +17,7 @@ import pytest
 from benchmarks.zoo import HELD_OUT, KINDS, SHAPES, generate, make_shape
 from benchmarks.zoo.kit import clone
 from benchmarks.zoo.measuring import chosen_shapes, measure_zoo, table
+from benchmarks.zoo.random_shapes.world import RandomShape
 from mcp_sim.fidelity.grounding_recall import state_values
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.settings.combined import Settings
@@ -64,6 +65,13 @@ def _path_of_keys(value: str, held: set[str]) -> bool:
     name): such a path is where a record is, though no field holds it."""
     parts = value.split("/")
     return len(parts) > 2 and all(p in held for p in parts[1:])
+
+
+def _days_of_timestamps(values: set[str]) -> set[str]:
+    """The days of timestamps (``2025-11-10`` of ``2025-11-10T00:00:00Z``): an encoding that
+    stores a date as a time (MongoDB's ``$date``, Firestore's ``timestampValue``) holds the
+    date a tool answers with."""
+    return {value[:10] for value in values if re.match(r"\d{4}-\d{2}-\d{2}[Tt]", value)}
 
 
 def _key_parts(state: Any) -> set[str]:
@@ -144,10 +152,23 @@ def test_every_kind_of_call_is_made_in_episodes_of_5_to_15_calls(
     assert not any(c["is_error"] for c in calls)
 
 
+def _held(shape: str, state: Any) -> set[str]:
+    """The values ``state`` holds, read as its records are: a random shape that stores them
+    encoded (typed values, XML-style text, an id inside a resource name, an event log) is also
+    read through its stores' decoding, which ``test_world_zoo_random_encodings`` checks
+    against the same seed drawn plain."""
+    held = state_values(state) | _key_parts(state)
+    maker = make_shape(shape)
+    if isinstance(maker, RandomShape) and maker.encoding != "plain":
+        stores = maker.design.stores.values()
+        held |= state_values([[r for _, r in store.items(state)] for store in stores])
+    return held | _days_of_timestamps(held)
+
+
 def test_answers_agree_with_the_state_as_the_episode_left_it(
     small: tuple[str, dict[str, Any], list[dict[str, Any]]],
 ) -> None:
-    _, spec, calls = small
+    shape, spec, calls = small
     for steps in _episodes(calls).values():
         state = clone(spec["state"])
         held: set[str] | None = None  # the values of the state as it is now
@@ -157,7 +178,7 @@ def test_answers_agree_with_the_state_as_the_episode_left_it(
             if call["kind"] in ("lookup", "nested_lookup", "read_after_write") and parsed:
                 # Every value a lookup answers with is one the state holds (or the call's own).
                 answer = _values(parsed) - _values(call["arguments"])
-                held = state_values(state) | _key_parts(state) if held is None else held
+                held = _held(shape, state) if held is None else held
                 unheld = {v for v in answer - held if not _path_of_keys(v, held)}
                 assert not unheld, (call, unheld)
             if call["kind"] == "read_after_write":
@@ -191,12 +212,11 @@ def test_recorded_answers_re_derive_from_the_patched_state(
 def test_searches_answer_some_records_of_the_state(
     small: tuple[str, dict[str, Any], list[dict[str, Any]]],
 ) -> None:
-    _, spec, calls = small
+    shape, spec, calls = small
     searches = [c for c in calls if c["kind"] == "search"]
     assert searches
     # What the state holds, or held after a write of the episode.
-    held = state_values(spec["state"]) | _values([c["patch"] for c in calls])
-    held |= _key_parts(spec["state"])
+    held = _held(shape, spec["state"]) | _values([c["patch"] for c in calls])
     for call in searches:
         items = _items(json.loads(call["response"]))
         assert items, call

@@ -13,6 +13,7 @@ from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.link_join import follow
+from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
@@ -231,7 +232,7 @@ def test_a_typed_reference_no_two_links_share_is_still_a_reference() -> None:
     state["charters"] = {"edges": charters}
     world = world_of(state, "boats_of_owner", DESCRIPTION)
     grounding = grounded(world, {"owner_id": "OW-1"})
-    assert grounding.join is not None
+    assert isinstance(grounding.join, LinkRows)
     assert grounding.join.join.reference == "boat/id"
     assert grounding.join.join.rows[0] == ("/charters/edges/1/node", ["/boats/1"])
 
@@ -284,8 +285,28 @@ def test_counting_each_records_links_follows_the_links_past_those_rows_show(
     description = "The boats an owner has chartered, each once, with their number of charters."
     world = world_of(charter_state("plain"), "boats_of_owner", description)
     grounding = grounded(world, {"owner_id": "OW-1"})
-    assert grounding.join is not None and len(grounding.join.join.rows) == 5
+    assert isinstance(grounding.join, LinkRows) and len(grounding.join.join.rows) == 5
     text = records_section(world.state, [], [], 9000, None, None, grounding.join)
     # Every one of the 20 charters is counted: 10 boats, two charters each.
     lines = [line for line in text.splitlines() if line.startswith("- /boats/")]
     assert len(lines) == 10 and all('{"charters": 2}' in line for line in lines)
+
+
+def test_whole_numbers_in_the_range_of_numbered_keys_refer_only_when_named_so() -> None:
+    # Visits refer to a member by a number; their ``weight_kg`` values lie in the members'
+    # range by chance, and more of them than of ``member`` (a guest's is 0) are members' keys.
+    members = {str(m): {"name": f"Member {m}", "level": m % 3} for m in range(1, 80)}
+    visits = {
+        f"V{v}": {"member": str(v % 7 + 1) if v % 4 else "0", "weight_kg": str(v + 1), "gym": "G"}
+        for v in range(60)
+    }
+    world = world_of({"members": members, "visits": visits}, "gym_members", "Members.")
+    index = StateIndex(world, world.state)
+    tables = FieldTables.of(index)
+    by_pointer = {c.pointer: c for c in index.collections}
+    links = [f"/visits/V{v}" for v in range(60)]
+    join = follow(tables, world.state, by_pointer["/visits"], links, by_pointer["/members"], set())
+    assert join is not None
+    assert join.reference == "member"
+    assert link_join.may_refer("weight_kg", ["12"], {"member"}) is False
+    assert link_join.may_refer("member_no", [12], {"person"}) is True

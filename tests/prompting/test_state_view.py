@@ -6,7 +6,8 @@ import itertools
 import json
 from typing import Any
 
-from mcp_sim.prompting import record_render, state_view
+from mcp_sim.prompting import record_render
+from mcp_sim.prompting import skeleton as skeleton_module
 from mcp_sim.prompting.native import estimate_tokens
 from mcp_sim.settings import Settings
 from mcp_sim.simulator.core import Simulator
@@ -215,7 +216,7 @@ async def test_a_state_too_large_to_sketch_is_outlined_without_measuring_it(
         measured.append(1)
         return record_render.size(value)
 
-    monkeypatch.setattr(state_view, "size", size)
+    monkeypatch.setattr(skeleton_module, "size", size)
     model = script(script.answer({"ok": True}, []))
     simulator = Simulator(world, model, settings=Settings.of(state_budget=BUDGET))
 

@@ -1,0 +1,42 @@
+"""The values a record holds at a field path, and the labels a field table files them under."""
+
+from __future__ import annotations
+
+from mcp_sim.prompting.field_tables import _Labels
+from mcp_sim.prompting.record_fields import values_at
+from mcp_sim.prompting.summary_stats import is_map
+
+
+def test_values_at_walks_fields_arrays_and_map_keys() -> None:
+    record = {
+        "city": "Oslo",
+        "items": [{"sku": "a"}, {"sku": "b"}],
+        "dates": {"2026-05-01": {"seats": 3}},
+        "a/b": 7,
+        "none": None,
+    }
+    assert values_at(record, "city") == [("/city", "Oslo")]
+    assert values_at(record, "items/*/sku") == [("/items/0/sku", "a"), ("/items/1/sku", "b")]
+    assert values_at(record, "dates/#") == [("/dates/2026-05-01", "2026-05-01")]
+    assert values_at(record, "dates/*/seats") == [("/dates/2026-05-01/seats", 3)]
+    # A field name holding a "/" is named (and pointed at) flattened.
+    assert values_at(record, "a_b") == [("/a_b", 7)]
+    assert values_at(record, "none") == []
+    assert values_at(record, "missing") == []
+    assert values_at(record, "items") == []
+
+
+def test_labels_keep_true_one_and_one_point_oh_apart() -> None:
+    labelled = _Labels()
+    assert labelled(1) == ["1"]
+    assert labelled(True) == []
+    assert labelled(1.5) == ["1.5"]
+    assert labelled("2026-05-01T10:00:00Z") == ["2026-05-01t10:00:00z", "2026-05-01"]
+
+
+def test_an_object_is_a_map_by_its_first_keys() -> None:
+    assert is_map({"2026-05-01": {"seats": 1}, "2026-05-02": {"seats": 2}})
+    assert is_map({"a": {"x": 1, "y": 2}, "b": {"x": 3, "y": 4}})
+    assert not is_map({"a": {"x": 1}, "b": 2})
+    assert not is_map({"S": "text"})
+    assert not is_map({})
