@@ -371,7 +371,9 @@ def summarize(
     wanted = {w.rstrip("s") for w in tool_words(tool.name, tool.description)}
     blocks = []
     for group in groups:
-        stats = group_stats(group.name, group.records, group.keys, _kinds(overlay))
+        stats = group_stats(
+            group.name, group.records, group.keys, _kinds(overlay), frozenset(wanted)
+        )
         stats.outer = group.outer
         scope = group.scope
         if stats.count > MOST_RECORDS:

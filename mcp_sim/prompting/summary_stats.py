@@ -139,10 +139,12 @@ def group_stats(
     records: list[Any],
     keys: list[str] | None = None,
     kinds: frozenset[str] = frozenset(),
+    asked: frozenset[str] = frozenset(),
 ) -> GroupStats:
     """The statistics of ``records`` (the first :data:`MOST_RECORDS`; ``None`` left out),
     whose keys, when given, say which record holds each value of a string field; a field
-    named as one of ``kinds`` of records (``rider``) refers to them, whatever it holds."""
+    named as one of ``kinds`` of records (``rider``) refers to them, whatever it holds; the
+    numbers in text of a field the tool's words name (``asked``, singular) are summed."""
     fields: dict[tuple[str, ...], FieldStats] = {}
     names: set[str] = set()
     present = [(i, r) for i, r in enumerate(records) if r is not None]
@@ -161,7 +163,10 @@ def group_stats(
     # hold numbers as numbers, a number in text is a code or a reference (an ``account``).
     for stats in fields.values() if not any(f.numbers for f in fields.values()) else ():
         # A record's own field: a typed value's ``{"N": "42"}`` is for its decoder to read.
-        if len(stats.path) == 1 and not stats.mapped and stats.path[-1].lower() not in kinds:
+        said = stats.path[-1].lower()
+        # Only where asked for: an unasked total crowds out the records a join shows.
+        own = len(stats.path) == 1 and not stats.mapped and said not in kinds
+        if own and said.rstrip("s") in asked:
             _read_numbers(stats)
     dicts = [r for _, r in present[:MOST_RECORDS] if isinstance(r, dict)]
     return GroupStats(name, len(present), fields, sorted(names), _products(fields, dicts))

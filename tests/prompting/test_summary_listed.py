@@ -195,7 +195,7 @@ def test_a_text_field_named_for_a_kind_of_record_refers_to_one() -> None:
         f"visit:{i}": {"visitor": str(i % 8), "minutes": str(30 + i % 5), "gate": "north"}
         for i in range(24)
     }
-    values = _values(people | visits, "visit_totals", "Totals of the visits.")
+    values = _values(people | visits, "visit_totals", "Total minutes and visitors of the visits.")
     assert values["total_minutes"] == sum(30 + i % 5 for i in range(24))
     assert "total_visitor" not in values and values["visitors"] == [str(v) for v in range(8)]
 
