@@ -23,6 +23,7 @@ from benchmarks.zoo.clinic import Clinic
 from benchmarks.zoo.conference import Conference
 from benchmarks.zoo.dynamo import Dynamo
 from benchmarks.zoo.eventlog import EventLog
+from benchmarks.zoo.fhir import Fhir
 from benchmarks.zoo.filesystem import Filesystem
 from benchmarks.zoo.fleet import Fleet
 from benchmarks.zoo.helpdesk import Helpdesk
@@ -60,6 +61,7 @@ SHAPES: dict[str, type[Shape]] = {
         Dynamo,
         EventLog,
         HotelXml,
+        Fhir,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
@@ -82,7 +84,7 @@ longer tell how it does on a shape nobody designed for: they join the developmen
 new shapes, written by someone not tuning the retrieval and shown to nobody who is, are held
 out in their place: dynamo, eventlog and hotelxml joined the development set on 2026-11-26,
 when their first measurement (.33 overall) had shown value encodings no rule read."""
-HELD_OUT: frozenset[str] = frozenset()
+HELD_OUT: frozenset[str] = frozenset({"fhir"})
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
