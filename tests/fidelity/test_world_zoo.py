@@ -216,7 +216,7 @@ def test_the_state_grows_with_the_size_asked_for(shape: str) -> None:
 
 def test_held_out_shapes_run_only_when_asked_for() -> None:
     assert {"dynamo", "eventlog", "hotelxml"} <= set(chosen_shapes(None, include_held_out=False))
-    assert set(SHAPES) >= HELD_OUT == {"fhir", "kube"}
+    assert set(SHAPES) >= HELD_OUT == {"fhir", "kube", "geojson"}
     assert not HELD_OUT & set(chosen_shapes(None, include_held_out=False))
     assert set(chosen_shapes(None, include_held_out=True)) >= HELD_OUT
     with pytest.raises(ValueError, match="unknown shapes"):
