@@ -240,15 +240,26 @@ def _holds_tables(value: dict[str, Any]) -> bool:
 
 
 def _holds_collections(value: dict[str, Any]) -> bool:
-    """An object of a few wrapped collections (``{"batches": {"edges": [...]}, ...}``) looks
-    keyed, but its records are the arrays' items: each value holds more records than the
-    object has keys (a keyed collection's record holds a few line items at most)."""
+    """An object of a few wrapped collections (``{"batches": {"edges": [...]}, ...}``, a search
+    export's ``{"books": {"hits": {"total": .., "hits": [...]}}, ...}``) looks keyed, but its
+    records are the arrays' items: each value holds, in objects at most a few levels down,
+    more records than the object has keys (a keyed collection's record holds a few line items
+    at most)."""
     least = max(len(value), 8)
     return all(
-        any(looks_records(v) and len(v) > least for v in item.values())
-        for item in list(value.values())[:24]
-        if isinstance(item, dict)
+        _most_wrapped(item) > least for item in list(value.values())[:24] if isinstance(item, dict)
     )
+
+
+def _most_wrapped(value: dict[str, Any], depth: int = 3) -> int:
+    """The most records an array holds inside ``value``'s objects, ``depth`` levels down."""
+    most = 0
+    for item in value.values():
+        if looks_records(item):
+            most = max(most, len(item))
+        elif isinstance(item, dict) and depth > 1:
+            most = max(most, _most_wrapped(item, depth - 1))
+    return most
 
 
 def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str, Any]]:

@@ -138,3 +138,24 @@ def test_an_object_of_wrapped_collections_holds_their_records_not_two() -> None:
     assert found["/payload/ENTITIES/SHIPMENTS/edges"].inner == "/node"
     assert found["/orders"].keyed and found["/orders"].size == 3
     assert single_hit(index.overlay_of(world.state), "s007") == {"ID": "s007", "kegs": 7}
+
+
+def test_search_exports_wrapped_a_few_levels_down_hold_their_hits() -> None:
+    def hits(kind: str, count: int) -> dict[str, Any]:
+        found = [
+            {"_index": kind, "_id": f"{kind[0]}{n:03}", "_score": 1.0, "_source": {"n": n}}
+            for n in range(count)
+        ]
+        return {"hits": {"total": {"value": count}, "max_score": 1.0, "hits": found}}
+
+    # Objects of a few keys each holding one line item stay one keyed collection.
+    units = {f"u{n}": {"name": f"unit {n}", "rooms": [{"no": n}]} for n in range(3)}
+    world = world_of({"payload": {"books": hits("books", 20), "loans": hits("loans", 30)}})
+    index = StateIndex(world, world.state)
+    found = {c.pointer: c for c in index.collections}
+    assert "/payload" not in found
+    assert found["/payload/books/hits/hits"].size == 20
+    assert found["/payload/loans/hits/hits"].size == 30
+    assert single_hit(index.overlay_of(world.state), "l007")["_source"] == {"n": 7}
+    other = world_of({"units": units})
+    assert {c.pointer for c in StateIndex(other, other.state).collections} == {"/units"}
