@@ -238,7 +238,8 @@ class StateOverlay:
         view = self._view_after(state, touched, paths)
         changed = dict(self.changed)
         grown = 0
-        for pointer in touched:
+        # In a fixed order: the order of changed records is the order a lookup lists them.
+        for pointer in sorted(touched):
             changed[pointer] = self._facts(pointer, view)
             grown += _grown(pointer, raw_value(before, pointer), raw_value(state, pointer))
         advanced = self._rebuilt(changed, view)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import copy
+import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 import jsonpatch
@@ -89,3 +93,38 @@ def test_an_overlay_moved_on_by_patches_equals_one_rebuilt_from_the_state(shape:
         ), label
     # Kept up to date record by record, the size may be off by a separator per new record.
     assert abs(overlay.size - rebuilt.size) <= len(calls)
+
+
+_CHANGED_ORDER = """
+import copy, json, jsonpatch
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.spec.world import World
+stock = {w: {f"A{n}": {"on_hand": n} for n in range(3)} for w in ("EAST", "WEST", "NORTH")}
+tools = [{"name": "get", "description": "Get.", "input_schema": {"type": "object"}}]
+spec = {"world": "t", "title": "T", "description": "D.", "state": {"stock": stock}}
+world = World.model_validate(spec | {"tools": tools})
+index = StateIndex(world, world.state)
+patch = [{"op": "replace", "path": f"/stock/{w}/A1/on_hand", "value": 9} for w in stock]
+after = jsonpatch.apply_patch(copy.deepcopy(world.state), patch)
+overlay = index.overlay_of(world.state).advance(world.state, after, patch)
+print(json.dumps([h.pointer for h in overlay.key_hits(normalize("A1") or "")]))
+"""
+
+
+def test_the_records_a_patch_changed_are_listed_in_one_order_in_every_process() -> None:
+    # Sets of strings iterate in an order that depends on each process's hash seed: a
+    # prompt built from one must not differ between two workers serving the same episode.
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _CHANGED_ORDER],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        ).stdout
+        for seed in range(1, 7)
+    }
+    assert len(runs) == 1, runs
+    assert len(json.loads(runs.pop())) == 3
