@@ -7,6 +7,7 @@ the log's raw events then leave the call's picks and searches.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,8 +20,9 @@ from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.spec.world import ToolSpec
 
 
-class EventGrounding:
-    """What :class:`~mcp_sim.prompting.grounding.Grounding` does for an event log."""
+class EventGrounding(ABC):
+    """What :class:`~mcp_sim.prompting.grounding.Grounding` does for an event log; the
+    grounding itself provides :meth:`for_call` and :meth:`inner`."""
 
     overlay: StateOverlay
     state: Any
@@ -32,6 +34,7 @@ class EventGrounding:
     events: EventView | None
     folded: EventGrounding | None
 
+    @abstractmethod
     def for_call(
         self,
         tool: ToolSpec | None,
@@ -39,11 +42,11 @@ class EventGrounding:
         recent: Iterable[str] = (),
         answers: Sequence[str] = (),
     ) -> list[Any]:
-        raise NotImplementedError
+        """The records the call needs, best first."""
 
+    @abstractmethod
     def inner(self, overlay: StateOverlay, state: Any) -> EventGrounding:
         """A grounding of the same kind over another state (the folded entities)."""
-        raise NotImplementedError
 
     def fold(
         self, tool: ToolSpec | None, arguments: dict[str, Any], answers: Sequence[str] = ()
