@@ -16,9 +16,10 @@ def mixed_records(box: Any, share: Mixed) -> list[dict[str, Any]]:
     id where the format keeps it in the frame)."""
     kind, tag = share.type_name, share.tag
     if share.frame == "jsonapi":
-        entries = [*box["data"], *box["included"]]
-        assert all(set(e) == {"type", "id", "attributes"} for e in entries)
-        return [e["attributes"] for e in entries if e["type"] == kind]
+        entries = [e for e in [*box["data"], *box["included"]] if e["type"] == kind]
+        assert all(set(e) - {"relationships"} == {"type", "id", "attributes"} for e in entries)
+        related = [{k: v["data"] for k, v in e.get("relationships", {}).items()} for e in entries]
+        return [r | e["attributes"] for r, e in zip(related, entries, strict=True)]
     if share.frame == "bundle":
         assert box["resourceType"] == "Bundle"
         mine = [e for e in box["entry"] if e["resource"]["resourceType"] == kind]

@@ -240,6 +240,7 @@ def _mix(design: Design, wrap: tuple[str, ...]) -> None:
         return
     taken = {key for role in structure.roles for key in _columns(design, role)}
     tag = next(t for t in structure.tags if t not in taken)
+    references = tuple(design.reference_key(r) for r in ("primary", "secondary"))
     for role in structure.roles:
         share = Mixed(
             structure.frame,
@@ -247,6 +248,7 @@ def _mix(design: Design, wrap: tuple[str, ...]) -> None:
             design.type_name(role),
             tag,
             first=role == structure.roles[0],
+            related=references if role == "link" and structure.frame == "jsonapi" else (),
         )
         design.stores[role] = design.stores[role].mixing(share)
 

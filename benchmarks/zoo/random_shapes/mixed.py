@@ -1,6 +1,6 @@
 """Collections of several kinds stored together in one array, their records told apart by a
 type field, as real exports keep them: a JSON:API document (``data`` and ``included`` of
-``{type, id, attributes}``), a FHIR-like Bundle (``entry[].resource`` with ``resourceType``
+``{type, id, attributes, relationships}``), a FHIR-like Bundle (``entry[].resource`` with ``resourceType``
 and ``id``), a Kubernetes-like List (``items[]`` with ``kind``, ``metadata.name`` and a
 ``spec``), a DynamoDB-like single table (``PK``/``SK`` keys ``TYPE#id`` beside an entity-type
 attribute), or a list of records tagged by a type field. A record is known by (type, id): ids
@@ -35,6 +35,8 @@ class Mixed:
     """The field that holds the type."""
     first: bool = False
     """A JSON:API document's primary data (the other kinds are ``included``)."""
+    related: tuple[str, ...] = ()
+    """The reference fields a JSON:API document keeps under ``relationships``."""
 
     @property
     def whole(self) -> bool:
@@ -85,7 +87,10 @@ def wrap(mixed: Mixed, codec: Codec, ident: str, stored: dict[str, Any]) -> dict
     records whole) of id ``ident``."""
     kind = mixed.type_name
     if mixed.frame == "jsonapi":
-        return {"type": kind, "id": ident, "attributes": stored}
+        attributes = {k: v for k, v in stored.items() if k not in mixed.related}
+        entry = {"type": kind, "id": ident, "attributes": attributes}
+        related = {k: {"data": stored[k]} for k in mixed.related if k in stored}
+        return entry | {"relationships": related} if related else entry
     if mixed.frame == "bundle":
         resource = {"resourceType": kind, "id": ident, **stored}
         return {"fullUrl": f"{BASE}/{kind}/{ident}", "resource": resource}
@@ -121,7 +126,8 @@ def unwrap(mixed: Mixed, codec: Codec, id_key: str, entry: Any) -> tuple[str, An
     """An entry's id (as text) and encoded record (whole, or less its id): an entry of this
     collection's kind (each kind has its own id field)."""
     if mixed.frame == "jsonapi":
-        return str(entry["id"]), entry["attributes"]
+        related = {k: v["data"] for k, v in entry.get("relationships", {}).items()}
+        return str(entry["id"]), related | entry["attributes"] if related else entry["attributes"]
     if mixed.frame == "bundle":
         resource = entry["resource"]
         rest = {k: v for k, v in resource.items() if k not in ("resourceType", "id")}
