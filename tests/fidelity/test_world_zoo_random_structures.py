@@ -17,6 +17,7 @@ from dataclasses import replace
 import jsonpatch
 import pytest
 
+from benchmarks.zoo import make_shape
 from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes.design import Design, draw
 from benchmarks.zoo.random_shapes.mixed import FRAMES
@@ -89,6 +90,9 @@ def test_about_a_third_of_the_seeds_draw_each_structure() -> None:
     assert {s.spelling for s in structures} == set(SPELLINGS)
     assert Counter(s.collide for s in structures if s.frame)[True] >= 5
     assert {len(s.roles) for s in structures if s.frame} == {2, 3}
+    shape = make_shape("random-5")
+    assert isinstance(shape, RandomShape)
+    assert shape.structure == "mixed single_table, references collection"
 
 
 @pytest.mark.parametrize("seed", sorted(UNCHANGED))

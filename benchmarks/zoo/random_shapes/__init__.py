@@ -53,7 +53,9 @@ def random_shape(seed: int) -> Shape:
             "with 'Error:'.",
             "note": design.note,
             "encoding": design.encoding,
-            "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}.",
+            "structure": design.structure.names,
+            "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}, "
+            f"structures drawn: {design.structure.names}.",
         },
     )
     made: Shape = kind(design)
