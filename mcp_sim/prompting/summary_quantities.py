@@ -48,6 +48,8 @@ _OPS = {
     "mean": "mean",
 }
 _WORD = re.compile(r"[\w-]+")
+_LISTS = re.compile(r"\(([^)]*)\)|[\w-]+(?:\s*,\s*[\w-]+)*\s*,?\s*(?:\bor\b|/)\s*[\w-]+")
+"""Words a description lists as alternatives: in parentheses, or joined by ``or``."""
 
 
 def unit_properties(tool: ToolSpec) -> dict[str, Unit]:
@@ -161,22 +163,18 @@ def described_values(
     tool: ToolSpec, stats: GroupStats, count: int
 ) -> tuple[tuple[str, ...], set[str]] | None:
     """The enumeration field (one value in each of the ``count`` records) some but not all
-    of whose values the first sentence of ``tool``'s description lists as written
-    (``(Pending or Running)``, ``Stored, Lost``), with those values; ``None`` where it lists
-    none. A value written alone is no list: a noun that a field happens to hold (a folder's
-    ``kind: "folder"``) narrows nothing."""
+    of whose values the first sentence of ``tool``'s description lists as written (in
+    parentheses, or joined by ``or``: ``(Pending or Running)``, ``Stored or Lost``), with
+    those values; ``None`` where it lists none. A value written alone is no list: a noun
+    that a field happens to hold (a folder's ``kind: "folder"``) narrows nothing."""
     first = tool.description.split(". ")[0]
-    said = set(_WORD.findall(first))
+    listed = {w for m in _LISTS.finditer(first) for w in _WORD.findall(m.group(0))}
     for f in stats.fields.values():
         if not f.single or f.holders < count or not f.texts:
             continue
         values = set(f.texts)
-        named = {v for v in values if len(v) >= 3 and v in said}
-        if not named or named == values or len(values) > MOST_DISTINCT:
-            continue
-        one = "|".join(re.escape(v) for v in sorted(named, key=len, reverse=True))
-        listed = re.compile(rf"\b(?:{one})\b(?:\s*(?:,|/|\bor\b|\band\b)\s*\b(?:{one})\b)+")
-        if listed.search(first) or re.search(rf"\(\s*(?:{one})\s*\)", first):
+        named = {v for v in values if len(v) >= 3 and v in listed}
+        if named and named != values and len(values) <= MOST_DISTINCT:
             return f.path, named
     return None
 
