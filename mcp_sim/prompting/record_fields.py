@@ -20,6 +20,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.runtime.quantities import suffixed_magnitude
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import looks_keyed, normalize
 
@@ -169,7 +170,8 @@ class FieldInfo:
     fractional: int = 0
     """Numbers seen with a fraction (``18.5``): a measure, not a count."""
     numeric_text: int = 0
-    """Strings holding a number (``"78"``): an export that writes every value as text."""
+    """Strings holding a number (``"78"``: an export that writes every value as text), or a
+    quantity with its unit (``"12 kg"``, ``"1536Mi"``)."""
 
     @property
     def unique(self) -> bool:
@@ -281,6 +283,11 @@ def _note_range(info: FieldInfo, value: Any, kind: str) -> None:
     if kind == "string" and _NUMERIC_TEXT.match(value):
         info.numeric_text += 1
         value = float(value)
+    elif kind == "string" and suffixed_magnitude(value) is not None:
+        # ``"1536Mi"``, ``"12 kg"``: a measure a range bounds (by magnitude; its range in
+        # its own units would mislead a bound in another).
+        info.numeric_text += 1
+        return
     elif kind not in ("number", "date"):
         return
     number = magnitude(value)

@@ -17,6 +17,8 @@ prefixes, Kubernetes' resource quantities) and the common unit words and symbols
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _KUBE_SUFFIX: dict[str, float] = {
@@ -115,6 +117,7 @@ _UNITS: dict[str, tuple[str, float]] = {
 }
 """Unit words and symbols (lower case) → their dimension and their size in its base unit."""
 
+_ONE_LETTER = frozenset("gsmhl%")
 _CURRENCY_SIGNS = "$€£¥"
 _CURRENCY_CODE = re.compile(r"^[A-Z]{3}$")
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -133,6 +136,9 @@ class Quantity:
     """What it measures (``bytes``, ``seconds``, ``money``); ``""`` for a plain number."""
     suffixed: bool
     """Whether the text carried a unit or a suffix (``"1.5"`` does not)."""
+    size: float = 1.0
+    """The size of the unit it is written in (``"12 kg"``: 1000 grams); a Kubernetes
+    suffix scales a plain number, whose unit is 1."""
 
 
 def quantity(text: str) -> Quantity | None:
@@ -162,7 +168,29 @@ def quantity(text: str) -> Quantity | None:
     if known is None:
         return None
     dimension, size = known
-    return Quantity(number * size, dimension, True)
+    return Quantity(number * size, dimension, True, size)
+
+
+def suffixed_magnitude(value: object) -> float | None:
+    """The magnitude of a text written with a unit or a suffix (``"1536Mi"``, ``"12 kg"``);
+    ``None`` for anything else, plain numbers in text included (other rules read those)."""
+    if not isinstance(value, str):
+        return None
+    read = quantity(value)
+    return read.magnitude if read is not None and read.suffixed else None
+
+
+def bound_magnitude(bound: float, argument: str, written: Iterable[object]) -> float:
+    """A range bound on a field of quantities, as a magnitude to compare theirs with: in the
+    unit the argument's name ends in (``min_memory_gib: 2``), else in the unit most of the
+    field's values are written in (``min_weight: 12`` over ``"12 kg"``, ``"800 g"``)."""
+    unit = unit_of(argument)
+    if unit is not None:
+        return bound * unit.size
+    sizes = Counter(
+        q.size for q in (quantity(v) for v in written if isinstance(v, str)) if q is not None
+    )
+    return bound * sizes.most_common(1)[0][0] if sizes else bound
 
 
 def _is_code(unit: str) -> bool:
@@ -180,15 +208,15 @@ class Unit:
 
 def unit_of(name: str) -> Unit | None:
     """The unit the last word of ``name`` is (``min_memory_gib``: GiB; ``cpuMillicores``:
-    thousandths of a core; ``weight_kg``: kilograms), or ``None``. A bare ``m`` or ``s`` ends
-    many names for other reasons (``item_s``): a unit of one letter counts only after a
-    measure's word (``size_b`` does not, ``duration_s`` does)."""
+    thousandths of a core; ``weight_kg``: kilograms; ``duration_s``), or ``None``. Of the
+    one-letter units only those a measure's name ends in are read (``g``, ``s``, ``m``,
+    ``h``, ``l``): ``team_b`` is no size in bytes, nor ``plan_t`` a weight in tonnes."""
     words = _NAME_WORD.findall(name)
     if len(words) < 2:
         return None
     last = words[-1].lower()
     known = _UNITS.get(last)
-    if known is None or (len(last) == 1 and last != "%"):
+    if known is None or (len(last) == 1 and last not in _ONE_LETTER):
         return None
     return Unit(words[-1], known[0], known[1])
 

@@ -76,7 +76,9 @@ def test_a_name_ending_in_a_unit_says_it() -> None:
     kg = unit_of("weightKg")
     assert kg is not None and kg.dimension == "grams"
     assert unit_of("items") is None
-    assert unit_of("page_s") is None  # a one-letter unit would end too many names
+    assert unit_of("team_b") is None  # a one-letter unit would end too many names
+    duration = unit_of("duration_s")
+    assert duration is not None and duration.dimension == "seconds"
     assert unit_of("kg") is None
     assert without_unit("cpu_requests_millicores") == ["cpu", "requests"]
     assert without_unit("memory") == ["memory"]
