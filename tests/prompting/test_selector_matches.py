@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.grounding import ground
+from mcp_sim.prompting.scalar_arguments import scalar_arguments, selector_requirements
 from mcp_sim.prompting.selector_matches import is_selected, selectors
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
@@ -97,3 +99,35 @@ def test_a_search_finding_many_records_follows_no_selector() -> None:
     picked = _picked({"tenant": "acme"})
     assert "/routes/5" in picked  # six routes found: a search, not a call about one route
     assert "selected" not in picked.values()
+
+
+def test_a_selector_string_is_read_as_one_constraint_per_requirement() -> None:
+    assert selector_requirements("tier=db, region!=us,env in (prod, qa),x notin (a)") == [
+        ("tier", "db"),
+        ("region_not", "us"),
+        ("env", ["prod", "qa"]),
+        ("x_not", ["a"]),
+    ]
+    assert selector_requirements("web") is None  # a plain value
+    assert selector_requirements("tier=db,!legacy") is None  # presence: no equality says it
+    assert list(scalar_arguments({"q": "tier=db"})) == [("q", "tier=db")]  # not a selector's name
+
+
+def test_a_selector_argument_finds_the_records_whose_labels_meet_it() -> None:
+    world = _world()
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    tool = world.tools[0].model_copy(update={"name": "find_hosts", "description": "Hosts."})
+    searches = FieldSearch(overlay, world.state).search(
+        tool, {"label_selector": "tier=web,region!=eu"}
+    )
+    assert searches
+    hosts = _state()["hosts"]
+    want = {
+        f"/hosts/{i}"
+        for i, h in enumerate(hosts)
+        if h["tags"]["tier"] == "web" and h["tags"]["region"] != "eu"
+    }
+    assert set(searches[0].full) == want
+    searches = FieldSearch(overlay, world.state).search(tool, {"tags": "tier in (db,cache)"})
+    want = {f"/hosts/{i}" for i, h in enumerate(hosts) if h["tags"]["tier"] in ("db", "cache")}
+    assert set(searches[0].full) == want
