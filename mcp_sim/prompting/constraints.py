@@ -26,6 +26,7 @@ from mcp_sim.prompting.field_names import (
     side_of,
     tokens,
 )
+from mcp_sim.prompting.quantity_fields import of_unit
 from mcp_sim.prompting.record_fields import (
     ENUM_MOST,
     KEY,
@@ -173,6 +174,9 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     if op == "text":
         return Constraint(name, "text", value, (), 0.5)
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
+    if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
+        # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
+        return Constraint(name, op, value, tuple(measured), NAME_FIT)
     if not fields and op in ("min", "max"):
         fields = _by_kind(schema, kind)
         if how.words:

@@ -48,6 +48,9 @@ _GRAMS = "grams"
 _METRES = "metres"
 _LITRES = "litres"
 _RATIO = "ratio"
+_WATTS = "watts"
+_WATT_HOURS = "watt-hours"
+_HERTZ = "hertz"
 _MONEY = "money"
 _COUNT = ""
 """A dimension-less magnitude (cores, replicas, a Kubernetes quantity)."""
@@ -108,6 +111,19 @@ _UNITS: dict[str, tuple[str, float]] = {
     "%": (_RATIO, 1e-2),
     "pct": (_RATIO, 1e-2),
     "percent": (_RATIO, 1e-2),
+    "w": (_WATTS, 1.0),
+    "watt": (_WATTS, 1.0),
+    "watts": (_WATTS, 1.0),
+    "kw": (_WATTS, 1e3),
+    "mw": (_WATTS, 1e6),
+    "gw": (_WATTS, 1e9),
+    "wh": (_WATT_HOURS, 1.0),
+    "kwh": (_WATT_HOURS, 1e3),
+    "mwh": (_WATT_HOURS, 1e6),
+    "hz": (_HERTZ, 1.0),
+    "khz": (_HERTZ, 1e3),
+    "mhz": (_HERTZ, 1e6),
+    "ghz": (_HERTZ, 1e9),
     "millicores": (_COUNT, 1e-3),
     "millicore": (_COUNT, 1e-3),
     "cores": (_COUNT, 1.0),
@@ -116,6 +132,8 @@ _UNITS: dict[str, tuple[str, float]] = {
     "vcpus": (_COUNT, 1.0),
 }
 """Unit words and symbols (lower case) → their dimension and their size in its base unit."""
+_CASED: dict[str, tuple[str, float]] = {"mW": (_WATTS, 1e-3), "mWh": (_WATT_HOURS, 1e-3)}
+"""Symbols whose case tells a prefix apart (``mW`` is a thousandth of ``MW``'s unit's)."""
 
 _ONE_LETTER = frozenset("gsmhl%")
 _CURRENCY_SIGNS = "$€£¥"
@@ -139,6 +157,9 @@ class Quantity:
     size: float = 1.0
     """The size of the unit it is written in (``"12 kg"``: 1000 grams); a Kubernetes
     suffix scales a plain number, whose unit is 1."""
+    written: float = 0.0
+    """The number as written (``"1536Mi"``: 1536): where a field's values lie, to tell which
+    field a bound without a name fits (``min_power_kw: 50`` among ``"11 kW"``..``"300 kW"``)."""
 
 
 def quantity(text: str) -> Quantity | None:
@@ -150,25 +171,25 @@ def quantity(text: str) -> Quantity | None:
         return None
     code = _CODE_BEFORE.match(text)
     if code is not None:
-        return Quantity(float(code["number"]), _MONEY, True)
+        return Quantity(float(code["number"]), _MONEY, True, 1.0, float(code["number"]))
     found = _QUANTITY.match(text)
     if found is None:
         return None
     number, unit, spaced = float(found["number"]), found["unit"], " " in text.strip()
     if found["sign"]:
-        return Quantity(number, _MONEY, True) if not unit or _is_code(unit) else None
+        return Quantity(number, _MONEY, True, 1.0, number) if not unit or _is_code(unit) else None
     if not unit:
-        return Quantity(number, _COUNT, False)
+        return Quantity(number, _COUNT, False, 1.0, number)
     if _is_code(unit):
-        return Quantity(number, _MONEY, True)
+        return Quantity(number, _MONEY, True, 1.0, number)
     if not spaced and unit in _KUBE_SUFFIX:
         # ``250m`` is 250 thousandths, ``1536Mi`` 1536 × 2^20; ``250 m`` is metres.
-        return Quantity(number * _KUBE_SUFFIX[unit], _COUNT, True)
-    known = _UNITS.get(unit.lower())
+        return Quantity(number * _KUBE_SUFFIX[unit], _COUNT, True, 1.0, number)
+    known = _CASED.get(unit) or _UNITS.get(unit.lower())
     if known is None:
         return None
     dimension, size = known
-    return Quantity(number * size, dimension, True, size)
+    return Quantity(number * size, dimension, True, size, number)
 
 
 def suffixed_magnitude(value: object) -> float | None:
@@ -178,6 +199,15 @@ def suffixed_magnitude(value: object) -> float | None:
         return None
     read = quantity(value)
     return read.magnitude if read is not None and read.suffixed else None
+
+
+def suffixed(value: object) -> Quantity | None:
+    """A text written with a unit or a suffix (``"150 kW"``, ``"1536Mi"``) as a quantity;
+    ``None`` for anything else, plain numbers in text included."""
+    if not isinstance(value, str):
+        return None
+    read = quantity(value)
+    return read if read is not None and read.suffixed else None
 
 
 def bound_magnitude(bound: float, argument: str, written: Iterable[object]) -> float:

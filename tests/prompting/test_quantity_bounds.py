@@ -70,3 +70,40 @@ def test_a_bound_without_a_unit_is_in_the_unit_most_values_are_written_in() -> N
     # Cores written plain or in thousandths: "min_cpu: 1" is one core.
     cores = ["250m", "1", "2", "1500m"]
     assert _found(1, {"min_cpu": 1}) == _records("machines", ["1", "2", "1500m"], cores, 40)
+
+
+def test_a_bound_named_with_a_unit_bounds_the_fields_of_its_dimension_whatever_their_names() -> (
+    None
+):
+    # Each socket's output is tagged apart; min_power_kw names none of them, its unit does.
+    outputs = ["11 kW", "22 kW", "50 kW", "150 kW"]
+    stations = [
+        {"ref": f"S{i:02d}", "socket:a:output": outputs[i % 4]}
+        if i % 2
+        else {"ref": f"S{i:02d}", "socket:b:output": outputs[i % 4], "capacity": "4"}
+        for i in range(24)
+    ]
+    world = World.model_validate(
+        {
+            "world": "c",
+            "title": "C",
+            "description": "Charging stations.",
+            "state": {"stations": stations},
+            "tools": [
+                {
+                    "name": "find_stations",
+                    "description": "Stations.",
+                    "input_schema": {"type": "object"},
+                }
+            ],
+        }
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    searches = FieldSearch(overlay, world.state).search(world.tools[0], {"min_power_kw": 40})
+    assert set(searches[0].constraints[0].fields) == {
+        "socket:a:output",
+        "socket:b:output",
+    }
+    assert set(searches[0].full) == {
+        f"/stations/{i}" for i in range(24) if outputs[i % 4] in ("50 kW", "150 kW")
+    }

@@ -28,6 +28,10 @@ from mcp_sim.runtime.quantities import quantities, quantity, unit_of, without_un
         ("EUR 12.50", 12.5, "money"),
         ("250 m", 250.0, "metres"),
         ("300 millicores", 0.3, ""),
+        ("150 kW", 150_000.0, "watts"),
+        ("5 MW", 5e6, "watts"),
+        ("5 mW", 5e-3, "watts"),
+        ("2.4 GHz", 2.4e9, "hertz"),
     ],
 )
 def test_a_quantity_is_read_by_its_magnitude(text: str, magnitude: float, dimension: str) -> None:
