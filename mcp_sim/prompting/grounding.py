@@ -45,6 +45,7 @@ from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
 from mcp_sim.prompting.search_result import SearchResult, sub_record
+from mcp_sim.prompting.selector_matches import selected
 from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
@@ -210,6 +211,9 @@ class Grounding(EventGrounding):
         if not self.picks and self.join is None:
             for pointer in read_records(self.overlay, tool):
                 self._pick(pointer, "listed")
+        found = [p.pointer for p in self.picks.values() if p.reason == "named" or p.complete]
+        for pointer in selected(self.overlay, self.state, found, labels):
+            self._pick(pointer, "selected")
         self._link()
         for search in self.searches:
             self._searched(search, complete=False)
