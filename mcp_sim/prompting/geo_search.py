@@ -100,9 +100,7 @@ class GeoSearch:
             return results
         place = read_place(arguments)
         first = results[0] if results else None
-        collection = (
-            first.collection if first is not None else self.geo.largest() if place else None
-        )
+        collection = first.collection if first is not None else self.geo.largest()
         if collection is None or self.geo.collection(collection.pointer) is None:
             return results
         if first is not None and (first.nested is not None or first.through is not None):

@@ -11,6 +11,7 @@ A session's changed records are read as they are now.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, islice
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, record_items
 
 _SAMPLE = 50
-"""Records of a collection looked at to tell whether it holds features."""
+"""The first records of a collection looked at to tell whether it holds features."""
 
 
 @dataclass(frozen=True)
@@ -59,17 +60,14 @@ class GeoIndex:
         return found
 
     def _features(self, collection: Collection) -> list[Placed] | None:
-        records = [
-            (pointer, record)
-            for _, pointer, record in record_items(
-                collection, resolve(self.index.state, collection.pointer)
-            )
-        ]
-        sample = records[:: max(1, len(records) // _SAMPLE)][:_SAMPLE]
+        """The features of ``collection``, when most of its first records are features."""
+        items = record_items(collection, resolve(self.index.state, collection.pointer))
+        sample = [(pointer, record) for _, pointer, record in islice(items, _SAMPLE)]
         featured = sum(geometry_of(record) is not None for _, record in sample)
         if featured * 2 <= len(sample) or not sample:
             return None
-        return [f for p, record in records if (f := placed(p, record)) is not None]
+        rest = ((pointer, record) for _, pointer, record in items)
+        return [f for p, record in chain(sample, rest) if (f := placed(p, record)) is not None]
 
     def collection(self, pointer: str) -> Collection | None:
         """The geographic collection at ``pointer``, if it is one."""
