@@ -31,7 +31,7 @@ from mcp_sim.prompting.field_tables import FieldTables, Places
 from mcp_sim.prompting.geo_arguments import GeoQuery, read_place
 from mcp_sim.prompting.geo_keys import holding, namespaced_constraints
 from mcp_sim.prompting.search_result import SearchResult
-from mcp_sim.runtime.geo_index import GeoIndex, Placed
+from mcp_sim.runtime.geo_index import GeoIndex, Placed, placed
 from mcp_sim.runtime.geometry import (
     Box,
     bounds,
@@ -41,6 +41,8 @@ from mcp_sim.runtime.geometry import (
     in_box,
     positions,
 )
+from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection
 
 GEOMETRY = "geometry"
@@ -49,6 +51,8 @@ MOST_AREAS = 3
 MOST_POSITIONS = 12
 """A geometry of at most this many positions is shown beside a found feature's properties (a
 point, a small area); a park's long boundary is outlined."""
+MOST_POINTS = 5
+"""Points named by a call whose regions are looked up (a lookup names one or two)."""
 MOST_DISTANCES = 12
 """Distances a search's description lists (the nearest features')."""
 
@@ -197,9 +201,12 @@ class GeoSearch:
 
 
 def _meets(feature: Placed, place: GeoQuery, areas: Sequence[tuple[Box, dict[str, Any]]]) -> bool:
-    if feature.area is not None and areas:
-        return False  # an area lies in no other: its own features are what it holds
-    if areas and not any(in_box(feature.point, b) and covers(a, feature.point) for b, a in areas):
+    # An area lies in another by its middle (a car park in a district); the areas the call
+    # names hold what lies in them, not themselves.
+    if areas and not any(
+        a is not feature.area and in_box(feature.point, b) and covers(a, feature.point)
+        for b, a in areas
+    ):
         return False
     if place.box is not None and not in_box(feature.point, place.box):
         return False
@@ -223,3 +230,29 @@ def _spatial(place: GeoQuery, areas: Sequence[Placed], region: Constraint | None
         said.append(f"{reach} lat {lat}, lon {lon} (haversine)")
     argument = region.argument if region is not None else ", ".join(sorted(place.used))
     return Constraint(argument, "where", "; ".join(said), (GEOMETRY,), 1.0)
+
+
+def regions_of(overlay: StateOverlay, state: Any, pointers: Sequence[str]) -> list[str]:
+    """The area features that each point feature at ``pointers`` lies in (a station's
+    district, a tree's park), at most a few per point: what a call about a point may ask."""
+    geo = GeoIndex.of(overlay.base)
+    points = [
+        f
+        for p in pointers[:MOST_POINTS]
+        if (f := placed(p, resolve(state, p))) is not None and f.area is None
+    ]
+    found: dict[str, None] = {}
+    for collection in geo.features if points else ():
+        areas = [
+            (box, f.pointer, f.area)
+            for f in geo.now(collection, overlay, state)
+            if f.area is not None and (box := bounds(f.area)) is not None
+        ]
+        for point in points:
+            holding = [
+                at
+                for box, at, area in areas
+                if in_box(point.point, box) and covers(area, point.point)
+            ]
+            found.update(dict.fromkeys(holding[:MOST_AREAS]))
+    return list(found)

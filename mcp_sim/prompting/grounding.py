@@ -36,7 +36,7 @@ from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.geo_search import GeoSearch
+from mcp_sim.prompting.geo_search import GeoSearch, regions_of
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
@@ -214,6 +214,9 @@ class Grounding(EventGrounding):
             for pointer in read_records(self.overlay, tool):
                 self._pick(pointer, "listed")
         self._link()
+        named = [p.pointer for p in self.picks.values() if p.reason == "named"]
+        for pointer in regions_of(self.overlay, self.state, named):
+            self._pick(pointer, "linked")
         for search in self.searches:
             self._searched(search, complete=False)
         self._recent(recent)

@@ -11,8 +11,8 @@ A session's changed records are read as they are now.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain, islice
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import Any
 
 from mcp_sim.runtime.geometry import Point, geometry_of, is_area, location

@@ -181,6 +181,12 @@ def test_a_feature_is_looked_up_by_its_type_and_number_given_apart() -> None:
     )
     named = [p.pointer for p in grounding.picks.values() if p.reason == "named"]
     assert named == ["/features/19"]
+    # Its park is known by geometry alone: the tree's point lies in the park's polygon.
+    assert grounding.picks["/features/0"].reason == "linked"
+    in_pond = ground(
+        _overlay(world), world.state, world.tool("get_tree"), {"kind": "tree", "number": 1013}
+    )
+    assert [p.pointer for p in in_pond.picks.values()] == ["/features/15"]
 
 
 def test_places_are_read_from_conventional_argument_shapes() -> None:
