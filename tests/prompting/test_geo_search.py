@@ -59,11 +59,11 @@ def city() -> dict[str, Any]:
 
 def world_of(state: dict[str, Any]) -> World:
     tools = [
-        ("trees_near", "Trees within a radius of a point.", {}),
-        ("trees_in_box", "Trees inside a bounding box.", {}),
-        ("park_trees", "Trees of a species standing in a park.", {}),
-        ("get_tree", "One tree by kind and number.", {}),
-        ("protected_trees", "Trees under a protection of a kind.", {}),
+        ("trees_near", "Trees within a radius of a point."),
+        ("trees_in_box", "Trees inside a bounding box."),
+        ("park_trees", "Trees of a species standing in a park."),
+        ("get_tree", "One tree by kind and number."),
+        ("protected_trees", "Trees under a protection of a kind."),
     ]
     return World.model_validate(
         {
@@ -72,8 +72,7 @@ def world_of(state: dict[str, Any]) -> World:
             "description": "A city's trees and parks as GeoJSON.",
             "state": state,
             "tools": [
-                {"name": n, "description": d, "input_schema": {"type": "object", **s}}
-                for n, d, s in tools
+                {"name": n, "description": d, "input_schema": {"type": "object"}} for n, d in tools
             ],
         }
     )
@@ -83,7 +82,7 @@ def _overlay(world: World) -> StateOverlay:
     return StateIndex(world, world.state).overlay_of(world.state)
 
 
-def _found(world: World, tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
+def _found(world: World, tool: ToolSpec | None, arguments: dict[str, Any]) -> list[str]:
     grounding = ground(_overlay(world), world.state, tool, arguments)
     return [p.pointer for p in grounding.picks.values() if p.complete]
 
