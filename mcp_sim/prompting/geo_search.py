@@ -34,7 +34,6 @@ from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.runtime.geo_index import GeoIndex, Placed, placed
 from mcp_sim.runtime.geometry import (
     Box,
-    bounds,
     covers,
     distance_km,
     geometry_of,
@@ -167,7 +166,7 @@ class GeoSearch:
         spatial, distances = None, {}
         if place or areas:
             features = self._features(collection)
-            boxed = [(b, a.area) for a in areas if a.area and (b := bounds(a.area)) is not None]
+            boxed = [(a.box, a.area) for a in areas if a.area and a.box is not None]
             inside = [f for f in features if _meets(f, place, boxed)]
             centre = place.centre
             if centre is not None:
@@ -244,9 +243,9 @@ def regions_of(overlay: StateOverlay, state: Any, pointers: Sequence[str]) -> li
     found: dict[str, None] = {}
     for collection in geo.features if points else ():
         areas = [
-            (box, f.pointer, f.area)
+            (f.box, f.pointer, f.area)
             for f in geo.now(collection, overlay, state)
-            if f.area is not None and (box := bounds(f.area)) is not None
+            if f.area is not None and f.box is not None
         ]
         for point in points:
             holding = [

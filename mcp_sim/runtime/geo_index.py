@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any
 
-from mcp_sim.runtime.geometry import Point, geometry_of, is_area, location
+from mcp_sim.runtime.geometry import Box, Point, bounds, geometry_of, is_area, location
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, record_items
@@ -30,6 +30,8 @@ class Placed:
     point: Point
     area: dict[str, Any] | None
     """The feature's geometry when it covers an area (a district, a park), else ``None``."""
+    box: Box | None = None
+    """The area's bounds: a point outside them is outside the area, found without its rings."""
 
 
 def placed(pointer: str, record: Any) -> Placed | None:
@@ -38,7 +40,9 @@ def placed(pointer: str, record: Any) -> Placed | None:
     point = location(geometry) if geometry is not None else None
     if geometry is None or point is None:
         return None
-    return Placed(pointer, point, geometry if is_area(geometry) else None)
+    if not is_area(geometry):
+        return Placed(pointer, point, None)
+    return Placed(pointer, point, geometry, bounds(geometry))
 
 
 class GeoIndex:
