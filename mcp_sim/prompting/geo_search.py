@@ -219,7 +219,11 @@ def _spatial(place: GeoQuery, areas: Sequence[Placed], region: Constraint | None
     said: list[str] = []
     if areas and region is not None:
         named = " or ".join(a.pointer for a in areas)
-        said.append(f"lies inside the area of {named} ({region.describe()})")
+        # The area's own constraint, unquoted: the description is itself quoted.
+        value = ", ".join(
+            map(str, region.value if isinstance(region.value, list) else [region.value])
+        )
+        said.append(f"lies inside the area of {named} (its {' or '.join(region.fields)}: {value})")
     if place.box is not None:
         west, south, east, north = place.box
         said.append(f"lies in lon {west}..{east}, lat {south}..{north} ([lon, lat] order)")
