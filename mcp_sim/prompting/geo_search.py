@@ -120,7 +120,9 @@ class GeoSearch:
         found = self._run(collection, [*kept, *keyed], place, areas, region)
         named = self._area_result(collection, region, areas) if region is not None else None
         rest = results[1:] if results else []
-        return [found, *([named] if named is not None else []), *rest]
+        # The area first: it is small and names the region; a summary sums the last search,
+        # what lies inside it.
+        return [*([named] if named is not None else []), found, *rest]
 
     def _region(
         self, collection: Collection, constraints: list[Constraint]

@@ -147,7 +147,7 @@ def test_a_park_named_by_value_selects_the_trees_inside_its_polygon() -> None:
         {"park": "Stadtpark", "species": "Linde"},
     )
     complete = [p.pointer for p in grounding.picks.values() if p.complete]
-    assert complete == [*expected, "/features/0"]  # the park itself is shown too
+    assert complete == ["/features/0", *expected]  # the park itself is shown first
     text = records_section(world.state, list(grounding.picks.values()), grounding.searches, 30_000)
     assert "lies inside the area of /features/0" in text
 
@@ -162,7 +162,7 @@ def test_a_multipolygon_park_holds_the_trees_of_each_part() -> None:
         and any(w <= f["geometry"]["coordinates"][0] <= w + 0.01 for w in (16.05, 16.07))
     ]
     found = _found(world, world.tool("park_trees"), {"park": "Prater", "species": "Eiche"})
-    assert found == [*expected, "/features/1"]
+    assert found == ["/features/1", *expected]
     assert {int(p.rsplit("/", 1)[1]) for p in expected} > set()
 
 
