@@ -73,7 +73,7 @@ def test_a_month_is_a_prefix_of_the_dates_the_description_names() -> None:
         ("depot_month", "A depot's shipments in a month: count, mean weight, refs.")
     )
     tool = world.tool("depot_month")
-    assert is_aggregate(tool)
+    assert tool is not None and is_aggregate(tool)
     arguments = {"depot": "D1", "month": "2025-04"}
     result = _search(world, "depot_month", arguments)
     assert result is not None and result.collection.pointer == "/dispatches"
