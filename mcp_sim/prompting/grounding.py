@@ -41,6 +41,7 @@ from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.movement_times import Steps, steps_of
+from mcp_sim.prompting.named_beside import named_beside
 from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
@@ -90,6 +91,9 @@ class Pick:
     """Whether the record meets every constraint of a field-aware search."""
     constraints: int = 0
     """How many constraints that search has (0: not found by one)."""
+    beside: bool = False
+    """A record an argument names beside the records a search of the tool's collection
+    found (see :mod:`mcp_sim.prompting.named_beside`): shown within a fair share."""
 
 
 class Grounding(EventGrounding):
@@ -356,4 +360,6 @@ def ground(
     grounding.for_call(tool, arguments, recent, answers)
     named = [p.pointer for p in grounding.picks.values() if p.reason == "named"]
     grounding.tree = tree_entries(state, named, arguments)
+    for pointer in named_beside(tool, grounding.searches, named):
+        grounding.picks[pointer].beside = True
     return grounding

@@ -1,7 +1,8 @@
 """Arguments read through a verb's other forms (``shipping_until`` ↔ ``Shipment``) and
 arguments naming a period (``quarter_month: "2025-03"``) read as a prefix of the dates the
-tool names, on a warehouse's dispatches whose depot a lookup names; and a description listing
-statistics ("count, mean weight") asks for a summary."""
+tool names, on a warehouse's dispatches whose depot a lookup names; a description listing
+statistics ("count, mean weight") asks for a summary; and the depot an argument names beside
+the dispatches a search finds takes no more than their share of the room."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 from mcp_sim.prompting.aggregates import is_aggregate, summarize
 from mcp_sim.prompting.field_names import name_score, stem
 from mcp_sim.prompting.field_search import FieldSearch
+from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.record_fields import path_words
+from mcp_sim.prompting.records_section import records_section
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
@@ -18,7 +21,7 @@ from mcp_sim.spec.world import World
 def dispatch_world(*tools: tuple[str, str]) -> World:
     """Depots keyed by code, and dispatches in an array, each with three dates: when it was
     ordered, shipped and delivered (a month apart, so a month names one of them only)."""
-    depots = {f"D{n}": {"code": f"D{n}", "town": f"Town {n}"} for n in range(4)}
+    depots = {f"D{n}": {"code": f"D{n}", "town": f"Town {n}"} for n in range(30)}
     dispatches = [
         {
             "ref": f"X-{n:04d}",
@@ -107,3 +110,25 @@ def test_a_month_no_name_ties_stands_for_few_date_fields_and_a_held_value_for_it
         dispatch["code"] = "2025-04" if n % 2 else "2025-05"
     result = _search(held, "dispatch_report", {"code": "2025-04"})
     assert result is not None and result.constraints[0].op == "eq"
+
+
+def test_a_record_named_beside_a_search_of_the_tools_collection_takes_a_fair_share() -> None:
+    world = dispatch_world(
+        ("find_dispatches", "Dispatches by depot and weight."),
+        ("depot_details", "A depot and the dispatches from it."),
+    )
+    for depot in world.state["depots"].values():
+        depot["layout"] = {"plan": "loading bay, " * 200, "notes": ["kept clear"] * 60}
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    arguments = {"depot": "D1", "weight": 12}
+    grounding = ground(overlay, world.state, world.tool("find_dispatches"), arguments)
+    assert grounding.picks["/depots/D1"].beside
+    matched = [p for p in grounding.picks.values() if p.complete]
+    assert matched and all(p.pointer.startswith("/dispatches/") for p in matched)
+    text = records_section(world.state, list(grounding.picks.values()), grounding.searches, 4_000)
+    depot_line = next(line for line in text.splitlines() if line.startswith("- /depots/D1"))
+    assert "outlined" in depot_line and len(depot_line) < 1_000
+    assert all(f"- {p.pointer}" in text for p in matched)
+    # A tool whose words name the depots answers with the depot: it keeps its room.
+    own = ground(overlay, world.state, world.tool("depot_details"), arguments)
+    assert not own.picks["/depots/D1"].beside
