@@ -31,6 +31,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
+from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
@@ -117,6 +118,8 @@ class Grounding(EventGrounding):
         asks for those (``boats_of_owner``: the owner's charters and their boats); or the
         steps of a movement the searched records made (see
         :mod:`mcp_sim.prompting.movement_times`)."""
+        self.appended: AppendedItem | None = None
+        """Where a write appends an item to the record it names, and the number it takes."""
         self.tree: TreeEntries | None = None
         """The entries under a tree entry an argument names by path, each with its path."""
         self.resolved: set[str] = set()
@@ -360,6 +363,7 @@ def ground(
     grounding.for_call(tool, arguments, recent, answers)
     named = [p.pointer for p in grounding.picks.values() if p.reason == "named"]
     grounding.tree = tree_entries(state, named, arguments)
+    grounding.appended = appended_item(state, tool, tools, arguments, named)
     for pointer in named_beside(tool, grounding.searches, named):
         grounding.picks[pointer].beside = True
     return grounding
