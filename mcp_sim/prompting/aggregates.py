@@ -97,7 +97,8 @@ _AGGREGATE_PHRASES = (
     "list of all",
 )
 _STATISTIC_WORDS = frozenset(["count", "mean", "median", "sum"])
-"""Words of a description's first sentence that name a statistic it answers with."""
+"""Words of a description's first sentence that name statistics it answers with (two of
+them: one alone may be a field's name, a book's "page count")."""
 _VALUES_WORDS = ("values", "value")
 """A name's last word that asks for a field's distinct values (``list_style_values``)."""
 
@@ -116,8 +117,10 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
     if any(part in word for word in words for part in _COMPOUND_PARTS):
         return True  # headcount, subtotal
     first = tool.description.split(". ")[0].lower()
-    if set(tokens(first)) & _STATISTIC_WORDS:
-        return True  # "a hotel's arrivals in a month: count, room nights, mean stay"
+    if len(set(tokens(first)) & _STATISTIC_WORDS) > 1:
+        # "a hotel's arrivals in a month: count, room nights, mean stay"; one such word may
+        # name a field ("by title or page count").
+        return True
     return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
 
 

@@ -77,6 +77,9 @@ def test_a_month_is_a_prefix_of_the_dates_the_description_names() -> None:
     )
     tool = world.tool("depot_month")
     assert tool is not None and is_aggregate(tool)
+    # One statistic's word may name a field: "by depot or weight count" asks for records.
+    counted = dispatch_world(("find_dispatches", "Dispatches by depot or weight count."))
+    assert not is_aggregate(counted.tool("find_dispatches"))
     arguments = {"depot": "D1", "month": "2025-04"}
     result = _search(world, "depot_month", arguments)
     assert result is not None and result.collection.pointer == "/dispatches"
