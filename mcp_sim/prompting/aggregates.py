@@ -25,7 +25,6 @@ from typing import Any
 
 from jsonpointer import escape, unescape
 
-from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.record_fields import KEY
@@ -37,6 +36,7 @@ from mcp_sim.prompting.summary_quantities import answers_in_units, narrowed_grou
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
+from mcp_sim.prompting.tool_asks import tool_words
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
@@ -97,6 +97,9 @@ _AGGREGATE_PHRASES = (
     "statistic",
     "list of all",
 )
+_STATISTIC_WORDS = frozenset(["count", "mean", "median", "sum"])
+"""Words of a description's first sentence that name statistics it answers with (two of
+them: one alone may be a field's name, a book's "page count")."""
 _VALUES_WORDS = ("values", "value")
 """A name's last word that asks for a field's distinct values (``list_style_values``)."""
 
@@ -117,6 +120,10 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
     if any(part in word for word in words for part in _COMPOUND_PARTS):
         return True  # headcount, subtotal
     first = tool.description.split(". ")[0].lower()
+    if len(set(tokens(first)) & _STATISTIC_WORDS) > 1:
+        # "a hotel's arrivals in a month: count, room nights, mean stay"; one such word may
+        # name a field ("by title or page count").
+        return True
     return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
 
 

@@ -21,11 +21,11 @@ from typing import Any
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
-    plural_words,
     read_argument,
     side_of,
     tokens,
 )
+from mcp_sim.prompting.periods import is_period, period_fields
 from mcp_sim.prompting.quantity_fields import of_unit
 from mcp_sim.prompting.record_fields import (
     ENUM_MOST,
@@ -249,14 +249,22 @@ def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
     return out
 
 
-def read_collection(schema: FieldSchema, arguments: dict[str, Any]) -> Reading:
-    """The constraints ``arguments`` put on the records of ``schema``'s collection."""
+def read_collection(
+    schema: FieldSchema, arguments: dict[str, Any], told: Set[str] = frozenset()
+) -> Reading:
+    """The constraints ``arguments`` put on the records of ``schema``'s collection (``told``:
+    the words of the tool's name and description, which choose the dates a period bounds)."""
     found: list[Constraint] = []
     for name, value in scalar_arguments(arguments):
         how = read_argument(name)
         if how.control and not _selects(schema, how, value):
             continue
-        constraint = _read(schema, name, value, how)
+        period = period_fields(schema, name, value, told)
+        constraint = (
+            Constraint(name, "prefix", value, *period)
+            if period
+            else _read(schema, name, value, how)
+        )
         if constraint is not None:
             found.append(constraint)
     found = _ranges(schema, _exclusive(found))
@@ -283,39 +291,6 @@ def is_lookup(reading: Reading, id_field: str | None) -> bool:
     return bool(reading.constraints) and on_key < 2 and named
 
 
-def tool_words(name: str, description: str = "") -> set[str]:
-    """The words of a tool's name (and the first sentence of its description)."""
-    first = description.split(". ")[0] if description else ""
-    return set(tokens(name)) | {w.lower() for w in tokens(first)}
-
-
-def asked_words(name: str, description: str, output_schema: dict[str, Any] | None) -> set[str]:
-    """The words a tool names in the plural (a list of records it answers with): in its name,
-    the first sentence of its description, its output schema's property names."""
-    first = description.split(". ")[0] if description else ""
-    texts = [name, first, *((output_schema or {}).get("properties") or {})]
-    return {w for text in texts for w in plural_words(text)}
-
-
-def asked_collections(
-    name: str, description: str, output_schema: dict[str, Any] | None, collections: list[str]
-) -> set[str]:
-    """The ``collections`` (pointers) whose records a tool says it answers a list of: those
-    its name, the first sentence of its description or its output schema's properties name
-    in the plural (``depotDrivers``, "the accounts on the other side of an account's
-    entries"), and every one when its output schema is a list."""
-    if (output_schema or {}).get("type") == "array":
-        return set(collections)
-    plural = asked_words(name, description, output_schema)
-    words = tool_words(name, description) | plural
-    asked: set[str] = set()
-    for pointer in collections:
-        own = tokens(pointer.rsplit("/", 1)[-1])
-        if own and own[-1] in plural and set(own) <= words:
-            asked.add(pointer)
-    return asked
-
-
 def names_one(reading: Reading, schema: FieldSchema) -> bool:
     """Whether the constraints pick one record by a field no two records share (a member by
     ``member_no``, a user by ``email``): a lookup by another name."""
@@ -330,6 +305,7 @@ def rank_readings(
     named: set[str],
     id_fields: dict[str, str | None],
     asked: Set[str] = frozenset(),
+    told: Set[str] = frozenset(),
 ) -> tuple[list[Reading], bool]:
     """The collections whose records the arguments select, best first (most constraints,
     best names, named by the tool: ``named`` holds the words of its name), with their
@@ -343,7 +319,7 @@ def rank_readings(
     found: list[Reading] = []
     keys: set[str] = set()
     for schema in schemas:
-        reading = read_collection(schema, arguments)
+        reading = read_collection(schema, arguments, told)
         if not reading.constraints:
             continue
         if is_lookup(reading, id_fields.get(schema.collection)):
@@ -383,5 +359,7 @@ def refers(reading: Reading, keys: Set[str] = frozenset()) -> bool:
         or all(f.endswith(KEY) for f in c.fields)
         or (c.op == "eq" and (_labels(c.value) <= keys or c.fields == (SELF,)))
     ]
-    # A bound beside them (a date "as of", "since") narrows the linked records further.
-    return bool(named) and all(c in named or c.op in ("min", "max") for c in reading.constraints)
+    # A bound beside them (a date "as of", "since", a month) narrows the linked records further.
+    return bool(named) and all(
+        c in named or c.op in ("min", "max") or is_period(c) for c in reading.constraints
+    )

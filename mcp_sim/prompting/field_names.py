@@ -190,6 +190,26 @@ def read_argument(name: str) -> ArgumentName:
     return ArgumentName("eq", words)
 
 
+_STEM_ENDINGS = ("ment", "ing", "ure", "ion", "al", "ed", "e")
+"""Endings that make a verb a noun or a participle (``arriving``, ``arrival``, ``departure``,
+``created``, ``creation``, ``shipment``): a name is matched on what is left of each word."""
+
+
+def stem(word: str) -> str:
+    """A word without the ending that turns a verb into a noun, and without a doubled last
+    consonant (``arriving`` and ``arrival`` are ``arriv``, ``shipping`` and ``shipment``
+    ``ship``); words of four letters or fewer are left as they are."""
+    if len(word) <= 4:
+        return word
+    for ending in _STEM_ENDINGS:
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            word = word[: -len(ending)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        return word[:-1]
+    return word
+
+
 def _core(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(w for w in words if w not in _IDS) or words
 
@@ -228,6 +248,9 @@ def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float
     side = _direction(arg)
     if side is not None and _direction(last) == side:
         return 0.8
+    if tuple(map(stem, arg)) == tuple(map(stem, last)):
+        # ``arriving_until`` ↔ ``Arrival``: one word, as a verb and as a noun.
+        return 0.7
     if set(_core(arg)) & set(_core(last)) and (set(arg) <= set(whole) or set(last) <= set(arg)):
         return 0.6
     return 0.0

@@ -20,8 +20,6 @@ from jsonpointer import unescape
 from mcp_sim.prompting.constraints import (
     Constraint,
     Reading,
-    asked_collections,
-    asked_words,
     names_one,
     rank_readings,
     refers,
@@ -51,6 +49,7 @@ from mcp_sim.prompting.nested_records import (
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, within
@@ -59,6 +58,14 @@ from mcp_sim.spec.world import ToolSpec
 
 def _said(tool: ToolSpec | None) -> tuple[str, str, dict[str, Any] | None]:
     return (tool.name, tool.description, tool.output_schema) if tool else ("", "", None)
+
+
+def _named(tool: ToolSpec | None) -> tuple[set[str], set[str]]:
+    """The words of a tool's name, and those of its name and its description's first
+    sentence."""
+    if tool is None:
+        return set(), set()
+    return set(tokens(tool.name)), tool_words(tool.name, tool.description)
 
 
 def _listed(value: Any) -> list[Any]:
@@ -98,10 +105,10 @@ class FieldSearch:
         if listing is not None:  # the records whose array the description names list it
             return [self.run(self.collection(listing.collection), listing)]
         schemas = {c.pointer: self.tables.schema(c) for c in collections}
-        named = set(tokens(tool.name)) if tool is not None else set()
-        id_fields = {c.pointer: c.id_field for c in collections}
+        named, told = _named(tool)
+        ids = {c.pointer: c.id_field for c in collections}
         asked = asked_collections(*_said(tool), list(schemas)) if tool is not None else set()
-        readings, lookup = rank_readings(list(schemas.values()), arguments, named, id_fields, asked)
+        readings, lookup = rank_readings([*schemas.values()], arguments, named, ids, asked, told)
         if not readings:
             return []
         first = readings[0]

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
+from mcp_sim.prompting.appended_items import AppendedItem, appended_item
+from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
 from mcp_sim.prompting.call_searches import call_searches
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
@@ -41,10 +43,12 @@ from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.movement_times import Steps, steps_of
+from mcp_sim.prompting.named_beside import named_beside
 from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_result import SearchResult, sub_record
 from mcp_sim.prompting.selector_matches import selected
+from mcp_sim.prompting.tree_entries import TreeEntries, tree_entries
 from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.typed_ids import joined_ids
 from mcp_sim.prompting.write_targets import newest_records
@@ -70,7 +74,6 @@ MAX_ENCLOSED = 20
 """A nested search with at most this many matches also shows the entry each one sits in (its
 scalar fields, its large parts outlined)."""
 """Records of a listed collection considered per call (the view shows those that fit)."""
-_COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 _TOKEN = re.compile(r"[#A-Za-z0-9_@.+:-]{2,}")
 
 
@@ -90,40 +93,9 @@ class Pick:
     """Whether the record meets every constraint of a field-aware search."""
     constraints: int = 0
     """How many constraints that search has (0: not found by one)."""
-
-
-def argument_values(arguments: Any) -> Iterator[str]:
-    """The normalized scalar values of a call's arguments, each once."""
-    seen: set[str] = set()
-
-    def walk(value: Any) -> Iterator[str]:
-        if isinstance(value, dict):
-            for item in value.values():
-                yield from walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                yield from walk(item)
-        else:
-            label = normalize(value)
-            if label is not None and label not in seen:
-                seen.add(label)
-                yield label
-            if isinstance(value, str) and _COMPOUND.search(value):
-                # A compound key (a unit's path, "warehouse|sku") names its parts, the
-                # last (the innermost) first.
-                for part in reversed(_COMPOUND.split(value)):
-                    yield from walk(part) if part != value else iter(())
-
-    yield from walk(arguments)
-
-
-def _argument_fields(arguments: dict[str, Any]) -> dict[str, str]:
-    """Normalized top-level scalar argument values → the argument's name."""
-    named: dict[str, str] = {}
-    for name, value in arguments.items():
-        for label in argument_values(value):
-            named.setdefault(label, name)
-    return named
+    beside: bool = False
+    """A record an argument names beside the records a search of the tool's collection
+    found (see :mod:`mcp_sim.prompting.named_beside`): shown within a fair share."""
 
 
 class Grounding(EventGrounding):
@@ -147,6 +119,10 @@ class Grounding(EventGrounding):
         asks for those (``boats_of_owner``: the owner's charters and their boats); or the
         steps of a movement the searched records made (see
         :mod:`mcp_sim.prompting.movement_times`)."""
+        self.appended: AppendedItem | None = None
+        """Where a write appends an item to the record it names, and the number it takes."""
+        self.tree: TreeEntries | None = None
+        """The entries under a tree entry an argument names by path, each with its path."""
         self.resolved: set[str] = set()
         """Parts of the call's paths that led to an entry: they name nothing on their own."""
 
@@ -188,7 +164,7 @@ class Grounding(EventGrounding):
                 self._pick(hit.pointer, "named", hit.inner)
         if self.fold(tool, arguments, answers):
             return self.unlog()
-        by_id = _argument_fields(arguments)
+        by_id = argument_fields(arguments)
         self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
         hinted = tool is not None and tool.grounding is not None
         writes = tool is not None and tool.effect == "write"
@@ -281,9 +257,9 @@ class Grounding(EventGrounding):
         that led somewhere (a part alone may name another record: a top-level ``basalt22``)."""
         resolved: set[str] = set()
         for value in arguments.values():
-            if not isinstance(value, str) or not _COMPOUND.search(value.strip()):
+            if not isinstance(value, str) or not COMPOUND.search(value.strip()):
                 continue
-            parts = [p for p in _COMPOUND.split(value.strip()) if p]
+            parts = [p for p in COMPOUND.split(value.strip()) if p]
             outer = normalize(parts[0]) if len(parts) > 1 else None
             for hit in self.overlay.key_hits(outer) if outer is not None else ():
                 inner = descend(resolve(self.state, hit.pointer), parts[1:], hit.inner)
@@ -296,7 +272,7 @@ class Grounding(EventGrounding):
         hints = tool.grounding if tool is not None else None
         reads = tuple(hints.reads) if hints is not None else ()
         fields = hints.match if hints is not None else {}
-        by_argument = _argument_fields(arguments)
+        by_argument = argument_fields(arguments)
         total = max(1, len(self.overlay.base.records))
         scores: dict[str, tuple[int, float]] = {}
         where: dict[str, set[str]] = {}
@@ -388,4 +364,9 @@ def ground(
     world's."""
     grounding = Grounding(overlay, state, tools)
     grounding.for_call(tool, arguments, recent, answers)
+    named = [p.pointer for p in grounding.picks.values() if p.reason == "named"]
+    grounding.tree = tree_entries(state, named, arguments)
+    grounding.appended = appended_item(state, tool, tools, arguments, named)
+    for pointer in named_beside(tool, grounding.searches, named):
+        grounding.picks[pointer].beside = True
     return grounding

@@ -158,17 +158,19 @@ class _Section:
     def line_of(self, pick: Pick, record: Any) -> str | None:
         focused = pick.reason in ("matched", "listed", "enclosing")
         fit = self.left - 1
-        if pick.complete:
-            # Every record meeting all constraints gets a fair share of the room first.
-            fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting)))
-            self.waiting -= 1
+        shared = pick.complete or (pick.beside and self.waiting > 0)
+        if shared:
+            # Every record meeting all constraints gets a fair share of the room first, and a
+            # record an argument names beside them (a hotel beside its reservations) no more.
+            fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting + 1 - pick.complete)))
+            self.waiting -= pick.complete
         scalars = pick.reason == "enclosing"
         label = key_label(pick.pointer, self.key_names)
         place = place_label(record)
         fit -= len(label) + len(place)
         whole = self.left - 1 - len(label) - len(place)
         line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
-        if line is None and pick.complete and fit < whole:
+        if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.
             line = record_line(pick.pointer, record, pick.focus, whole, scalars=True)

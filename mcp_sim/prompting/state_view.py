@@ -247,6 +247,10 @@ class StateView:
                 inner.join,
             )
             folded = "\n".join(part for part in (folded, found) if part)
+        # Entries under a path, by their paths: an answer names each so, no record does.
+        tree = grounding.tree.render(room // 3) if grounding.tree else ""
+        appended = grounding.appended.render() if grounding.appended else ""
+        folded = "\n".join(part for part in (folded, tree, appended) if part)
         room -= len(folded) + 2 if folded else 0
         rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.constraints import tool_words
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_group import Group
 from mcp_sim.prompting.summary_names import singular
+from mcp_sim.prompting.tool_asks import tool_words
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import normalize, record_key

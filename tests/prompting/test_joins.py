@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.constraints import asked_collections
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.records_section import records_section
+from mcp_sim.prompting.tool_asks import asked_collections
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
