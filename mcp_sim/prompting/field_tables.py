@@ -50,7 +50,9 @@ class FieldTables:
     def of(cls, index: StateIndex) -> FieldTables:
         tables = index.derived.get("fields")
         if not isinstance(tables, FieldTables):
-            tables = index.derived["fields"] = cls(index)
+            # Set only if unset: a call and the background warm-up may get here at once,
+            # and both must fill the same tables.
+            tables = index.derived.setdefault("fields", cls(index))
         return tables
 
     def records(self, collection: Collection) -> list[tuple[str, str, Any]]:

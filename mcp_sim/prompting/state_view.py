@@ -39,6 +39,7 @@ from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.prompting.skeleton import skeleton
+from mcp_sim.prompting.table_warmup import TableWarmup
 from mcp_sim.runtime.decoded_state import decoded_note
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.long_lived import keep_out_of_scans
@@ -74,13 +75,17 @@ class StateView:
         self.budget_tokens = budget_tokens
         self.turn_budget_tokens = turn_budget_tokens or max(1, budget_tokens // 2)
         self._index: StateIndex | None = None
+        self.warmup: TableWarmup | None = None
+        """Building a large world's tables in the background, from when its index is built."""
 
     @property
     def index(self) -> StateIndex:
-        """The world's index, built on first use (once per world and view)."""
+        """The world's index, built on first use (once per world and view); a large world's
+        tables are then built in the background (see :mod:`mcp_sim.prompting.table_warmup`)."""
         if self._index is None:
             self._index = StateIndex(self.world, self.world.state)
-            keep_out_of_scans(self._index.size)
+            if keep_out_of_scans(self._index.size):
+                self.warmup = TableWarmup.start(self.world, self._index)
         return self._index
 
     def overlay_for(self, state: Any, overlay: StateOverlay | None) -> StateOverlay:

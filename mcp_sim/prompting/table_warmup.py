@@ -1,0 +1,102 @@
+"""Building a large world's tables in the background, so that its first calls find them ready.
+
+The tables the views read beside a world's index (see :mod:`mcp_sim.prompting.field_tables`:
+each collection's schema, each field's column, its values' labels, its numbers and dates in
+order, where in each record a value sits, the records' words; the keys a link may name, the
+names of keys records do not hold) are built on first use and kept for every session. Each
+first build landed on the call that first needed it: up to hundreds of milliseconds at 5 MB,
+what made a later call's p95. Once the index of a large state is built, a daemon thread builds
+them, table by table, through the very accessors the calls use.
+
+A call never waits for the thread: one that needs a table the thread has not reached builds it
+itself, as without the thread. Each table is stored whole once built (a dictionary assignment,
+atomic under the GIL), never filled in place, so a call sees a table complete or not at all;
+when the call and the thread build one at the same time, both build the same table and the
+later assignment keeps an equal copy. A prompt does not depend on who built what.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.key_names import key_names
+from mcp_sim.prompting.link_join import target_keys
+from mcp_sim.prompting.record_fields import SELF
+from mcp_sim.runtime.long_lived import keep_built_out_of_scans
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
+
+Step = Callable[[], Any]
+"""Builds one table (or finds it built)."""
+
+
+def warm_steps(world: World, index: StateIndex) -> Iterator[Step]:
+    """The builds of ``index``'s tables, those the calls need first first: every collection's
+    schema (the first call's outline), the key names and link keys, then per field its labels
+    (equality), its numbers and dates in order (bounds) and where its values sit, then the
+    records' words and positions."""
+    tables = FieldTables.of(index)
+    collections = index.collections
+    for collection in collections:
+        yield lambda c=collection: tables.schema(c)
+    yield lambda: key_names(world, index)
+    for collection in collections:
+        yield lambda c=collection: target_keys(tables, c)
+    for collection in collections:
+        for path, info in tables.schema(collection).fields.items():
+            yield lambda c=collection, p=path: tables.label_index(c, p)
+            if info.sorts_as in ("number", "date"):
+                yield lambda c=collection, p=path: tables.ordered(c, p)
+    for collection in collections:
+        yield lambda c=collection: tables.position(c)
+        yield lambda c=collection: tables.word_sets(c)
+        yield lambda c=collection: tables.word_sets(c, shallow=True)
+        for path in tables.schema(collection).fields:
+            if path != SELF:
+                yield lambda c=collection, p=path: tables.places(c, p)
+
+
+class TableWarmup:
+    """A daemon thread running ``steps`` in order, then keeping what they built out of the
+    garbage collector's scans (see :mod:`mcp_sim.runtime.long_lived`)."""
+
+    def __init__(self, steps: Iterator[Step], clock: Callable[[], float] = time.perf_counter):
+        self.steps = steps
+        self.clock = clock
+        self.done = threading.Event()
+        self.built = 0
+        """Steps run so far."""
+        self.seconds: float | None = None
+        """How long the steps took, once done."""
+        self.error: BaseException | None = None
+        """What stopped the steps early (the calls then build the rest on first use)."""
+        self.thread = threading.Thread(target=self._run, name="table warm-up", daemon=True)
+
+    @classmethod
+    def start(cls, world: World, index: StateIndex) -> TableWarmup:
+        """Starts building ``index``'s tables in the background."""
+        warmup = cls(warm_steps(world, index))
+        warmup.thread.start()
+        return warmup
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether the steps are done, waiting up to ``timeout`` seconds for them (for a
+        benchmark timing calls apart from the warm-up; calls never wait)."""
+        return self.done.wait(timeout)
+
+    def _run(self) -> None:
+        started = self.clock()
+        try:
+            for step in self.steps:
+                step()
+                self.built += 1
+            keep_built_out_of_scans()
+        except Exception as error:  # a failed warm-up only leaves work to the calls
+            self.error = error
+        finally:
+            self.seconds = self.clock() - started
+            self.done.set()
