@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from mcp_sim.prompting.field_tables import FieldTables
@@ -42,30 +43,36 @@ def warm_steps(world: World, index: StateIndex) -> Iterator[Step]:
     tables = FieldTables.of(index)
     collections = index.collections
     for collection in collections:
-        yield lambda c=collection: tables.schema(c)
-    yield lambda: key_names(world, index)
+        yield partial(tables.schema, collection)
+    yield partial(key_names, world, index)
     for collection in collections:
-        yield lambda c=collection: target_keys(tables, c)
+        yield partial(target_keys, tables, collection)
     for collection in collections:
         for path, info in tables.schema(collection).fields.items():
-            yield lambda c=collection, p=path: tables.label_index(c, p)
+            yield partial(tables.label_index, collection, path)
             if info.sorts_as in ("number", "date"):
-                yield lambda c=collection, p=path: tables.ordered(c, p)
+                yield partial(tables.ordered, collection, path)
     for collection in collections:
-        yield lambda c=collection: tables.position(c)
-        yield lambda c=collection: tables.word_sets(c)
-        yield lambda c=collection: tables.word_sets(c, shallow=True)
+        yield partial(tables.position, collection)
+        yield partial(tables.word_sets, collection)
+        yield partial(tables.word_sets, collection, shallow=True)
         for path in tables.schema(collection).fields:
             if path != SELF:
-                yield lambda c=collection, p=path: tables.places(c, p)
+                yield partial(tables.places, collection, path)
 
 
 class TableWarmup:
-    """A daemon thread running ``steps`` in order, then keeping what they built out of the
-    garbage collector's scans (see :mod:`mcp_sim.runtime.long_lived`)."""
+    """A daemon thread running ``steps`` in order, then ``finish`` (by default, keeping what
+    they built out of the garbage collector's scans: see :mod:`mcp_sim.runtime.long_lived`)."""
 
-    def __init__(self, steps: Iterator[Step], clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self,
+        steps: Iterator[Step],
+        finish: Callable[[], None] = keep_built_out_of_scans,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.steps = steps
+        self.finish = finish
         self.clock = clock
         self.done = threading.Event()
         self.built = 0
@@ -94,7 +101,7 @@ class TableWarmup:
             for step in self.steps:
                 step()
                 self.built += 1
-            keep_built_out_of_scans()
+            self.finish()
         except Exception as error:  # a failed warm-up only leaves work to the calls
             self.error = error
         finally:
