@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from jsonpointer import unescape
@@ -141,31 +142,34 @@ class StateView:
         otherwise the changes ``unseen`` by the model so far and the records the call needs,
         those in ``known`` (shown whole by the history, see
         :mod:`mcp_sim.prompting.shown_records`) named instead of repeated."""
-        if unseen is None:
-            return self.render(
-                state,
-                index,
-                references,
-                tool=tool,
-                arguments=arguments,
-                overlay=overlay,
-                answers=answers,
-            )
-        parts = [render_changes(unseen)] if unseen else []
-        overlay = self.overlay_for(state, overlay)
-        if not self.fits(overlay):
-            grounding = ground(
-                overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
-            )
-            named = known_line([pointer for pointer in grounding.picks if pointer in known])
-            for pointer in known:
-                grounding.picks.pop(pointer, None)
-            room = _chars(self.turn_budget_tokens) - len(named)
-            parts += [self._records(overlay.view, grounding, room), named]
-        elif self.world.entities:
-            index = index if index is not None else EntityIndex.build(self.world, state)
-            parts.append(self.referenced(index, string_values(arguments)))
-        return "\n\n".join(part for part in parts if part)
+        # A background warm-up of the world's tables waits meanwhile (see
+        # :mod:`mcp_sim.prompting.table_warmup`): the two would take turns at the GIL.
+        with self.warmup.paused() if self.warmup is not None else nullcontext():
+            if unseen is None:
+                return self.render(
+                    state,
+                    index,
+                    references,
+                    tool=tool,
+                    arguments=arguments,
+                    overlay=overlay,
+                    answers=answers,
+                )
+            parts = [render_changes(unseen)] if unseen else []
+            overlay = self.overlay_for(state, overlay)
+            if not self.fits(overlay):
+                grounding = ground(
+                    overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
+                )
+                named = known_line([pointer for pointer in grounding.picks if pointer in known])
+                for pointer in known:
+                    grounding.picks.pop(pointer, None)
+                room = _chars(self.turn_budget_tokens) - len(named)
+                parts += [self._records(overlay.view, grounding, room), named]
+            elif self.world.entities:
+                index = index if index is not None else EntityIndex.build(self.world, state)
+                parts.append(self.referenced(index, string_values(arguments)))
+            return "\n\n".join(part for part in parts if part)
 
     def referenced(self, index: EntityIndex, texts: Iterable[str]) -> str:
         """The declared entities' records that ``texts`` (a call's arguments) name, as they

@@ -12,7 +12,9 @@ A call never waits for the thread: one that needs a table the thread has not rea
 itself, as without the thread. Each table is stored whole once built (a dictionary assignment,
 atomic under the GIL), never filled in place, so a call sees a table complete or not at all;
 when the call and the thread build one at the same time, both build the same table and the
-later assignment keeps an equal copy. A prompt does not depend on who built what.
+later assignment keeps an equal copy. A prompt does not depend on who built what. The thread
+starts no build while a call builds its prompt (:meth:`TableWarmup.paused`): under the GIL
+the two would take turns, and a call's build took several times as long beside it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -82,6 +85,10 @@ class TableWarmup:
         self.error: BaseException | None = None
         """What stopped the steps early (the calls then build the rest on first use)."""
         self.thread = threading.Thread(target=self._run, name="table warm-up", daemon=True)
+        self._calls = 0
+        self._count_lock = threading.Lock()
+        self._no_calls = threading.Event()
+        self._no_calls.set()
 
     @classmethod
     def start(cls, world: World, index: StateIndex) -> TableWarmup:
@@ -95,10 +102,26 @@ class TableWarmup:
         benchmark timing calls apart from the warm-up; calls never wait)."""
         return self.done.wait(timeout)
 
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """While a call builds its prompt: the thread starts no further build (it finishes
+        the one it is in); the call never waits for it."""
+        with self._count_lock:
+            self._calls += 1
+            self._no_calls.clear()
+        try:
+            yield
+        finally:
+            with self._count_lock:
+                self._calls -= 1
+                if not self._calls:
+                    self._no_calls.set()
+
     def _run(self) -> None:
         started = self.clock()
         try:
             for step in self.steps:
+                self._no_calls.wait()
                 step()
                 self.built += 1
             self.finish()

@@ -141,3 +141,13 @@ def test_only_a_large_world_is_warmed_and_its_tables_then_kept_out_of_scans(
         assert id(labels) not in tracked
     finally:
         gc.unfreeze()
+
+
+def test_the_warmup_starts_no_build_while_a_call_builds_its_prompt() -> None:
+    built = threading.Event()
+    warmup = TableWarmup(iter([built.set]), finish=nothing)
+    with warmup.paused(), warmup.paused():
+        warmup.thread.start()
+        # A bounded wait for a build that must not come while calls are building.
+        assert not built.wait(0.2)
+    assert built.wait(WAIT_S) and warmup.wait(WAIT_S) and warmup.built == 1
