@@ -137,6 +137,13 @@ class FieldTables:
             )
         return found
 
+    def record(self, collection: Collection, pointer: str) -> Any:
+        """The starting-state record at ``pointer`` (``None`` when no record of the collection
+        is there), looked up: a summary reads thousands of records, each resolved anew from
+        the document's root otherwise."""
+        at = self.position(collection).get(pointer)
+        return None if at is None else self.records(collection)[at][2]
+
     def position(self, collection: Collection) -> dict[str, int]:
         found = self.positions.get(collection.pointer)
         if found is None:
@@ -329,6 +336,11 @@ class Places:
     tables: FieldTables
     collection: Collection
     changed: Container[str]
+
+    def record(self, pointer: str) -> Any:
+        """The record at ``pointer`` as the session has it, when it has not changed it (as
+        the starting state has it); ``None`` when it must be resolved in the session's state."""
+        return None if pointer in self.changed else self.tables.record(self.collection, pointer)
 
     def of(self, pointer: str, path: str, constraint: Constraint) -> list[str] | None:
         """The relative pointers of the values at ``path`` of the record at ``pointer``
