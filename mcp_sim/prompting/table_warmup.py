@@ -41,8 +41,8 @@ Step = Callable[[], Any]
 def warm_steps(world: World, index: StateIndex) -> Iterator[Step]:
     """The builds of ``index``'s tables, those the calls need first first: every collection's
     schema (the first call's outline), the key names and link keys, then per field its labels
-    (equality), its numbers and dates in order (bounds) and where its values sit, then the
-    records' words and positions."""
+    (equality) and its numbers and dates in order (bounds), then per collection its records'
+    positions and words and where each field's values sit in them."""
     tables = FieldTables.of(index)
     collections = index.collections
     for collection in collections:
