@@ -1,14 +1,17 @@
 """Prompt build time per call on the zoo's worlds, and a digest of every prompt built.
 
     python benchmarks/build_time.py [--shapes a,b] [--size-mb 5] [--episodes 5] [--seed 7]
-        [--digests FILE] [--compare FILE] [--profile FILE]
+        [--digests FILE] [--compare FILE] [--profile FILE] [--no-wait]
 
 Each shape's world is generated (``benchmarks/zoo``), and its calls run teacher-forced through
 the simulator's real path (:class:`~mcp_sim.fidelity.grounding_recall.TeacherModel` answers
 with the real response and patch; no model runs). Printed per shape: the world index's build
-(``index ms``, timed apart, as ``serve`` builds it once), the first call's build (it also
-builds the world's shared tables once), and the later calls' builds, mean, p95 and max: the
-per-call figures. A call's build runs from the call's start to the request reaching the model.
+(``index ms``, timed apart, as ``serve`` builds it once), the background build of the world's
+tables that follows it (``tables ms``, see :mod:`mcp_sim.prompting.table_warmup`; the calls
+start once it is done, as they would a few seconds after a world is loaded; ``--no-wait``
+starts them at once, beside it), the first call's build, and the later calls' builds, mean,
+p95 and max: the per-call figures. A call's build runs from the call's start to the request
+reaching the model.
 
 ``--digests FILE`` writes a SHA-256 per shape of every prompt's messages in order;
 ``--compare FILE`` checks them against an earlier run's file and exits 1 on a difference: a
@@ -64,7 +67,7 @@ class TimedTeacher(TeacherModel):
 
 
 async def shape_builds(
-    world: World, calls: list[dict[str, Any]], profile: cProfile.Profile | None
+    world: World, calls: list[dict[str, Any]], profile: cProfile.Profile | None, wait: bool = True
 ) -> dict[str, Any]:
     """Build times of ``calls`` on ``world`` (ms) and the digest of their prompts."""
     model = TimedTeacher()
@@ -74,6 +77,10 @@ async def shape_builds(
     started = time.perf_counter()
     _ = simulator.view.index
     index_ms = (time.perf_counter() - started) * 1000
+    warmup = simulator.view.warmup
+    if warmup is not None and wait:
+        warmup.wait()
+    tables_ms = (warmup.seconds or 0.0) * 1000 if warmup is not None and wait else 0.0
     digest = hashlib.sha256()
     builds: list[float] = []
     cpu: list[float] = []
@@ -92,7 +99,13 @@ async def shape_builds(
         digest.update(json.dumps(model.prompts[0], sort_keys=True).encode())
     if profile is not None:
         profile.disable()
-    return {"index_ms": index_ms, "builds": builds, "cpu": cpu, "digest": digest.hexdigest()}
+    return {
+        "index_ms": index_ms,
+        "tables_ms": tables_ms,
+        "builds": builds,
+        "cpu": cpu,
+        "digest": digest.hexdigest(),
+    }
 
 
 def spread(values: list[float]) -> tuple[float, float, float]:
@@ -102,13 +115,14 @@ def spread(values: list[float]) -> tuple[float, float, float]:
 
 
 def row(shape: str, figures: dict[str, Any]) -> str:
-    """One shape's line: index, first call, later calls' mean / p95 / max (ms, wall), and
+    """One shape's line: index, tables, first call, later calls' mean / p95 / max (ms, wall), and
     the later calls' CPU mean / p95 (ms)."""
     first = figures["builds"][0] if figures["builds"] else 0.0
     mean, p95, most = spread(figures["builds"][1:])
     cpu_mean, cpu_p95, _ = spread(figures["cpu"][1:])
     return (
-        f"{shape}\t{len(figures['builds'])}\t{figures['index_ms']:.0f}\t{first:.0f}\t"
+        f"{shape}\t{len(figures['builds'])}\t{figures['index_ms']:.0f}\t"
+        f"{figures['tables_ms']:.0f}\t{first:.0f}\t"
         f"{mean:.1f}\t{p95:.0f}\t{most:.0f}\t{cpu_mean:.1f}\t{cpu_p95:.0f}"
     )
 
@@ -122,15 +136,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--digests", type=Path, help="write each shape's prompt digest")
     parser.add_argument("--compare", type=Path, help="check digests against this file")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the calls")
+    parser.add_argument(
+        "--no-wait", action="store_true", help="start the calls beside the tables' build"
+    )
     args = parser.parse_args(argv[1:])
     profile = cProfile.Profile() if args.profile else None
-    print("shape\tcalls\tindex ms\tfirst ms\tmean ms\tp95 ms\tmax ms\tcpu mean\tcpu p95")
+    print("shape\tcalls\tindex ms\ttables ms\tfirst ms\tmean ms\tp95 ms\tmax ms\tcpu mean\tcpu p95")
     digests: dict[str, str] = {}
     later: list[float] = []
     later_cpu: list[float] = []
     for shape in chosen_shapes(args.shapes, include_held_out=False):
         spec, calls = generate(shape, args.size_mb, args.seed, args.episodes)
-        figures = anyio.run(shape_builds, World.model_validate(spec), calls, profile)
+        world = World.model_validate(spec)
+        figures = anyio.run(shape_builds, world, calls, profile, not args.no_wait)
         digests[shape] = figures["digest"]
         later.extend(figures["builds"][1:])
         later_cpu.extend(figures["cpu"][1:])
@@ -139,7 +157,7 @@ def main(argv: list[str]) -> int:
         mean, p95, most = spread(later)
         cpu_mean, cpu_p95, _ = spread(later_cpu)
         print(
-            f"ALL later calls\t{len(later)}\t\t\t{mean:.1f}\t{p95:.0f}\t{most:.0f}\t"
+            f"ALL later calls\t{len(later)}\t\t\t\t{mean:.1f}\t{p95:.0f}\t{most:.0f}\t"
             f"{cpu_mean:.1f}\t{cpu_p95:.0f}"
         )
     if profile is not None and args.profile is not None:

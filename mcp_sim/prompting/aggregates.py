@@ -273,9 +273,10 @@ def _searched(state: Any, search: SearchResult) -> Group:
         for c in search.constraints
     )
     for place in search.meeting:
-        record = resolve(state, place)
+        known = search.places.record(place) if search.places is not None else None
+        record = known if known is not None else resolve(state, place)
         found = sorted(search.focus_of(place, record)) if nested else []
-        focus = [f for f in found if _is_entry(record, f)]
+        focus = _entries(record, found)
         records += [resolve(record, f) for f in focus] if focus else [record]
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
@@ -291,12 +292,17 @@ def _searched(state: Any, search: SearchResult) -> Group:
     return Group(name, scope, records, keys, outer, search.collection.id_field)
 
 
-def _is_entry(record: Any, inner: str) -> bool:
-    """Whether ``inner`` is an entry of a list or of a map keyed by data (an order's line,
-    a warehouse's item) rather than a plain sub-object of the record (its ``details``,
-    which is the record's own)."""
-    parent = resolve(record, inner.rsplit("/", 1)[0])
-    return isinstance(parent, list) or (isinstance(parent, dict) and is_map(parent))
+def _entries(record: Any, inners: list[str]) -> list[str]:
+    """Those of ``inners`` that are entries of a list or of a map keyed by data (an order's
+    line, a warehouse's item) rather than plain sub-objects of the record (its ``details``,
+    which is the record's own); each parent looked at once (a calendar's hundred days)."""
+    entry: dict[str, bool] = {}
+    for inner in inners:
+        at = inner.rsplit("/", 1)[0]
+        if at not in entry:
+            parent = resolve(record, at)
+            entry[at] = isinstance(parent, list) or (isinstance(parent, dict) and is_map(parent))
+    return [inner for inner in inners if entry[inner.rsplit("/", 1)[0]]]
 
 
 def _groups(

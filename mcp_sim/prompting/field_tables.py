@@ -53,7 +53,9 @@ class FieldTables:
     def of(cls, index: StateIndex) -> FieldTables:
         tables = index.derived.get("fields")
         if not isinstance(tables, FieldTables):
-            tables = index.derived["fields"] = cls(index)
+            # Set only if unset: a call and the background warm-up may get here at once,
+            # and both must fill the same tables.
+            tables = index.derived.setdefault("fields", cls(index))
         return tables
 
     def records(self, collection: Collection) -> list[tuple[str, str, Any]]:
@@ -142,6 +144,13 @@ class FieldTables:
                 sorted(numbers), sorted(dates), tuple(written[:_WRITTEN])
             )
         return found
+
+    def record(self, collection: Collection, pointer: str) -> Any:
+        """The starting-state record at ``pointer`` (``None`` when no record of the collection
+        is there), looked up: a summary reads thousands of records, each resolved anew from
+        the document's root otherwise."""
+        at = self.position(collection).get(pointer)
+        return None if at is None else self.records(collection)[at][2]
 
     def position(self, collection: Collection) -> dict[str, int]:
         found = self.positions.get(collection.pointer)
@@ -349,6 +358,11 @@ class Places:
     tables: FieldTables
     collection: Collection
     changed: Container[str]
+
+    def record(self, pointer: str) -> Any:
+        """The record at ``pointer`` as the session has it, when it has not changed it (as
+        the starting state has it); ``None`` when it must be resolved in the session's state."""
+        return None if pointer in self.changed else self.tables.record(self.collection, pointer)
 
     def of(self, pointer: str, path: str, constraint: Constraint) -> list[str] | None:
         """The relative pointers of the values at ``path`` of the record at ``pointer``

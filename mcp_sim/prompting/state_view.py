@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from jsonpointer import unescape
@@ -39,6 +40,7 @@ from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
 from mcp_sim.prompting.skeleton import skeleton
+from mcp_sim.prompting.table_warmup import TableWarmup
 from mcp_sim.runtime.decoded_state import decoded_note
 from mcp_sim.runtime.entities import EntityIndex, string_values
 from mcp_sim.runtime.long_lived import keep_out_of_scans
@@ -74,13 +76,17 @@ class StateView:
         self.budget_tokens = budget_tokens
         self.turn_budget_tokens = turn_budget_tokens or max(1, budget_tokens // 2)
         self._index: StateIndex | None = None
+        self.warmup: TableWarmup | None = None
+        """Building a large world's tables in the background, from when its index is built."""
 
     @property
     def index(self) -> StateIndex:
-        """The world's index, built on first use (once per world and view)."""
+        """The world's index, built on first use (once per world and view); a large world's
+        tables are then built in the background (see :mod:`mcp_sim.prompting.table_warmup`)."""
         if self._index is None:
             self._index = StateIndex(self.world, self.world.state)
-            keep_out_of_scans(self._index.size)
+            if keep_out_of_scans(self._index.size):
+                self.warmup = TableWarmup.start(self.world, self._index)
         return self._index
 
     def overlay_for(self, state: Any, overlay: StateOverlay | None) -> StateOverlay:
@@ -136,31 +142,34 @@ class StateView:
         otherwise the changes ``unseen`` by the model so far and the records the call needs,
         those in ``known`` (shown whole by the history, see
         :mod:`mcp_sim.prompting.shown_records`) named instead of repeated."""
-        if unseen is None:
-            return self.render(
-                state,
-                index,
-                references,
-                tool=tool,
-                arguments=arguments,
-                overlay=overlay,
-                answers=answers,
-            )
-        parts = [render_changes(unseen)] if unseen else []
-        overlay = self.overlay_for(state, overlay)
-        if not self.fits(overlay):
-            grounding = ground(
-                overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
-            )
-            named = known_line([pointer for pointer in grounding.picks if pointer in known])
-            for pointer in known:
-                grounding.picks.pop(pointer, None)
-            room = _chars(self.turn_budget_tokens) - len(named)
-            parts += [self._records(overlay.view, grounding, room), named]
-        elif self.world.entities:
-            index = index if index is not None else EntityIndex.build(self.world, state)
-            parts.append(self.referenced(index, string_values(arguments)))
-        return "\n\n".join(part for part in parts if part)
+        # A background warm-up of the world's tables waits meanwhile (see
+        # :mod:`mcp_sim.prompting.table_warmup`): the two would take turns at the GIL.
+        with self.warmup.paused() if self.warmup is not None else nullcontext():
+            if unseen is None:
+                return self.render(
+                    state,
+                    index,
+                    references,
+                    tool=tool,
+                    arguments=arguments,
+                    overlay=overlay,
+                    answers=answers,
+                )
+            parts = [render_changes(unseen)] if unseen else []
+            overlay = self.overlay_for(state, overlay)
+            if not self.fits(overlay):
+                grounding = ground(
+                    overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
+                )
+                named = known_line([pointer for pointer in grounding.picks if pointer in known])
+                for pointer in known:
+                    grounding.picks.pop(pointer, None)
+                room = _chars(self.turn_budget_tokens) - len(named)
+                parts += [self._records(overlay.view, grounding, room), named]
+            elif self.world.entities:
+                index = index if index is not None else EntityIndex.build(self.world, state)
+                parts.append(self.referenced(index, string_values(arguments)))
+            return "\n\n".join(part for part in parts if part)
 
     def referenced(self, index: EntityIndex, texts: Iterable[str]) -> str:
         """The declared entities' records that ``texts`` (a call's arguments) name, as they

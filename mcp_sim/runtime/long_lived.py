@@ -6,7 +6,8 @@ half a second each, several times a session, landing on whichever call allocated
 calls building a field table allocate most). Once the index is built, the objects alive are
 moved to the collector's permanent generation (:func:`gc.freeze`): reference counting still
 frees them when the world goes, only the cycle scans skip them. A full collection first frees
-the garbage of loading, so that no cycle of it is kept for good.
+the garbage of loading, so that no cycle of it is kept for good. The tables built from the state
+in the background once the index is (:mod:`mcp_sim.prompting.table_warmup`) are moved out too.
 """
 
 from __future__ import annotations
@@ -26,3 +27,10 @@ def keep_out_of_scans(state_chars: int) -> bool:
     gc.collect()
     gc.freeze()
     return True
+
+
+def keep_built_out_of_scans() -> None:
+    """Freeze the objects alive now, without a collection first: called from a background
+    thread once a large world's tables are built, where a full collection would hold every
+    call's thread up for its length (the tables leave no cycles of garbage to free)."""
+    gc.freeze()

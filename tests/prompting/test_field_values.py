@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from mcp_sim.prompting.field_tables import _Labels
+from mcp_sim.prompting.field_tables import FieldTables, Places, _Labels
 from mcp_sim.prompting.record_fields import values_at
 from mcp_sim.prompting.summary_stats import is_map
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.spec.world import World
+from tests.world_generator import make_world
 
 
 def test_values_at_walks_fields_arrays_and_map_keys() -> None:
@@ -40,3 +44,17 @@ def test_an_object_is_a_map_by_its_first_keys() -> None:
     assert not is_map({"a": {"x": 1}, "b": 2})
     assert not is_map({"S": "text"})
     assert not is_map({})
+
+
+def test_a_record_is_looked_up_in_the_starting_state_unless_the_session_changed_it() -> None:
+    world = World.model_validate(make_world("clinic", 0.05, seed=2))
+    index = StateIndex(world, world.state)
+    tables = FieldTables.of(index)
+    collection = max(index.collections, key=lambda c: index.sizes[c.pointer])
+    first, second, *_ = index.order[collection.pointer]
+    assert tables.record(collection, first) is resolve(index.state, first)
+    assert tables.record(collection, first + "/x") is None
+    places = Places(tables, collection, {first})
+    # A record the session changed is resolved in its state instead.
+    assert places.record(first) is None
+    assert places.record(second) == resolve(index.state, second) is not None
