@@ -70,9 +70,17 @@ class StateView:
     """Renders a world's state within a token budget."""
 
     def __init__(
-        self, world: World, budget_tokens: int, turn_budget_tokens: int | None = None
+        self,
+        world: World,
+        budget_tokens: int,
+        turn_budget_tokens: int | None = None,
+        *,
+        warm: bool = True,
     ) -> None:
+        """``warm``: whether a large world's tables are built in the background (see
+        :mod:`mcp_sim.prompting.table_warmup`) rather than by the calls that first need them."""
         self.world = world
+        self.warm = warm
         self.budget_tokens = budget_tokens
         self.turn_budget_tokens = turn_budget_tokens or max(1, budget_tokens // 2)
         self._index: StateIndex | None = None
@@ -85,7 +93,7 @@ class StateView:
         tables are then built in the background (see :mod:`mcp_sim.prompting.table_warmup`)."""
         if self._index is None:
             self._index = StateIndex(self.world, self.world.state)
-            if keep_out_of_scans(self._index.size):
+            if self.warm and keep_out_of_scans(self._index.size):
                 self.warmup = TableWarmup.start(self.world, self._index)
         return self._index
 

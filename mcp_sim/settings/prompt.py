@@ -84,6 +84,15 @@ class PromptSettings(BaseModel):
             negatable=True,
         ),
     ] = True
+    warm_tables: Annotated[
+        bool,
+        Flag(
+            None,
+            "build a large world's lookup tables in the background once its index is built, so "
+            "that its first calls find them ready (some 2-3 times the index's memory)",
+            negatable=True,
+        ),
+    ] = True
     bounded_output: Annotated[
         bool,
         Flag(

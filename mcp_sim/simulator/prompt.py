@@ -125,7 +125,9 @@ class PromptShaper:
             context_tokens=options.context_window,
             max_tokens=max_tokens,
         )
-        self.view = StateView(world, self.budget.state_tokens, self.budget.turn_tokens)
+        self.view = StateView(
+            world, self.budget.state_tokens, self.budget.turn_tokens, warm=options.warm_tables
+        )
 
     def prepare(self, session: Session) -> None:
         """Make ``session`` ready to be shown: the one step that changes it. Fills in the

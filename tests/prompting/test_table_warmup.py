@@ -151,3 +151,18 @@ def test_the_warmup_starts_no_build_while_a_call_builds_its_prompt() -> None:
         # A bounded wait for a build that must not come while calls are building.
         assert not built.wait(0.2)
     assert built.wait(WAIT_S) and warmup.wait(WAIT_S) and warmup.built == 1
+
+
+def test_a_view_told_not_to_warm_leaves_every_table_to_the_calls(
+    clinic: tuple[World, list[tuple[str, dict[str, Any]]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, calls = clinic
+    monkeypatch.setattr(long_lived, "LARGE_STATE_CHARS", 1000)
+    cold = StateView(world, BUDGET, warm=False)
+    try:
+        assert cold.index is not None and cold.warmup is None
+        assert not FieldTables.of(cold.index).labels
+        assert all(views(cold, world, calls[:2]))
+        assert cold.warmup is None and FieldTables.of(cold.index).schemas
+    finally:
+        gc.unfreeze()
