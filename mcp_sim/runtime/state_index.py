@@ -23,6 +23,8 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.decoded_state import patched, view_encoding
+from mcp_sim.runtime.kind_collections import split_kinds
+from mcp_sim.runtime.mixed_collections import array_pointer, item_pointer
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
 from mcp_sim.runtime.state_paths import raw_value, record_size, resolve
@@ -67,7 +69,7 @@ class StateIndex:
         then the decoded document (see :mod:`mcp_sim.runtime.decoded_state`)."""
         self.state = decode(state, self.encoding) if self.encoding else state
         self.size = record_size(state)
-        self.collections = find_collections(world, self.state)
+        self.collections = split_kinds(find_collections(world, self.state), self.state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
         self.inner_keys: dict[str, list[Hit]] = {}
@@ -90,18 +92,25 @@ class StateIndex:
         self.records[pointer] = facts
         _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
-    def collection_of(self, pointer: str) -> Collection | None:
+    def collection_of(self, pointer: str, state: Any = None) -> Collection | None:
         """The collection whose record ``pointer`` is, or is inside (the innermost: a
-        series' odd keys hold collections of their own)."""
+        series' odd keys hold collections of their own); in a mixed array, the kind's that
+        the item is in ``state`` (default: the starting state)."""
         found = [c for c in self.collections if within(c.pointer, pointer)]
+        kinds = [c for c in found if c.kind is not None]
+        if kinds:
+            held = resolve(self.state if state is None else state, _item(kinds[0], pointer, state))
+            return next((c for c in kinds if c.kind and c.kind.holds(held)), None)
         return max(found, key=lambda c: len(c.pointer)) if found else None
 
     def owner(self, pointer: str, state: Any) -> str | None:
         """The pointer of the record that ``pointer`` is, or is inside (``-`` resolved
         against ``state``, the state after the change)."""
-        collection = self.collection_of(pointer)
+        collection = self.collection_of(pointer, state)
         if collection is None:
             return None
+        if collection.kind is not None:
+            return _item(collection, pointer, state) + collection.inner
         if collection.keys is not None:
             return record_pointer(collection, pointer)
         if collection.slots:
@@ -154,6 +163,15 @@ class StateIndex:
                 added = (f"{store}/{escape(k)}" for k in now.keys() - was.keys())
                 loose.update(p for p in added if self.collection_of(p) is None)
         return loose
+
+
+def _item(collection: Collection, pointer: str, state: Any) -> str:
+    """The item of a kind's array that ``pointer`` is in (``-``: the last in ``state``)."""
+    item = item_pointer(collection.pointer, pointer)
+    if item.endswith("/-"):
+        items = resolve(state, array_pointer(collection.pointer))
+        return f"{item[:-2]}/{len(items) - 1 if isinstance(items, list) and items else 0}"
+    return item
 
 
 def _add_facts(
@@ -257,13 +275,13 @@ class StateOverlay:
         return patched(self.view, state, touched | self.shifted | outside, encoding)
 
     def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
-        collection = self.base.collection_of(path)
+        collection = self.base.collection_of(path, state)
         if collection is None:
             parent = path.rpartition("/")[0]
             if parent in self.base.stores and op.get("op") in ("add", "copy", "move"):
                 self.loose.add(path)
             return
-        depth = path[len(collection.pointer) + 1 :].count("/")
+        depth = path[len(array_pointer(collection.pointer)) + 1 :].count("/")
         table = collection.table
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
@@ -277,7 +295,10 @@ class StateOverlay:
                 isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
             )
             if not appended:
-                self.shifted.add(collection.pointer)
+                # Every kind of a mixed array moves with it.
+                array = array_pointer(collection.pointer)
+                moved = (c for c in self.base.collections if array_pointer(c.pointer) == array)
+                self.shifted.update(c.pointer for c in moved)
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
             self.shifted.add(collection.pointer)
@@ -294,7 +315,7 @@ class StateOverlay:
 
     def _facts(self, pointer: str, state: Any) -> RecordFacts | None:
         record = resolve(state, pointer)
-        collection = self.base.collection_of(pointer)
+        collection = self.base.collection_of(pointer, state)
         if record is None or collection is None:
             return None
         key = record_key(collection, record_position(collection, pointer), record)
@@ -304,7 +325,8 @@ class StateOverlay:
         for pointer in self.shifted:
             collection = next(c for c in self.base.collections if c.pointer == pointer)
             items = resolve(state, pointer)
-            old = [p for p in {*self.base.records, *changed} if p.startswith(pointer + "/")]
+            array = array_pointer(pointer)
+            old = [p for p in {*self.base.records, *changed} if p.startswith(array + "/")]
             for stale in old:
                 changed[stale] = None
             for key, where, record in record_items(collection, items):
@@ -384,7 +406,14 @@ class StateOverlay:
 
     def record_count(self, collection: str) -> int:
         count = self.base.sizes.get(collection, 0)
+        kind = array_pointer(collection) != collection
         for pointer, facts in self.changed.items():
-            if within(collection, pointer):
+            if kind:
+                # An item of a mixed array counts for the kind it is (or was) of.
+                was = self.base.records.get(pointer)
+                count += (facts is not None and facts.collection == collection) - (
+                    was is not None and was.collection == collection
+                )
+            elif within(collection, pointer):
                 count += (facts is not None) - (pointer in self.base.records)
         return count

@@ -10,6 +10,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.runtime.mixed_collections import is_kind_part
 from mcp_sim.runtime.state_keys import pattern_of, pattern_records
 from mcp_sim.runtime.state_tables import named, row_values, rows_columns, step_into_row
 
@@ -60,6 +61,8 @@ def resolve(state: Any, pointer: str) -> Any:
             value = found
         elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
+        elif isinstance(value, list) and is_kind_part(key):
+            continue  # the records of one kind in a mixed array: the array
         else:
             return None
     return value
