@@ -170,7 +170,7 @@ class FieldSearch:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
 
     def run(self, collection: Collection, reading: Reading) -> SearchResult:
-        entity = nested_entity(self.tables.schema(collection), reading)
+        entity = nested_entity(self.tables.schema(collection), reading, self.tables.kinds)
         if entity is not None:
             return self.run_nested(collection, narrowed(reading, entity), entity)
         met: dict[str, int] = {}

@@ -50,7 +50,7 @@ from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values
-from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.state_shape import normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 MAX_MATCHED = 40
@@ -339,8 +339,11 @@ class Grounding(EventGrounding):
                 # Finding the focus walks the record: only for those a view can show.
                 pick.focus |= search.focus_of(pointer, resolve(self.state, pointer))
             if enclose:
-                # A person found in a unit of a tree is answered with the unit they are in.
-                self._pick(enclosing(pointer, search.collection.pointer), "enclosing")
+                # A person found in a unit of a tree is answered with the unit they are in;
+                # the one record holding the one match, whole (a lookup by a key it holds).
+                outer = enclosing(pointer, search.collection.pointer)
+                whole = len(chosen) == 1 and outer == record_pointer(search.collection, pointer)
+                self._pick(outer, "matched" if whole else "enclosing")
 
     def _link(self) -> None:
         """Records named by a value inside a record picked so far (one step)."""

@@ -10,15 +10,15 @@ whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from mcp_sim.runtime.event_log import event_log_at
-from mcp_sim.runtime.mixed_collections import kind_pointer, kinds_of
+from mcp_sim.runtime.mixed_collections import array_pointer, item_pointer, kind_pointer, kinds_of
 from mcp_sim.runtime.record_ids import id_field_of
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import Collection
+from mcp_sim.runtime.state_shape import Collection, RecordFacts
 
 
 def split_kinds(collections: Sequence[Collection], state: Any) -> list[Collection]:
@@ -54,3 +54,41 @@ def _kinds(collection: Collection, state: Any) -> Iterator[Collection]:
             inner=kind.inner,
             kind=kind,
         )
+
+
+def item_of(collection: Collection, pointer: str, state: Any) -> str:
+    """The item of a kind's array that ``pointer`` is in (``-``: the last in ``state``)."""
+    item = item_pointer(collection.pointer, pointer)
+    if item.endswith("/-"):
+        items = resolve(state, array_pointer(collection.pointer))
+        return f"{item[:-2]}/{len(items) - 1 if isinstance(items, list) and items else 0}"
+    return item
+
+
+def kind_holding(kinds: Sequence[Collection], pointer: str, state: Any) -> Collection | None:
+    """Which of the kinds of one mixed array the item ``pointer`` is in is of, in ``state``."""
+    held = resolve(state, item_of(kinds[0], pointer, state))
+    return next((c for c in kinds if c.kind is not None and c.kind.holds(held)), None)
+
+
+def kind_count_change(
+    collection: str,
+    changed: Mapping[str, RecordFacts | None],
+    records: Mapping[str, RecordFacts],
+) -> int:
+    """How many records of the kind at ``collection`` the ``changed`` ones (``None``: gone)
+    add: an item counts for the kind it is now, and no longer for the kind it was of
+    (``records``: the starting state's)."""
+    count = 0
+    for pointer, facts in changed.items():
+        was = records.get(pointer)
+        count += facts is not None and facts.collection == collection
+        count -= was is not None and was.collection == collection
+    return count
+
+
+def same_array(collections: Iterable[Collection], pointer: str) -> list[str]:
+    """The collections in the array the one at ``pointer`` is in: every kind of a mixed
+    array moves with it (``pointer`` itself when it is no kind's)."""
+    array = array_pointer(pointer)
+    return [c.pointer for c in collections if array_pointer(c.pointer) == array] or [pointer]

@@ -91,7 +91,9 @@ def array_pointer(pointer: str) -> str:
 def kinds_of(items: Sequence[Any]) -> list[Kind]:
     """The kinds of the records of ``items``, when they are records of several kinds told
     apart by one field (see the module's docstring); ``[]`` when they are of one kind."""
-    sample = [item for item in items[:_SAMPLE] if isinstance(item, dict)]
+    # Spread over the whole array: exports often list one kind after another.
+    step = max(1, len(items) // _SAMPLE)
+    sample = [item for item in items[::step] if isinstance(item, dict)]
     if len(sample) < 4:
         return []
     best: tuple[float, str, list[str]] | None = None

@@ -23,11 +23,17 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.decoded_state import patched, view_encoding
-from mcp_sim.runtime.kind_collections import split_kinds
-from mcp_sim.runtime.mixed_collections import array_pointer, item_pointer
+from mcp_sim.runtime.kind_collections import (
+    item_of,
+    kind_count_change,
+    kind_holding,
+    same_array,
+    split_kinds,
+)
+from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
-from mcp_sim.runtime.state_paths import raw_value, record_size, resolve
+from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
@@ -99,8 +105,7 @@ class StateIndex:
         found = [c for c in self.collections if within(c.pointer, pointer)]
         kinds = [c for c in found if c.kind is not None]
         if kinds:
-            held = resolve(self.state if state is None else state, _item(kinds[0], pointer, state))
-            return next((c for c in kinds if c.kind and c.kind.holds(held)), None)
+            return kind_holding(kinds, pointer, self.state if state is None else state)
         return max(found, key=lambda c: len(c.pointer)) if found else None
 
     def owner(self, pointer: str, state: Any) -> str | None:
@@ -110,7 +115,7 @@ class StateIndex:
         if collection is None:
             return None
         if collection.kind is not None:
-            return _item(collection, pointer, state) + collection.inner
+            return item_of(collection, pointer, state) + collection.inner
         if collection.keys is not None:
             return record_pointer(collection, pointer)
         if collection.slots:
@@ -165,15 +170,6 @@ class StateIndex:
         return loose
 
 
-def _item(collection: Collection, pointer: str, state: Any) -> str:
-    """The item of a kind's array that ``pointer`` is in (``-``: the last in ``state``)."""
-    item = item_pointer(collection.pointer, pointer)
-    if item.endswith("/-"):
-        items = resolve(state, array_pointer(collection.pointer))
-        return f"{item[:-2]}/{len(items) - 1 if isinstance(items, list) and items else 0}"
-    return item
-
-
 def _add_facts(
     keys: dict[str, list[Hit]],
     inner_keys: dict[str, list[Hit]],
@@ -205,17 +201,6 @@ def _count(collection: Collection, value: Any) -> int | None:
     if collection.pages:
         return paged_count(value, collection.pages)
     return len(value) if isinstance(value, list) else None
-
-
-def _grown(pointer: str, was: Any, now: Any) -> int:
-    """How much longer the state's compact JSON got where ``pointer``'s record changed from
-    ``was`` to ``now`` (``None``: absent), its key and separator included."""
-    grown = record_size(now) - record_size(was)
-    if (was is None) != (now is None):
-        key = unescape(pointer.rsplit("/", 1)[1])
-        framing = 1 if key.isdigit() else record_size(key) + 2
-        grown += framing if was is None else -framing
-    return grown
 
 
 @dataclass
@@ -259,7 +244,7 @@ class StateOverlay:
         # In a fixed order: the order of changed records is the order a lookup lists them.
         for pointer in sorted(touched):
             changed[pointer] = self._facts(pointer, view)
-            grown += _grown(pointer, raw_value(before, pointer), raw_value(state, pointer))
+            grown += grown_size(pointer, raw_value(before, pointer), raw_value(state, pointer))
         advanced = self._rebuilt(changed, view)
         advanced.state = state
         advanced.size = self.size + grown
@@ -295,10 +280,7 @@ class StateOverlay:
                 isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
             )
             if not appended:
-                # Every kind of a mixed array moves with it.
-                array = array_pointer(collection.pointer)
-                moved = (c for c in self.base.collections if array_pointer(c.pointer) == array)
-                self.shifted.update(c.pointer for c in moved)
+                self.shifted.update(same_array(self.base.collections, collection.pointer))
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
             self.shifted.add(collection.pointer)
@@ -325,8 +307,8 @@ class StateOverlay:
         for pointer in self.shifted:
             collection = next(c for c in self.base.collections if c.pointer == pointer)
             items = resolve(state, pointer)
-            array = array_pointer(pointer)
-            old = [p for p in {*self.base.records, *changed} if p.startswith(array + "/")]
+            array = array_pointer(pointer) + "/"
+            old = [p for p in {*self.base.records, *changed} if p.startswith(array)]
             for stale in old:
                 changed[stale] = None
             for key, where, record in record_items(collection, items):
@@ -406,14 +388,9 @@ class StateOverlay:
 
     def record_count(self, collection: str) -> int:
         count = self.base.sizes.get(collection, 0)
-        kind = array_pointer(collection) != collection
+        if array_pointer(collection) != collection:
+            return count + kind_count_change(collection, self.changed, self.base.records)
         for pointer, facts in self.changed.items():
-            if kind:
-                # An item of a mixed array counts for the kind it is (or was) of.
-                was = self.base.records.get(pointer)
-                count += (facts is not None and facts.collection == collection) - (
-                    was is not None and was.collection == collection
-                )
-            elif within(collection, pointer):
+            if within(collection, pointer):
                 count += (facts is not None) - (pointer in self.base.records)
         return count

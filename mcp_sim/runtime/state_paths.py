@@ -91,3 +91,14 @@ def record_size(value: Any) -> int:
     if value is None:
         return 0
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def grown_size(pointer: str, was: Any, now: Any) -> int:
+    """How much longer the state's compact JSON got where ``pointer``'s record changed from
+    ``was`` to ``now`` (``None``: absent), its key and separator included."""
+    grown = record_size(now) - record_size(was)
+    if (was is None) != (now is None):
+        key = unescape(pointer.rsplit("/", 1)[1])
+        framing = 1 if key.isdigit() else record_size(key) + 2
+        grown += framing if was is None else -framing
+    return grown

@@ -39,6 +39,7 @@ from mcp_sim.runtime.state_tables import (
     table_at,
     table_rows,
 )
+from mcp_sim.runtime.typed_references import typed_reference
 from mcp_sim.spec.world import World
 
 MAX_VALUE_CHARS = 120
@@ -364,10 +365,17 @@ def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
             label = normalize(value)
             if label is not None:
                 facts.values.setdefault(label, where)
-            # A composite key's parts are what a call names (``1042`` of ``MEMBER#1042``).
-            for part in key_parts(value) if isinstance(value, str) else ():
+            # A composite key's parts are what a call names (``1042`` of ``MEMBER#1042``),
+            # and a typed reference's id (``10234`` of ``Patient/10234``).
+            for part in _parts(value) if isinstance(value, str) else ():
                 if (label := normalize(part)) is not None:
                     facts.values.setdefault(label, where)
 
     walk(record, "", 0)
     return facts
+
+
+def _parts(value: str) -> list[str]:
+    """The parts of a string a call may name on their own (see :func:`record_facts`)."""
+    typed = typed_reference(value)
+    return [*key_parts(value), typed[1]] if typed else key_parts(value)
