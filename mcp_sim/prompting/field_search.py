@@ -23,8 +23,6 @@ from mcp_sim.prompting.constraints import (
     asked_collections,
     asked_words,
     names_one,
-    rank_readings,
-    refers,
 )
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
@@ -48,6 +46,7 @@ from mcp_sim.prompting.nested_records import (
     nested_entity,
     nested_hits,
 )
+from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.search_result import SearchResult

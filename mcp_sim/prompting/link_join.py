@@ -149,7 +149,9 @@ def _targets_of(
     found: list[str] = []
     for value, kind in values:
         label = reference_label(value)
-        if label is None or label in given or not refers_to(kind, targets):
+        # An argument's value names the record the links were found by, unless the
+        # reference names the targets' kind (sailor 7's voyages on vessel 7).
+        if label is None or (label in given and kind is None) or not refers_to(kind, targets):
             continue
         for pointer, path in sorted(keys.get(label, {}).items()):
             if pointer not in found:

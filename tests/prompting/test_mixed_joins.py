@@ -1,0 +1,97 @@
+"""Joins over an array of records of several kinds whose ids repeat across kinds: a typed
+reference leads only to its own kind, however the kind field and the kinds are spelt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mcp_sim.prompting.grounding import ground
+from mcp_sim.prompting.link_rows import LinkRows
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
+
+CREW = 30
+VESSELS = 12
+
+
+def reference(style: str, kind: str, number: int) -> Any:
+    if style == "object":
+        return {"variety": kind, "number": str(number)}
+    return f"{kind.capitalize()}/{number}"
+
+
+def fleet_state(style: str) -> dict[str, Any]:
+    """Crew and vessels in one ``register`` array told apart by ``variety``, numbered from 1
+    in each kind (crew 5 and vessel 5 both exist); voyages name their crew and vessel by a
+    reference written as ``style`` says, and carry small numbers (a leg count) that equal
+    vessels' numbers by chance."""
+    crew = [
+        {"variety": "sailors", "number": str(n), "given": f"Sailor {n}", "rank": "mate"}
+        for n in range(1, CREW + 1)
+    ]
+    vessels = [
+        {
+            "variety": "vessels",
+            "number": str(n),
+            "hull": f"Hull {n}",
+            "tonnage": 1000 + n,
+            "home": {"port": "Oban", "berth": n % 4},
+        }
+        for n in range(1, VESSELS + 1)
+    ]
+    voyages = [
+        {
+            "voyage_no": f"VY-{v:04d}",
+            "legs": v % 5 + 1,
+            "sailed_on": f"2025-03-{v % 28 + 1:02d}",
+            "links": {
+                "sailors": [reference(style, "sailor", v % CREW + 1)],
+                "vessel": reference(style, "vessel", v * 5 % VESSELS + 1),
+            },
+        }
+        for v in range(240)
+    ]
+    return {"register": [*crew, *vessels], "voyages": voyages}
+
+
+def world_of(state: dict[str, Any]) -> World:
+    tool = {
+        "name": "sailor_vessels",
+        "description": "The vessels a sailor sails on, with the voyages.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"sailor_id": {"type": "string", "description": "Sailor number."}},
+        },
+    }
+    return World.model_validate(
+        {"world": "t", "title": "T", "description": "A fleet.", "state": state, "tools": [tool]}
+    )
+
+
+@pytest.mark.parametrize("style", ["object", "string"])
+def test_a_join_follows_typed_references_to_their_own_kind(style: str) -> None:
+    state = fleet_state(style)
+    world = world_of(state)
+    index = StateIndex(world, state)
+    sailor = 7
+    grounding = ground(
+        index.overlay_of(state),
+        state,
+        world.tool("sailor_vessels"),
+        {"sailor_id": str(sailor)},
+        tools=world.tools,
+    )
+    assert isinstance(grounding.join, LinkRows)
+    join = grounding.join.join
+    assert join.targets.pointer == "/register/@vessels"
+    # The vessels of the sailor's voyages; no vessel numbered like the sailor or a leg count.
+    wanted = {v * 5 % VESSELS + 1 for v in range(240) if v % CREW + 1 == sailor}
+    register = state["register"]
+    reached = {int(register[int(p.rsplit("/", 1)[1])]["number"]) for p in join.target_pointers}
+    assert reached == wanted
+    for pointer in join.target_pointers:
+        assert register[int(pointer.rsplit("/", 1)[1])]["variety"] == "vessels"
+    links = {state["voyages"][int(p.rsplit("/", 1)[1])]["voyage_no"] for p, _ in join.rows}
+    assert links == {f"VY-{v:04d}" for v in range(240) if v % CREW + 1 == sailor}
