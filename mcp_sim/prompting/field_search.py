@@ -37,6 +37,7 @@ from mcp_sim.prompting.field_tables import (
 from mcp_sim.prompting.joins import FEW_DIRECT, named_records, referring_reading, two_hop
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
+from mcp_sim.prompting.link_kinds import holds
 from mcp_sim.prompting.listed_in import listing_reading
 from mcp_sim.prompting.named_counts import MOST_NAMING_COUNTED, counted_by
 from mcp_sim.prompting.nested_records import (
@@ -52,7 +53,7 @@ from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, within
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 
@@ -220,7 +221,7 @@ class FieldSearch:
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""
-        changed = {p for p in self.overlay.changed if within(collection.pointer, p)}
+        changed = {p for p in self.overlay.changed if holds(self.overlay, collection.pointer, p)}
 
         def now() -> Iterator[tuple[str, Any]]:
             for pointer in changed:
@@ -264,7 +265,7 @@ class FieldSearch:
             for pointer, facts in changed.items():
                 if (
                     facts is not None
-                    and within(collection.pointer, pointer)
+                    and holds(self.overlay, collection.pointer, pointer)
                     and wanted <= record_terms(resolve(self.state, pointer))
                 ):
                     hits.add(pointer)
@@ -273,7 +274,7 @@ class FieldSearch:
         for path in constraint.fields:
             hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
             for pointer, facts in changed.items():
-                if facts is None or not within(collection.pointer, pointer):
+                if facts is None or not holds(self.overlay, collection.pointer, pointer):
                     continue
                 record = resolve(self.state, pointer)
                 if any(test(v) for v in held_values(facts.key, record, path)):

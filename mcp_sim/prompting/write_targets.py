@@ -15,8 +15,9 @@ from typing import Any
 
 from mcp_sim.prompting.constraints import is_lookup, read_collection
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_kinds import holds
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize, within
+from mcp_sim.runtime.state_shape import normalize
 
 NEWEST_SHOWN = 2
 """Newest records shown: enough to see how keys go on, few enough to keep the view short."""
@@ -53,6 +54,6 @@ def _names_one_of(overlay: StateOverlay, collection: str, arguments: dict[str, A
     record (shown as named) rather than adding one."""
     for value in arguments.values():
         label = normalize(value) if isinstance(value, str | int) else None
-        if label and any(within(collection, h.pointer) for h in overlay.key_hits(label)):
+        if label and any(holds(overlay, collection, h.pointer) for h in overlay.key_hits(label)):
             return True
     return False

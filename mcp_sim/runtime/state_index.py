@@ -304,15 +304,13 @@ class StateOverlay:
         return record_facts(key, collection.pointer, record)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
-        for pointer in self.shifted:
-            collection = next(c for c in self.base.collections if c.pointer == pointer)
-            items = resolve(state, pointer)
-            array = array_pointer(pointer) + "/"
-            old = [p for p in {*self.base.records, *changed} if p.startswith(array)]
-            for stale in old:
-                changed[stale] = None
+        arrays = {array_pointer(p) + "/" for p in self.shifted}  # each kind's, cleared once
+        for stale in [p for p in {*self.base.records, *changed} if p.startswith(tuple(arrays))]:
+            changed[stale] = None
+        for collection in (c for c in self.base.collections if c.pointer in self.shifted):
+            items = resolve(state, collection.pointer)
             for key, where, record in record_items(collection, items):
-                changed[where] = record_facts(key, pointer, record)
+                changed[where] = record_facts(key, collection.pointer, record)
         keys: dict[str, list[Hit]] = {}
         inner_keys: dict[str, list[Hit]] = {}
         values: dict[str, dict[str, str]] = {}

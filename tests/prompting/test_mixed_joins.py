@@ -95,3 +95,29 @@ def test_a_join_follows_typed_references_to_their_own_kind(style: str) -> None:
         assert register[int(pointer.rsplit("/", 1)[1])]["variety"] == "vessels"
     links = {state["voyages"][int(p.rsplit("/", 1)[1])]["voyage_no"] for p, _ in join.rows}
     assert links == {f"VY-{v:04d}" for v in range(240) if v % CREW + 1 == sailor}
+
+
+def test_a_record_written_into_the_array_is_searched_only_with_its_own_kind() -> None:
+    state = fleet_state("object")
+    tool = {
+        "name": "find_sailors",
+        "description": "Sailors by rank.",
+        "input_schema": {"type": "object", "properties": {"rank": {"type": "string"}}},
+    }
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "A fleet.", "state": state, "tools": [tool]}
+    )
+    index = StateIndex(world, state)
+    captain = {"variety": "sailors", "number": "31", "given": "Sailor 31", "rank": "captain"}
+    # A vessel holding the same value: an item of the array, but no sailor.
+    vessel = {"variety": "vessels", "number": "13", "hull": "Hull 13", "rank": "captain"}
+    after = {**state, "register": [*state["register"], captain, vessel]}
+    patch = [
+        {"op": "add", "path": f"/register/{CREW + VESSELS}", "value": captain},
+        {"op": "add", "path": f"/register/{CREW + VESSELS + 1}", "value": vessel},
+    ]
+    overlay = index.overlay_of(state).advance(state, after, patch)
+    grounding = ground(overlay, after, world.tool("find_sailors"), {"rank": "captain"})
+    (search,) = [s for s in grounding.searches if s.full]
+    assert search.collection.pointer == "/register/@sailors"
+    assert search.full == [f"/register/{CREW + VESSELS}"]
