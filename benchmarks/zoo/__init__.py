@@ -9,7 +9,9 @@ answered, and whose state patches are made, by code (dev tooling, not part of mc
 ``kind``, ``tool``, ``arguments``, ``response``, ``is_error``, ``patch``). The shapes in
 :data:`HELD_OUT` are not for development: nobody tunes on them; they are run at the end only.
 ``random-N`` is a shape drawn from seed N (:mod:`benchmarks.zoo.random_shapes`): seeds 0-99
-are for development, seeds from 1000 up are held out.
+are for development, seeds from 1000 up are held out. Seeds also draw value encodings and
+structures (mixed-type arrays told apart by a type field, typed references) apart from their
+layout (:mod:`benchmarks.zoo.random_shapes.structures`).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from benchmarks.zoo.measuring import chosen_shapes, measure_zoo
 from benchmarks.zoo.random_shapes import expand
 from benchmarks.zoo.random_shapes.design import ID_STYLES, REFERENCES, Design, draw
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store
+from benchmarks.zoo.random_shapes.structures import TYPED_REFERENCES
 from benchmarks.zoo.random_shapes.surface import (
     AGGREGATES,
     EMPTIES,
@@ -29,6 +30,7 @@ from benchmarks.zoo.random_shapes.surface import (
 from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
 from benchmarks.zoo.random_shapes.world import RandomShape
 from mcp_sim.settings.combined import Settings
+from tests.fidelity.zoo_structures import check_typed_references, mixed_records
 
 DEVELOPMENT = range(100)
 
@@ -36,9 +38,9 @@ DEVELOPMENT = range(100)
 def test_development_seeds_draw_every_kind_of_design() -> None:
     designs = [draw(seed) for seed in DEVELOPMENT]
     containers = {s.container for d in designs for s in d.stores.values()}
-    assert containers == {*CONTAINERS, "events"}
+    assert containers == {*CONTAINERS, "events", "mixed"}
     assert {d.casing for d in designs} == set(CASINGS)
-    assert {d.reference for d in designs} == set(REFERENCES)
+    assert {d.reference for d in designs} == {*REFERENCES, *TYPED_REFERENCES}
     assert {style for d in designs for style in d.id_styles.values()} == set(ID_STYLES)
     assert {len(d.group) for d in designs} == {0, 1, 2}
     assert {d.calendar_list for d in designs} == {True, False}
@@ -76,13 +78,15 @@ def test_development_seeds_draw_every_kind_of_surface_and_layout() -> None:
 
 def _box(state: dict[str, Any], store: Store) -> Any:
     box: Any = state
-    for part in store.at:
+    for part in store.at if store.mixed is None else store.mixed.place:
         box = box[part]
     return box
 
 
 def _raw_records(box: Any, store: Store) -> list[Any]:
     """The records as the state holds them, read without the layout's code."""
+    if store.mixed is not None:
+        return mixed_records(box, store.mixed)
     if store.container == "array":
         assert isinstance(box, list)
         return box
@@ -111,8 +115,10 @@ def _check_references(design: Design, links: list[Any]) -> None:
             assert all(v.startswith(f"/{design.entity(role).plural}/") for v in values)
         elif design.reference == "typed":
             assert all(v["type"] == design.entity(role).plural for v in values)
-        else:
+        elif design.reference == "nested":
             assert all(set(v) == {"id"} for v in values)
+        else:
+            check_typed_references(design, role, values)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -124,7 +130,7 @@ def test_the_state_is_laid_out_as_the_design_says(seed: int) -> None:
     for role, store in design.stores.items():
         records = _raw_records(_box(state, store), store)
         assert records, role
-        has_id = store.container != "keyed_bare"
+        has_id = store.container != "keyed_bare" and (store.mixed is None or store.mixed.whole)
         assert all((store.id_key in r) == has_id for r in records), role
     primaries = _raw_records(_box(state, design.stores["primary"]), design.stores["primary"])
     for field in design.domain.primary.fields:

@@ -9,7 +9,13 @@ fields nested in sub-objects; sparse fields; a unique code per record; arrays of
 records; line items in links; a calendar keyed by date or listed. How the records' values are
 encoded (plain for about half the seeds, else as DynamoDB, Firestore, MongoDB, xmltodict or
 Elasticsearch export them, or one collection an event log) is drawn apart, so that it leaves
-the rest as it is (:mod:`.encodings`, :mod:`.eventlog`). The surface
+the rest as it is (:mod:`.encodings`, :mod:`.eventlog`), and so are structures that real
+exports have and the layout does not: about a third of the seeds keep two or three collections
+in one mixed-type array told apart by a type field (a JSON:API document, a FHIR-like Bundle, a
+Kubernetes-like List, a DynamoDB-like single table, a tagged list; ids may be the same across
+kinds), and about a third refer to records by typed references (``Customer/123``,
+``urn:customer:123``, a URL, ``{"reference": ..}``) (:mod:`.structures`, :mod:`.mixed`). The
+surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,
 :mod:`.searches`, :mod:`.joins`, :mod:`.aggregates`), so that what a kind of call means
@@ -47,7 +53,9 @@ def random_shape(seed: int) -> Shape:
             "with 'Error:'.",
             "note": design.note,
             "encoding": design.encoding,
-            "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}.",
+            "structure": design.structure.names,
+            "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}, "
+            f"structures drawn: {design.structure.names}.",
         },
     )
     made: Shape = kind(design)

@@ -8,7 +8,9 @@ dated entries, and the tool surface (:mod:`.surface`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,13 +18,16 @@ from typing import Any
 from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
+from benchmarks.zoo.random_shapes.mixed import Mixed
+from benchmarks.zoo.random_shapes.structures import Structure, draw_structure
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
 from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
 
 ID_STYLES = ("prefixed", "int", "hex", "slug", "uuid")
 REFERENCES = ("plain", "nested", "typed", "url")
 """How a link refers to a record: ``owner_id: X``, ``owner: {id: X}``,
-``owner: {type: owners, id: X}``, ``owner_url: /owners/X``."""
+``owner: {type: owners, id: X}``, ``owner_url: /owners/X`` (and the typed references a seed
+may draw apart: :mod:`.structures`)."""
 WRAPPERS = ("data", "api", "v2", "export", "db", "records", "payload", "snapshot", "body")
 SECTIONS = ("tables", "collections", "entities", "store", "resources")
 """A second-level wrapper some collections sit under (and others not)."""
@@ -67,6 +72,8 @@ class Design:
     """Stored names of the links' line items: the array, then code, label, qty, unit price."""
     encoding: str = "plain"
     """How the records' values are encoded (:mod:`.encodings`)."""
+    structure: Structure = dataclasses.field(default_factory=Structure)
+    """Mixed-type arrays and typed references the seed draws (:mod:`.structures`)."""
 
     def spell(self, name: str) -> str:
         """The stored name of ``name`` (``boat.length_m``, or a name of the shape's own)."""
@@ -99,6 +106,14 @@ class Design:
             "link": self.domain.link,
         }[role]
 
+    def type_name(self, role: str) -> str:
+        """The type a record of ``role`` is known by in a mixed array or a typed reference."""
+        entity = self.entity(role)
+        spelling = self.structure.spelling
+        if spelling == "plural":
+            return spelt("snake", entity.plural)
+        return spelt({"upper": "upper", "lower": "snake"}.get(spelling, "pascal"), entity.singular)
+
     def reference_key(self, role: str) -> str:
         singular = self.entity(role).singular
         if self.reference == "plain":
@@ -115,20 +130,39 @@ class Design:
             return f"/{self.entity(role).plural}/{ident}"
         if self.reference == "typed":
             return {"type": self.entity(role).plural, "id": ident}
-        return {"id": ident}
+        if self.reference == "nested":
+            return {"id": ident}
+        return self._typed_reference(role, ident)
+
+    def _typed_reference(self, role: str, ident: Any) -> Any:
+        kind, plural = self.type_name(role), spelt("snake", self.entity(role).plural)
+        style = self.reference
+        if style == "urn":
+            return f"urn:{kind.lower()}:{ident}"
+        if style == "gid":
+            return f"gid://{spelt('kebab', self.domain.primary.plural)}/{kind}/{ident}"
+        if style == "collection":
+            return f"{plural}/{ident}"
+        if style == "api_url":
+            return f"https://api.example.com/v1/{plural}/{ident}"
+        if style == "reference":
+            return {"reference": f"{kind}/{ident}"}
+        return f"{kind}/{ident}"
 
     def referred(self, role: str, link: dict[str, Any]) -> str:
         """The id (as text) a link refers to."""
         value = link[self.reference_key(role)]
         if isinstance(value, dict):
-            return str(value["id"])
-        return str(value).rsplit("/", 1)[-1]
+            value = value["id"] if "id" in value else value["reference"]
+        return re.split(r"[/:]", str(value))[-1]
 
 
 def draw(seed: int, encoding: str | None = None) -> Design:
     """The design of random shape ``seed`` (the same for the same seed), its records encoded
     as the seed draws or as ``encoding`` says."""
     rng = random.Random(f"random-shape/{seed}")
+    encoding = encoding or draw_encoding(seed)
+    structure = draw_structure(seed, encoding)
     domain = rng.choice(DOMAINS)
     casing = rng.choice(sorted(CASINGS))
     spell = CASINGS[casing]
@@ -154,8 +188,10 @@ def draw(seed: int, encoding: str | None = None) -> Design:
         group=group,
         grouped=grouped,
         stores={},
-        id_styles={role: rng.choice(ID_STYLES) for role in ("primary", "secondary", "link")},
-        reference=rng.choice(REFERENCES),
+        id_styles=_colliding(
+            {role: rng.choice(ID_STYLES) for role in ("primary", "secondary", "link")}, structure
+        ),
+        reference=_referring(rng.choice(REFERENCES), structure),
         calendar_list=rng.random() < 0.4,
         note=rng.choice(NOTES),
         surface=surface,
@@ -168,7 +204,8 @@ def draw(seed: int, encoding: str | None = None) -> Design:
         lines=tuple(spell(n) for n in rng.choice(LINES))
         if rng.random() < 0.4 or "line" in surface.nested
         else (),
-        encoding=encoding or draw_encoding(seed),
+        encoding=encoding,
+        structure=structure,
     )
     for role in ("primary", "secondary", "link"):
         entity = design.entity(role)
@@ -181,7 +218,39 @@ def draw(seed: int, encoding: str | None = None) -> Design:
             (id_key, *_columns(design, role)),
             rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
         ).encoded(CODECS[design.encoding], logged=role == logged_role(seed))
+    _mix(design, wrap)
     return design
+
+
+def _colliding(styles: dict[str, str], structure: Structure) -> dict[str, str]:
+    """The id styles, numbers in every role where the seed draws ids that collide across
+    the kinds of a mixed array (so a record is known only by type and id)."""
+    return dict.fromkeys(styles, "int") if structure.collide else styles
+
+
+def _referring(drawn: str, structure: Structure) -> str:
+    # The layout's style is drawn either way, so the rest of the design stays as it was.
+    return structure.reference or drawn
+
+
+def _mix(design: Design, wrap: tuple[str, ...]) -> None:
+    """Keep the collections the seed mixes in one container (:mod:`.mixed`)."""
+    structure = design.structure
+    if structure.frame is None:
+        return
+    taken = {key for role in structure.roles for key in _columns(design, role)}
+    tag = next(t for t in structure.tags if t not in taken)
+    references = tuple(design.reference_key(r) for r in ("primary", "secondary"))
+    for role in structure.roles:
+        share = Mixed(
+            structure.frame,
+            (*wrap, structure.place),
+            design.type_name(role),
+            tag,
+            first=role == structure.roles[0],
+            related=references if role == "link" and structure.frame == "jsonapi" else (),
+        )
+        design.stores[role] = design.stores[role].mixing(share)
 
 
 def _categories(domain: Domain) -> list[str]:

@@ -11,11 +11,13 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import State, pointer
-from benchmarks.zoo.random_shapes import eventlog
-from benchmarks.zoo.random_shapes.encodings import CODECS, Codec
+from benchmarks.zoo.random_shapes import eventlog, mixed
+from benchmarks.zoo.random_shapes.encodings import CODECS, Codec, typed_id
+from benchmarks.zoo.random_shapes.mixed import Mixed
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
-"""The containers a design draws (an ``events`` seed makes one an event log)."""
+"""The containers a design draws (an ``events`` seed makes one an event log, and a seed that
+draws a mixed-type array puts some collections in one: ``mixed``, :mod:`.mixed`)."""
 
 
 def _words(name: str) -> list[str]:
@@ -54,6 +56,8 @@ class Store:
     """What a keyed container's keys add before the id (``boat:`` of ``boat:BT-00042``)."""
     codec: Codec = CODECS["plain"]
     """How records are encoded in the container (:mod:`.encodings`)."""
+    mixed: Mixed | None = None
+    """The shared container of several kinds this collection is stored in, if it is."""
 
     def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
@@ -68,7 +72,13 @@ class Store:
         container = "array" if self.container == "columnar" else self.container
         return replace(self, container=container, codec=codec)
 
+    def mixing(self, share: Mixed) -> Store:
+        """This store kept in a container of several kinds (:mod:`.mixed`)."""
+        return replace(self, container="mixed", mixed=share, key_prefix="")
+
     def make(self) -> Any:
+        if self.mixed is not None:
+            return mixed.make(self.mixed.frame)
         if self.container == "events":
             return eventlog.make()
         if self.container == "array":
@@ -84,6 +94,8 @@ class Store:
     @property
     def where(self) -> tuple[str, ...]:
         """The container's path: its place, and where its encoding keeps the records."""
+        if self.mixed is not None:
+            return self.mixed.place
         return (*self.at, *self.codec.within)
 
     def place(self, state: State) -> None:
@@ -91,7 +103,8 @@ class Store:
         holder = state
         for part in self.where[:-1]:
             holder = holder.setdefault(part, {})
-        holder[self.where[-1]] = self.make()
+        if self.mixed is None or self.where[-1] not in holder:
+            holder[self.where[-1]] = self.make()
 
     def _box(self, state: State) -> Any:
         box: Any = state
@@ -105,6 +118,11 @@ class Store:
             eventlog.append(box, plain, self.id_key)
             return
         record = self.codec.encode(plain, self.id_key, self.at[-1])
+        if self.mixed is not None:
+            stored = record if self.mixed.whole else self.codec.bare(record, self.id_key)
+            entry = mixed.wrap(self.mixed, self.codec, str(plain[self.id_key]), stored)
+            mixed.entries(box, self.mixed).append(entry)
+            return
         if self.container == "array":
             box.append(record)
         elif self.container == "keyed":
@@ -127,6 +145,8 @@ class Store:
         box = self._box(state)
         if self.container == "events":
             return list(eventlog.fold(box).items())
+        if self.mixed is not None:
+            return [(key, self._unmixed(key, stored)) for key, stored in self._mine(box)]
         if self.container == "array":
             rows = box
         elif self.container == "keyed":
@@ -144,6 +164,30 @@ class Store:
 
     def _bare(self, key: str, stored: dict[str, Any]) -> dict[str, Any]:
         return {self.id_key: self._typed(key), **self.codec.decode(stored, self.id_key)}
+
+    def _mine(self, box: Any) -> list[tuple[str, Any]]:
+        """(id as text, stored record) of this collection's entries in a mixed container."""
+        assert self.mixed is not None
+        share, codec, id_key = self.mixed, self.codec, self.id_key
+        found = mixed.entries(box, share)
+        mine = [e for e in found if mixed.kind_of(share, e) == share.type_name]
+        return [mixed.unwrap(share, codec, id_key, e) for e in mine]
+
+    def _unmixed(self, key: str, stored: dict[str, Any]) -> dict[str, Any]:
+        if self.mixed is not None and self.mixed.whole:
+            return self.codec.decode(stored, self.id_key)
+        return {self.id_key: typed_id(key), **self.codec.decode(stored, self.id_key)}
+
+    def _index(self, box: Any, key: str) -> int:
+        """Where in a mixed container's array record ``key`` of this collection is."""
+        assert self.mixed is not None
+        share, codec, id_key = self.mixed, self.codec, self.id_key
+        for n, entry in enumerate(mixed.entries(box, share)):
+            if mixed.kind_of(share, entry) != share.type_name:
+                continue
+            if mixed.unwrap(share, codec, id_key, entry)[0] == key:
+                return n
+        raise ValueError(f"no {share.type_name} {key}")
 
     def _id(self, key: str) -> str:
         return key.removeprefix(self.key_prefix)
@@ -170,6 +214,9 @@ class Store:
         found: dict[str, Any] | None
         if self.container == "events":
             return eventlog.fold(box).get(key)
+        if self.mixed is not None:
+            found = dict(self._mine(box)).get(key)
+            return None if found is None else self._unmixed(key, found)
         if self.container in ("keyed", "keyed_bare"):
             found = box.get(f"{self.key_prefix}{key}")
             if found is None or self.container == "keyed":
@@ -194,6 +241,8 @@ class Store:
         box = self._box(state)
         if self.container == "events":
             return list(eventlog.fold(box))
+        if self.mixed is not None:
+            return [key for key, _ in self._mine(box)]
         if self.container in ("keyed", "keyed_bare"):
             return [self._id(k) for k in box]
         return self._ids(box)
@@ -202,6 +251,9 @@ class Store:
         """A JSON Pointer to the field at ``inside`` (stored names) of record ``key``."""
         if self.container in ("keyed", "keyed_bare"):
             return pointer(*self.where, f"{self.key_prefix}{key}", *inside)
+        if self.mixed is not None:
+            row, share = self._index(self._box(state), key), self.mixed
+            return pointer(*self.where, *share.section, row, *share.inner, *inside)
         row = self._ids(self._box(state)).index(key)
         if self.container == "columnar":
             column = self.columns.index(inside[0])
@@ -223,6 +275,9 @@ class Store:
         record = self.pointer(state, key)
         if self.container in ("keyed", "keyed_bare"):
             stored = box[f"{self.key_prefix}{key}"]
+        elif self.mixed is not None:
+            entry = mixed.entries(box, self.mixed)[self._index(box, key)]
+            stored = mixed.stored_record(self.mixed, entry)
         elif self.container == "array":
             stored = box[self._ids(box).index(key)]
         elif self.container == "envelope":

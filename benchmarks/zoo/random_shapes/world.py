@@ -23,6 +23,8 @@ class RandomShape(Shape):
 
     encoding: ClassVar[str] = "plain"
     """How the state encodes records (:mod:`.encodings`)."""
+    structure: ClassVar[str] = "none"
+    """The structures the seed draws, in words (:mod:`.structures`)."""
 
     def __init__(self, design: Design) -> None:
         self.design = design
