@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from mcp_sim.prompting.constraints import Constraint, Reading, weight_of
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.record_fields import SELF, FieldSchema
+from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.typed_references import collection_word, kind_word
 
 
@@ -40,3 +41,10 @@ def _names_other(constraint: Constraint, own: str, kinds: set[str]) -> bool:
     ends = range(len(words) + 1)
     spans = {kind_word("".join(words[i:j])) for i in ends for j in ends if i < j}
     return own not in spans and bool(spans & (kinds - {own}))
+
+
+def names_kind(argument: str, collection: str) -> bool:
+    """Whether an argument's name, its id word aside, is the name of the kind of record
+    ``collection`` holds (``deployment`` or ``deployment_id`` of ``/items/@Deployment``)."""
+    words = [w for w in tokens(argument) if w not in ID_WORDS]
+    return bool(words) and kind_word("".join(words)) == collection_word(collection)

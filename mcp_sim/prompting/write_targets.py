@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.argument_kinds import names_kind
 from mcp_sim.prompting.constraints import is_lookup, read_collection
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_kinds import holds
@@ -52,8 +53,13 @@ def newest_records(overlay: StateOverlay, arguments: dict[str, Any]) -> list[str
 def _names_one_of(overlay: StateOverlay, collection: str, arguments: dict[str, Any]) -> bool:
     """Whether an argument names a record of ``collection`` by key: the write changes that
     record (shown as named) rather than adding one."""
-    for value in arguments.values():
+    for name, value in arguments.items():
         label = normalize(value) if isinstance(value, str | int) else None
         if label and any(holds(overlay, collection, h.pointer) for h in overlay.key_hits(label)):
             return True
+        if label and names_kind(name, collection):
+            # ``deployment="web"``: the one deployment holding the value, wherever.
+            held = [p for p in overlay.value_hits(label) if holds(overlay, collection, p)]
+            if len(held) == 1:
+                return True
     return False

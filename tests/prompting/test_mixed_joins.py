@@ -9,6 +9,7 @@ import pytest
 
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.link_rows import LinkRows
+from mcp_sim.prompting.write_targets import newest_records, written_collection
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
@@ -121,3 +122,30 @@ def test_a_record_written_into_the_array_is_searched_only_with_its_own_kind() ->
     (search,) = [s for s in grounding.searches if s.full]
     assert search.collection.pointer == "/register/@sailors"
     assert search.full == [f"/register/{CREW + VESSELS}"]
+
+
+def test_a_write_naming_a_record_of_a_kind_by_its_nested_name_adds_none() -> None:
+    """Cranes and berths keep their names in ``meta`` (no id field): ``crane="C-4"`` names the
+    one crane holding it, so the write changes it, and no newest records are shown."""
+    cranes = [
+        {"sort": "Crane", "meta": {"name": f"C-{n}", "yard": "north"}, "spec": {"lift_t": 40 + n}}
+        for n in range(20)
+    ]
+    berths = [
+        {"sort": "Berth", "meta": {"name": f"B-{n}"}, "depth": {"min_m": 8, "max_m": 9 + n}}
+        for n in range(20)
+    ]
+    state = {"kind": "List", "items": [*cranes, *berths]}
+    tool = {"name": "rate_crane", "description": "Set a crane's lift.", "effect": "write"}
+    world = World.model_validate(
+        {
+            "world": "t",
+            "title": "T",
+            "description": "A yard.",
+            "state": state,
+            "tools": [tool | {"input_schema": {"type": "object"}}],
+        }
+    )
+    overlay = StateIndex(world, state).overlay_of(state)
+    assert written_collection(overlay, {"crane": "C-4", "yard": "north", "lift_t": 50})
+    assert newest_records(overlay, {"crane": "C-4", "yard": "north", "lift_t": 50}) == []
