@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from mcp_sim.runtime.composite_keys import composite_id
 from mcp_sim.runtime.event_log import event_log_at
 from mcp_sim.runtime.mixed_collections import array_pointer, item_pointer, kind_pointer, kinds_of
 from mcp_sim.runtime.record_ids import id_field_of
@@ -49,11 +50,21 @@ def _kinds(collection: Collection, state: Any) -> Iterator[Collection]:
         yield replace(
             collection,
             pointer=kind_pointer(collection.pointer, kind),
-            id_field=id_field_of(records),
+            id_field=_id_field(records),
             size=len(records),
             inner=kind.inner,
             kind=kind,
         )
+
+
+def _id_field(records: list[Any]) -> str | None:
+    """A kind's id field; none where its records are keyed by composite keys (a single
+    table's ``PK``/``SK`` of ``TYPE#id``: the id a call names is their last part, not a
+    store's own ``_id``)."""
+    sample = records[:24]
+    if sum(composite_id(r) is not None for r in sample) * 2 > len(sample):
+        return None
+    return id_field_of(records)
 
 
 def item_of(collection: Collection, pointer: str, state: Any) -> str:
