@@ -37,7 +37,7 @@ from mcp_sim.prompting.field_tables import (
 from mcp_sim.prompting.joins import FEW_DIRECT, named_records, referring_reading, two_hop
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
-from mcp_sim.prompting.link_kinds import holds
+from mcp_sim.prompting.link_kinds import holds, place_key
 from mcp_sim.prompting.listed_in import listing_reading
 from mcp_sim.prompting.named_counts import MOST_NAMING_COUNTED, counted_by
 from mcp_sim.prompting.nested_records import (
@@ -327,6 +327,6 @@ class FieldSearch:
     def keys(self, collection: Collection, pointers: list[str]) -> dict[str, str]:
         """Each record's key: its id field's value, else its place in the collection."""
         if collection.id_field is None:
-            return {p: unescape(p.rsplit("/", 1)[-1]) for p in pointers}
+            return {p: place_key(self.overlay, collection, p) for p in pointers}
         ids = self.current(collection, collection.id_field, pointers)
         return {p: str(v[0]) if v else unescape(p.rsplit("/", 1)[-1]) for p, v in ids}

@@ -67,3 +67,15 @@ def holds(overlay: StateOverlay, collection: str, pointer: str) -> bool:
     changed = pointer in overlay.changed  # ``None`` there: the record is gone
     facts = overlay.changed.get(pointer) if changed else overlay.base.records.get(pointer)
     return facts is not None and facts.collection == collection
+
+
+def place_key(overlay: StateOverlay, collection: Collection, pointer: str) -> str:
+    """The key a record without an id field is known by: its place in the collection, or,
+    of a mixed array's kind, the key the index gave it (a composite key's id: a place in
+    the whole array says nothing of the kind)."""
+    if collection.kind is not None:
+        changed = pointer in overlay.changed
+        facts = overlay.changed.get(pointer) if changed else overlay.base.records.get(pointer)
+        if facts is not None:
+            return facts.key
+    return unescape(pointer.rsplit("/", 1)[-1])

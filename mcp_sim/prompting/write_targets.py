@@ -57,9 +57,23 @@ def _names_one_of(overlay: StateOverlay, collection: str, arguments: dict[str, A
         label = normalize(value) if isinstance(value, str | int) else None
         if label and any(holds(overlay, collection, h.pointer) for h in overlay.key_hits(label)):
             return True
-        if label and names_kind(name, collection):
-            # ``deployment="web"``: the one deployment holding the value, wherever.
-            held = [p for p in overlay.value_hits(label) if holds(overlay, collection, p)]
-            if len(held) == 1:
-                return True
+        if (
+            label
+            and names_kind(name, collection)
+            and _one_holds(overlay, collection, label, arguments)
+        ):
+            return True
     return False
+
+
+def _one_holds(
+    overlay: StateOverlay, collection: str, label: str, arguments: dict[str, Any]
+) -> bool:
+    """Whether one record of ``collection`` holds ``label`` (``deployment="web"``), or one of
+    those holding it holds the other arguments' values too (the ``web`` of a namespace)."""
+    held = {p for p in overlay.value_hits(label) if holds(overlay, collection, p)}
+    for value in arguments.values():
+        other = normalize(value) if isinstance(value, str) else None
+        narrowed = held & overlay.value_hits(other).keys() if other and other != label else held
+        held = narrowed or held
+    return len(held) == 1

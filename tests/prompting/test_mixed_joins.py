@@ -126,11 +126,12 @@ def test_a_record_written_into_the_array_is_searched_only_with_its_own_kind() ->
 
 def test_a_write_naming_a_record_of_a_kind_by_its_nested_name_adds_none() -> None:
     """Cranes and berths keep their names in ``meta`` (no id field): ``crane="C-4"`` names the
-    one crane holding it, so the write changes it, and no newest records are shown."""
+    one crane holding it in the yard named too (another yard has a C-4), so the write
+    changes it, and no newest records are shown."""
     cranes = [
         {"sort": "Crane", "meta": {"name": f"C-{n}", "yard": "north"}, "spec": {"lift_t": 40 + n}}
         for n in range(20)
-    ]
+    ] + [{"sort": "Crane", "meta": {"name": "C-4", "yard": "south"}, "spec": {"lift_t": 30}}]
     berths = [
         {"sort": "Berth", "meta": {"name": f"B-{n}"}, "depth": {"min_m": 8, "max_m": 9 + n}}
         for n in range(20)
