@@ -33,6 +33,7 @@ from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys
 from mcp_sim.prompting.summary_linked import linked_groups
 from mcp_sim.prompting.summary_names import singular
+from mcp_sim.prompting.summary_quantities import answers_in_units, narrowed_group, quantity_stats
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
@@ -106,6 +107,8 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
     the first sentence of its description does (``how many``, ``the total``)."""
     if tool is None or tool.effect == "write":
         return False
+    if answers_in_units(tool):
+        return True  # numbers only, in units (``cpu_requests_millicores``): totals
     words = tokens(tool.name)
     if set(words) & _AGGREGATE_WORDS:
         return True
@@ -374,11 +377,13 @@ def summarize(
         stats = group_stats(
             group.name, group.records, group.keys, _kinds(overlay), frozenset(wanted)
         )
+        group, stats = narrowed_group(tool, group, stats, _kinds(overlay), frozenset(wanted))
         stats.outer = group.outer
         scope = group.scope
         if stats.count > MOST_RECORDS:
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
         ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
         ranked = listed_keys(group, stats) + ranked
-        blocks.append((scope, ranked + group_values(stats, tool, wanted, constrained)))
+        values = quantity_stats(tool, stats) + group_values(stats, tool, wanted, constrained)
+        blocks.append((scope, ranked + values))
     return Summary(blocks)

@@ -14,7 +14,6 @@ arguments fit best.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +25,7 @@ from mcp_sim.prompting.field_names import (
     side_of,
     tokens,
 )
+from mcp_sim.prompting.quantity_fields import of_unit
 from mcp_sim.prompting.record_fields import (
     ENUM_MOST,
     KEY,
@@ -34,6 +34,7 @@ from mcp_sim.prompting.record_fields import (
     FieldSchema,
     kind_of_value,
 )
+from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix
 from mcp_sim.runtime.state_shape import normalize
 
@@ -90,23 +91,6 @@ class Reading:
     collection: str
     constraints: tuple[Constraint, ...]
     score: float
-
-
-def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tuple[str, Any]]:
-    """``(name, value)`` per argument with a scalar or a list of scalars; a nested object's
-    entries by their own names (a ``min``/``max`` entry under its parent's name)."""
-    for name, value in arguments.items():
-        if isinstance(value, dict):
-            yield from scalar_arguments(value, name)
-            continue
-        if isinstance(value, list) and not all(
-            not isinstance(v, dict | list) and v is not None for v in value
-        ):
-            continue
-        if value is None or isinstance(value, bool) or value in ("", []):
-            continue
-        bare = tokens(name)
-        yield (f"{parent}_{name}" if parent and bare and bare[0] in ("min", "max") else name), value
 
 
 def _kind(value: Any) -> str:
@@ -189,6 +173,9 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     if op == "text":
         return Constraint(name, "text", value, (), 0.5)
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
+    if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
+        # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
+        return Constraint(name, op, value, tuple(measured), NAME_FIT)
     if not fields and op in ("min", "max"):
         fields = _by_kind(schema, kind)
         if how.words:

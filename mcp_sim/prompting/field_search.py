@@ -299,7 +299,7 @@ class FieldSearch:
             return found
         if constraint.op in ("min", "max"):
             ordered = self.tables.ordered(collection, path, entity)
-            bounded = ordered.bounded(constraint.op, constraint.value)
+            bounded = ordered.bounded(constraint.op, constraint.value, constraint.argument)
             if bounded is not None:
                 return bounded
         column = self.tables.column(collection, path, entity)

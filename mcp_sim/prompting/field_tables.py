@@ -19,6 +19,7 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
+from mcp_sim.runtime.quantities import bound_magnitude, suffixed_magnitude, unit_of
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values
@@ -27,6 +28,8 @@ from mcp_sim.runtime.typed_references import collection_word
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMERIC = re.compile(r"^-?\d+(\.\d+)?$")
+_WRITTEN = 50
+"""Quantities kept as written per field, to tell the unit a bound without one is in."""
 """A number stored as a string (a key-value store's ``"78"``): bounded as the number."""
 Column = list[tuple[str, list[Any]]]
 """``(record pointer, the values it holds at one field path)`` in document order."""
@@ -128,6 +131,7 @@ class FieldTables:
         if found is None:
             numbers: list[tuple[float, str]] = []
             dates: list[tuple[str, str]] = []
+            written: list[str] = []
             for pointer, values in self.column(collection, path, entity):
                 for value in values:
                     if (isinstance(value, int | float) and not isinstance(value, bool)) or (
@@ -136,8 +140,12 @@ class FieldTables:
                         numbers.append((float(value), pointer))
                     elif isinstance(value, str) and _DATE.match(value):
                         dates.append((value, pointer))
+                    elif (read := suffixed_magnitude(value)) is not None:
+                        # ``"1536Mi"``, ``"12 kg"``: compared by magnitude, not as text.
+                        numbers.append((read, pointer))
+                        written.append(value)
             found = self.sorted[(collection.pointer, path, entity)] = Ordered(
-                sorted(numbers), sorted(dates)
+                sorted(numbers), sorted(dates), tuple(written[:_WRITTEN])
             )
         return found
 
@@ -208,10 +216,15 @@ class _Labels:
 @dataclass(frozen=True)
 class Ordered:
     numbers: list[tuple[float, str]]
+    """Numbers, and quantities written with units by their magnitude (see
+    :mod:`mcp_sim.runtime.quantities`)."""
     dates: list[tuple[str, str]]
+    written: tuple[str, ...] = ()
+    """Some of the quantities as written: the unit a bound without one is in."""
 
-    def bounded(self, op: str, wanted: Any) -> set[str] | None:
-        """The records with a value at or above (``min``) or below (``max``) ``wanted``;
+    def bounded(self, op: str, wanted: Any, argument: str = "") -> set[str] | None:
+        """The records with a value at or above (``min``) or below (``max``) ``wanted`` (of
+        the argument named ``argument``, whose name may say its unit: ``min_memory_gib``);
         ``None`` when ``wanted`` is neither a number nor a date."""
         if isinstance(wanted, str) and _DATE.match(wanted):
             keys: list[Any] = [d for d, _ in self.dates]
@@ -223,6 +236,8 @@ class Ordered:
                 edge = float(wanted)
             except (TypeError, ValueError):
                 return None
+            if self.written:
+                edge = bound_magnitude(edge, argument, self.written)
             keys, pairs = [n for n, _ in self.numbers], self.numbers
         if op == "min":
             return {p for _, p in pairs[bisect_left(keys, edge) :]}
@@ -275,7 +290,7 @@ def _number(value: Any) -> float | None:
     try:
         return float(value) if isinstance(value, str) else None
     except ValueError:
-        return None
+        return suffixed_magnitude(value)
 
 
 def _compare(actual: Any, wanted: Any) -> int | None:
@@ -316,9 +331,16 @@ def value_test(constraint: Constraint) -> Callable[[Any], bool]:
         return lambda actual: actual is not None and not any(_equal(actual, w) for w in ruled_out)
     if constraint.op in ("min", "max"):
         sign = 1 if constraint.op == "min" else -1
-        return lambda actual: (
-            (_compare(actual, wanted) or 0) * sign >= 0 and (_compare(actual, wanted) is not None)
-        )
+        unit = unit_of(constraint.argument)
+        scaled = wanted * unit.size if unit and isinstance(wanted, int | float) else wanted
+
+        def meets(actual: Any) -> bool:
+            # A quantity written with a unit compares by magnitude, the bound in its unit.
+            edge = scaled if suffixed_magnitude(actual) is not None else wanted
+            found = _compare(actual, edge)
+            return found is not None and found * sign >= 0
+
+        return meets
     needle = str(wanted).casefold()
     if constraint.op == "prefix":
         return lambda actual: str(actual).casefold().startswith(needle)

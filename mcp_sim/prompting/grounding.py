@@ -36,6 +36,7 @@ from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.geo_search import GeoSearch, regions_of
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
@@ -45,7 +46,9 @@ from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_count import count_field
 from mcp_sim.prompting.search_page import page_asked
 from mcp_sim.prompting.search_result import SearchResult, sub_record
+from mcp_sim.prompting.selector_matches import selected
 from mcp_sim.prompting.tree_paths import descend, enclosing
+from mcp_sim.prompting.typed_ids import joined_ids
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
@@ -180,7 +183,7 @@ class Grounding(EventGrounding):
             for label in argument_values({k: v for k, v in arguments.items() if k not in bounds})
             if label not in self.resolved
         ]
-        for label in labels:
+        for label in [*labels, *joined_ids(arguments)]:
             # A nested map's key names a record only when few records have it (an item id
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
@@ -194,7 +197,8 @@ class Grounding(EventGrounding):
         for pointer in newest_records(self.overlay, arguments) if writes else []:
             self._pick(pointer, "newest")
         if not hinted and not writes:
-            self.searches = FieldSearch(self.overlay, self.state).search(tool, arguments)
+            finder = FieldSearch(self.overlay, self.state)
+            self.searches = GeoSearch(finder).refine(finder.search(tool, arguments), arguments)
             page = page_asked(tool, arguments)
             for search in self.searches:
                 search.count, search.page = count_field(tool, answers), page
@@ -210,7 +214,13 @@ class Grounding(EventGrounding):
         if not self.picks and self.join is None:
             for pointer in read_records(self.overlay, tool):
                 self._pick(pointer, "listed")
+        found = [p.pointer for p in self.picks.values() if p.reason == "named" or p.complete]
+        for pointer in selected(self.overlay, self.state, found, labels):
+            self._pick(pointer, "selected")
         self._link()
+        named = [p.pointer for p in self.picks.values() if p.reason == "named"]
+        for pointer in regions_of(self.overlay, self.state, named):
+            self._pick(pointer, "linked")
         for search in self.searches:
             self._searched(search, complete=False)
         self._recent(recent)

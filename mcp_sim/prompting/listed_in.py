@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from mcp_sim.prompting.constraints import Constraint, Reading, scalar_arguments
+from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_join import named_collections, target_keys
+from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.state_shape import Collection, normalize
 from mcp_sim.spec.world import ToolSpec

@@ -20,6 +20,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.runtime.quantities import suffixed
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import looks_keyed, normalize
 from mcp_sim.runtime.typed_references import typed_reference
@@ -174,7 +175,11 @@ class FieldInfo:
     fractional: int = 0
     """Numbers seen with a fraction (``18.5``): a measure, not a count."""
     numeric_text: int = 0
-    """Strings holding a number (``"78"``): an export that writes every value as text."""
+    """Strings holding a number (``"78"``: an export that writes every value as text), or a
+    quantity with its unit (``"12 kg"``, ``"1536Mi"``)."""
+    dimensions: set[str] = field(default_factory=set)
+    """What the quantities seen measure (``watts`` for ``"150 kW"``; see
+    :mod:`mcp_sim.runtime.quantities`)."""
 
     @property
     def unique(self) -> bool:
@@ -286,6 +291,12 @@ def _note_range(info: FieldInfo, value: Any, kind: str) -> None:
     if kind == "string" and _NUMERIC_TEXT.match(value):
         info.numeric_text += 1
         value = float(value)
+    elif kind == "string" and (read := suffixed(value)) is not None:
+        # ``"150 kW"``, ``"1536Mi"``: a measure a range bounds (by magnitude), lying where
+        # its numbers as written lie (a bound is most often in the unit they are written in).
+        info.numeric_text += 1
+        info.dimensions.add(read.dimension)
+        value = read.written
     elif kind not in ("number", "date"):
         return
     number = magnitude(value)

@@ -16,6 +16,7 @@ from typing import Any
 from jsonpointer import unescape
 
 from mcp_sim.prompting.aggregates import Summary
+from mcp_sim.prompting.geo_labels import place_label
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.key_names import key_label
 from mcp_sim.prompting.link_rows import LinkRows
@@ -163,18 +164,18 @@ class _Section:
             self.waiting -= 1
         scalars = pick.reason == "enclosing"
         label = key_label(pick.pointer, self.key_names)
-        fit -= len(label)
+        place = place_label(record)
+        fit -= len(label) + len(place)
+        whole = self.left - 1 - len(label) - len(place)
         line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
-        if line is None and pick.complete and fit < self.left - 1 - len(label):
+        if line is None and pick.complete and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.
-            line = record_line(
-                pick.pointer, record, pick.focus, self.left - 1 - len(label), scalars=True
-            )
+            line = record_line(pick.pointer, record, pick.focus, whole, scalars=True)
         if line is None or fit <= 0:
             return None
         head = f"- {pick.pointer}"
-        return head + label + _part_label(pick.pointer, record) + line[len(head) :]
+        return head + label + _part_label(pick.pointer, record) + place + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)
