@@ -31,20 +31,18 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregates import Summary, is_aggregate, summarize, summed_search
+from mcp_sim.prompting.call_searches import call_searches
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
-from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.geo_search import GeoSearch, regions_of
+from mcp_sim.prompting.geo_search import regions_of
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.movement_times import Steps, steps_of
 from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
-from mcp_sim.prompting.search_count import count_field
-from mcp_sim.prompting.search_page import page_asked
 from mcp_sim.prompting.search_result import SearchResult, sub_record
 from mcp_sim.prompting.selector_matches import selected
 from mcp_sim.prompting.tree_paths import descend, enclosing
@@ -197,12 +195,7 @@ class Grounding(EventGrounding):
         for pointer in newest_records(self.overlay, arguments) if writes else []:
             self._pick(pointer, "newest")
         if not hinted and not writes:
-            finder = FieldSearch(self.overlay, self.state)
-            self.searches = GeoSearch(finder).refine(finder.search(tool, arguments), arguments)
-            page = page_asked(tool, arguments)
-            for search in self.searches:
-                search.count, search.page = count_field(tool, answers), page
-                search.full = page.first(search.full) if page else search.full
+            self.searches = call_searches(self.overlay, self.state, tool, arguments, answers)
         if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
