@@ -21,8 +21,6 @@ from mcp_sim.prompting.constraints import (
     Constraint,
     Reading,
     names_one,
-    rank_readings,
-    refers,
 )
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
@@ -37,6 +35,7 @@ from mcp_sim.prompting.field_tables import (
 from mcp_sim.prompting.joins import FEW_DIRECT, named_records, referring_reading, two_hop
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
+from mcp_sim.prompting.link_kinds import holds, place_key
 from mcp_sim.prompting.listed_in import listing_reading
 from mcp_sim.prompting.named_counts import MOST_NAMING_COUNTED, counted_by
 from mcp_sim.prompting.nested_records import (
@@ -46,13 +45,14 @@ from mcp_sim.prompting.nested_records import (
     nested_entity,
     nested_hits,
 )
+from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer, within
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 
@@ -177,7 +177,7 @@ class FieldSearch:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
 
     def run(self, collection: Collection, reading: Reading) -> SearchResult:
-        entity = nested_entity(self.tables.schema(collection), reading)
+        entity = nested_entity(self.tables.schema(collection), reading, self.tables.kinds)
         if entity is not None:
             return self.run_nested(collection, narrowed(reading, entity), entity)
         met: dict[str, int] = {}
@@ -228,7 +228,7 @@ class FieldSearch:
 
     def run_nested(self, collection: Collection, reading: Reading, entity: str) -> SearchResult:
         """The search on the ``entity`` records nested inside the collection's records."""
-        changed = {p for p in self.overlay.changed if within(collection.pointer, p)}
+        changed = {p for p in self.overlay.changed if holds(self.overlay, collection.pointer, p)}
 
         def now() -> Iterator[tuple[str, Any]]:
             for pointer in changed:
@@ -272,7 +272,7 @@ class FieldSearch:
             for pointer, facts in changed.items():
                 if (
                     facts is not None
-                    and within(collection.pointer, pointer)
+                    and holds(self.overlay, collection.pointer, pointer)
                     and wanted <= record_terms(resolve(self.state, pointer))
                 ):
                     hits.add(pointer)
@@ -281,7 +281,7 @@ class FieldSearch:
         for path in constraint.fields:
             hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
             for pointer, facts in changed.items():
-                if facts is None or not within(collection.pointer, pointer):
+                if facts is None or not holds(self.overlay, collection.pointer, pointer):
                     continue
                 record = resolve(self.state, pointer)
                 if any(test(v) for v in held_values(facts.key, record, path)):
@@ -334,6 +334,6 @@ class FieldSearch:
     def keys(self, collection: Collection, pointers: list[str]) -> dict[str, str]:
         """Each record's key: its id field's value, else its place in the collection."""
         if collection.id_field is None:
-            return {p: unescape(p.rsplit("/", 1)[-1]) for p in pointers}
+            return {p: place_key(self.overlay, collection, p) for p in pointers}
         ids = self.current(collection, collection.id_field, pointers)
         return {p: str(v[0]) if v else unescape(p.rsplit("/", 1)[-1]) for p, v in ids}

@@ -24,6 +24,7 @@ from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import Collection, normalize, record_items
+from mcp_sim.runtime.typed_references import collection_word
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMERIC = re.compile(r"^-?\d+(\.\d+)?$")
@@ -48,6 +49,11 @@ class FieldTables:
         self.sorted: dict[tuple[str, str, str], Ordered] = {}
         self.inner: dict[tuple[str, str], dict[str, dict[str, list[str]]]] = {}
         self.items: dict[str, list[tuple[str, str, Any]]] = {}
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The kinds of record the state holds (see :func:`collection_word`)."""
+        return frozenset(collection_word(c.pointer) for c in self.index.collections)
 
     @classmethod
     def of(cls, index: StateIndex) -> FieldTables:

@@ -55,7 +55,7 @@ from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values
-from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.state_shape import normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 MAX_MATCHED = 40
@@ -208,8 +208,9 @@ class Grounding(EventGrounding):
 
     def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
         """The records of a collection the tool names that hold an identifier's value
-        (``labels``: of arguments named like one) that no key names, when few do (``get_boat(boat_id)`` over GraphQL edges holding the id inside
-        each ``node``): a lookup by value, before the records that refer to them."""
+        (``labels``: of arguments named like one) that no key names, when few do
+        (``get_boat(boat_id)`` over GraphQL edges holding the id inside each ``node``): a
+        lookup by value, before the records that refer to them."""
         named = set(tokens(tool.name)) if tool is not None else set()
         # Whether the tool's name names a collection (by its pointer), asked once each.
         naming: dict[str, bool] = {}
@@ -304,11 +305,8 @@ class Grounding(EventGrounding):
         """The records meeting every constraint (``complete``), or those meeting some, best
         first, with the sub-records their matching values sit in as focus."""
         wanted = len(search.constraints)
-        chosen = (
-            [(p, wanted) for p in search.full[:MAX_FULL]]
-            if complete
-            else search.partial[:MAX_MATCHED]
-        )
+        full = [(p, wanted) for p in search.full[:MAX_FULL]]
+        chosen = full if complete else search.partial[:MAX_MATCHED]
         enclose = complete and search.nested is not None and len(chosen) <= MAX_ENCLOSED
         for i, (pointer, met) in enumerate(chosen):
             pick = self._pick(pointer, "matched", matched=met, complete=complete)
@@ -318,8 +316,11 @@ class Grounding(EventGrounding):
                 # Finding the focus walks the record: only for those a view can show.
                 pick.focus |= search.focus_of(pointer, resolve(self.state, pointer))
             if enclose:
-                # A person found in a unit of a tree is answered with the unit they are in.
-                self._pick(enclosing(pointer, search.collection.pointer), "enclosing")
+                # A person found in a unit of a tree is answered with the unit they are in;
+                # the one record holding the one match, whole (a lookup by a key it holds).
+                outer = enclosing(pointer, search.collection.pointer)
+                whole = len(chosen) == 1 and outer == record_pointer(search.collection, pointer)
+                self._pick(outer, "matched" if whole else "enclosing")
 
     def _link(self) -> None:
         """Records named by a value inside a record picked so far (one step)."""

@@ -25,16 +25,17 @@ from typing import Any, Protocol
 from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_kinds import Typed, kind_words, refers_to, typed_values
 from mcp_sim.prompting.record_fields import (
     SELF,
     FieldInfo,
     FieldSchema,
     field_paths,
     path_reference,
-    values_at,
 )
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize
+from mcp_sim.runtime.typed_references import typed_reference
 
 MOST_LINKS = 200
 """Links followed per call (the view shows those that fit, and says how many there are)."""
@@ -69,14 +70,16 @@ class LinkJoin:
     keys: Keys = field(default_factory=dict)
     labels: set[str] = field(default_factory=set)
     """The labels of the arguments' values (no target is one)."""
+    kinds: frozenset[str] = frozenset()
+    """The kinds of record the state holds (a reference naming another is none of these)."""
 
     def every_row(self, state: Any) -> list[tuple[str, list[str]]]:
         """:attr:`rows` with those of the links found past them (at most
         :data:`MOST_COUNTED` in all): what counting each target's links needs."""
         room = max(0, MOST_COUNTED - len(self.rows))
         for pointer in self.pending[:room]:
-            values = [v for _, v in values_at(resolve(state, pointer), self.reference)]
-            self.rows.append((pointer, _targets_of(self.keys, values, self.labels)))
+            values = typed_values(resolve(state, pointer), self.reference, self.kinds)
+            self.rows.append((pointer, _targets_of(self.keys, values, self.labels, self.targets)))
         self.pending = []
         return self.rows
 
@@ -86,8 +89,10 @@ class LinkJoin:
 
 
 def reference_label(value: Any) -> str | None:
-    """The key a value refers to: the last segment of a resource path, else the value."""
-    return path_reference(value) or normalize(value)
+    """The key a value refers to: the id of a typed reference (``Patient/10234``), the last
+    segment of a resource path, else the value."""
+    typed = typed_reference(value)
+    return normalize(typed[1]) if typed else path_reference(value) or normalize(value)
 
 
 Keys = dict[str, dict[str, str]]
@@ -133,13 +138,20 @@ def _keyish(targets: Collection, path: str, info: FieldInfo) -> bool:
 
 
 def _targets_of(
-    keys: Keys, values: list[Any], given: set[str], paths: Counter[str] | None = None
+    keys: Keys,
+    values: Typed,
+    given: set[str],
+    targets: Collection,
+    paths: Counter[str] | None = None,
 ) -> list[str]:
-    """The targets ``values`` refer to (``paths`` counts the target fields holding them)."""
+    """The targets ``values`` refer to, each unless it names another kind (``paths`` counts
+    the target fields holding them)."""
     found: list[str] = []
-    for value in values:
+    for value, kind in values:
         label = reference_label(value)
-        if label is None or label in given:
+        # An argument's value names the record the links were found by, unless the
+        # reference names the targets' kind (sailor 7's voyages on vessel 7).
+        if label is None or (label in given and kind is None) or not refers_to(kind, targets):
             continue
         for pointer, path in sorted(keys.get(label, {}).items()):
             if pointer not in found:
@@ -191,8 +203,10 @@ def reference_field(
     state: Any,
     links: list[str],
     given: set[str],
+    targets: Collection,
     own: AbstractSet[str] = frozenset(),
     named: AbstractSet[str] = frozenset(),
+    kinds: frozenset[str] = frozenset(),
 ) -> str | None:
     """The field path of the links whose values are keys of ``targets`` in most of a sample
     of them (at least half), else ``None`` (``named``: the words of the targets' collection,
@@ -206,7 +220,7 @@ def reference_field(
             # numbered ``id``s): it is no reference.
             if path in own or not may_refer(path, values, named):
                 continue
-            if _targets_of(keys, values, given):
+            if _targets_of(keys, typed_values(record, path, kinds), given, targets):
                 hits[path] += 1
     if not hits:
         return None
@@ -231,17 +245,19 @@ def follow(
     keys = target_keys(tables, targets)
     own = own_keys(tables, links)
     named = set(tokens(targets.pointer))
-    path = reference_field(keys, state, found, given, own, named)
+    kinds = kind_words(tables.index.collections)
+    path = reference_field(keys, state, found, given, targets, own, named, kinds)
     if path is None:
         return None
     rows: list[tuple[str, list[str]]] = []
     paths: Counter[str] = Counter()
     for pointer in found[:MOST_LINKS]:
-        values = [v for _, v in values_at(resolve(state, pointer), path)]
-        rows.append((pointer, _targets_of(keys, values, given, paths)))
+        values = typed_values(resolve(state, pointer), path, kinds)
+        rows.append((pointer, _targets_of(keys, values, given, targets, paths)))
     key = paths.most_common(1)[0][0]
     join = LinkJoin(links, targets, rows, len(found), path, key, constrained)
     join.pending, join.keys, join.labels = found[MOST_LINKS:], keys, given
+    join.kinds = kinds
     return join
 
 

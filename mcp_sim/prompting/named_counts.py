@@ -14,9 +14,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from mcp_sim.prompting.link_join import Found, LinkJoin
+from mcp_sim.prompting.link_kinds import holds, kind_at, kind_words, refers_to
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import Collection, normalize, within
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import Collection, normalize
 
 MOST_NAMING_COUNTED = 5000
 """Records found whose entries are read when the answer counts them."""
@@ -28,14 +30,20 @@ def named_rows(
     """Each record at ``outers`` with the records of ``collection`` whose keys it holds
     anywhere inside it (a journal entry's postings name their accounts), in the order met."""
     rows: list[tuple[str, list[str]]] = []
+    kinds = kind_words(overlay.base.collections)
     for outer in outers:
         facts = overlay.changed.get(outer) or overlay.base.records.get(outer)
-        named: dict[str, None] = {}
-        for label in facts.values if facts is not None else ():
-            for hit in overlay.key_hits(label):
-                if not hit.inner and within(collection, hit.pointer):
-                    named.setdefault(hit.pointer)
-        rows.append((outer, list(named)))
+        # A reference naming its kind (``{"type": "rooms", "id": "7"}``) names no other; a
+        # record naming the kind so names it by no bare number (a score of 4).
+        named: dict[bool, dict[str, None]] = {True: {}, False: {}}
+        record = resolve(overlay.view, outer) if facts is not None else None
+        for label, where in facts.values.items() if facts is not None else ():
+            hits = [h for h in overlay.key_hits(label) if not h.inner]
+            hits = [h for h in hits if holds(overlay, collection, h.pointer)]
+            kind = kind_at(record, where, label, kinds) if hits else None
+            if hits and refers_to(kind, collection):
+                named[kind is not None].update(dict.fromkeys(h.pointer for h in hits))
+        rows.append((outer, list(named[True] or named[False])))
     return rows
 
 

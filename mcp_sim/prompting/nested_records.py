@@ -22,6 +22,7 @@ from mcp_sim.prompting.field_tables import sub_record_of
 from mcp_sim.prompting.record_fields import ANY, KEY, FieldSchema, values_at
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.runtime.typed_references import kind_word
 
 
 def entity_of(path: str) -> tuple[str, str] | None:
@@ -37,11 +38,15 @@ def entity_of(path: str) -> tuple[str, str] | None:
     return None
 
 
-def nested_entity(schema: FieldSchema, reading: Reading) -> str | None:
+def nested_entity(
+    schema: FieldSchema, reading: Reading, kinds: frozenset[str] = frozenset()
+) -> str | None:
     """The kind of nested record every constraint names a field of (an array's items, not a
     map's entries), or ``None``; ``None`` too when two constraints want different values of
     one field (a parcel's events at facility A and at facility B): no one nested record can
-    meet both, the record holding them can."""
+    meet both, the record holding them can; and for references (an id beside the kind of
+    ``kinds`` it names: a talk's ``{"type": "speakers", "id": "7"}``), which are the holding
+    record's, not records of their own."""
     common: set[str] | None = None
     wanted: dict[tuple[str, ...], Any] = {}
     for constraint in reading.constraints:
@@ -58,8 +63,22 @@ def nested_entity(schema: FieldSchema, reading: Reading) -> str | None:
         return None
     for name in sorted(common):
         if not any(p.endswith(f"{name}/{KEY}") for p in schema.fields):
-            return name
+            return None if _references(schema, name, kinds) else name
     return None
+
+
+def _references(schema: FieldSchema, entity: str, kinds: frozenset[str]) -> bool:
+    """Whether the ``entity`` records nested in the schema's are typed references: two
+    fields, one of whose values all name kinds of record the state holds."""
+    tails = {
+        path: info
+        for path, info in schema.fields.items()
+        if (found := entity_of(path)) is not None and found[0] == entity and "/" not in found[1]
+    }
+    return len(tails) == 2 and any(
+        info.originals and all(kind_word(v) in kinds for v in info.originals)
+        for info in tails.values()
+    )
 
 
 def narrowed(reading: Reading, entity: str) -> Reading:

@@ -15,6 +15,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
+from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.state_pages import paged_count, paged_ends
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_tables import Table, row_at, row_count
@@ -213,32 +214,37 @@ def collection_line(
     table: Table | None = None,
     inner: str = "",
     pages: str = "",
+    kind: Kind | None = None,
 ) -> str:
     """One line of the outline: where a collection is, how many records, their ids and
     the shape of one (``inner``: where in each item its record is; ``pages``: the field of
-    each page holding its records)."""
+    each page holding its records; ``kind``: the kind of record, of those of an array of
+    several, that ``value``'s items are)."""
     if table is not None:
         return table_line(pointer, value, id_field, table)
     if pages:
         records = paged_ends(value, pages)
-        kind = f"{len(value)} pages of {paged_count(value, pages)} records, record N of page P "
-        kind += f"at {pointer}/P/{pages}/N"
+        held = f"{len(value)} pages of {paged_count(value, pages)} records, record N of page P "
+        held += f"at {pointer}/P/{pages}/N"
         sample = records[0] if records else None
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     elif isinstance(value, list):
-        kind = f"array of {len(value)} items"
+        array = array_pointer(pointer)
+        held = f"array of {len(value)} items"
+        if kind is not None:
+            held = f"the {len(value)} items of {array} whose {kind.field[1:]} is {kind.value!r}"
         if inner and value and isinstance(value[0], dict):
             # A new record goes in an item like the others, not bare.
             item = {k: "RECORD" if f"/{k}" == inner else v for k, v in shape(value[0]).items()}
-            kind += f", each record at {pointer}/N{inner} in an item like {dumps(item)}"
+            held += f", each record at {array}/N{inner} in an item like {dumps(item)}"
         records = [resolve(r, inner) for r in value[:1] + value[1:][-1:]]
         sample = records[0] if records else None
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     else:
-        kind = f"object with {len(value)} keys"
+        held = f"object with {len(value)} keys"
         sample = next(iter(value.values()), None) if value else None
         ids = list(value) if keyed else []
-    line = f"- {pointer}: {kind}"
+    line = f"- {pointer}: {held}"
     if keyed:
         line += " (records keyed by their id)"
     elif id_field:

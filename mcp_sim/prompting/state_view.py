@@ -226,6 +226,8 @@ class StateView:
             value = _gathered(overlay, collection.pointer, collection.keys is not None, state)
             if not isinstance(value, dict | list):
                 continue
+            if isinstance(value, list) and (kind := collection.kind) is not None:
+                value = [item for item in value if kind.holds(item)]
             line = collection_line(
                 collection.pointer,
                 value,
@@ -234,6 +236,7 @@ class StateView:
                 collection.table,
                 collection.inner,
                 collection.pages,
+                collection.kind,
             )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:

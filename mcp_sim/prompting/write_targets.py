@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.argument_kinds import names_kind
 from mcp_sim.prompting.constraints import is_lookup, read_collection
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.link_kinds import holds
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_shape import normalize, within
+from mcp_sim.runtime.state_shape import normalize
 
 NEWEST_SHOWN = 2
 """Newest records shown: enough to see how keys go on, few enough to keep the view short."""
@@ -51,8 +53,27 @@ def newest_records(overlay: StateOverlay, arguments: dict[str, Any]) -> list[str
 def _names_one_of(overlay: StateOverlay, collection: str, arguments: dict[str, Any]) -> bool:
     """Whether an argument names a record of ``collection`` by key: the write changes that
     record (shown as named) rather than adding one."""
-    for value in arguments.values():
+    for name, value in arguments.items():
         label = normalize(value) if isinstance(value, str | int) else None
-        if label and any(within(collection, h.pointer) for h in overlay.key_hits(label)):
+        if label and any(holds(overlay, collection, h.pointer) for h in overlay.key_hits(label)):
+            return True
+        if (
+            label
+            and names_kind(name, collection)
+            and _one_holds(overlay, collection, label, arguments)
+        ):
             return True
     return False
+
+
+def _one_holds(
+    overlay: StateOverlay, collection: str, label: str, arguments: dict[str, Any]
+) -> bool:
+    """Whether one record of ``collection`` holds ``label`` (``deployment="web"``), or one of
+    those holding it holds the other arguments' values too (the ``web`` of a namespace)."""
+    held = {p for p in overlay.value_hits(label) if holds(overlay, collection, p)}
+    for value in arguments.values():
+        other = normalize(value) if isinstance(value, str) else None
+        narrowed = held & overlay.value_hits(other).keys() if other and other != label else held
+        held = narrowed or held
+    return len(held) == 1

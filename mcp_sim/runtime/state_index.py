@@ -23,9 +23,17 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.decoded_state import patched, view_encoding
+from mcp_sim.runtime.kind_collections import (
+    item_of,
+    kind_count_change,
+    kind_holding,
+    same_array,
+    split_kinds,
+)
+from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
-from mcp_sim.runtime.state_paths import raw_value, record_size, resolve
+from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
@@ -67,7 +75,7 @@ class StateIndex:
         then the decoded document (see :mod:`mcp_sim.runtime.decoded_state`)."""
         self.state = decode(state, self.encoding) if self.encoding else state
         self.size = record_size(state)
-        self.collections = find_collections(world, self.state)
+        self.collections = split_kinds(find_collections(world, self.state), self.state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
         self.inner_keys: dict[str, list[Hit]] = {}
@@ -90,18 +98,24 @@ class StateIndex:
         self.records[pointer] = facts
         _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
-    def collection_of(self, pointer: str) -> Collection | None:
+    def collection_of(self, pointer: str, state: Any = None) -> Collection | None:
         """The collection whose record ``pointer`` is, or is inside (the innermost: a
-        series' odd keys hold collections of their own)."""
+        series' odd keys hold collections of their own); in a mixed array, the kind's that
+        the item is in ``state`` (default: the starting state)."""
         found = [c for c in self.collections if within(c.pointer, pointer)]
+        kinds = [c for c in found if c.kind is not None]
+        if kinds:
+            return kind_holding(kinds, pointer, self.state if state is None else state)
         return max(found, key=lambda c: len(c.pointer)) if found else None
 
     def owner(self, pointer: str, state: Any) -> str | None:
         """The pointer of the record that ``pointer`` is, or is inside (``-`` resolved
         against ``state``, the state after the change)."""
-        collection = self.collection_of(pointer)
+        collection = self.collection_of(pointer, state)
         if collection is None:
             return None
+        if collection.kind is not None:
+            return item_of(collection, pointer, state) + collection.inner
         if collection.keys is not None:
             return record_pointer(collection, pointer)
         if collection.slots:
@@ -189,17 +203,6 @@ def _count(collection: Collection, value: Any) -> int | None:
     return len(value) if isinstance(value, list) else None
 
 
-def _grown(pointer: str, was: Any, now: Any) -> int:
-    """How much longer the state's compact JSON got where ``pointer``'s record changed from
-    ``was`` to ``now`` (``None``: absent), its key and separator included."""
-    grown = record_size(now) - record_size(was)
-    if (was is None) != (now is None):
-        key = unescape(pointer.rsplit("/", 1)[1])
-        framing = 1 if key.isdigit() else record_size(key) + 2
-        grown += framing if was is None else -framing
-    return grown
-
-
 @dataclass
 class StateOverlay:
     """One session's state as the index knows it: the world's index, plus the records its
@@ -241,7 +244,7 @@ class StateOverlay:
         # In a fixed order: the order of changed records is the order a lookup lists them.
         for pointer in sorted(touched):
             changed[pointer] = self._facts(pointer, view)
-            grown += _grown(pointer, raw_value(before, pointer), raw_value(state, pointer))
+            grown += grown_size(pointer, raw_value(before, pointer), raw_value(state, pointer))
         advanced = self._rebuilt(changed, view)
         advanced.state = state
         advanced.size = self.size + grown
@@ -257,13 +260,13 @@ class StateOverlay:
         return patched(self.view, state, touched | self.shifted | outside, encoding)
 
     def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
-        collection = self.base.collection_of(path)
+        collection = self.base.collection_of(path, state)
         if collection is None:
             parent = path.rpartition("/")[0]
             if parent in self.base.stores and op.get("op") in ("add", "copy", "move"):
                 self.loose.add(path)
             return
-        depth = path[len(collection.pointer) + 1 :].count("/")
+        depth = path[len(array_pointer(collection.pointer)) + 1 :].count("/")
         table = collection.table
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
@@ -277,7 +280,7 @@ class StateOverlay:
                 isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
             )
             if not appended:
-                self.shifted.add(collection.pointer)
+                self.shifted.update(same_array(self.base.collections, collection.pointer))
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
             self.shifted.add(collection.pointer)
@@ -294,21 +297,20 @@ class StateOverlay:
 
     def _facts(self, pointer: str, state: Any) -> RecordFacts | None:
         record = resolve(state, pointer)
-        collection = self.base.collection_of(pointer)
+        collection = self.base.collection_of(pointer, state)
         if record is None or collection is None:
             return None
         key = record_key(collection, record_position(collection, pointer), record)
         return record_facts(key, collection.pointer, record)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
-        for pointer in self.shifted:
-            collection = next(c for c in self.base.collections if c.pointer == pointer)
-            items = resolve(state, pointer)
-            old = [p for p in {*self.base.records, *changed} if p.startswith(pointer + "/")]
-            for stale in old:
-                changed[stale] = None
+        arrays = {array_pointer(p) + "/" for p in self.shifted}  # each kind's, cleared once
+        for stale in [p for p in {*self.base.records, *changed} if p.startswith(tuple(arrays))]:
+            changed[stale] = None
+        for collection in (c for c in self.base.collections if c.pointer in self.shifted):
+            items = resolve(state, collection.pointer)
             for key, where, record in record_items(collection, items):
-                changed[where] = record_facts(key, pointer, record)
+                changed[where] = record_facts(key, collection.pointer, record)
         keys: dict[str, list[Hit]] = {}
         inner_keys: dict[str, list[Hit]] = {}
         values: dict[str, dict[str, str]] = {}
@@ -384,6 +386,8 @@ class StateOverlay:
 
     def record_count(self, collection: str) -> int:
         count = self.base.sizes.get(collection, 0)
+        if array_pointer(collection) != collection:
+            return count + kind_count_change(collection, self.changed, self.base.records)
         for pointer, facts in self.changed.items():
             if within(collection, pointer):
                 count += (facts is not None) - (pointer in self.base.records)

@@ -10,6 +10,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.runtime.mixed_collections import is_kind_part
 from mcp_sim.runtime.state_keys import pattern_of, pattern_records
 from mcp_sim.runtime.state_tables import named, row_values, rows_columns, step_into_row
 
@@ -60,6 +61,8 @@ def resolve(state: Any, pointer: str) -> Any:
             value = found
         elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
+        elif isinstance(value, list) and is_kind_part(key):
+            continue  # the records of one kind in a mixed array: the array
         else:
             return None
     return value
@@ -88,3 +91,14 @@ def record_size(value: Any) -> int:
     if value is None:
         return 0
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def grown_size(pointer: str, was: Any, now: Any) -> int:
+    """How much longer the state's compact JSON got where ``pointer``'s record changed from
+    ``was`` to ``now`` (``None``: absent), its key and separator included."""
+    grown = record_size(now) - record_size(was)
+    if (was is None) != (now is None):
+        key = unescape(pointer.rsplit("/", 1)[1])
+        framing = 1 if key.isdigit() else record_size(key) + 2
+        grown += framing if was is None else -framing
+    return grown

@@ -27,6 +27,7 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.composite_keys import composite_id, key_parts
+from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
@@ -38,6 +39,7 @@ from mcp_sim.runtime.state_tables import (
     table_at,
     table_rows,
 )
+from mcp_sim.runtime.typed_references import typed_reference
 from mcp_sim.spec.world import World
 
 MAX_VALUE_CHARS = 120
@@ -97,11 +99,18 @@ class Collection:
     slots: bool = False
     """The records are the entries of each time's map (a series of readings per station),
     keyed ``TIME/SOURCE``, two levels below ``pointer``."""
+    kind: Kind | None = None
+    """The kind of the records, when they are those of one kind in an array of several
+    (see :mod:`mcp_sim.runtime.mixed_collections`); ``pointer`` then ends with the kind."""
 
 
 def within(collection: str, pointer: str) -> bool:
     """Whether ``pointer`` is a record of the collection at ``collection``, or inside one."""
     parent, _, last = collection.rpartition("/")
+    if array_pointer(collection) != collection:
+        # Any item of the array may be of the kind: the index knows which (see
+        # :meth:`mcp_sim.runtime.state_index.StateIndex.collection_of`).
+        return pointer.startswith(parent + "/")
     pattern = pattern_of(unescape(last))
     if pattern is None:
         return pointer.startswith(collection + "/")
@@ -114,6 +123,7 @@ def within(collection: str, pointer: str) -> bool:
 def record_pointer(collection: Collection, pointer: str) -> str:
     """The pointer of ``collection``'s record that ``pointer`` is, or is inside."""
     parent = collection.pointer.rpartition("/")[0] if collection.keys else collection.pointer
+    parent = array_pointer(parent)
     if collection.slots:
         return f"{parent}/{'/'.join(pointer[len(parent) + 1 :].split('/')[:2])}"
     return f"{parent}/{pointer[len(parent) + 1 :].split('/', 1)[0]}{collection.inner}"
@@ -122,7 +132,7 @@ def record_pointer(collection: Collection, pointer: str) -> str:
 def record_position(collection: Collection, pointer: str) -> str:
     """The key or position of the record at ``pointer`` in ``collection`` (unescaped)."""
     if collection.inner:
-        return pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+        return pointer[len(array_pointer(collection.pointer)) + 1 :].split("/", 1)[0]
     if collection.pages:
         page, _, at = pointer[len(collection.pointer) + 1 :].split("/")[:3]
         return f"{page}/{at}"
@@ -279,6 +289,12 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
         for key, record in value.items():
             if key not in collection.odd:
                 yield key, f"{collection.pointer}/{escape(key)}", record
+    elif isinstance(value, list) and collection.kind is not None:
+        kind, array = collection.kind, array_pointer(collection.pointer)
+        for i, item in enumerate(value):
+            if kind.holds(item):
+                record = resolve(item, kind.inner)
+                yield record_key(collection, str(i), record), f"{array}/{i}{kind.inner}", record
     elif collection.pages:
         for at, below, record in paged(value, collection.pages):
             yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
@@ -349,10 +365,17 @@ def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
             label = normalize(value)
             if label is not None:
                 facts.values.setdefault(label, where)
-            # A composite key's parts are what a call names (``1042`` of ``MEMBER#1042``).
-            for part in key_parts(value) if isinstance(value, str) else ():
+            # A composite key's parts are what a call names (``1042`` of ``MEMBER#1042``),
+            # and a typed reference's id (``10234`` of ``Patient/10234``).
+            for part in _parts(value) if isinstance(value, str) else ():
                 if (label := normalize(part)) is not None:
                     facts.values.setdefault(label, where)
 
     walk(record, "", 0)
     return facts
+
+
+def _parts(value: str) -> list[str]:
+    """The parts of a string a call may name on their own (see :func:`record_facts`)."""
+    typed = typed_reference(value)
+    return [*key_parts(value), typed[1]] if typed else key_parts(value)

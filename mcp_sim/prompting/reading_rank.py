@@ -1,0 +1,86 @@
+"""How the collections a call's arguments may select are ranked: the readings of the
+arguments over each collection's fields (see :mod:`mcp_sim.prompting.constraints`), best
+first, a lookup by key told from a search, and the records referring to a looked-up one."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from typing import Any
+
+from mcp_sim.prompting.argument_kinds import own_kind
+from mcp_sim.prompting.constraints import (
+    Reading,
+    is_lookup,
+    names_one,
+    read_collection,
+)
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.periods import is_period
+from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema
+from mcp_sim.runtime.state_shape import normalize
+
+
+def rank_readings(
+    schemas: list[FieldSchema],
+    arguments: dict[str, Any],
+    named: set[str],
+    id_fields: dict[str, str | None],
+    asked: Set[str] = frozenset(),
+    told: Set[str] = frozenset(),
+) -> tuple[list[Reading], bool]:
+    """The collections whose records the arguments select, best first (most constraints,
+    best names, named by the tool: ``named`` holds the words of its name), with their
+    constraints. A collection whose records the arguments only name by key (``id_fields``:
+    each collection's id field) is a lookup, not a search; beside one, only collections whose
+    records refer to it are searched (a user's orders by ``user_id``; see :func:`refers`), and
+    those whose field merely holds its key (a depot's vehicles by ``depotCode``) only when
+    the tool asks for a list of records (``asked``: see :func:`asked_collections`; a depot's
+    drivers, not the depot's record). The flag says
+    whether the arguments named a record by key."""
+    found: list[Reading] = []
+    keys: set[str] = set()
+    for schema in schemas:
+        reading = own_kind(read_collection(schema, arguments, told), schemas, id_fields)
+        if not reading.constraints:
+            continue
+        if is_lookup(reading, id_fields.get(schema.collection)):
+            keys |= {v for c in reading.constraints for v in _labels(c.value)}
+            continue
+        # Any segment may name the records (``/stations/edges``: a paged list of stations).
+        bonus = 0.5 if set(tokens(schema.collection)) & named else 0.0
+        if bonus and names_one(reading, schema):
+            # One record of the collection the tool names, by a field no two records share
+            # (``get_boat``: the id inside a GraphQL edge of ``/boats/edges``): a lookup by
+            # another name, before the records that refer to it.
+            bonus = 1.0
+        found.append(Reading(reading.collection, reading.constraints, reading.score + bonus))
+    found.sort(key=lambda r: -r.score)
+    if keys:
+        # Records that merely hold a looked-up key belong to the answer only when it is a
+        # list of records (the depot's drivers), not the looked-up record (the depot's).
+        held = keys if asked else frozenset()
+        found = [r for r in found if refers(r, held)]
+    return found, bool(keys)
+
+
+def _labels(value: Any) -> set[str]:
+    values = value if isinstance(value, list) else [value]
+    return {label for label in map(normalize, values) if label is not None}
+
+
+def refers(reading: Reading, keys: Set[str] = frozenset()) -> bool:
+    """Whether every constraint names its fields outright, names entries of a map (a
+    warehouse's stock of the item a lookup names) or parts of the record's key (a series'
+    reading of a looked-up station), or holds ``keys`` (those of records a lookup names) in
+    fields whose values are such keys (a vehicle's ``depotCode``): records linked to one."""
+    named = [
+        c
+        for c in reading.constraints
+        if c.fit >= 0.8
+        or all(f.endswith(KEY) for f in c.fields)
+        or (c.op == "eq" and (_labels(c.value) <= keys or c.fields == (SELF,)))
+    ]
+    # A bound beside them (a date "as of", "since", a month) narrows the linked records further.
+    return bool(named) and all(
+        c in named or c.op in ("min", "max") or is_period(c) for c in reading.constraints
+    )
