@@ -39,6 +39,7 @@ from benchmarks.zoo.parcels import Parcels
 from benchmarks.zoo.random_shapes import held_out, random_shape, seed_of
 from benchmarks.zoo.shape import Shape, record
 from benchmarks.zoo.shop import Shop
+from benchmarks.zoo.stripe import Stripe
 from benchmarks.zoo.university import University
 from benchmarks.zoo.wetter import Wetter
 
@@ -66,6 +67,7 @@ SHAPES: dict[str, type[Shape]] = {
         Fhir,
         Kube,
         GeoJson,
+        Stripe,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
