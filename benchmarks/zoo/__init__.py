@@ -34,6 +34,7 @@ from benchmarks.zoo.kit import KINDS
 from benchmarks.zoo.kube import Kube
 from benchmarks.zoo.ledger import Ledger
 from benchmarks.zoo.library import Library
+from benchmarks.zoo.marc import Marc
 from benchmarks.zoo.orgchart import OrgChart
 from benchmarks.zoo.parcels import Parcels
 from benchmarks.zoo.random_shapes import held_out, random_shape, seed_of
@@ -68,6 +69,7 @@ SHAPES: dict[str, type[Shape]] = {
         Kube,
         GeoJson,
         Stripe,
+        Marc,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
