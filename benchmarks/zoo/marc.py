@@ -221,7 +221,8 @@ class Marc(Shape):
         ]
 
     def _record(self, state: State, biblionumber: str) -> dict[str, Any]:
-        for record in state["records"]:
+        records: list[dict[str, Any]] = state["records"]
+        for record in records:
             if _biblionumber(record) == biblionumber:
                 return record
         raise ToolError(f"Bibliographic record {biblionumber} not found")
