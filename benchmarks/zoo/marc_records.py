@@ -113,7 +113,7 @@ class Catalogue:
         fiction = rng.random() < 0.6
         place, publisher = rng.choice(PUBLISHERS)
         entered = f"{year % 100:02d}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}"
-        fixed = f"{entered}s{year}    xx {'':4}{'':6}000 {1 if fiction else 0} {lang} d"
+        fixed = f"{entered}s{year}    xx {'':10} 000 {1 if fiction else 0} {lang} d"
         family, given = author
         call = f"{'FIC' if fiction else rng.randint(100, 999)} {family[:3].upper()}"
         fields: list[dict[str, Any]] = [
