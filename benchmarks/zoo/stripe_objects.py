@@ -56,6 +56,11 @@ def _product(rng: random.Random, name: str, unit_amount: int) -> dict[str, Any]:
         "unit_amount": unit_amount,
         "unit_amount_decimal": str(unit_amount),
     }
+    # A multi-currency price: its amount in each other currency it is sold in.
+    price["currency_options"] = {
+        currency: {"unit_amount": round(unit_amount * rate / 100) * 100}
+        for currency, rate in (("gbp", 0.86), ("usd", 1.08))
+    } | {"eur": {"unit_amount": unit_amount}}
     return {
         "id": ident,
         "object": "product",
@@ -132,14 +137,14 @@ def charge(
     }
 
 
-def _line(rng: random.Random, product: dict[str, Any], start: int) -> dict[str, Any]:
+def _line(rng: random.Random, product: dict[str, Any], start: int, currency: str) -> dict[str, Any]:
     quantity = rng.choice([1, 1, 1, 2, 3, 5])
     price = product["default_price"]
     return {
         "id": stripe_id(rng, "il_1"),
         "object": "line_item",
-        "amount": price["unit_amount"] * quantity,
-        "currency": "eur",
+        "amount": price["currency_options"][currency]["unit_amount"] * quantity,
+        "currency": currency,
         "description": f"{quantity} × {product['name']}",
         "period": {"start": start, "end": start + 30 * 86_400},
         "price": price,
@@ -150,7 +155,7 @@ def _line(rng: random.Random, product: dict[str, Any], start: int) -> dict[str, 
 def _invoice(
     rng: random.Random, customer: dict[str, Any], number: int, created: int, bought: list[Any]
 ) -> dict[str, Any]:
-    lines = [_line(rng, product, created) for product in bought]
+    lines = [_line(rng, product, created, customer["currency"]) for product in bought]
     total = sum(line["amount"] for line in lines)
     status = rng.choice(["paid"] * 8 + ["open", "void", "uncollectible"])
     ident = stripe_id(rng, "in_1")

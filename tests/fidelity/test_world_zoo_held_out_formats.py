@@ -43,6 +43,11 @@ def test_a_stripe_export_keeps_cents_unix_times_prefixed_ids_and_string_metadata
     assert invoice["customer"].startswith("cus_")  # an expandable reference, not expanded
     assert invoice["lines"]["object"] == "list"
     assert invoice["total"] == sum(line["amount"] for line in invoice["lines"]["data"])
+    # A line is priced in the invoice's currency, from the price's option for it.
+    for line in (line for i in state["invoices"]["data"] for line in i["lines"]["data"]):
+        option = line["price"]["currency_options"][line["currency"]]
+        assert line["amount"] == option["unit_amount"] * line["quantity"]
+    assert len({i["currency"] for i in state["invoices"]["data"]}) > 1
 
 
 def test_a_month_of_revenue_sums_succeeded_charges_net_of_refunds() -> None:
