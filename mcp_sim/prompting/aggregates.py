@@ -32,7 +32,7 @@ from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys
 from mcp_sim.prompting.summary_linked import linked_groups
 from mcp_sim.prompting.summary_names import singular
-from mcp_sim.prompting.summary_quantities import answers_in_units, narrowed_group, quantity_stats
+from mcp_sim.prompting.summary_quantities import narrowed_group, quantity_stats
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
 from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
@@ -43,88 +43,11 @@ from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 SUMMARY_HEADING = "**Summary computed from the state**"
-_AGGREGATE_WORDS = frozenset(
-    [
-        "count",
-        "total",
-        "sum",
-        "stat",
-        "statistic",
-        "summary",
-        "summarize",
-        "average",
-        "avg",
-        "mean",
-        "distinct",
-        "unique",
-        "all",
-        "type",
-        "category",
-        "kind",
-        "number",
-        "min",
-        "max",
-        "minimum",
-        "maximum",
-        "range",
-        "breakdown",
-        "spent",
-        "spend",
-        "many",
-        "histogram",
-        "tally",
-        "group",
-        "overview",
-        "usage",
-        "balance",
-    ]
-)
-_COMPOUND_PARTS = ("count", "total", "stats", "summary")
 _MOST_VALUES = 60
 _MOST_GROUPS = 3
 _NAMES_TRIED = (99, 4, 1)
 """How many names each value goes under, most first, until the summary fits."""
 _COMPOUND = re.compile(r"\s*[/|:;>]\s*")
-
-
-_AGGREGATE_PHRASES = (
-    "how many",
-    "number of",
-    "total",
-    "sum of",
-    "average",
-    "distinct",
-    "statistic",
-    "list of all",
-)
-_STATISTIC_WORDS = frozenset(["count", "mean", "median", "sum"])
-"""Words of a description's first sentence that name statistics it answers with (two of
-them: one alone may be a field's name, a book's "page count")."""
-_VALUES_WORDS = ("values", "value")
-"""A name's last word that asks for a field's distinct values (``list_style_values``)."""
-
-
-def is_aggregate(tool: ToolSpec | None) -> bool:
-    """Whether the tool asks for a summary of a collection rather than records: its name
-    says so (``count_orders``, ``genre_stats``, ``list_all_types``, ``list_style_values``), or
-    the first sentence of its description does (``how many``, ``the total``)."""
-    if tool is None or tool.effect == "write":
-        return False
-    if answers_in_units(tool):
-        return True  # numbers only, in units (``cpu_requests_millicores``): totals
-    words = tokens(tool.name)
-    if set(words) & _AGGREGATE_WORDS:
-        return True
-    if len(words) > 1 and words[-1] in _VALUES_WORDS:
-        return True  # list_style_values: the distinct values of a field
-    if any(part in word for word in words for part in _COMPOUND_PARTS):
-        return True  # headcount, subtotal
-    first = tool.description.split(". ")[0].lower()
-    if len(set(tokens(first)) & _STATISTIC_WORDS) > 1:
-        # "a hotel's arrivals in a month: count, room nights, mean stay"; one such word may
-        # name a field ("by title or page count").
-        return True
-    return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
 
 
 @dataclass

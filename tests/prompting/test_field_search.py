@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.aggregates import is_aggregate, summarize
+from mcp_sim.prompting.aggregate_calls import is_aggregate
+from mcp_sim.prompting.aggregates import summarize
 from mcp_sim.prompting.constraints import read_collection
 from mcp_sim.prompting.field_names import name_score, read_argument, tokens
 from mcp_sim.prompting.field_search import FieldSearch

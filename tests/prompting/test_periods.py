@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.aggregates import is_aggregate, summarize
+from mcp_sim.prompting.aggregate_calls import is_aggregate
+from mcp_sim.prompting.aggregates import summarize
 from mcp_sim.prompting.field_names import name_score, stem
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.grounding import ground

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.prompting.aggregates import is_aggregate
+from mcp_sim.prompting.aggregate_calls import is_aggregate
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
