@@ -45,6 +45,8 @@ from mcp_sim.spec.world import ToolSpec
 SUMMARY_HEADING = "**Summary computed from the state**"
 _MOST_VALUES = 60
 _MOST_GROUPS = 3
+_MOST_REMEMBERED = 256
+"""How many calls' summaries a world keeps (see :func:`summarize`)."""
 _NAMES_TRIED = (99, 4, 1)
 """How many names each value goes under, most first, until the summary fits."""
 _COMPOUND = re.compile(r"\s*[/|:;>]\s*")
@@ -299,6 +301,28 @@ def summarize(
     """The summary a call of ``tool`` with ``arguments`` answers with, over the records
     ``search`` selected, else those the arguments name, else the collection the tool names;
     ``None`` when there are none."""
+    # Without a search, and before the session changed anything, the summary depends on the
+    # call alone: it is read once per world (a whole collection's, thousands of records).
+    once = search is None and not overlay.changed
+    memo: dict[str, Summary | None] = overlay.base.derived.setdefault("summaries", {})
+    key = json.dumps([tool.name, tool.description, arguments], sort_keys=True, default=str)
+    if once and key in memo:
+        return memo[key]
+    summary = _summary(overlay, state, tool, search, arguments)
+    if once:
+        if len(memo) >= _MOST_REMEMBERED:
+            memo.pop(next(iter(memo)))  # the oldest: a world's calls vary without end
+        memo[key] = summary
+    return summary
+
+
+def _summary(
+    overlay: StateOverlay,
+    state: Any,
+    tool: ToolSpec,
+    search: SearchResult | None,
+    arguments: dict[str, Any] | None,
+) -> Summary | None:
     groups = _groups(overlay, state, tool, search, arguments or {})
     if not groups:
         return None

@@ -203,3 +203,21 @@ def test_a_partys_links_are_summed_up_from_the_collection_the_name_names() -> No
     values = _summary(world, {"distributor_id": "d0003"})
     assert values["shipment_count"] == 10
     assert values["total_kegs"] == sum(range(3, 60, 6))
+
+
+def test_a_world_reads_a_calls_summary_once_until_a_session_changes_its_state() -> None:
+    world = _world(_books(), "count_books", "How many books there are, and their pages.")
+    index = StateIndex(world, world.state)
+    tool = world.tools[0]
+    first = summarize(index.overlay_of(world.state), world.state, tool, None, {})
+    # Another session of the world, at its starting state: the summary already read.
+    assert summarize(index.overlay_of(world.state), world.state, tool, None, {}) is first
+    assert first is not None and first.values["books"] == 60
+    # A session that removed a book is summed up on its own state.
+    state = {"books": world.state["books"][1:]}
+    patch = [{"op": "remove", "path": "/books/0"}]
+    moved = index.overlay_of(world.state).advance(world.state, state, patch)
+    assert moved.changed
+    after = summarize(moved, state, tool, None, {})
+    assert after is not first and after is not None and after.values["books"] == 59
+    assert summarize(index.overlay_of(world.state), world.state, tool, None, {}) is first
