@@ -31,6 +31,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.prompting.answer_names import answer_names
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
@@ -131,7 +132,7 @@ class StateView:
         grounding = ground(
             overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
         )
-        return self._view(overlay.view, overlay, grounding)
+        return self._view(overlay.view, overlay, grounding, answers)
 
     def turn_section(
         self,
@@ -173,7 +174,7 @@ class StateView:
                 for pointer in known:
                     grounding.picks.pop(pointer, None)
                 room = _chars(self.turn_budget_tokens) - len(named)
-                parts += [self._records(overlay.view, grounding, room), named]
+                parts += [self._records(overlay.view, grounding, room, answers), named]
             elif self.world.entities:
                 index = index if index is not None else EntityIndex.build(self.world, state)
                 parts.append(self.referenced(index, string_values(arguments)))
@@ -192,7 +193,13 @@ class StateView:
             lines.append(line)
         return "\n".join([REFERENCED_HEADING, *lines]) if lines else ""
 
-    def _view(self, state: dict[str, Any], overlay: StateOverlay, grounding: Grounding) -> str:
+    def _view(
+        self,
+        state: dict[str, Any],
+        overlay: StateOverlay,
+        grounding: Grounding,
+        answers: Sequence[str] = (),
+    ) -> str:
         budget = _chars(self.budget_tokens)
         outline = self._outline(state, overlay, budget // 4)
         # The smallest skeleton is walked without measuring a value; when even it overflows
@@ -207,7 +214,7 @@ class StateView:
                     break
         if head is None or len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
-        records = self._records(state, grounding, budget - len(head) - 1)
+        records = self._records(state, grounding, budget - len(head) - 1, answers)
         return f"{head}\n{records}" if records else head
 
     @staticmethod
@@ -248,10 +255,17 @@ class StateView:
             lines.append(line)
         return "\n".join(lines)
 
-    def _records(self, state: dict[str, Any], grounding: Grounding, room: int) -> str:
+    def _records(
+        self, state: dict[str, Any], grounding: Grounding, room: int, answers: Sequence[str] = ()
+    ) -> str:
         """The records the call needs that fit in ``room`` characters (see
-        :mod:`mcp_sim.prompting.records_section`)."""
+        :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's earlier
+        ``answers`` name otherwise, relabelled (see :mod:`mcp_sim.prompting.answer_names`)."""
         picks = list(grounding.picks.values())
+        relabelled = answer_names(grounding.overlay, state, answers).render(
+            grounding.overlay, state, grounding.picks, room // 8
+        )
+        room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)
         # An event log's entities are folded from its events: they come first.
         folded = grounding.events.render(room * 3 // 4) if grounding.events else ""
@@ -275,7 +289,7 @@ class StateView:
         rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join
         )
-        return "\n\n".join(part for part in (folded, rest) if part)
+        return "\n\n".join(part for part in (folded, rest, relabelled) if part)
 
 
 def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:

@@ -1,0 +1,165 @@
+"""The names a tool's answers give the fields of the records they describe.
+
+A service names its fields the same way from call to call, but not always as its store does:
+``get_pod`` answers ``restarts`` where the state holds ``status/containerStatuses/0/restartCount``
+and ``pod`` where it holds ``metadata/name``. The model sees the state's names and must guess
+the answer's. The tool's earlier answers in the episode show the mapping: each answer
+describes a record of the state (the one holding most of its identifying values), and each
+of its keys whose value equals exactly one field of that record, under another name, names
+that field. Mappings that agree over the answers are kept (one that any answer contradicts is
+dropped), per collection; a later call's view then shows the records it picked of that
+collection relabelled: ``"restarts": 3`` beside the record, with the field it comes from.
+
+Only the episode's own answers feed it (see :func:`mcp_sim.simulator.prompt.earlier_answers`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.runtime.state_index import StateOverlay
+from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_shape import normalize
+
+FEW_HOLDERS = 5
+"""An answer's value held by more records than this does not say which record it describes."""
+MAX_RECORDS = 6
+"""Records of a call's view shown relabelled (the first picked)."""
+MAX_DEPTH = 6
+_LATER_ITEM = re.compile(r"(^|/)[1-9][0-9]*(/|$)")
+HEADING = "**As this tool's earlier answers name their fields** (answer key: value, from field):"
+
+
+@dataclass
+class AnswerNames:
+    """Answer keys → field paths (relative to the record), per collection pointer."""
+
+    fields: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def render(self, overlay: StateOverlay, state: Any, pointers: Iterable[str], room: int) -> str:
+        """The picked records (``pointers``, best first) of a collection with known names,
+        relabelled, within ``room`` characters; ``""`` when there are none."""
+        lines: list[str] = []
+        used = len(HEADING) + 1
+        for pointer in list(pointers)[: MAX_RECORDS * 4]:
+            names = self.fields.get(_collection(overlay, pointer))
+            record = resolve(state, pointer) if names else None
+            if not names or not isinstance(record, dict):
+                continue
+            pairs = [
+                f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)} ({path})"
+                for key, path in sorted(names.items())
+                if _scalar(value := resolve(record, "/" + path))
+            ]
+            line = f"- {pointer}: " + ", ".join(pairs)
+            if not pairs or used + len(line) + 1 > room:
+                continue
+            lines.append(line)
+            used += len(line) + 1
+            if len(lines) >= MAX_RECORDS:
+                break
+        return "\n".join([HEADING, *lines]) if lines else ""
+
+
+def answer_names(overlay: StateOverlay, state: Any, answers: Sequence[str]) -> AnswerNames:
+    """What ``answers`` (a tool's earlier answers, oldest first) call the fields of the
+    records they describe (see the module's docstring)."""
+    seen: dict[str, dict[str, Counter[str]]] = {}
+    for text in answers:
+        try:
+            parsed = json.loads(text)
+        except (json.JSONDecodeError, TypeError):
+            continue
+        for answer in _objects(parsed, 0):
+            pointer = _described(overlay, answer)
+            record = resolve(state, pointer) if pointer is not None else None
+            if pointer is None or not isinstance(record, dict):
+                continue
+            counts = seen.setdefault(_collection(overlay, pointer), {})
+            for key, path in _named(answer, record).items():
+                counts.setdefault(key, Counter())[path] += 1
+    names = AnswerNames()
+    for collection, counts in seen.items():
+        agreed = {k: next(iter(c)) for k, c in counts.items() if len(c) == 1}
+        if agreed:
+            names.fields[collection] = agreed
+    return names
+
+
+def _objects(value: Any, depth: int) -> Iterator[dict[str, Any]]:
+    """The objects of an answer that may describe a record: itself and those nested in it."""
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, dict):
+        yield value
+        for inner in value.values():
+            yield from _objects(inner, depth + 1)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _objects(inner, depth + 1)
+
+
+def _described(overlay: StateOverlay, answer: dict[str, Any]) -> str | None:
+    """The record holding most of the answer's identifying values (its key, rare values)."""
+    votes: Counter[str] = Counter()
+    for value in answer.values():
+        label = normalize(value) if isinstance(value, str) and len(value) >= 3 else None
+        if label is None:
+            continue
+        for hit in overlay.key_hits(label):
+            votes[hit.pointer] += 2
+        if 0 < overlay.holders(label) <= FEW_HOLDERS:
+            votes.update(overlay.value_hits(label).keys())
+    best = votes.most_common(2)
+    if not best or (len(best) > 1 and best[0][1] == best[1][1]):
+        return None
+    return best[0][0]
+
+
+def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, str]:
+    """The answer's keys not among the record's field names whose value one field holds."""
+    leaves = dict(_leaves(record, "", 0))
+    names = {tokens(path.rpartition("/")[2]) for path in leaves}
+    found: dict[str, str] = {}
+    for key, value in answer.items():
+        label = normalize(value) if _scalar(value) else None
+        if label is None or tokens(key) in names:
+            continue
+        paths = [p for p, v in leaves.items() if normalize(v) == label]
+        # A value in the second item of a list is a sub-record's (a folio's fourth line):
+        # the answer names that item, not a field every record of the collection has.
+        if len(paths) == 1 and not _LATER_ITEM.search(paths[0]):
+            found[key] = paths[0]
+    return found
+
+
+def _leaves(value: Any, path: str, depth: int) -> Iterator[tuple[str, Any]]:
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _leaves(inner, f"{path}/{_escape(str(key))}", depth + 1)
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from _leaves(inner, f"{path}/{i}", depth + 1)
+    elif _scalar(value) and path:
+        yield path.lstrip("/"), value
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _collection(overlay: StateOverlay, pointer: str) -> str:
+    collection = overlay.base.collection_of(pointer)
+    return collection.pointer if collection is not None else ""
