@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.runtime.composite_keys import key_parts
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import normalize
@@ -36,11 +37,30 @@ _LATER_ITEM = re.compile(r"(^|/)[1-9][0-9]*(/|$)")
 HEADING = "**As this tool's earlier answers name their fields** (answer key: value, from field):"
 
 
+@dataclass(frozen=True)
+class Source:
+    """Where an answer's key takes its value from: a field (its path in the record), whole
+    or, for a composite key (``SPACE#OBA-1-03``), its ``part``-th part (``OBA-1-03``)."""
+
+    path: str
+    part: int | None = None
+
+    def value(self, record: dict[str, Any]) -> Any:
+        found = resolve(record, "/" + self.path)
+        if self.part is None:
+            return found
+        parts = key_parts(found) if isinstance(found, str) else []
+        return parts[self.part] if self.part < len(parts) else None
+
+    def __str__(self) -> str:
+        return self.path if self.part is None else f"part {self.part + 1} of {self.path}"
+
+
 @dataclass
 class AnswerNames:
     """Answer keys → field paths (relative to the record), per collection pointer."""
 
-    fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    fields: dict[str, dict[str, Source]] = field(default_factory=dict)
 
     def render(self, overlay: StateOverlay, state: Any, pointers: Iterable[str], room: int) -> str:
         """The picked records (``pointers``, best first) of a collection with known names,
@@ -53,9 +73,9 @@ class AnswerNames:
             if not names or not isinstance(record, dict):
                 continue
             pairs = [
-                f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)} ({path})"
-                for key, path in sorted(names.items())
-                if _scalar(value := resolve(record, "/" + path))
+                f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)} ({source})"
+                for key, source in sorted(names.items())
+                if _scalar(value := source.value(record))
             ]
             line = f"- {pointer}: " + ", ".join(pairs)
             if not pairs or used + len(line) + 1 > room:
@@ -70,7 +90,7 @@ class AnswerNames:
 def answer_names(overlay: StateOverlay, state: Any, answers: Sequence[str]) -> AnswerNames:
     """What ``answers`` (a tool's earlier answers, oldest first) call the fields of the
     records they describe (see the module's docstring)."""
-    seen: dict[str, dict[str, Counter[str]]] = {}
+    seen: dict[str, dict[str, Counter[Source]]] = {}
     for text in answers:
         try:
             parsed = json.loads(text)
@@ -82,8 +102,8 @@ def answer_names(overlay: StateOverlay, state: Any, answers: Sequence[str]) -> A
             if pointer is None or not isinstance(record, dict):
                 continue
             counts = seen.setdefault(_collection(overlay, pointer), {})
-            for key, path in _named(answer, record).items():
-                counts.setdefault(key, Counter())[path] += 1
+            for key, source in _named(answer, record).items():
+                counts.setdefault(key, Counter())[source] += 1
     names = AnswerNames()
     for collection, counts in seen.items():
         agreed = {k: next(iter(c)) for k, c in counts.items() if len(c) == 1}
@@ -122,20 +142,27 @@ def _described(overlay: StateOverlay, answer: dict[str, Any]) -> str | None:
     return best[0][0]
 
 
-def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, str]:
-    """The answer's keys not among the record's field names whose value one field holds."""
+def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, Source]:
+    """The answer's keys not among the record's field names whose value one field holds
+    (or, failing that, one part of one composite key)."""
     leaves = dict(_leaves(record, "", 0))
     names = {tokens(path.rpartition("/")[2]) for path in leaves}
-    found: dict[str, str] = {}
+    found: dict[str, Source] = {}
     for key, value in answer.items():
         label = normalize(value) if _scalar(value) else None
         if label is None or tokens(key) in names:
             continue
-        paths = [p for p, v in leaves.items() if normalize(v) == label]
+        sources = [Source(p) for p, v in leaves.items() if normalize(v) == label] or [
+            Source(p, i)
+            for p, v in leaves.items()
+            if isinstance(v, str)
+            for i, part in enumerate(key_parts(v))
+            if normalize(part) == label
+        ]
         # A value in the second item of a list is a sub-record's (a folio's fourth line):
         # the answer names that item, not a field every record of the collection has.
-        if len(paths) == 1 and not _LATER_ITEM.search(paths[0]):
-            found[key] = paths[0]
+        if len(sources) == 1 and not _LATER_ITEM.search(sources[0].path):
+            found[key] = sources[0]
     return found
 
 

@@ -171,10 +171,14 @@ class StateView:
                     overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
                 )
                 named = known_line([pointer for pointer in grounding.picks if pointer in known])
+                # Records shown in an earlier turn are still relabelled: that turn shows
+                # them under the state's names.
+                picked = list(grounding.picks)
                 for pointer in known:
                     grounding.picks.pop(pointer, None)
                 room = _chars(self.turn_budget_tokens) - len(named)
-                parts += [self._records(overlay.view, grounding, room, answers), named]
+                records = self._records(overlay.view, grounding, room, answers, picked)
+                parts += [records, named]
             elif self.world.entities:
                 index = index if index is not None else EntityIndex.build(self.world, state)
                 parts.append(self.referenced(index, string_values(arguments)))
@@ -256,14 +260,20 @@ class StateView:
         return "\n".join(lines)
 
     def _records(
-        self, state: dict[str, Any], grounding: Grounding, room: int, answers: Sequence[str] = ()
+        self,
+        state: dict[str, Any],
+        grounding: Grounding,
+        room: int,
+        answers: Sequence[str] = (),
+        picked: Sequence[str] | None = None,
     ) -> str:
         """The records the call needs that fit in ``room`` characters (see
         :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's earlier
-        ``answers`` name otherwise, relabelled (see :mod:`mcp_sim.prompting.answer_names`)."""
+        ``answers`` name otherwise, relabelled (see :mod:`mcp_sim.prompting.answer_names`;
+        ``picked``: the records picked, those an earlier turn shows included)."""
         picks = list(grounding.picks.values())
         relabelled = answer_names(grounding.overlay, state, answers).render(
-            grounding.overlay, state, grounding.picks, room // 8
+            grounding.overlay, state, grounding.picks if picked is None else picked, room // 8
         )
         room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)

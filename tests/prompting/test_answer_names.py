@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_sim.prompting.answer_names import answer_names
+from mcp_sim.prompting.answer_names import Source, answer_names
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.spec.world import World
 
@@ -43,7 +43,10 @@ def test_keys_that_name_other_fields_are_learned_from_answers() -> None:
     ]
     names = answer_names(overlay, state, answers)
     assert names.fields == {
-        "/vessels": {"master": "crew/captain/fullName", "berths": "specs/0/cabinCount"}
+        "/vessels": {
+            "master": Source("crew/captain/fullName"),
+            "berths": Source("specs/0/cabinCount"),
+        }
     }
     shown = names.render(overlay, state, ["/vessels/8"], 2000)
     assert '"master": "Ingrid Solberg 8" (crew/captain/fullName)' in shown
@@ -59,7 +62,7 @@ def test_mappings_that_answers_contradict_are_dropped() -> None:
         json.dumps({"hull": "HX-704", "master": "HX-704", "berths": 14}),
     ]
     names = answer_names(overlay, state, answers)
-    assert names.fields == {"/vessels": {"berths": "specs/0/cabinCount"}}
+    assert names.fields == {"/vessels": {"berths": Source("specs/0/cabinCount")}}
 
 
 def test_a_later_list_item_names_no_field() -> None:
@@ -87,3 +90,18 @@ def test_the_relabelled_records_keep_within_their_room() -> None:
     shown = names.render(overlay, state, pointers, 300)
     assert 0 < len(shown) <= 300
     assert shown.count("\n- ") < 6
+
+
+def test_an_answer_may_name_a_part_of_a_composite_key() -> None:
+    """A single-table store keys each item ``VESSEL#HX-703``; the answers say ``hull_id``."""
+    state = {
+        "Items": [
+            {"PK": f"VESSEL#HX-{700 + i}", "SK": "#META", "name": f"Skarv {i}"} for i in range(8)
+        ]
+    }
+    overlay = overlay_of(state)
+    answers = [json.dumps({"hull_id": "HX-702", "name": "Skarv 2"})]
+    names = answer_names(overlay, state, answers)
+    assert names.fields == {"/Items": {"hull_id": Source("PK", 0)}}
+    shown = names.render(overlay, state, ["/Items/5"], 2000)
+    assert '"hull_id": "HX-705" (part 1 of PK)' in shown
