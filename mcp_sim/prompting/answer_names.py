@@ -22,38 +22,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_sim.prompting.answer_sources import Source, is_scalar, leaves
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.schema_names import schema_sources
 from mcp_sim.runtime.composite_keys import key_parts
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import normalize
+from mcp_sim.spec.world import ToolSpec
 
+MAX_OBJECT_DEPTH = 6
 FEW_HOLDERS = 5
 """An answer's value held by more records than this does not say which record it describes."""
 MAX_RECORDS = 6
 """Records of a call's view shown relabelled (the first picked)."""
-MAX_DEPTH = 6
 _LATER_ITEM = re.compile(r"(^|/)[1-9][0-9]*(/|$)")
 HEADING = "**As this tool's earlier answers name their fields** (answer key: value, from field):"
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where an answer's key takes its value from: a field (its path in the record), whole
-    or, for a composite key (``SPACE#OBA-1-03``), its ``part``-th part (``OBA-1-03``)."""
-
-    path: str
-    part: int | None = None
-
-    def value(self, record: dict[str, Any]) -> Any:
-        found = resolve(record, "/" + self.path)
-        if self.part is None:
-            return found
-        parts = key_parts(found) if isinstance(found, str) else []
-        return parts[self.part] if self.part < len(parts) else None
-
-    def __str__(self) -> str:
-        return self.path if self.part is None else f"part {self.part + 1} of {self.path}"
 
 
 @dataclass
@@ -61,6 +45,9 @@ class AnswerNames:
     """Answer keys → field paths (relative to the record), per collection pointer."""
 
     fields: dict[str, dict[str, Source]] = field(default_factory=dict)
+    schema: dict[str, Any] | None = None
+    """The tool's output schema: its property names name fields too (see
+    :mod:`mcp_sim.prompting.schema_names`), where the answers have not."""
 
     def render(self, overlay: StateOverlay, state: Any, pointers: Iterable[str], room: int) -> str:
         """The picked records (``pointers``, best first) of a collection with known names,
@@ -68,14 +55,15 @@ class AnswerNames:
         lines: list[str] = []
         used = len(HEADING) + 1
         for pointer in list(pointers)[: MAX_RECORDS * 4]:
-            names = self.fields.get(_collection(overlay, pointer))
-            record = resolve(state, pointer) if names else None
-            if not names or not isinstance(record, dict):
+            record = resolve(state, pointer)
+            if not isinstance(record, dict):
                 continue
+            learned = self.fields.get(_collection(overlay, pointer), {})
+            names = schema_sources(self.schema, record) | learned
             pairs = [
                 f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)} ({source})"
                 for key, source in sorted(names.items())
-                if _scalar(value := source.value(record))
+                if is_scalar(value := source.value(record))
             ]
             line = f"- {pointer}: " + ", ".join(pairs)
             if not pairs or used + len(line) + 1 > room:
@@ -87,9 +75,11 @@ class AnswerNames:
         return "\n".join([HEADING, *lines]) if lines else ""
 
 
-def answer_names(overlay: StateOverlay, state: Any, answers: Sequence[str]) -> AnswerNames:
-    """What ``answers`` (a tool's earlier answers, oldest first) call the fields of the
-    records they describe (see the module's docstring)."""
+def answer_names(
+    overlay: StateOverlay, state: Any, answers: Sequence[str], tool: ToolSpec | None = None
+) -> AnswerNames:
+    """What ``answers`` (``tool``'s earlier answers, oldest first) and ``tool``'s output
+    schema call the fields of the records they describe (see the module's docstring)."""
     seen: dict[str, dict[str, Counter[Source]]] = {}
     for text in answers:
         try:
@@ -104,7 +94,7 @@ def answer_names(overlay: StateOverlay, state: Any, answers: Sequence[str]) -> A
             counts = seen.setdefault(_collection(overlay, pointer), {})
             for key, source in _named(answer, record).items():
                 counts.setdefault(key, Counter())[source] += 1
-    names = AnswerNames()
+    names = AnswerNames(schema=tool.output_schema if tool is not None else None)
     for collection, counts in seen.items():
         agreed = {k: next(iter(c)) for k, c in counts.items() if len(c) == 1}
         if agreed:
@@ -114,7 +104,7 @@ def answer_names(overlay: StateOverlay, state: Any, answers: Sequence[str]) -> A
 
 def _objects(value: Any, depth: int) -> Iterator[dict[str, Any]]:
     """The objects of an answer that may describe a record: itself and those nested in it."""
-    if depth > MAX_DEPTH:
+    if depth > MAX_OBJECT_DEPTH:
         return
     if isinstance(value, dict):
         yield value
@@ -145,16 +135,16 @@ def _described(overlay: StateOverlay, answer: dict[str, Any]) -> str | None:
 def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, Source]:
     """The answer's keys not among the record's field names whose value one field holds
     (or, failing that, one part of one composite key)."""
-    leaves = dict(_leaves(record, "", 0))
-    names = {tokens(path.rpartition("/")[2]) for path in leaves}
+    fields = dict(leaves(record))
+    names = {tokens(path.rpartition("/")[2]) for path in fields}
     found: dict[str, Source] = {}
     for key, value in answer.items():
-        label = normalize(value) if _scalar(value) else None
+        label = normalize(value) if is_scalar(value) else None
         if label is None or tokens(key) in names:
             continue
-        sources = [Source(p) for p, v in leaves.items() if normalize(v) == label] or [
+        sources = [Source(p) for p, v in fields.items() if normalize(v) == label] or [
             Source(p, i)
-            for p, v in leaves.items()
+            for p, v in fields.items()
             if isinstance(v, str)
             for i, part in enumerate(key_parts(v))
             if normalize(part) == label
@@ -164,27 +154,6 @@ def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, Source]:
         if len(sources) == 1 and not _LATER_ITEM.search(sources[0].path):
             found[key] = sources[0]
     return found
-
-
-def _leaves(value: Any, path: str, depth: int) -> Iterator[tuple[str, Any]]:
-    if depth > MAX_DEPTH:
-        return
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from _leaves(inner, f"{path}/{_escape(str(key))}", depth + 1)
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            yield from _leaves(inner, f"{path}/{i}", depth + 1)
-    elif _scalar(value) and path:
-        yield path.lstrip("/"), value
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _scalar(value: Any) -> bool:
-    return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
 def _collection(overlay: StateOverlay, pointer: str) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.answer_names import answer_names
+from mcp_sim.prompting.answer_names import AnswerNames, answer_names
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
@@ -132,7 +132,8 @@ class StateView:
         grounding = ground(
             overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
         )
-        return self._view(overlay.view, overlay, grounding, answers)
+        names = answer_names(overlay, overlay.view, answers, tool)
+        return self._view(overlay.view, overlay, grounding, names)
 
     def turn_section(
         self,
@@ -177,7 +178,8 @@ class StateView:
                 for pointer in known:
                     grounding.picks.pop(pointer, None)
                 room = _chars(self.turn_budget_tokens) - len(named)
-                records = self._records(overlay.view, grounding, room, answers, picked)
+                names = answer_names(overlay, overlay.view, answers, tool)
+                records = self._records(overlay.view, grounding, room, names, picked)
                 parts += [records, named]
             elif self.world.entities:
                 index = index if index is not None else EntityIndex.build(self.world, state)
@@ -202,7 +204,7 @@ class StateView:
         state: dict[str, Any],
         overlay: StateOverlay,
         grounding: Grounding,
-        answers: Sequence[str] = (),
+        names: AnswerNames | None = None,
     ) -> str:
         budget = _chars(self.budget_tokens)
         outline = self._outline(state, overlay, budget // 4)
@@ -218,7 +220,7 @@ class StateView:
                     break
         if head is None or len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
-        records = self._records(state, grounding, budget - len(head) - 1, answers)
+        records = self._records(state, grounding, budget - len(head) - 1, names)
         return f"{head}\n{records}" if records else head
 
     @staticmethod
@@ -264,16 +266,20 @@ class StateView:
         state: dict[str, Any],
         grounding: Grounding,
         room: int,
-        answers: Sequence[str] = (),
+        answered: AnswerNames | None = None,
         picked: Sequence[str] | None = None,
     ) -> str:
         """The records the call needs that fit in ``room`` characters (see
-        :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's earlier
-        ``answers`` name otherwise, relabelled (see :mod:`mcp_sim.prompting.answer_names`;
+        :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's answers
+        name otherwise, relabelled (``answered``, see :mod:`mcp_sim.prompting.answer_names`;
         ``picked``: the records picked, those an earlier turn shows included)."""
         picks = list(grounding.picks.values())
-        relabelled = answer_names(grounding.overlay, state, answers).render(
-            grounding.overlay, state, grounding.picks if picked is None else picked, room // 8
+        relabelled = (
+            answered.render(
+                grounding.overlay, state, grounding.picks if picked is None else picked, room // 8
+            )
+            if answered is not None
+            else ""
         )
         room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_sim.prompting.answer_names import Source, answer_names
+from mcp_sim.prompting.answer_names import answer_names
+from mcp_sim.prompting.answer_sources import Source
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
-from mcp_sim.spec.world import World
+from mcp_sim.spec.world import ToolSpec, World
 
 SCHEMA = {"type": "object", "properties": {"hull": {"type": "string"}}}
 
@@ -105,3 +106,15 @@ def test_an_answer_may_name_a_part_of_a_composite_key() -> None:
     assert names.fields == {"/Items": {"hull_id": Source("PK", 0)}}
     shown = names.render(overlay, state, ["/Items/5"], 2000)
     assert '"hull_id": "HX-705" (part 1 of PK)' in shown
+
+
+def test_the_output_schema_names_fields_no_answer_has_named_yet() -> None:
+    state = fleet()
+    overlay = overlay_of(state)
+    tool = ToolSpec.model_validate(
+        {"name": "get_vessel", "description": "A vessel.", "input_schema": SCHEMA}
+        | {"output_schema": {"type": "object", "properties": {"captain_name": {"type": "string"}}}}
+    )
+    names = answer_names(overlay, state, [], tool)
+    shown = names.render(overlay, state, ["/vessels/4"], 2000)
+    assert '"captain_name": "Ingrid Solberg 4" (crew/captain/fullName)' in shown
