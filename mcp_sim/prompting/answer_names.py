@@ -37,7 +37,7 @@ FEW_HOLDERS = 5
 MAX_RECORDS = 6
 """Records of a call's view shown relabelled (the first picked)."""
 _LATER_ITEM = re.compile(r"(^|/)[1-9][0-9]*(/|$)")
-HEADING = "**As this tool's earlier answers name their fields** (answer key: value, from field):"
+HEADING = "**As this tool's answers name their fields** (answer key: value, from field):"
 
 
 @dataclass
