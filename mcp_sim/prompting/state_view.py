@@ -31,6 +31,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.prompting.answer_names import AnswerNames, answer_names
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
@@ -131,7 +132,8 @@ class StateView:
         grounding = ground(
             overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
         )
-        return self._view(overlay.view, overlay, grounding)
+        names = answer_names(overlay, overlay.view, answers, tool)
+        return self._view(overlay.view, overlay, grounding, names)
 
     def turn_section(
         self,
@@ -170,10 +172,15 @@ class StateView:
                     overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
                 )
                 named = known_line([pointer for pointer in grounding.picks if pointer in known])
+                # Records shown in an earlier turn are still relabelled: that turn shows
+                # them under the state's names.
+                picked = list(grounding.picks)
                 for pointer in known:
                     grounding.picks.pop(pointer, None)
                 room = _chars(self.turn_budget_tokens) - len(named)
-                parts += [self._records(overlay.view, grounding, room), named]
+                names = answer_names(overlay, overlay.view, answers, tool)
+                records = self._records(overlay.view, grounding, room, names, picked)
+                parts += [records, named]
             elif self.world.entities:
                 index = index if index is not None else EntityIndex.build(self.world, state)
                 parts.append(self.referenced(index, string_values(arguments)))
@@ -192,7 +199,13 @@ class StateView:
             lines.append(line)
         return "\n".join([REFERENCED_HEADING, *lines]) if lines else ""
 
-    def _view(self, state: dict[str, Any], overlay: StateOverlay, grounding: Grounding) -> str:
+    def _view(
+        self,
+        state: dict[str, Any],
+        overlay: StateOverlay,
+        grounding: Grounding,
+        names: AnswerNames | None = None,
+    ) -> str:
         budget = _chars(self.budget_tokens)
         outline = self._outline(state, overlay, budget // 4)
         # The smallest skeleton is walked without measuring a value; when even it overflows
@@ -207,7 +220,7 @@ class StateView:
                     break
         if head is None or len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
-        records = self._records(state, grounding, budget - len(head) - 1)
+        records = self._records(state, grounding, budget - len(head) - 1, names)
         return f"{head}\n{records}" if records else head
 
     @staticmethod
@@ -248,10 +261,27 @@ class StateView:
             lines.append(line)
         return "\n".join(lines)
 
-    def _records(self, state: dict[str, Any], grounding: Grounding, room: int) -> str:
+    def _records(
+        self,
+        state: dict[str, Any],
+        grounding: Grounding,
+        room: int,
+        answered: AnswerNames | None = None,
+        picked: Sequence[str] | None = None,
+    ) -> str:
         """The records the call needs that fit in ``room`` characters (see
-        :mod:`mcp_sim.prompting.records_section`)."""
+        :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's answers
+        name otherwise, relabelled (``answered``, see :mod:`mcp_sim.prompting.answer_names`;
+        ``picked``: the records picked, those an earlier turn shows included)."""
         picks = list(grounding.picks.values())
+        relabelled = (
+            answered.render(
+                grounding.overlay, state, grounding.picks if picked is None else picked, room // 8
+            )
+            if answered is not None
+            else ""
+        )
+        room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)
         # An event log's entities are folded from its events: they come first.
         folded = grounding.events.render(room * 3 // 4) if grounding.events else ""
@@ -275,7 +305,7 @@ class StateView:
         rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join
         )
-        return "\n\n".join(part for part in (folded, rest) if part)
+        return "\n\n".join(part for part in (folded, rest, relabelled) if part)
 
 
 def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:
