@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Protocol
 
 from mcp_sim.prompting.field_names import tokens
@@ -77,7 +78,8 @@ def two_hop_rows(
             break
     if tool is None or tool.effect == "write" or not 0 < len(starts) <= MOST_STARTS:
         return None
-    join = two_hop(overlay, state, tool, starts)
+    searched = {s.collection.pointer for s in call.searches if s.full}
+    join = two_hop(overlay, state, tool, starts, searched)
     if join is None:
         return None
     tables = FieldTables.of(overlay.base)
@@ -92,9 +94,16 @@ def two_hop_rows(
 
 
 def two_hop(
-    overlay: StateOverlay, state: Any, tool: ToolSpec, starts: Sequence[str]
+    overlay: StateOverlay,
+    state: Any,
+    tool: ToolSpec,
+    starts: Sequence[str],
+    searched: AbstractSet[str] = frozenset(),
 ) -> LinkJoin | None:
-    """The join from the links referring to ``starts`` to the targets the tool names."""
+    """The join from the links referring to ``starts`` to the targets the tool names, unless
+    a search of the arguments found targets themselves (``searched``: the collections whose
+    records a search found; ``find_bikes(model, station)``: the bikes at the station, not
+    those of the rides from it)."""
     tables = FieldTables.of(overlay.base)
     by_pointer = {c.pointer: c for c in tables.index.collections}
     first = overlay.base.records.get(starts[0])
@@ -106,7 +115,8 @@ def two_hop(
     labels = _start_labels(overlay, state, own, starts)
     named = set(tokens(tool.name))
     kinds = kind_words(tables.index.collections)
-    for targets in named_collections(tables.index.collections, named, {own.pointer}, inner=True):
+    collections = tables.index.collections
+    for targets in named_collections(collections, named, {own.pointer, *searched}, inner=True):
         keys = target_keys(tables, targets)
         # Starting records that refer to the targets themselves are joined in one hop.
         if reference_field(keys, state, list(starts), labels, targets, kinds=kinds):
