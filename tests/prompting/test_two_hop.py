@@ -114,3 +114,15 @@ def test_a_record_that_refers_to_the_named_collection_itself_is_no_two_hop_join(
 def test_a_write_is_no_two_hop_join() -> None:
     world = world_of(school(), "teacher_students", COUNTED, effect="write")
     assert grounded(world, {"staff_no": "S-902"}).join is None
+
+
+def test_a_name_kept_in_a_one_item_list_is_shown_with_the_record_reached() -> None:
+    state = school()
+    for student in state["students"].values():
+        student["name"] = [{"family": student.pop("family"), "given": student.pop("given")}]
+        student["contacts"] = [{"phone": "555-0100"}, {"phone": "555-0101"}, {"phone": "0"}]
+    world = world_of(state, "teacher_students", COUNTED)
+    rows = rows_of(world, grounded(world, {"staff_no": "S-902"}))
+    assert '"name":[{"family":"Adason"' in rows[0], rows[0]
+    # A longer list of entries is a large part, left out.
+    assert all('"contacts"' not in row for row in rows)
