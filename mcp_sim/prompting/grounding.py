@@ -51,6 +51,7 @@ from mcp_sim.prompting.search_result import SearchResult, sub_record
 from mcp_sim.prompting.selector_matches import selected
 from mcp_sim.prompting.tree_entries import TreeEntries, tree_entries
 from mcp_sim.prompting.tree_paths import descend, enclosing
+from mcp_sim.prompting.two_hop import two_hop_rows
 from mcp_sim.prompting.typed_ids import joined_ids
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
@@ -117,9 +118,9 @@ class Grounding(EventGrounding):
         """The summary of a collection a call such as ``count_orders`` answers with."""
         self.join: LinkRows | Steps | None = None
         """The links a call's arguments find with the records each refers to, when the tool
-        asks for those (``boats_of_owner``: the owner's charters and their boats); or the
-        steps of a movement the searched records made (see
-        :mod:`mcp_sim.prompting.movement_times`)."""
+        asks for those (``boats_of_owner``: the owner's charters and their boats; through a
+        middle collection: :mod:`mcp_sim.prompting.two_hop`); or the steps of a movement the
+        searched records made (:mod:`mcp_sim.prompting.movement_times`)."""
         self.appended: AppendedItem | None = None
         """Where a write appends an item to the record it names, and the number it takes."""
         self.tree: TreeEntries | None = None
@@ -232,15 +233,15 @@ class Grounding(EventGrounding):
                 self._pick(pointer, "named", sub_record(inner))
 
     def _collection(self, pointer: str) -> str:
-        collection = self.overlay.base.collection_of(pointer)
-        return collection.pointer if collection is not None else ""
+        return getattr(self.overlay.base.collection_of(pointer), "pointer", "")
 
     def _joined(self, tool: ToolSpec | None) -> None:
         """Takes a search that found links out of the searches: its rows show them."""
         joined = next((s.through for s in self.searches if s.through is not None), None)
         if joined is None:
             steps = (steps_of(self.state, tool, s) for s in self.searches)
-            self.join = next((found for found in steps if found is not None), None)
+            found = next((found for found in steps if found is not None), None)
+            self.join = found or two_hop_rows(self.overlay, self.state, tool, self.picks, self)
             return
         tables = FieldTables.of(self.overlay.base)
         self.join = LinkRows(

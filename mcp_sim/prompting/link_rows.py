@@ -36,6 +36,8 @@ SMALL_LIST = 120
 """A list of scalars this short (in JSON characters) is shown as a field's value."""
 ENOUGH_ROWS = 30
 """Rows a level of detail must fit (or all of them, when fewer) to be chosen."""
+FEW_ENTRIES = 2
+"""A list of at most this many objects (a resource's names) is shown as its fields."""
 _DROP = object()
 Keep = Callable[[str, Any], bool]
 """Whether a scalar at a field path (``node/details/name``) is shown."""
@@ -67,6 +69,11 @@ def _pruned(value: dict[str, Any], keep: Keep, path: str = "") -> Any:
         inner = f"{path}/{key.replace('/', '_')}" if path else key.replace("/", "_")
         if isinstance(item, dict):
             small = _DROP if is_map(item) else _pruned(item, keep, inner)
+        elif isinstance(item, list) and 0 < len(item) <= FEW_ENTRIES and _all_objects(item):
+            # A resource's one or two names or identifiers are its fields, nested.
+            entries = [_pruned(entry, keep, f"{inner}/*") for entry in item]
+            kept_entries = [entry for entry in entries if entry is not _DROP]
+            small = kept_entries if kept_entries else _DROP
         elif isinstance(item, list):
             # A few tags are a field's value; a list of entries is a large part.
             tags = all(not isinstance(v, dict | list) for v in item) and size(item) <= SMALL_LIST
@@ -78,6 +85,10 @@ def _pruned(value: dict[str, Any], keep: Keep, path: str = "") -> Any:
         if small is not _DROP:
             kept[key] = small
     return kept if kept else _DROP
+
+
+def _all_objects(items: list[Any]) -> bool:
+    return all(isinstance(item, dict) and not is_map(item) for item in items)
 
 
 _KEY_WORDS = frozenset({"id", "key", "uuid", "url", "uri", "href"})
