@@ -111,8 +111,12 @@ new shapes, written by someone not tuning the retrieval and shown to nobody who 
 out in their place: dynamo, eventlog and hotelxml joined the development set on 2026-11-26,
 when their first measurement (.33 overall) had shown value encodings no rule read; fhir, kube
 and geojson on 2026-11-26 too, after their first measurement (.49 overall) had shown records of
-several kinds in one array, references as typed strings and geometry no rule read."""
-HELD_OUT: frozenset[str] = frozenset({"stripe", "marc", "jcal"})
+several kinds in one array, references as typed strings and geometry no rule read; stripe, marc
+and jcal on 2026-11-26 as well, after their first measurement (.33 overall, the same before and
+after a round of development on the others) had shown collections inside list envelopes,
+records whose fields are lists of one-key objects or positional arrays, and matches deep in a
+record shown instead of the record. Until new shapes are written, none is held out."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
