@@ -45,15 +45,18 @@ async def test_several_calls_get_text_observations_from_the_real_model(
                     },
                 )
                 third = await client.call_tool("cancel_order", {"order_id": "ord_00001"})
-    # Gemma 270M sometimes answers a call with a blank observation, twice (the repair request
-    # included): that must be a clear error result, and the session must go on.
+    # Gemma 270M sometimes answers a call with a blank observation or none at all. None, twice
+    # (the repair request included), must be a clear error result, and the session must go on.
+    # A blank envelope is an answer: these tools have no output schema, so the empty observation
+    # is one they may give (tests/simulator/test_empty_answers.py), journaled like any other.
     answered = [r for r in (first, second, third) if not r.is_error]
     for result in (first, second, third):
+        assert result.meta is not None
         if result.is_error:
             assert text_of(result).startswith("mcp-sim could not simulate"), text_of(result)
-            assert result.meta is not None and result.meta["mcp-sim/source"] == "model_error"
+            assert result.meta["mcp-sim/source"] == "model_error"
         else:
-            assert text_of(result).strip()
+            assert result.meta["mcp-sim/source"] == "model"
     assert len(answered) >= 2, [text_of(r) for r in (first, second, third)]
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [r["step"] for r in records] == [1, 2, 3]
@@ -97,8 +100,9 @@ async def test_a_call_with_thinking_off_answers(real_model_url: str, tmp_path: P
         async with Client(url) as client:
             with anyio.fail_after(400):
                 result = await client.call_tool("get_book", {"book_id": "b1"})
+    # The answer may be blank (see the test above); what matters is that one came back.
     assert not result.is_error, text_of(result)
-    assert text_of(result).strip()
+    assert result.meta is not None and result.meta["mcp-sim/source"] == "model"
 
 
 SHOP = ROOT / "worlds" / "shop.yaml"
