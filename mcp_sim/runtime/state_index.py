@@ -271,7 +271,7 @@ class StateOverlay:
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
         row_depth = 1 if table is not None and table.by_column else 0
-        row_depth = 2 if collection.pages else row_depth
+        row_depth = collection.pages.count("/") + 2 if collection.pages else row_depth
         moves = not collection.keyed and not (table is not None and table.labelled)
         if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
             last = path.rsplit("/", 1)[1]

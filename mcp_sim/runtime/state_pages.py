@@ -57,13 +57,21 @@ def paged(value: Any, field: str) -> Iterator[tuple[str, str, Any]]:
     if not isinstance(value, list):
         return
     for page_at, page in enumerate(value):
-        records = page.get(field) if isinstance(page, dict) else None
-        for at, record in enumerate(records if isinstance(records, list) else []):
+        for at, record in enumerate(_records(page, field)):
             yield f"{page_at}/{at}", f"{page_at}/{field}/{at}", record
 
 
 def _records(page: Any, field: str) -> list[Any]:
-    records = page.get(field) if isinstance(page, dict) else None
+    """The records of one page; ``field`` may be a path (``jcal/2``: a member's array of
+    records nested in it, see :mod:`mcp_sim.runtime.member_arrays`)."""
+    records = page
+    for part in field.split("/"):
+        if isinstance(records, dict):
+            records = records.get(part)
+        elif isinstance(records, list) and part.isdigit() and int(part) < len(records):
+            records = records[int(part)]
+        else:
+            return []
     return records if isinstance(records, list) else []
 
 
@@ -84,15 +92,21 @@ def page_record(below: str, field: str, value: Any) -> str | None:
     """The record (``PAGE/FIELD/N``, below the pages) that a change at ``below`` touches,
     ``-`` resolved against ``value`` (the pages after it); ``None`` for a page's own
     fields."""
-    parts = below.split("/")
-    if len(parts) < 3 or parts[1] != field:
+    parts, depth = below.split("/"), field.count("/") + 1
+    if len(parts) < depth + 2 or "/".join(parts[1 : depth + 1]) != field:
         return None
-    at = parts[2]
+    at = parts[depth + 1]
     if at == "-":
         page = value[int(parts[0])] if isinstance(value, list) and parts[0].isdigit() else {}
-        records = page.get(field) if isinstance(page, dict) else None
-        at = str(len(records) - 1) if isinstance(records, list) and records else "0"
+        records = _records(page, field)
+        at = str(len(records) - 1) if records else "0"
     return f"{parts[0]}/{field}/{at}"
+
+
+def page_position(below: str, field: str) -> str:
+    """The position ``PAGE/N`` of the record at or inside ``below`` (below the pages)."""
+    parts = below.split("/")
+    return f"{parts[0]}/{parts[field.count('/') + 2]}"
 
 
 EDGE_NODE = "node"
