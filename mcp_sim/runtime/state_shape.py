@@ -95,6 +95,9 @@ class Collection:
     pages: str = ""
     """The field of each item holding its records, when the array's items are pages of one
     collection (see :mod:`mcp_sim.runtime.state_pages`)."""
+    members: bool = False
+    """The pages are members with fields of their own (a calendar holding its events; see
+    :mod:`mcp_sim.runtime.member_arrays`), which are the context of their records."""
     odd: frozenset[str] = frozenset()
     """Keys of a keyed collection's object that are no records of it (a directory beside a
     series keyed by time; see :mod:`mcp_sim.runtime.state_series`)."""
@@ -182,8 +185,9 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
             return
         if looks_records(value) and (pages := page_field(value) or member_array(value)):
             records = [r for _, _, r in paged(value, pages)]
+            members = not page_field(value)
             found[pointer] = Collection(
-                pointer, False, id_field_of(records), len(records), pages=pages
+                pointer, False, id_field_of(records), len(records), pages=pages, members=members
             )
         elif looks_records(value):
             inner = wrapper_of(value)
