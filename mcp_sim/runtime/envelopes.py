@@ -77,10 +77,20 @@ def _items(container: Any) -> list[Any]:
     return [item for item in items[:_SAMPLE] if isinstance(item, dict)]
 
 
+def _names(record: dict[str, Any]) -> set[str]:
+    """A record's field names, and those of its objects' fields (a search hit's ``_source``
+    holds the fields that tell its kind)."""
+    names = set(record)
+    for name, value in record.items():
+        if isinstance(value, dict) and len(value) <= 40:
+            names.update(f"{name}/{inner}" for inner in value)
+    return names
+
+
 def _fields(container: Any) -> frozenset[str]:
     """The fields most of a container's records hold."""
     items = _items(container)
-    counts = Counter(name for item in items for name in item)
+    counts = Counter(name for item in items for name in _names(item))
     return frozenset(n for n, c in counts.items() if c * 2 >= len(items))
 
 
@@ -89,13 +99,19 @@ def holds_envelopes(value: Any) -> bool:
     kinds: several collections, not a collection of the envelopes."""
     if not isinstance(value, dict) or not 2 <= len(value) <= _MOST_MEMBERS:
         return False
-    shapes: list[frozenset[str]] = []
+    containers: list[Any] = []
     for member in value.values():
         field = envelope_field(member)
         if field is None:
             return False
-        if _items(member[field]):
-            shapes.append(_fields(member[field]))
+        containers.append(member[field])
+    return kinds_differ(containers)
+
+
+def kinds_differ(containers: list[Any]) -> bool:
+    """Whether the records of ``containers`` (arrays or objects of records) are of different
+    kinds in different containers: their usual fields differ."""
+    shapes = [_fields(c) for c in containers if _items(c)]
     pairs = [(a, b) for i, a in enumerate(shapes) for b in shapes[i + 1 :]]
     if not pairs:
         return False

@@ -16,6 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from jsonpointer import escape, unescape
+
+from mcp_sim.runtime.envelopes import kinds_differ
+
 _LARGE_MEMBER = 16_000
 """A member of more characters (compact JSON, on average) is too large to show whole."""
 _DOMINANT = 0.8
@@ -47,14 +51,15 @@ def _largest(value: Any, path: str, depth: int) -> tuple[int, str]:
     if isinstance(value, dict | list):
         for key, item in children:
             if isinstance(item, dict | list):
-                found = _largest(item, f"{path}/{key}" if path else str(key), depth + 1)
+                part = escape(str(key))
+                found = _largest(item, f"{path}/{part}" if path else part, depth + 1)
                 if found[0] > best[0]:
                     best = found
     return best
 
 
 def _at(value: Any, path: str) -> Any:
-    for part in path.split("/"):
+    for part in map(unescape, path.split("/")):
         if isinstance(value, dict):
             value = value.get(part)
         elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
@@ -65,25 +70,35 @@ def _at(value: Any, path: str) -> Any:
 
 
 def member_array(value: Any) -> str:
-    """Where in each item of ``value`` its records are (a path below the item, ``jcal/2``)
-    when the items are members too large to show, each holding most of its size in an array
-    of alike items there; else ``""``."""
-    if not isinstance(value, list) or len(value) < 2:
+    """Where in each member of ``value`` (an array's items, or an object's values keyed by
+    id) its records are (a path below the member, ``jcal/2``) when the members are too large
+    to show, each holding most of its size in an array of alike items there (of one kind in
+    every member: envelopes of different kinds are several collections, see
+    :mod:`mcp_sim.runtime.envelopes`); else ``""``."""
+    members = list(value.values()) if isinstance(value, dict) else value
+    if not isinstance(members, list) or len(members) < 2:
         return ""
-    if not all(isinstance(member, dict) for member in value):
+    if not all(isinstance(member, dict) for member in members):
         return ""
-    sizes = [_size(member) for member in value]
-    if sum(sizes) < _LARGE_MEMBER * len(value):
+    if sum(map(_size, members[:3])) * 2 < _LARGE_MEMBER * len(members[:3]):
+        return ""  # most collections' records are small: no need to measure them all
+    sizes = [_size(member) for member in members]
+    if sum(sizes) < _LARGE_MEMBER * len(members):
         return ""
-    count, path = _largest(value[0], "", 0)
+    count, path = _largest(members[0], "", 0)
     if not path or count < 2:
         return ""
-    arrays = [_at(member, path) for member in value]
+    arrays = [_at(member, path) for member in members]
     if not all(isinstance(a, list) for a in arrays):
         return ""
-    if sum(len(a) for a in arrays) < _LEAST_RECORDS * len(value):
+    if sum(len(a) for a in arrays) < _LEAST_RECORDS * len(members):
         return ""
     if sum(_size(a) for a in arrays) < _DOMINANT * sum(sizes):
         return ""
     kinds = {type(item) for a in arrays for item in a[:24]}
-    return path if len(kinds) == 1 and kinds <= {dict, list} else ""
+    # Members keyed by name are told from a few tables or exports of different kinds by
+    # their records' fields, which arrays of arrays do not name.
+    alike = {dict} if isinstance(value, dict) else {dict, list}
+    if len(kinds) != 1 or not kinds <= alike or kinds_differ(arrays):
+        return ""
+    return path

@@ -183,7 +183,9 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
     def walk(value: Any, pointer: str, depth: int) -> None:
         if pointer in found or depth > _MAX_DEPTH:
             return
-        if looks_records(value) and (pages := page_field(value) or member_array(value)):
+        if (looks_records(value) or looks_keyed(value)) and (
+            pages := page_field(value) or member_array(value)
+        ):
             records = [r for _, _, r in paged(value, pages)]
             members = not page_field(value)
             found[pointer] = Collection(
@@ -298,6 +300,9 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
     elif isinstance(value, dict) and collection.slots:
         for key, below, record in slot_items(value, collection.odd):
             yield key, f"{collection.pointer}/{below}", record
+    elif collection.pages:
+        for at, below, record in paged(value, collection.pages):
+            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, dict):
         for key, record in value.items():
             if key not in collection.odd:
@@ -308,9 +313,6 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
             if kind.holds(item):
                 record = resolve(item, kind.inner)
                 yield record_key(collection, str(i), record), f"{array}/{i}{kind.inner}", record
-    elif collection.pages:
-        for at, below, record in paged(value, collection.pages):
-            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, list):
         inner = collection.inner
         for i, item in enumerate(value):

@@ -58,9 +58,42 @@ def test_records_nested_in_large_members_are_one_collection() -> None:
     assert moved.record_count("/calendars") == 1201
 
 
-def test_members_whose_array_is_their_records_too_read_alike() -> None:
-    stations = [station(code, 600) for code in ("OSL", "BGO", "TRD")]
-    assert member_array(stations) == "readings"
+def test_members_keyed_by_id_holding_their_records_read_alike() -> None:
+    # Stations keyed by code, each holding its readings (a top-level array of objects).
+    state = {"stations": {code: station(code, 600) for code in ("OSL", "BGO", "TRD")}}
+    assert member_array(state["stations"]) == "readings"
+    index = StateIndex(world_of(state), state)
+    (collection,) = index.collections
+    assert (collection.pointer, collection.size, collection.members) == ("/stations", 1800, True)
+    overlay = index.overlay_of(state)
+    hits = overlay.value_hits(normalize(59.9) or "")
+    assert "/stations/BGO/readings/599" in hits
+    patch = [{"op": "replace", "path": "/stations/TRD/readings/3/celsius", "value": -40.5}]
+    after = {"stations": dict(state["stations"])}
+    trd = dict(after["stations"]["TRD"])
+    trd["readings"] = [dict(r) for r in trd["readings"]]
+    trd["readings"][3]["celsius"] = -40.5
+    after["stations"]["TRD"] = trd
+    moved = overlay.advance(state, after, patch)
+    assert list(moved.value_hits(normalize(-40.5) or "")) == ["/stations/TRD/readings/3"]
+
+
+def test_envelopes_of_different_kinds_are_no_members() -> None:
+    big = [{"id": f"c{n}", "amount": n, "currency": "eur", "memo": "x" * 60} for n in range(400)]
+    users = [{"email": f"u{n}@x.example", "name": f"U {n}", "bio": "y" * 60} for n in range(400)]
+    state = {"charges": {"object": "list", "data": big}, "users": {"object": "list", "data": users}}
+    assert member_array(state) == ""
+    # A search export's hits of two kinds: alike wrappers, different sources.
+    hits = {
+        name: {
+            "hits": {
+                "total": 400,
+                "hits": [{"_id": str(n), "_source": r} for n, r in enumerate(rs)],
+            }
+        }
+        for name, rs in (("charges", big), ("users", users))
+    }
+    assert member_array(hits) == ""
 
 
 def test_members_small_enough_to_show_stay_records() -> None:
