@@ -76,6 +76,10 @@ def test_members_keyed_by_id_holding_their_records_read_alike() -> None:
     after["stations"]["TRD"] = trd
     moved = overlay.advance(state, after, patch)
     assert list(moved.value_hits(normalize(-40.5) or "")) == ["/stations/TRD/readings/3"]
+    # Each reading answers to its station's own fields too, before and after a change.
+    for now in (overlay, moved):
+        filed = now.value_hits(normalize("TRD") or "")
+        assert len(filed) == 600 and "/stations/TRD/readings/3" in filed
 
 
 def test_envelopes_of_different_kinds_are_no_members() -> None:
