@@ -251,6 +251,7 @@ class StateView:
                 collection.inner,
                 collection.pages,
                 collection.kind,
+                collection.members,
             )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:

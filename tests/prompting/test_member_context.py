@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.member_context import MEMBERS_HEADING, member_context
+from mcp_sim.prompting.record_render import collection_line
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
@@ -50,3 +51,9 @@ def test_the_members_holding_the_records_are_shown_without_their_records() -> No
     flat = {"transactions": account("NO-1", 40)["transactions"]}
     flat_index = StateIndex(world_of(flat), flat)
     assert member_context(flat_index.overlay_of(flat), flat, ["/transactions/3"], 2_000) == ""
+
+
+def test_the_outline_names_members_holding_records_as_members() -> None:
+    accounts = [account(number, 40) for number in ("NO-1", "NO-2")]
+    line = collection_line("/accounts", accounts, False, "ref", pages="transactions", members=True)
+    assert "2 members of 80 records, record N of member P at /accounts/P/transactions/N" in line
