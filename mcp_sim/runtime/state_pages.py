@@ -118,8 +118,8 @@ def page_record(below: str, field: str, value: Any) -> str | None:
 
 def page_position(below: str, field: str) -> str:
     """The position ``PAGE/N`` of the record at or inside ``below`` (below the pages)."""
-    parts = below.split("/")
-    return f"{parts[0]}/{parts[field.count('/') + 2]}"
+    parts, at = below.split("/"), field.count("/") + 2
+    return f"{parts[0]}/{parts[at]}" if len(parts) > at else below
 
 
 EDGE_NODE = "node"
