@@ -215,16 +215,19 @@ def collection_line(
     inner: str = "",
     pages: str = "",
     kind: Kind | None = None,
+    members: bool = False,
 ) -> str:
     """One line of the outline: where a collection is, how many records, their ids and
     the shape of one (``inner``: where in each item its record is; ``pages``: the field of
-    each page holding its records; ``kind``: the kind of record, of those of an array of
-    several, that ``value``'s items are)."""
+    each page holding its records, ``members``: pages that are members with fields of their
+    own; ``kind``: the kind of record, of those of an array of several, that ``value``'s
+    items are)."""
     if table is not None:
         return table_line(pointer, value, id_field, table)
     if pages:
         records = paged_ends(value, pages)
-        held = f"{len(value)} pages of {paged_count(value, pages)} records, record N of page P "
+        page = "member" if members else "page"
+        held = f"{len(value)} {page}s of {paged_count(value, pages)} records, record N of {page} P "
         held += f"at {pointer}/P/{pages}/N"
         sample = records[0] if records else None
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []

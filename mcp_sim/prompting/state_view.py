@@ -35,6 +35,7 @@ from mcp_sim.prompting.answer_names import AnswerNames, answer_names
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
+from mcp_sim.prompting.member_context import member_context
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_render import collection_line, dumps
@@ -250,6 +251,7 @@ class StateView:
                 collection.inner,
                 collection.pages,
                 collection.kind,
+                collection.members,
             )
             values = enumerations(FieldTables.of(overlay.base).schema(collection))
             if values:
@@ -302,6 +304,10 @@ class StateView:
         appended = grounding.appended.render() if grounding.appended else ""
         folded = "\n".join(part for part in (folded, tree, appended) if part)
         room -= len(folded) + 2 if folded else 0
+        # Records nested in large members: the members' own fields, which answers carry.
+        filed = member_context(grounding.overlay, state, grounding.picks, room // 6)
+        room -= len(filed) + 2 if filed else 0
+        folded = "\n".join(part for part in (folded, filed) if part)
         rest = records_section(
             state, picks, grounding.searches, room, grounding.summary, names, grounding.join
         )

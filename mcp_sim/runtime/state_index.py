@@ -23,6 +23,7 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.decoded_state import patched, view_encoding
+from mcp_sim.runtime.filed_records import filed_facts
 from mcp_sim.runtime.kind_collections import (
     item_of,
     kind_count_change,
@@ -40,7 +41,6 @@ from mcp_sim.runtime.state_shape import (
     RecordFacts,
     find_collections,
     normalize,
-    record_facts,
     record_items,
     record_key,
     record_pointer,
@@ -83,7 +83,7 @@ class StateIndex:
         for collection in self.collections:
             value = resolve(self.state, collection.pointer)
             for key, pointer, record in record_items(collection, value):
-                self._add(pointer, record_facts(key, collection.pointer, record))
+                self._add(pointer, filed_facts(collection, key, pointer, record, self.state))
         self.order: dict[str, list[str]] = {c.pointer: [] for c in self.collections}
         for pointer, facts in self.records.items():
             self.order[facts.collection].append(pointer)
@@ -150,7 +150,7 @@ class StateIndex:
                 changed.update({p: None for p in self.order[collection.pointer]})
             for key, pointer, record in record_items(collection, now):
                 if pointer in changed or resolve(self.state, pointer) != record:
-                    changed[pointer] = record_facts(key, collection.pointer, record)
+                    changed[pointer] = filed_facts(collection, key, pointer, record, state)
             for pointer in self.order[collection.pointer]:
                 if resolve(state, pointer) is None:
                     changed[pointer] = None
@@ -271,7 +271,7 @@ class StateOverlay:
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
         row_depth = 1 if table is not None and table.by_column else 0
-        row_depth = 2 if collection.pages else row_depth
+        row_depth = collection.pages.count("/") + 2 if collection.pages else row_depth
         moves = not collection.keyed and not (table is not None and table.labelled)
         if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
             last = path.rsplit("/", 1)[1]
@@ -301,7 +301,7 @@ class StateOverlay:
         if record is None or collection is None:
             return None
         key = record_key(collection, record_position(collection, pointer), record)
-        return record_facts(key, collection.pointer, record)
+        return filed_facts(collection, key, pointer, record, state)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
         arrays = {array_pointer(p) + "/" for p in self.shifted}  # each kind's, cleared once
@@ -310,7 +310,7 @@ class StateOverlay:
         for collection in (c for c in self.base.collections if c.pointer in self.shifted):
             items = resolve(state, collection.pointer)
             for key, where, record in record_items(collection, items):
-                changed[where] = record_facts(key, collection.pointer, record)
+                changed[where] = filed_facts(collection, key, where, record, state)
         keys: dict[str, list[Hit]] = {}
         inner_keys: dict[str, list[Hit]] = {}
         values: dict[str, dict[str, str]] = {}

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from jsonpointer import escape, unescape
+
 _MIN_PAGES = 2
 _SAMPLE_ITEMS = 24
 
@@ -34,10 +36,14 @@ def _page_mark(value: Any, position: int) -> bool:
     return isinstance(value, int) and value in (position, position + 1)
 
 
-def page_field(value: list[Any]) -> str:
+def page_field(value: Any) -> str:
     """The field holding each page's records when ``value`` is pages of one collection, else
     ``""``."""
-    if len(value) < _MIN_PAGES or not all(isinstance(page, dict) for page in value):
+    if (
+        not isinstance(value, list)
+        or len(value) < _MIN_PAGES
+        or not all(isinstance(page, dict) for page in value)
+    ):
         return ""
     field = _list_field(value[0])
     if field is None:
@@ -51,32 +57,48 @@ def page_field(value: list[Any]) -> str:
     return field
 
 
+def _pages(value: Any) -> list[tuple[str, Any]]:
+    """``(position as in a pointer, page)`` of an array of pages or of an object of members
+    keyed by id (see :mod:`mcp_sim.runtime.member_arrays`)."""
+    if isinstance(value, dict):
+        return [(escape(key), page) for key, page in value.items()]
+    return [(str(at), page) for at, page in enumerate(value)] if isinstance(value, list) else []
+
+
 def paged(value: Any, field: str) -> Iterator[tuple[str, str, Any]]:
     """``(position "PAGE/N", pointer below the pages "PAGE/FIELD/N", record)`` for each
     record, page by page."""
-    if not isinstance(value, list):
-        return
-    for page_at, page in enumerate(value):
-        records = page.get(field) if isinstance(page, dict) else None
-        for at, record in enumerate(records if isinstance(records, list) else []):
+    for page_at, page in _pages(value):
+        for at, record in enumerate(_records(page, field)):
             yield f"{page_at}/{at}", f"{page_at}/{field}/{at}", record
 
 
 def _records(page: Any, field: str) -> list[Any]:
-    records = page.get(field) if isinstance(page, dict) else None
+    """The records of one page; ``field`` may be a path (``jcal/2``: a member's array of
+    records nested in it, see :mod:`mcp_sim.runtime.member_arrays`)."""
+    records = page
+    for part in map(unescape, field.split("/")):
+        if isinstance(records, dict):
+            records = records.get(part)
+        elif isinstance(records, list) and part.isdigit() and int(part) < len(records):
+            records = records[int(part)]
+        else:
+            return []
     return records if isinstance(records, list) else []
 
 
 def paged_count(value: Any, field: str) -> int:
     """How many records the pages hold."""
-    return sum(len(_records(page, field)) for page in value) if isinstance(value, list) else 0
+    return sum(len(_records(page, field)) for _, page in _pages(value))
 
 
 def paged_ends(value: Any, field: str) -> list[Any]:
     """The first record of the pages and the last (one record: itself only)."""
-    if not isinstance(value, list):
-        return []
-    every = [r for page in value for r in _records(page, field)[:1] + _records(page, field)[-1:]]
+    every = [
+        r
+        for _, page in _pages(value)
+        for r in _records(page, field)[:1] + _records(page, field)[-1:]
+    ]
     return every[:1] + every[1:][-1:]
 
 
@@ -84,15 +106,20 @@ def page_record(below: str, field: str, value: Any) -> str | None:
     """The record (``PAGE/FIELD/N``, below the pages) that a change at ``below`` touches,
     ``-`` resolved against ``value`` (the pages after it); ``None`` for a page's own
     fields."""
-    parts = below.split("/")
-    if len(parts) < 3 or parts[1] != field:
+    parts, depth = below.split("/"), field.count("/") + 1
+    if len(parts) < depth + 2 or "/".join(parts[1 : depth + 1]) != field:
         return None
-    at = parts[2]
+    at = parts[depth + 1]
     if at == "-":
-        page = value[int(parts[0])] if isinstance(value, list) and parts[0].isdigit() else {}
-        records = page.get(field) if isinstance(page, dict) else None
-        at = str(len(records) - 1) if isinstance(records, list) and records else "0"
+        records = _records(dict(_pages(value)).get(parts[0]), field)
+        at = str(len(records) - 1) if records else "0"
     return f"{parts[0]}/{field}/{at}"
+
+
+def page_position(below: str, field: str) -> str:
+    """The position ``PAGE/N`` of the record at or inside ``below`` (below the pages)."""
+    parts, at = below.split("/"), field.count("/") + 2
+    return f"{parts[0]}/{parts[at]}" if len(parts) > at else below
 
 
 EDGE_NODE = "node"

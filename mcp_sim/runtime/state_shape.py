@@ -27,10 +27,12 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.composite_keys import composite_id, key_parts
+from mcp_sim.runtime.envelopes import envelope_field, holds_envelopes
+from mcp_sim.runtime.member_arrays import member_array
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
-from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
+from mcp_sim.runtime.state_pages import page_field, page_position, paged, wrapper_of
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values, series_odd, slot_items, slotted
 from mcp_sim.runtime.state_tables import (
@@ -93,6 +95,9 @@ class Collection:
     pages: str = ""
     """The field of each item holding its records, when the array's items are pages of one
     collection (see :mod:`mcp_sim.runtime.state_pages`)."""
+    members: bool = False
+    """The pages are members with fields of their own (a calendar holding its events; see
+    :mod:`mcp_sim.runtime.member_arrays`), which are the context of their records."""
     odd: frozenset[str] = frozenset()
     """Keys of a keyed collection's object that are no records of it (a directory beside a
     series keyed by time; see :mod:`mcp_sim.runtime.state_series`)."""
@@ -134,8 +139,7 @@ def record_position(collection: Collection, pointer: str) -> str:
     if collection.inner:
         return pointer[len(array_pointer(collection.pointer)) + 1 :].split("/", 1)[0]
     if collection.pages:
-        page, _, at = pointer[len(collection.pointer) + 1 :].split("/")[:3]
-        return f"{page}/{at}"
+        return page_position(pointer[len(collection.pointer) + 1 :], collection.pages)
     if collection.slots:
         return "/".join(map(unescape, pointer[len(collection.pointer) + 1 :].split("/")[:2]))
     return unescape(pointer.rsplit("/", 1)[1])
@@ -179,10 +183,13 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
     def walk(value: Any, pointer: str, depth: int) -> None:
         if pointer in found or depth > _MAX_DEPTH:
             return
-        if looks_records(value) and (pages := page_field(value)):
+        if (looks_records(value) or looks_keyed(value)) and (
+            pages := page_field(value) or member_array(value)
+        ):
             records = [r for _, _, r in paged(value, pages)]
+            members = not page_field(value)
             found[pointer] = Collection(
-                pointer, False, id_field_of(records), len(records), pages=pages
+                pointer, False, id_field_of(records), len(records), pages=pages, members=members
             )
         elif looks_records(value):
             inner = wrapper_of(value)
@@ -212,6 +219,11 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
         elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
             found[pointer] = Collection(pointer, True, None, len(value))
         elif isinstance(value, dict):
+            field = envelope_field(value)
+            if field is not None and value[field] == []:
+                # A list endpoint with no records yet: the collection a write adds them to.
+                at = f"{pointer}/{escape(field)}"
+                found[at] = Collection(at, False, None, 0)
             for key, item in value.items():
                 walk(item, f"{pointer}/{escape(key)}", depth + 1)
 
@@ -254,7 +266,10 @@ def _holds_collections(value: dict[str, Any]) -> bool:
     export's ``{"books": {"hits": {"total": .., "hits": [...]}}, ...}``) looks keyed, but its
     records are the arrays' items: each value holds, in objects at most a few levels down,
     more records than the object has keys (a keyed collection's record holds a few line items
-    at most)."""
+    at most); and so does an export of a few list endpoints' envelopes (see
+    :mod:`mcp_sim.runtime.envelopes`)."""
+    if holds_envelopes(value):
+        return True
     least = max(len(value), 8)
     return all(
         _most_wrapped(item) > least for item in list(value.values())[:24] if isinstance(item, dict)
@@ -285,6 +300,9 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
     elif isinstance(value, dict) and collection.slots:
         for key, below, record in slot_items(value, collection.odd):
             yield key, f"{collection.pointer}/{below}", record
+    elif collection.pages:
+        for at, below, record in paged(value, collection.pages):
+            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, dict):
         for key, record in value.items():
             if key not in collection.odd:
@@ -295,9 +313,6 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
             if kind.holds(item):
                 record = resolve(item, kind.inner)
                 yield record_key(collection, str(i), record), f"{array}/{i}{kind.inner}", record
-    elif collection.pages:
-        for at, below, record in paged(value, collection.pages):
-            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, list):
         inner = collection.inner
         for i, item in enumerate(value):
