@@ -108,6 +108,8 @@ class _Tally:
     tuple_names: Counter[str] = field(default_factory=Counter)
     tuple_types: Counter[str] = field(default_factory=Counter)
     tuples: int = 0
+    parametered: set[str] = field(default_factory=set)
+    listed: set[str] = field(default_factory=set)
 
     def pairs(self, items: list[Any]) -> None:
         """Tally the keys that could name each item of a list of two-key objects (a list of
@@ -140,6 +142,10 @@ class _Tally:
                 self.tuples += 1
                 if len(item) >= 4 and isinstance(item[1], dict) and _name(item[2]):
                     self.tuple_types[item[2]] += 1
+                if len(item) >= 3 and isinstance(item[1], dict) and item[1]:
+                    self.parametered.add(item[0])
+                if len(item) >= 5 and isinstance(item[1], dict):
+                    self.listed.add(item[0])
 
 
 def _walk(state: Any) -> _Tally:
@@ -178,6 +184,13 @@ class ListForms:
     of an item's two keys, the name is the one whose values recur most."""
     tuples: bool = False
     """Lists of named tuples are objects; components are objects of their properties."""
+    parametered: frozenset[str] = frozenset()
+    """The names of tuples that carry parameters somewhere: each such value is shown as an
+    object (``{"tzid": .., "value": ..}``, ``{"value": ..}`` without any), so that a field
+    has one shape in every record (a timed event's start and an all-day one's alike)."""
+    listed: frozenset[str] = frozenset()
+    """The names of tuples that hold several values somewhere (``categories``): each such
+    value is shown as a list, of one value or more."""
     types: tuple[str, ...] = ()
     """The value types a tuple's third element names (after its parameters), the commonest
     first: dropped from the decoded value, named in the view's line on the stored form."""
@@ -195,7 +208,7 @@ class ListForms:
         if self.tuples:
             parts.append(
                 "lists of [name, parameters, type, value] arrays as one object name → value "
-                '(with parameters: {..parameters, "value": ..}); a component '
+                '(a name that takes parameters: {..parameters, "value": ..}); a component '
                 f'[name, properties, subcomponents] as an object: its name as "{KIND}", its '
                 f'properties as fields, its subcomponents under "{SUBCOMPONENTS}"'
             )
@@ -254,10 +267,10 @@ class ListForms:
             if self.types and len(rest) >= 2 and _name(rest[0]):
                 rest = rest[1:]
         values = [decode(v) for v in rest]
-        value = values[0] if len(values) == 1 else values
-        if not params:
+        value = values[0] if len(values) == 1 and item[0] not in self.listed else values
+        if not params and item[0] not in self.parametered:
             return value
-        shown = {str(k): decode(v) for k, v in params.items()}
+        shown = {str(k): decode(v) for k, v in (params or {}).items()}
         shown.setdefault("value", value)
         return shown
 
@@ -313,5 +326,8 @@ def detect_forms(state: Any) -> ListForms | None:
         and len(tally.tuple_types) <= _MOST_TYPES
     )
     types = tuple(t for t, _ in tally.tuple_types.most_common()) if typed else ()
-    forms = ListForms(one_key, tuple(key for _, key in pair_names), tuples, types)
+    parametered = frozenset(tally.parametered if tuples else ())
+    listed = frozenset(tally.listed if typed else ())
+    pairs = tuple(key for _, key in pair_names)
+    forms = ListForms(one_key, pairs, tuples, parametered, listed, types)
     return forms if forms else None
