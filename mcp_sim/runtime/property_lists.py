@@ -191,6 +191,9 @@ class ListForms:
     listed: frozenset[str] = frozenset()
     """The names of tuples that hold several values somewhere (``categories``): each such
     value is shown as a list, of one value or more."""
+    names: frozenset[str] = frozenset()
+    """The names seen in more than one list: a list is folded where most of its names are
+    among them."""
     types: tuple[str, ...] = ()
     """The value types a tuple's third element names (after its parameters), the commonest
     first: dropped from the decoded value, named in the view's line on the stored form."""
@@ -220,13 +223,16 @@ class ListForms:
     def fold(self, items: list[Any], decode: Callable[[Any], Any]) -> Any:
         """The object the list ``items`` stands for (its values decoded by ``decode``), or
         ``NOT_FOLDED`` when it is a plain list."""
+        # A component's shape is evidence enough: its properties may be its own only.
         if self.tuples and _component(items):
             return self.component(items, decode)
         if self.tuples and items and _component(items[0]) and _components(items):
             return [self.component(i, decode) for i in items]
-        if self.tuples and _tuple_names(items) is not None:
+        names = _tuple_names(items) if self.tuples else None
+        if names is not None and self.known(names):
             return _grouped((i[0], self.property(i, decode)) for i in items)
-        if self.one_key and (keys := _one_keys(items)) is not None:
+        keys = _one_keys(items) if self.one_key else None
+        if keys is not None and self.known(keys):
             return _grouped((k, decode(i[k])) for k, i in zip(keys, items, strict=True))
         name = self.pair_name(items)
         if name is not None:
@@ -234,6 +240,12 @@ class ListForms:
             value_key = others.most_common(1)[0][0]
             return _grouped(_pair(i, name, value_key, decode) for i in items)
         return NOT_FOLDED
+
+    def known(self, names: Iterable[str]) -> bool:
+        """Whether most of a list's names recur across the state's lists: a record's fields,
+        not a collection of records each wrapped in its own id (whose pointers must stay)."""
+        names = list(names)
+        return sum(n in self.names for n in names) * 2 >= len(names)
 
     def pair_name(self, items: list[Any]) -> str | None:
         if not items or len(items) > _MOST_ITEMS or not self.pair_names:
@@ -243,7 +255,7 @@ class ListForms:
         for key in (k for k in self.pair_names if k in items[0]):
             names = [i.get(key) for i in items]
             if all(_name(n) for n in names) and len(set(names)) == len(names):
-                return key
+                return key if self.known(str(n) for n in names) else None
         return None
 
     def component(self, item: list[Any], decode: Callable[[Any], Any]) -> dict[str, Any]:
@@ -329,5 +341,9 @@ def detect_forms(state: Any) -> ListForms | None:
     parametered = frozenset(tally.parametered if tuples else ())
     listed = frozenset(tally.listed if typed else ())
     pairs = tuple(key for _, key in pair_names)
-    forms = ListForms(one_key, pairs, tuples, parametered, listed, types)
+    seen = tally.one_key_names + tally.tuple_names
+    for key in pairs:
+        seen += tally.pair_names[key]
+    recurring = frozenset(name for name, count in seen.items() if count >= 2)
+    forms = ListForms(one_key, pairs, tuples, parametered, listed, recurring, types)
     return forms if forms else None

@@ -60,6 +60,14 @@ def test_one_key_object_lists_read_as_objects_of_their_keys() -> None:
     assert [f["subfields"]["p"] for f in record["fields"]["952"]] == ["3999000003", "4999000003"]
 
 
+def test_a_collection_of_records_each_wrapped_in_its_id_keeps_its_pointers() -> None:
+    state = catalogue() | {"patrons": [{f"P{i}": {"name": f"Patron {i}"}} for i in range(30)]}
+    encoding = detect(state)
+    assert encoding is not None
+    # Each id is one list's key only: a collection, not a record's fields.
+    assert decode(state, encoding)["patrons"][7] == {"P7": {"name": "Patron 7"}}
+
+
 def test_a_lookup_by_a_repeated_subfield_finds_its_record_decoded() -> None:
     world = world_of(catalogue())
     view = StateView(world, budget_tokens=2500)
