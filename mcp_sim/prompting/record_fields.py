@@ -62,8 +62,17 @@ def is_map(value: dict[str, Any]) -> bool:
     if not value:
         return False
     if all(any(c.isdigit() for c in key) for key in value):
-        return True
+        # Entries keyed by id are alike; fields named by numbers (MARC's tags) hold a
+        # scalar here and an object there.
+        return not _mixed(value)
     return looks_keyed(value)
+
+
+def _mixed(value: dict[str, Any]) -> bool:
+    """Whether an object holds both scalars and objects or lists."""
+    nested = sum(isinstance(v, dict | list) for v in value.values())
+    scalars = sum(v is not None and not isinstance(v, dict | list) for v in value.values())
+    return nested > 0 and scalars > 0
 
 
 def field_paths(record: Any) -> dict[str, list[Any]]:

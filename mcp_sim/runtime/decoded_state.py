@@ -1,5 +1,6 @@
 """The decoded state a view reads: a world whose values are encoded (see
-:mod:`mcp_sim.runtime.value_encodings`) is indexed, searched and shown as the plain JSON its
+:mod:`mcp_sim.runtime.value_encodings`), or whose records keep their fields in lists (see
+:mod:`mcp_sim.runtime.property_lists`), is indexed, searched and shown as the plain JSON its
 values stand for, unless its tools answer in the encoded form themselves.
 
 Decoding keeps every record where it was: a record's pointer is the same in the stored and
@@ -17,7 +18,8 @@ from typing import Any
 from jsonpointer import unescape
 
 from mcp_sim.runtime.state_paths import raw_value
-from mcp_sim.runtime.value_encodings import Encoding, decode, detect
+from mcp_sim.runtime.value_decoding import decode
+from mcp_sim.runtime.value_encodings import Encoding, detect
 from mcp_sim.spec.world import World
 
 

@@ -48,7 +48,7 @@ from mcp_sim.runtime.state_shape import (
     within,
 )
 from mcp_sim.runtime.state_tables import row_count, row_of
-from mcp_sim.runtime.value_encodings import decode
+from mcp_sim.runtime.value_decoding import decode
 from mcp_sim.spec.world import World
 
 FEW_HOLDERS = 3

@@ -13,7 +13,7 @@ differently named fields, beside other tags (or marked as an operator, ``$``); a
 strings are all numbers holds numbers; a tag whose object always holds the same one key
 (``fields``, ``values``) wraps that key's value. An *attribute prefix* is one punctuation
 character that many keys holding text start with, and the *text key* is the ``#`` key beside
-them. :func:`decode` gives the plain JSON such a value stands for, so lookups, searches, joins
+them. :func:`mcp_sim.runtime.value_decoding.decode` gives the plain JSON such a value stands for, so lookups, searches, joins
 and summaries read these worlds as they read plain ones (see
 :mod:`mcp_sim.runtime.state_index`, which indexes the decoded state).
 """
@@ -27,8 +27,10 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
-_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
-_MIDNIGHT = re.compile(r"^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?(Z|[+-]00:?00)$")
+from mcp_sim.runtime.property_lists import ListForms, detect_forms
+
+NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+MIDNIGHT = re.compile(r"^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?(Z|[+-]00:?00)$")
 _MAX_NODES = 20_000
 """Objects looked at to find an encoding: a sample is enough, the tags recur everywhere."""
 _SAMPLED_ITEMS = 256
@@ -38,7 +40,7 @@ _LEAST_FIELDS = 4
 _LEAST_ATTRIBUTES = 20
 _MOST_TYPES = 12
 """A type attribute takes few values (``integer``, ``decimal``, ``array``, ...)."""
-_TEXT_VALUE = "value"
+TEXT_VALUE = "value"
 """The name an element's text takes beside its attributes once decoded."""
 
 
@@ -68,9 +70,11 @@ class Encoding:
     typed_lists: dict[str, str] = field(default_factory=dict)
     """The types of elements listing one repeated child (``array`` → ``item``): a lone
     child is a list of one, no child an empty list."""
+    forms: ListForms | None = None
+    """Lists that stand for objects (see :mod:`mcp_sim.runtime.property_lists`)."""
 
     def __bool__(self) -> bool:
-        return bool(self.tags) or self.attribute is not None
+        return bool(self.tags) or self.attribute is not None or bool(self.forms)
 
     def describe(self) -> str:
         """A line telling the model how the stored values look beside the decoded ones."""
@@ -82,6 +86,8 @@ class Encoding:
             parts.append(f'attributes as "{self.attribute}name" keys')
         if self.text is not None:
             parts.append(f'an element\'s text beside them as "{self.text}" (shown as "value")')
+        if self.forms:
+            parts.append(self.forms.describe())
         return "; ".join(parts)
 
 
@@ -117,8 +123,8 @@ class _Tally:
         self.fields[tag].add(name)
         if isinstance(inner, str):
             self.strings[tag] += 1
-            self.numbers[tag] += bool(_NUMBER.match(inner.strip()))
-            self.midnights[tag] += bool(_MIDNIGHT.match(inner))
+            self.numbers[tag] += bool(NUMBER.match(inner.strip()))
+            self.midnights[tag] += bool(MIDNIGHT.match(inner))
         elif isinstance(inner, dict) and inner:
             self.inner[tag][",".join(inner) if len(inner) == 1 else ""] += 1
             self.listed[tag] += any(isinstance(v, list) for v in inner.values())
@@ -140,7 +146,7 @@ class _Tally:
             self.typed_values[key][kind] += 1
             self.typed_other[(key, kind)][other] += 1
             held = element.get(other)
-            if isinstance(held, str) and _NUMBER.match(held.strip()):
+            if isinstance(held, str) and NUMBER.match(held.strip()):
                 self.typed_numbers[(key, kind)] += 1
 
     def node(self, value: dict[str, Any]) -> None:
@@ -270,7 +276,8 @@ def detect(state: Any) -> Encoding | None:
     text = None
     if attribute is not None and tally.hash_keys:
         text = tally.hash_keys.most_common(1)[0][0]
-    if not tags and attribute is None:
+    forms = detect_forms(state)
+    if not tags and attribute is None and forms is None:
         return None
     found = Encoding(
         frozenset(tags),
@@ -280,6 +287,7 @@ def detect(state: Any) -> Encoding | None:
         frozenset(lists),
         attribute,
         text,
+        forms=forms,
     )
     return _with_types(found, tally)
 
@@ -320,76 +328,3 @@ def _attribute(tally: _Tally) -> str | None:
         if count >= _LEAST_ATTRIBUTES and names >= 3:
             return prefix
     return None
-
-
-def decode(value: Any, encoding: Encoding) -> Any:
-    """The plain JSON ``value`` stands for: tags unwrapped (numbers as numbers), attributes
-    as fields of their name, an element's text beside them as ``value``."""
-    if isinstance(value, list):
-        return [decode(item, encoding) for item in value]
-    if not isinstance(value, dict):
-        return value
-    if encoding.type_key in value and len(value) <= 2:
-        typed = _typed(value, encoding)
-        if typed is not _UNTYPED:
-            return typed
-    if len(value) == 1:
-        ((tag, inner),) = value.items()
-        if tag in encoding.tags:
-            return _untagged(tag, inner, encoding)
-        if tag == encoding.text:
-            return inner
-    plain: dict[str, Any] = {}
-    for name, item in value.items():
-        plain[_field_name(name, value, encoding)] = decode(item, encoding)
-    return plain
-
-
-_UNTYPED = object()
-
-
-def _typed(element: dict[str, Any], encoding: Encoding) -> Any:
-    """The value a typed XML element stands for: its text (a number for a numeric type), or
-    its repeated child's items as a list; ``_UNTYPED`` for another element."""
-    kind = element[encoding.type_key or ""]
-    rest = {k: v for k, v in element.items() if k != encoding.type_key}
-    child = encoding.typed_lists.get(kind) if isinstance(kind, str) else None
-    if child is not None and set(rest) <= {child}:
-        items = rest.get(child)
-        items = [] if items is None else items if isinstance(items, list) else [items]
-        return [decode(item, encoding) for item in items]
-    if encoding.text is None or set(rest) != {encoding.text}:
-        return _UNTYPED
-    text = rest[encoding.text]
-    if kind in encoding.typed_numbers and isinstance(text, str) and _NUMBER.match(text.strip()):
-        number = float(text)
-        return int(number) if number.is_integer() and "." not in text else number
-    return text
-
-
-def _untagged(tag: str, inner: Any, encoding: Encoding) -> Any:
-    if "null" in tag.casefold():
-        return None
-    wrapped = encoding.wraps.get(tag)
-    if wrapped is not None and isinstance(inner, dict) and set(inner) == {wrapped}:
-        inner = inner[wrapped]
-    elif wrapped is not None and inner == {}:
-        return [] if tag in encoding.lists else {}
-    if tag in encoding.dates and isinstance(inner, str) and _MIDNIGHT.match(inner):
-        return inner[:10]
-    if tag in encoding.numeric and isinstance(inner, str) and _NUMBER.match(inner.strip()):
-        number = float(inner)
-        return int(number) if number.is_integer() and "." not in inner else number
-    return decode(inner, encoding)
-
-
-def _field_name(name: str, siblings: dict[str, Any], encoding: Encoding) -> str:
-    """An attribute's name without its prefix, the text key as ``value``: unless a sibling
-    already has that name."""
-    if encoding.text is not None and name == encoding.text:
-        plain = _TEXT_VALUE
-    elif encoding.attribute is not None and name.startswith(encoding.attribute):
-        plain = name[len(encoding.attribute) :]
-    else:
-        return name
-    return name if not plain or plain in siblings else plain

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mcp_sim.prompting.field_tables import FieldTables, Places, _Labels
-from mcp_sim.prompting.record_fields import values_at
+from mcp_sim.prompting.record_fields import field_paths, values_at
 from mcp_sim.prompting.summary_stats import is_map
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
@@ -28,6 +28,15 @@ def test_values_at_walks_fields_arrays_and_map_keys() -> None:
     assert values_at(record, "none") == []
     assert values_at(record, "missing") == []
     assert values_at(record, "items") == []
+
+
+def test_fields_named_by_numbers_are_fields_not_a_map_of_ids() -> None:
+    # MARC's tags: a control field's text beside data fields' objects.
+    record = {"fields": {"001": "ocn1", "245": {"a": "Title"}, "650": [{"a": "Harbors"}]}}
+    paths = field_paths(record)
+    assert paths["fields/650/*/a"] == ["Harbors"] and paths["fields/245/a"] == ["Title"]
+    # Entries keyed by date are alike, and remain a map.
+    assert "days/#" in field_paths({"days": {"2026-05-01": {"n": 1}, "2026-05-02": {"n": 2}}})
 
 
 def test_labels_keep_true_one_and_one_point_oh_apart() -> None:

@@ -12,7 +12,8 @@ from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.composite_keys import composite_id, key_parts
 from mcp_sim.runtime.decoded_state import view_encoding
 from mcp_sim.runtime.state_index import StateIndex
-from mcp_sim.runtime.value_encodings import decode, detect
+from mcp_sim.runtime.value_decoding import decode
+from mcp_sim.runtime.value_encodings import detect
 from mcp_sim.spec.world import World
 
 
