@@ -31,6 +31,12 @@ from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.runtime.typed_references import kind_word
 
+LEAST_OWN_VALUES = 2
+"""Values of its own (scalars under its keys) a nested item holds, on average, to be a record
+rather than a leaf of one (a property list's one-key entry, a one-key wrapper)."""
+PART_SAMPLE = 50
+"""Records whose nested items are counted to tell records from leaves."""
+
 
 def entity_of(path: str) -> tuple[str, str] | None:
     """``(entity, tail)`` of a field path inside nested records: ``units/*/members/*/grade``
@@ -76,24 +82,19 @@ def nested_entity(
         if not any(p.endswith(f"{name}/{KEY}") for p in schema.fields):
             if _references(schema, name, kinds):
                 return None
-            sample = [record for _, _, record in records[:PART_SAMPLE]]
+            # Spread over the collection: some kinds of item sit in a few records only.
+            step = max(1, len(records) // PART_SAMPLE)
+            sample = [record for _, _, record in records[::step][:PART_SAMPLE]]
             own = not records or own_records(schema, narrowed(reading, name), name, sample)
             return name if own else None
     return None
-
-
-LEAST_OWN_VALUES = 2
-"""Values of its own (scalars under its keys) a nested item holds, on average, to be a record
-rather than a leaf of one (a property list's one-key entry, a one-key wrapper)."""
-PART_SAMPLE = 50
-"""Records whose nested items are counted to tell records from leaves."""
 
 
 def own_records(schema: FieldSchema, reading: Reading, entity: str, records: Sequence[Any]) -> bool:
     """Whether the ``entity`` items the (narrowed) ``reading`` tests are records of their own
     (see the module): not when each record of the collection holds at most one value at every
     field tested (in ``schema``'s sample), nor when the items hold fewer than
-    :data:`LEAST_OWN_VALUES` scalars each on average (in the first of ``records``)."""
+    :data:`LEAST_OWN_VALUES` scalars each on average (in ``records``, a sample)."""
     fields = [f for c in reading.constraints for f in c.fields if f in schema.fields]
     if fields and all(schema.fields[f].values <= schema.fields[f].records for f in fields):
         return False
