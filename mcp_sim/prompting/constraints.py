@@ -36,7 +36,7 @@ from mcp_sim.prompting.record_fields import (
     kind_of_value,
 )
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
-from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix
+from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix, of_magnitude
 from mcp_sim.runtime.state_shape import normalize
 
 NAME_FIT = 0.6
@@ -178,7 +178,8 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
         # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
         return Constraint(name, op, value, tuple(measured), NAME_FIT)
     if not fields and op in ("min", "max"):
-        fields = _by_kind(schema, kind)
+        # Only fields whose values are of the bound's magnitude, not any that spans it.
+        fields = [p for p in _by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
         if how.words:
             # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
             named = [

@@ -177,14 +177,16 @@ def read_argument(name: str) -> ArgumentName:
     if len(raw) > 1 and raw[:2] == ("as", "of"):
         # "as of" a date: what held up to it (a balance as of a day).
         return ArgumentName("max", tuple(singular(w) for w in raw[2:]))
-    for op, marks in (("min", _LOWER_BOUND), ("max", _UPPER_BOUND)):
-        if raw[0] in marks or raw[-1] in marks:
-            mark = raw[0] if raw[0] in marks else raw[-1]
-            rest = raw[1:] if raw[0] in marks else raw[:-1]
-            # "from"/"to" bound a date or a number, but name the ends of a trip otherwise.
-            return ArgumentName(
-                op, tuple(singular(w) for w in rest), ambiguous_bound=mark in ("from", "to")
-            )
+    # A last word that bounds outranks a first one, which may be the field's own
+    # (``max_kmh_to`` bounds ``max_kmh`` from above, as ``max_kmh_from`` does from below).
+    for at in (-1, 0):
+        for op, marks in (("min", _LOWER_BOUND), ("max", _UPPER_BOUND)):
+            if raw[at] in marks:
+                rest = raw[:-1] if at == -1 else raw[1:]
+                # "from"/"to" bound a date or a number, but name the ends of a trip otherwise.
+                return ArgumentName(
+                    op, tuple(singular(w) for w in rest), ambiguous_bound=raw[at] in ("from", "to")
+                )
     if raw[-1] in TEXT_NAMES and len(raw) > 1 and raw[-1] in ("query", "search", "text"):
         return ArgumentName("text", words[:-1])
     return ArgumentName("eq", words)

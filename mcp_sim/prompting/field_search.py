@@ -177,7 +177,8 @@ class FieldSearch:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
 
     def run(self, collection: Collection, reading: Reading) -> SearchResult:
-        entity = nested_entity(self.tables.schema(collection), reading, self.tables.kinds)
+        schema = self.tables.schema(collection)
+        entity = nested_entity(schema, reading, self.tables.kinds, self.tables.records(collection))
         if entity is not None:
             return self.run_nested(collection, narrowed(reading, entity), entity)
         met: dict[str, int] = {}
@@ -195,7 +196,6 @@ class FieldSearch:
         result = SearchResult(collection, reading, full, partial)
         result.places = Places(self.tables, collection, self.overlay.changed)
         if len(full) < FEW_DIRECT and wanted > 1:
-            schema = self.tables.schema(collection)
 
             def values(path: str, pointers: list[str]) -> list[tuple[str, list[Any]]]:
                 return self.current(collection, path, pointers)

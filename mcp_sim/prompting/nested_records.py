@@ -8,11 +8,18 @@ constraint of a search names a field of one kind of nested record, found at any 
 records: each is tested on its own fields, and the matches are the nested records themselves
 (``/divisions/3/units/0/members/2``), not the outer records that hold one of them. Maps keyed
 by id or date (a flight's calendar) are entries of their record, not records of their own.
+
+Nested items are records of their own only when they are: an item holding fewer than two
+values of its own (a MARC subfield ``{"d": "1406"}``, a wrapper ``{"999": {...}}``) is a
+leaf of its record, and a value that each record holds once (a patient's one identifier, a
+catalogue record's one control number) names the record however deep it sits. Then the
+search is on the collection's records (see :func:`own_records`): the unit of a search, and
+of a lookup by a value, is the record that holds the match, never a leaf in its place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -23,6 +30,12 @@ from mcp_sim.prompting.record_fields import ANY, KEY, FieldSchema, values_at
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.runtime.typed_references import kind_word
+
+LEAST_OWN_VALUES = 2
+"""Values of its own (scalars under its keys) a nested item holds, on average, to be a record
+rather than a leaf of one (a property list's one-key entry, a one-key wrapper)."""
+PART_SAMPLE = 50
+"""Records whose nested items are counted to tell records from leaves."""
 
 
 def entity_of(path: str) -> tuple[str, str] | None:
@@ -39,14 +52,18 @@ def entity_of(path: str) -> tuple[str, str] | None:
 
 
 def nested_entity(
-    schema: FieldSchema, reading: Reading, kinds: frozenset[str] = frozenset()
+    schema: FieldSchema,
+    reading: Reading,
+    kinds: frozenset[str] = frozenset(),
+    records: Sequence[tuple[str, str, Any]] = (),
 ) -> str | None:
     """The kind of nested record every constraint names a field of (an array's items, not a
     map's entries), or ``None``; ``None`` too when two constraints want different values of
     one field (a parcel's events at facility A and at facility B): no one nested record can
     meet both, the record holding them can; and for references (an id beside the kind of
     ``kinds`` it names: a talk's ``{"type": "speakers", "id": "7"}``), which are the holding
-    record's, not records of their own."""
+    record's, not records of their own; and, given the collection's ``(key, pointer, record)``
+    ``records``, when its items are leaves of their records (see :func:`own_records`)."""
     common: set[str] | None = None
     wanted: dict[tuple[str, ...], Any] = {}
     for constraint in reading.constraints:
@@ -63,8 +80,58 @@ def nested_entity(
         return None
     for name in sorted(common):
         if not any(p.endswith(f"{name}/{KEY}") for p in schema.fields):
-            return None if _references(schema, name, kinds) else name
+            if _references(schema, name, kinds):
+                return None
+            # Spread over the collection: some kinds of item sit in a few records only.
+            step = max(1, len(records) // PART_SAMPLE)
+            sample = [record for _, _, record in records[::step][:PART_SAMPLE]]
+            own = not records or own_records(schema, narrowed(reading, name), name, sample)
+            return name if own else None
     return None
+
+
+def own_records(schema: FieldSchema, reading: Reading, entity: str, records: Sequence[Any]) -> bool:
+    """Whether the ``entity`` items the (narrowed) ``reading`` tests are records of their own
+    (see the module): not when each record of the collection holds at most one value at every
+    field tested (in ``schema``'s sample), nor when the items hold fewer than
+    :data:`LEAST_OWN_VALUES` scalars each on average (in ``records``, a sample)."""
+    fields = [f for c in reading.constraints for f in c.fields if f in schema.fields]
+    if fields and all(schema.fields[f].values <= schema.fields[f].records for f in fields):
+        return False
+    prefixes = sorted({p for f in fields if (p := _item_prefix(f, entity)) is not None})
+    items = scalars = 0
+    for record in records[:PART_SAMPLE]:
+        for prefix in prefixes:
+            for item in _items_at(record, prefix.split("/")):
+                items += 1
+                scalars += sum(1 for v in item.values() if not isinstance(v, dict | list))
+    return items == 0 or scalars >= LEAST_OWN_VALUES * items
+
+
+def _item_prefix(path: str, entity: str) -> str | None:
+    """The path of the ``entity`` items ``path`` lies in: ``units/*/members/*/grade`` →
+    ``units/*/members/*``."""
+    found = entity_of(path)
+    if found is None or found[0] != entity:
+        return None
+    return path[: len(path) - len(found[1]) - 1]
+
+
+def _items_at(value: Any, segments: list[str]) -> Iterator[dict[str, Any]]:
+    """The objects at the path ``segments`` of ``value`` (``*``: any item or entry)."""
+    if not segments:
+        if isinstance(value, dict):
+            yield value
+        return
+    head, rest = segments[0], segments[1:]
+    if head == ANY:
+        inner = (
+            value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+        )
+        for item in inner:
+            yield from _items_at(item, rest)
+    elif isinstance(value, dict) and head in value:
+        yield from _items_at(value[head], rest)
 
 
 def _references(schema: FieldSchema, entity: str, kinds: frozenset[str]) -> bool:

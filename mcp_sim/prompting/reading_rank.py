@@ -39,6 +39,7 @@ def rank_readings(
     whether the arguments named a record by key."""
     found: list[Reading] = []
     keys: set[str] = set()
+    told_of: set[str] = set()
     for schema in schemas:
         reading = own_kind(read_collection(schema, arguments, told), schemas, id_fields)
         if not reading.constraints:
@@ -48,6 +49,8 @@ def rank_readings(
             continue
         # Any segment may name the records (``/stations/edges``: a paged list of stations).
         bonus = 0.5 if set(tokens(schema.collection)) & named else 0.0
+        if bonus:
+            told_of.add(schema.collection)
         if bonus and names_one(reading, schema):
             # One record of the collection the tool names, by a field no two records share
             # (``get_boat``: the id inside a GraphQL edge of ``/boats/edges``): a lookup by
@@ -58,8 +61,10 @@ def rank_readings(
     if keys:
         # Records that merely hold a looked-up key belong to the answer only when it is a
         # list of records (the depot's drivers), not the looked-up record (the depot's).
+        # The records the tool names are searched whatever else it names by key
+        # (``findVehicles`` by fuel beside the depot it names).
         held = keys if asked else frozenset()
-        found = [r for r in found if refers(r, held)]
+        found = [r for r in found if refers(r, held) or r.collection in told_of]
     return found, bool(keys)
 
 

@@ -12,6 +12,7 @@ names' words, and what kind of values they hold), computed once per world.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -189,6 +190,9 @@ class FieldInfo:
     dimensions: set[str] = field(default_factory=set)
     """What the quantities seen measure (``watts`` for ``"150 kW"``; see
     :mod:`mcp_sim.runtime.quantities`)."""
+    decades: dict[int, int] = field(default_factory=dict)
+    """How many numbers seen lie in each power of ten (see :func:`decade`): whether a bound
+    is of the magnitude of the field's values, not only inside their span."""
 
     @property
     def unique(self) -> bool:
@@ -313,8 +317,18 @@ def _note_range(info: FieldInfo, value: Any, kind: str) -> None:
         return
     info.low = number if info.low is None else min(info.low, number)
     info.high = number if info.high is None else max(info.high, number)
+    info.decades[decade(number)] = info.decades.get(decade(number), 0) + 1
     if isinstance(value, float) and not value.is_integer():
         info.fractional += 1
+
+
+ZERO_DECADE = -99
+"""The decade :func:`decade` gives 0, which no bound's magnitude is near."""
+
+
+def decade(number: float) -> int:
+    """The power of ten ``number`` lies in (``2208`` → 3, ``0.5`` → -1; 0 → :data:`ZERO_DECADE`)."""
+    return math.floor(math.log10(abs(number))) if number else ZERO_DECADE
 
 
 ENUM_MOST = 12

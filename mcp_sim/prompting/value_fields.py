@@ -16,7 +16,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
-from mcp_sim.prompting.record_fields import SELF, FieldInfo, FieldSchema, magnitude
+from mcp_sim.prompting.record_fields import (
+    SELF,
+    ZERO_DECADE,
+    FieldInfo,
+    FieldSchema,
+    decade,
+    magnitude,
+)
 
 ID_WORDS = frozenset({"id", "ids", "key", "uuid", "guid"})
 """Last words of identifiers' names: an id is neither a measure nor a title."""
@@ -44,6 +51,24 @@ def range_distance(info: FieldInfo, value: Any) -> float | None:
     elif isinstance(value, int) and info.fractional * 4 > info.values:
         distance += _OTHER_NUMBER
     return distance
+
+
+LEAST_NEAR_SHARE = 1 / 3
+"""Share of a field's numbers within a power of ten of a bound for the bound to be of their
+magnitude."""
+
+
+def of_magnitude(info: FieldInfo, value: Any) -> bool:
+    """Whether a bound (``published_to=2208``) is of the magnitude of ``info``'s values: a
+    third of them lie within a power of ten of it. A field whose values only span it (flags
+    of 0 beside item numbers of 20000, under a map of coded attributes) is no field a range
+    on years bounds. A bound of 0, and a field with no numbers seen, are not judged."""
+    number = magnitude(value)
+    if number is None or not number or not info.decades:
+        return True
+    wanted = decade(number)
+    near = sum(n for d, n in info.decades.items() if d != ZERO_DECADE and abs(d - wanted) <= 1)
+    return near >= LEAST_NEAR_SHARE * sum(info.decades.values())
 
 
 TEMPORAL = frozenset({"after", "before", "since", "until", "till", "earliest", "latest"})

@@ -88,6 +88,9 @@ def test_names_are_read_as_fields_and_ranges() -> None:
     assert read_argument("q").op == "text"
     assert read_argument("limit").control and read_argument("sort_by").control
     assert read_argument("from").ambiguous_bound
+    # A bound's last word outranks a first word that is the field's own (``max_kmh``).
+    upper, lower = read_argument("max_kmh_to"), read_argument("max_kmh_from")
+    assert (upper.op, lower.op) == ("max", "min") and upper.words == lower.words == ("max", "kmh")
     city = path_words("address/city", "/users")
     assert name_score(("city",), city) == 1.0
     assert name_score(("address", "city"), city) == 1.0

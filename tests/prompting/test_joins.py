@@ -74,6 +74,18 @@ def test_a_lookup_asking_for_a_list_also_finds_the_records_that_hold_its_key() -
     assert next(iter(grounding.picks)) == "/depots/DP2"
 
 
+def test_the_records_a_tool_names_are_searched_beside_a_record_it_names_by_key() -> None:
+    """``findVehicles(depot, fuel)`` names a depot by key, but searches vehicles."""
+    state = fleet_state()
+    for n, vehicle in enumerate(state["vehicles"].values()):
+        vehicle["fuelType"] = ["diesel", "hvo", "lng"][n % 3]
+    world = world_of(state, "findVehicles")
+    grounding = grounded(world, "findVehicles", {"depot": "DP2", "fuel": "hvo"})
+    vehicles = next(s for s in grounding.searches if s.collection.pointer == "/vehicles")
+    assert {c.argument for c in vehicles.constraints} == {"depot", "fuel"}
+    assert vehicles.full
+
+
 def test_a_lookup_of_one_record_leaves_the_records_holding_its_key_out() -> None:
     """The depot's record is the answer: its vehicles (whose ``depotCode`` holds its key)
     would only cost the prompt room."""

@@ -194,3 +194,17 @@ def test_a_key_the_tools_take_as_a_number_is_written_as_one() -> None:
         world = beds_world(id_type)
         names = key_names(world, StateIndex(world, world.state))
         assert key_label("/beds/1007", names) == f" {shown}"
+
+
+def test_a_bound_takes_no_field_whose_values_only_span_it() -> None:
+    # Coded attributes under one map: flags of 0 beside item numbers of 20000 span a year,
+    # but none is of a year's magnitude; the year field is.
+    def record(n: int, years: bool) -> dict[str, Any]:
+        coded = [{"0": "0"}, {"1": "0"}, {"4": "0"}, {"9": str(20000 + n)}]
+        return {"title": f"T{n}", "codes": coded, **({"year": 1950 + n} if years else {})}
+
+    flags = FieldSchema.of("/books", [(str(n), record(n, False)) for n in range(40)])
+    assert read_collection(flags, {"published_to": 2208}).constraints == ()
+    dated = FieldSchema.of("/books", [(str(n), record(n, True)) for n in range(40)])
+    (bound,) = read_collection(dated, {"published_to": 2208}).constraints
+    assert bound.fields == ("year",)
