@@ -42,17 +42,28 @@ def touches(op: dict[str, Any], pointer: str) -> bool:
     record = _segments(pointer)
     for key in ("path", "from"):
         path = op.get(key)
-        if not isinstance(path, str):
-            continue
+        if not isinstance(path, str) or (key == "from" and op.get("op") == "copy"):
+            continue  # a copy reads its source, and changes nothing there
         changed = _segments(path)
         common = min(len(changed), len(record))
         if changed[:common] == record[:common]:
             return True
         # Adding to or removing from an array moves the items after it.
-        shifts = op.get("op") in ("add", "remove", "move")
-        if shifts and record and record[-1].isdigit() and changed[:-1] == record[:-1]:
+        beside = bool(record) and record[-1].isdigit() and changed[:-1] == record[:-1]
+        shifts = beside and _shifts(op.get("op"), key, changed[-1])
+        if shifts and int(changed[-1]) <= int(record[-1]):
             return True
     return False
+
+
+def _shifts(kind: Any, key: str, last: str) -> bool:
+    """Whether an operation of ``kind`` at ``last`` (its ``key``'s last segment) may move the
+    items of an array after it: an insertion or removal at an index does (an object keyed by
+    numbers is taken for an array, which only shows a record again); appending (``/-``)
+    moves none, so the records a turn showed keep their pointers across a log's appends."""
+    if not last.isdigit():
+        return False
+    return kind in ("add", "remove", "move", "copy") and (key == "path" or kind == "move")
 
 
 def known_records(
