@@ -167,6 +167,12 @@ class ReuseParts(PrefixReuse):
         self.events["recomputed"] += call.tokens - call.tokens_shared
         return call
 
+    def merge(self, other: ReuseParts) -> None:
+        """Adds ``other``'s counts (another world's calls) to these."""
+        self.chars.update(other.chars)
+        self.events.update(other.events)
+        self.rewrites += other.rewrites
+
     def rows(self) -> dict[str, Any]:
         calls = max(1, self.events["later_calls"])
         per_call = {part: round(self.chars[part] / 3 / calls) for part in PARTS}
@@ -180,6 +186,14 @@ class ReuseParts(PrefixReuse):
             "share": {part: round(self.chars[part] / tail, 3) for part in PARTS},
             "records_repeated_per_call": round(self.chars["repeated"] / 3 / calls),
             "records_factless_per_call": round(self.chars["factless"] / 3 / calls),
+            # What the reuse would be if a turn sent none of the record lines that hold no
+            # value of the call's answer (an oracle's bound for a smaller turn budget).
+            "reuse_without_factless": round(
+                1
+                - (self.events["recomputed"] - self.chars["factless"] / 3)
+                / max(1, self.events["tokens"]),
+                3,
+            ),
             "anchored_calls": self.events["anchored"],
             "folds": self.events["fold"],
             "drops": self.events["drop"],
@@ -196,7 +210,8 @@ def _line(name: str, row: dict[str, Any]) -> str:
         f"{name}: {row['later_calls']} later calls, prompt {row['prompt_tokens_mean']:,} tokens, "
         f"recomputed {row['recomputed_mean']:,} (reuse {row['reuse_tokens']}); per call: {parts}; "
         f"record lines repeated from the history {row['records_repeated_per_call']}, holding "
-        f"no value of the answer {row['records_factless_per_call']}; "
+        f"no value of the answer {row['records_factless_per_call']} (reuse without them "
+        f"{row['reuse_without_factless']}); "
         f"re-anchored {row['anchored_calls']}, folds {row['folds']}, drops {row['drops']} "
         f"({row['rewritten_tokens_each']:,} tokens rewritten, "
         f"{row['recomputed_after_rewrite']:,} recomputed each)"
@@ -238,9 +253,15 @@ def main(argv: list[str]) -> int:
     else:
         parser.error("give WORLD and CALLS, or --zoo")
     report = {}
+    total = ReuseParts()
     for name, world, calls in runs:
-        report[name] = anyio.run(_measure, world, calls, settings).rows()
+        parts = anyio.run(_measure, world, calls, settings)
+        total.merge(parts)
+        report[name] = parts.rows()
         print(_line(name, report[name]), flush=True)
+    if len(runs) > 1:
+        report["ALL"] = total.rows()
+        print(_line("ALL", report["ALL"]))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
