@@ -19,6 +19,9 @@ _RECORD_LINE = re.compile(r"^- (/[^\n]*?): (?=[\[{\"0-9tfn-])", re.MULTILINE)
 """A record line of a view (``- /orders/#W1: {...}``); outlined records carry a label before
 the colon (``(large parts outlined)``) and so are not whole."""
 _OUTLINED = " (large parts outlined)"
+_PLACE_LABEL = re.compile(r' \(at \{"lat": [^{}\n]*\}\)(?=:| \(large parts outlined\):)')
+"""The position a point feature's line spells out (see :mod:`mcp_sim.prompting.geo_labels`):
+its ``": "`` would otherwise end the pointer early, and the record never count as shown."""
 _KEY_LABEL = re.compile(r' \(key "[^"\n]*":"[^\n]*?"\)(?= \(large parts outlined\)|$)')
 """The label naming a record's key (see :mod:`mcp_sim.prompting.key_names`)."""
 KNOWN_HEADING = "**Also needed, shown whole in an earlier turn and unchanged since:**"
@@ -28,7 +31,7 @@ KNOWN_HEADING = "**Also needed, shown whole in an earlier turn and unchanged sin
 def record_pointers(head: str) -> tuple[str, ...]:
     """The pointers of the records ``head`` (a turn as shown) shows whole. A session's turns
     keep their heads, so each is read once, not on every later call."""
-    found = (_KEY_LABEL.sub("", p) for p in _RECORD_LINE.findall(head))
+    found = (_KEY_LABEL.sub("", p) for p in _RECORD_LINE.findall(_PLACE_LABEL.sub("", head)))
     return tuple(p for p in found if not p.endswith(_OUTLINED))
 
 

@@ -47,6 +47,15 @@ def test_record_lines_of_a_view_are_known_unless_outlined() -> None:
     assert record_pointers(head) == ("/users/ana", "/slots/2026-01-01T09:00")
 
 
+def test_a_point_feature_labelled_with_its_place_is_known_by_its_pointer() -> None:
+    # A label spelling out a position holds ": " before the record's JSON does.
+    head = (
+        '- /features/52 (at {"lat": 52.06, "lon": 5.01}): {"id":"node/31"}\n'
+        '- /features/7 (at {"lat": -1.5, "lon": 3}) (large parts outlined): {"id":"n"}'
+    )
+    assert record_pointers(head) == ("/features/52",)
+
+
 def test_a_change_forgets_the_records_it_touches() -> None:
     replace = {"op": "replace", "path": "/users/ana/name", "value": "Anna"}
     assert touches(replace, "/users/ana")
