@@ -19,6 +19,9 @@ _RECORD_LINE = re.compile(r"^- (/[^\n]*?): (?=[\[{\"0-9tfn-])", re.MULTILINE)
 """A record line of a view (``- /orders/#W1: {...}``); outlined records carry a label before
 the colon (``(large parts outlined)``) and so are not whole."""
 _OUTLINED = " (large parts outlined)"
+_PLACE_LABEL = re.compile(r' \(at \{"lat": [^{}\n]*\}\)(?=:| \(large parts outlined\):)')
+"""The position a point feature's line spells out (see :mod:`mcp_sim.prompting.geo_labels`):
+its ``": "`` would otherwise end the pointer early, and the record never count as shown."""
 _KEY_LABEL = re.compile(r' \(key "[^"\n]*":"[^\n]*?"\)(?= \(large parts outlined\)|$)')
 """The label naming a record's key (see :mod:`mcp_sim.prompting.key_names`)."""
 KNOWN_HEADING = "**Also needed, shown whole in an earlier turn and unchanged since:**"
@@ -28,7 +31,7 @@ KNOWN_HEADING = "**Also needed, shown whole in an earlier turn and unchanged sin
 def record_pointers(head: str) -> tuple[str, ...]:
     """The pointers of the records ``head`` (a turn as shown) shows whole. A session's turns
     keep their heads, so each is read once, not on every later call."""
-    found = (_KEY_LABEL.sub("", p) for p in _RECORD_LINE.findall(head))
+    found = (_KEY_LABEL.sub("", p) for p in _RECORD_LINE.findall(_PLACE_LABEL.sub("", head)))
     return tuple(p for p in found if not p.endswith(_OUTLINED))
 
 
@@ -42,17 +45,28 @@ def touches(op: dict[str, Any], pointer: str) -> bool:
     record = _segments(pointer)
     for key in ("path", "from"):
         path = op.get(key)
-        if not isinstance(path, str):
-            continue
+        if not isinstance(path, str) or (key == "from" and op.get("op") == "copy"):
+            continue  # a copy reads its source, and changes nothing there
         changed = _segments(path)
         common = min(len(changed), len(record))
         if changed[:common] == record[:common]:
             return True
         # Adding to or removing from an array moves the items after it.
-        shifts = op.get("op") in ("add", "remove", "move")
-        if shifts and record and record[-1].isdigit() and changed[:-1] == record[:-1]:
+        beside = bool(record) and record[-1].isdigit() and changed[:-1] == record[:-1]
+        shifts = beside and _shifts(op.get("op"), key, changed[-1])
+        if shifts and int(changed[-1]) <= int(record[-1]):
             return True
     return False
+
+
+def _shifts(kind: Any, key: str, last: str) -> bool:
+    """Whether an operation of ``kind`` at ``last`` (its ``key``'s last segment) may move the
+    items of an array after it: an insertion or removal at an index does (an object keyed by
+    numbers is taken for an array, which only shows a record again); appending (``/-``)
+    moves none, so the records a turn showed keep their pointers across a log's appends."""
+    if not last.isdigit():
+        return False
+    return kind in ("add", "remove", "move", "copy") and (key == "path" or kind == "move")
 
 
 def known_records(

@@ -70,41 +70,29 @@ follows it exactly; otherwise use the format a real implementation of the tool w
 return the error exactly as the real tool would report it, e.g. `status: error` with a message, \
 or the tool's declared error code and message."""
 
+# The closing instructions end every call's prompt and are never kept in its history, so each
+# call's prefix cache recomputes them (with the call's own turn): they say what the system
+# part does not (what to answer, in which form) and no more. The conventions (consistency,
+# errors, output formats) are in the system part, which is cached.
+
 TURN_INSTRUCTION = """
 
-Please analyze the input above and predict the realistic output/response that the environment \
-would produce.
-
-Requirements:
-- Be precise and accurate in your prediction
-- Consider edge cases and error conditions
-- Maintain state consistency with previous interactions in this session
-- Match the expected output format
-
-First, think step by step to explain your reasoning. Then, provide the simulated environment \
-observation wrapped strictly within the <predicted_observation></predicted_observation> tags."""
+Predict the exact response the environment returns for the action above, consistent with \
+the world state and this session. First think step by step, then give the observation \
+strictly within <predicted_observation></predicted_observation> tags."""
 
 STRUCTURED_INSTRUCTION = """
 
-Please analyze the input above and predict the realistic response of this tool.
-
-Requirements:
-- Be precise and accurate in your prediction
-- Maintain state consistency with the world state and previous interactions in this session
-- The response is a JSON object that follows the tool's output schema exactly
-
-Answer with the JSON object only."""
+Predict the exact response of this tool for the action above, consistent with the world \
+state and this session: a JSON object that follows the tool's output schema exactly. Answer \
+with the JSON object only."""
 
 ENVELOPE_INSTRUCTION = """
 
-Please analyze the input above and predict the realistic output of this tool.
-
-Requirements:
-- Be precise and accurate in your prediction
-- Maintain state consistency with the world state and previous interactions in this session
-- Match the output format a real implementation of the tool would use
-
-Answer with a JSON object whose only field, "observation", holds the tool's raw output exactly as the tool would print it."""
+Predict the exact output of this tool for the action above, consistent with the world state \
+and this session, in the format a real implementation of the tool would use. Answer with a \
+JSON object whose only field, "observation", holds the tool's raw output exactly as the tool \
+would print it."""
 
 
 STATE_CHANGES = """\
@@ -118,7 +106,5 @@ move, copy, test) inside <state_patch></state_patch> tags, after the closing \
 lists the records its call refers to with their current pointers. Append to an array with `/-`. Give [] when the call changes nothing, e.g. when it fails. A record the call \
 creates takes the next fresh identifier offered for its kind."""
 
-PATCH_INSTRUCTION = """
-
-This tool can change the world state: after the observation, give its change to the world \
-state inside <state_patch></state_patch> tags."""
+PATCH_INSTRUCTION = """ This tool can change the world state: after the observation, give \
+its change inside <state_patch></state_patch> tags."""

@@ -15,6 +15,7 @@ from mcp_sim.prompting.native import (
     PastCall,
     TurnContext,
     build_messages,
+    estimate_tokens,
     render_system,
 )
 from mcp_sim.spec.loading import load_world, parse_world
@@ -175,6 +176,26 @@ def test_structured_turn_asks_for_json_instead_of_tags(bookstore: World) -> None
     assert "<predicted_observation>" not in content
     instruction = content.rsplit("```", 1)[1]
     assert "JSON" in instruction
+
+
+@pytest.mark.parametrize("shape", ["tags", "structured", "envelope", "patch"])
+def test_the_closing_part_every_call_recomputes_stays_short(shape: str) -> None:
+    # What follows a call's action is never kept in its history, so a prefix cache
+    # recomputes it on every call: it says what to answer and in which form, no more (the
+    # conventions are in the cached system part).
+    answer = AnswerShape(
+        structured=shape == "structured",
+        envelope=shape == "envelope",
+        writes=shape == "patch",
+        response_schema=None,
+    )
+    world = load_world(BOOKSTORE)
+    tool = world.tools[0]
+    content = build_messages(world, [], tool, {}, {}, shape=answer)[-1]["content"]
+    closing = content.rsplit("```", 1)[1]
+    assert estimate_tokens(closing) <= 125, closing
+    assert "observation" in closing or "JSON" in closing
+    assert ("<state_patch>" in closing) == (shape == "patch")
 
 
 def test_first_call_has_only_system_and_current_turn(bookstore: World) -> None:

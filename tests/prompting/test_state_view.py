@@ -153,7 +153,7 @@ async def test_each_prompt_repeats_the_previous_one_up_to_its_closing_part(
         assert later[:turn] == earlier[:turn]
         closing = earlier[-1]["content"][len(later[turn]["content"]) :]
         assert earlier[-1]["content"].startswith(later[turn]["content"])
-        assert closing.startswith("\n\nPlease analyze the input above")
+        assert closing.startswith("\n\nPredict the exact response")
     turns = [p[-1]["content"].split("**Action:**")[0] for p in prompts]
     assert "**Current World State:**" in turns[0]
     assert all("**Current World State:**" not in t for t in turns[1:])

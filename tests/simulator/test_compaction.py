@@ -47,6 +47,15 @@ def test_record_lines_of_a_view_are_known_unless_outlined() -> None:
     assert record_pointers(head) == ("/users/ana", "/slots/2026-01-01T09:00")
 
 
+def test_a_point_feature_labelled_with_its_place_is_known_by_its_pointer() -> None:
+    # A label spelling out a position holds ": " before the record's JSON does.
+    head = (
+        '- /features/52 (at {"lat": 52.06, "lon": 5.01}): {"id":"node/31"}\n'
+        '- /features/7 (at {"lat": -1.5, "lon": 3}) (large parts outlined): {"id":"n"}'
+    )
+    assert record_pointers(head) == ("/features/52",)
+
+
 def test_a_change_forgets_the_records_it_touches() -> None:
     replace = {"op": "replace", "path": "/users/ana/name", "value": "Anna"}
     assert touches(replace, "/users/ana")
@@ -54,10 +63,23 @@ def test_a_change_forgets_the_records_it_touches() -> None:
     assert not touches({"op": "add", "path": "/users/bo", "value": {}}, "/users/ana")
     # Removing an array item moves the items after it.
     assert touches({"op": "remove", "path": "/orders/0"}, "/orders/3")
-    assert touches({"op": "add", "path": "/orders/-", "value": {}}, "/orders/3")
+    assert touches({"op": "add", "path": "/orders/1", "value": {}}, "/orders/3")
+    assert touches({"op": "move", "from": "/orders/2", "path": "/archive/-"}, "/orders/3")
     heads = ['- /users/ana: {"n":1}\n- /users/bo: {"n":2}', None]
     assert known_records(heads, [[replace], []]) == {"/users/bo"}
     assert known_records(heads, [[], []]) == {"/users/ana", "/users/bo"}
+
+
+def test_an_append_or_a_change_after_a_record_keeps_it_known() -> None:
+    # Appending to a log (``/-``) or changing items after a record moves it nowhere: the
+    # turns that showed it whole still show it as it is, so it is named, not sent again.
+    assert not touches({"op": "add", "path": "/Items/-", "value": {}}, "/Items/3")
+    assert not touches({"op": "add", "path": "/Items/7", "value": {}}, "/Items/3")
+    assert not touches({"op": "remove", "path": "/Items/7"}, "/Items/3")
+    assert not touches({"op": "copy", "from": "/Items/3", "path": "/Items/-"}, "/Items/3")
+    appended = [{"op": "add", "path": "/Items/-", "value": {"n": 3}}]
+    heads = ['- /Items/0: {"n":1}\n- /Items/1: {"n":2}', None]
+    assert known_records(heads, [appended, []]) == {"/Items/0", "/Items/1"}
 
 
 def test_known_records_are_named_in_one_line() -> None:
