@@ -53,9 +53,9 @@ def random_shape(seed: int) -> Shape:
             "with 'Error:'.",
             "note": design.note,
             "encoding": design.encoding,
-            "structure": design.structure.names,
+            "structure": design.drawn,
             "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}, "
-            f"structures drawn: {design.structure.names}.",
+            f"structures drawn: {design.drawn}.",
         },
     )
     made: Shape = kind(design)
