@@ -107,7 +107,9 @@ def test_list_envelopes_wrap_each_collection_as_real_apis_answer_lists(style: st
 
 @pytest.mark.parametrize("seed", PLAIN)
 @pytest.mark.parametrize("reshaping", FORCED, ids=lambda r: r.names)
-def test_every_call_answers_as_the_records_laid_out_plainly(seed: int, reshaping: Reshaping) -> None:
+def test_every_call_answers_as_the_records_laid_out_plainly(
+    seed: int, reshaping: Reshaping
+) -> None:
     apart, apart_state, shaped, state = _twins(seed, reshaping)
     context = _context(shaped)
     assert _decoded(shaped, state, context) == _decoded(apart, apart_state, context)
