@@ -46,6 +46,8 @@ def _type(value: Any) -> str:
 
 @dataclass(frozen=True)
 class RecordForm(Codec):
+    """A record written with its fields as a property list, its id held deep, or both."""
+
     listing: str | None = None
     """How fields are listed (none: the record's fields stay as they are)."""
     list_key: str = "fields"
