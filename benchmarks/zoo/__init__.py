@@ -11,7 +11,9 @@ answered, and whose state patches are made, by code (dev tooling, not part of mc
 ``random-N`` is a shape drawn from seed N (:mod:`benchmarks.zoo.random_shapes`): seeds 0-99
 are for development, seeds from 1000 up are held out. Seeds also draw value encodings and
 structures (mixed-type arrays told apart by a type field, typed references) apart from their
-layout (:mod:`benchmarks.zoo.random_shapes.structures`).
+layout (:mod:`benchmarks.zoo.random_shapes.structures`), and how records sit and are written
+(real APIs' list envelopes, records inside a few parents, property lists, ids held deep:
+:mod:`benchmarks.zoo.random_shapes.reshaping`).
 """
 
 from __future__ import annotations

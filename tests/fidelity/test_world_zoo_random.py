@@ -18,6 +18,7 @@ from benchmarks.zoo.measuring import chosen_shapes, measure_zoo
 from benchmarks.zoo.random_shapes import expand
 from benchmarks.zoo.random_shapes.design import ID_STYLES, REFERENCES, Design, draw
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store
+from benchmarks.zoo.random_shapes.reshaping import Reshaping
 from benchmarks.zoo.random_shapes.structures import TYPED_REFERENCES
 from benchmarks.zoo.random_shapes.surface import (
     AGGREGATES,
@@ -38,7 +39,7 @@ DEVELOPMENT = range(100)
 def test_development_seeds_draw_every_kind_of_design() -> None:
     designs = [draw(seed) for seed in DEVELOPMENT]
     containers = {s.container for d in designs for s in d.stores.values()}
-    assert containers == {*CONTAINERS, "events", "mixed"}
+    assert containers == {*CONTAINERS, "events", "mixed", "parented"}
     assert {d.casing for d in designs} == set(CASINGS)
     assert {d.reference for d in designs} == {*REFERENCES, *TYPED_REFERENCES}
     assert {style for d in designs for style in d.id_styles.values()} == set(ID_STYLES)
@@ -123,8 +124,10 @@ def _check_references(design: Design, links: list[Any]) -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_the_state_is_laid_out_as_the_design_says(seed: int) -> None:
-    # Drawn plain: how an encoding stores records is test_world_zoo_random_encodings.py's.
-    shape = RandomShape(draw(seed, "plain"))
+    # Drawn plain and as laid out: how an encoding stores records is
+    # test_world_zoo_random_encodings.py's, how envelopes, parents, property lists and deep
+    # ids do is test_world_zoo_random_reshaping.py's.
+    shape = RandomShape(draw(seed, "plain", Reshaping()))
     design = shape.design
     state = shape.build(random.Random(seed), 100_000)
     for role, store in design.stores.items():
@@ -158,7 +161,7 @@ def test_the_state_is_laid_out_as_the_design_says(seed: int) -> None:
 @pytest.mark.parametrize("null", [True, False])
 def test_sparse_fields_are_missing_from_some_records(null: bool) -> None:
     seed = next(s for s in DEVELOPMENT if draw(s).sparse and draw(s).sparse_null == null)
-    shape = RandomShape(draw(seed, "plain"))
+    shape = RandomShape(draw(seed, "plain", Reshaping()))
     design = shape.design
     state = shape.build(random.Random(seed), 200_000)
     store = design.stores["primary"]

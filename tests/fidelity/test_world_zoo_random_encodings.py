@@ -19,6 +19,7 @@ from benchmarks.zoo import make_shape
 from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes.design import draw
 from benchmarks.zoo.random_shapes.encodings import CODECS, ENCODINGS, draw_encoding, logged_role
+from benchmarks.zoo.random_shapes.reshaping import Reshaping
 from benchmarks.zoo.random_shapes.world import RandomShape
 
 SEEDS = (0, 5, 10, 11, 12, 15, 20, 23)
@@ -38,7 +39,10 @@ MARKS = {
 def _twins(seed: int, encoding: str) -> tuple[RandomShape, State, RandomShape, State]:
     """Seed ``seed`` drawn plain and drawn with ``encoding``, each with its state: the same
     records (an encoded state of the same size would hold fewer)."""
-    plain, encoded = RandomShape(draw(seed, "plain")), RandomShape(draw(seed, encoding))
+    # Both laid out without the structures a seed may draw only where records are plain.
+    apart = Reshaping()
+    plain = RandomShape(draw(seed, "plain", apart))
+    encoded = RandomShape(draw(seed, encoding, apart))
     plain_state, state = plain.build(random.Random(seed), 40_000), State()
     for role, store in encoded.design.stores.items():
         store.place(state)

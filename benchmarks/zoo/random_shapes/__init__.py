@@ -14,7 +14,12 @@ exports have and the layout does not: about a third of the seeds keep two or thr
 in one mixed-type array told apart by a type field (a JSON:API document, a FHIR-like Bundle, a
 Kubernetes-like List, a DynamoDB-like single table, a tagged list; ids may be the same across
 kinds), and about a third refer to records by typed references (``Customer/123``,
-``urn:customer:123``, a URL, ``{"reference": ..}``) (:mod:`.structures`, :mod:`.mixed`). The
+``urn:customer:123``, a URL, ``{"reference": ..}``) (:mod:`.structures`, :mod:`.mixed`). From
+a fourth generator, a third to a half of any run of seeds draw how records sit and are written:
+collections in real APIs' list envelopes (Stripe, OData, SCIM, HAL, Kubernetes), records kept
+inside a few large parents and answered with the parent's id, fields written as property
+lists (one-key objects, name/value pairs, positional tuples), ids held deep in the record
+(:mod:`.reshaping`, :mod:`.envelopes`, :mod:`.parents`, :mod:`.property_lists`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,
@@ -53,9 +58,9 @@ def random_shape(seed: int) -> Shape:
             "with 'Error:'.",
             "note": design.note,
             "encoding": design.encoding,
-            "structure": design.structure.names,
+            "structure": design.drawn,
             "__doc__": f"Random shape of seed {seed}, its records encoded {design.encoding}, "
-            f"structures drawn: {design.structure.names}.",
+            f"structures drawn: {design.drawn}.",
         },
     )
     made: Shape = kind(design)

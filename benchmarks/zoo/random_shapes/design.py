@@ -19,6 +19,7 @@ from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
 from benchmarks.zoo.random_shapes.mixed import Mixed
+from benchmarks.zoo.random_shapes.reshaping import Reshaping, draw_reshaping, reshape
 from benchmarks.zoo.random_shapes.structures import Structure, draw_structure
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
 from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
@@ -74,6 +75,14 @@ class Design:
     """How the records' values are encoded (:mod:`.encodings`)."""
     structure: Structure = dataclasses.field(default_factory=Structure)
     """Mixed-type arrays and typed references the seed draws (:mod:`.structures`)."""
+    reshaping: Reshaping = dataclasses.field(default_factory=Reshaping)
+    """List envelopes, parents, property lists and deep ids the seed draws (:mod:`.reshaping`)."""
+
+    @property
+    def drawn(self) -> str:
+        """The structures the seed draws, in words."""
+        names = [n for n in (self.structure.names, self.reshaping.names) if n != "none"]
+        return ", ".join(names) or "none"
 
     def spell(self, name: str) -> str:
         """The stored name of ``name`` (``boat.length_m``, or a name of the shape's own)."""
@@ -157,9 +166,10 @@ class Design:
         return re.split(r"[/:]", str(value))[-1]
 
 
-def draw(seed: int, encoding: str | None = None) -> Design:
+def draw(seed: int, encoding: str | None = None, reshaping: Reshaping | None = None) -> Design:
     """The design of random shape ``seed`` (the same for the same seed), its records encoded
-    as the seed draws or as ``encoding`` says."""
+    as the seed draws or as ``encoding`` says, its collections reshaped as the seed draws or
+    as ``reshaping`` says (:mod:`.reshaping`)."""
     rng = random.Random(f"random-shape/{seed}")
     encoding = encoding or draw_encoding(seed)
     structure = draw_structure(seed, encoding)
@@ -206,20 +216,28 @@ def draw(seed: int, encoding: str | None = None) -> Design:
         else (),
         encoding=encoding,
         structure=structure,
+        reshaping=reshaping or draw_reshaping(seed, encoding, structure),
     )
     for role in ("primary", "secondary", "link"):
-        entity = design.entity(role)
-        id_key = spell(rng.choice((f"{entity.singular}_id", "id")))
-        sectioned = rng.random() < 0.3
-        design.stores[role] = Store(
-            (*wrap, *((section,) if sectioned else ()), spell(entity.plural)),
-            rng.choice(CONTAINERS),
-            id_key,
-            (id_key, *_columns(design, role)),
-            rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
-        ).encoded(CODECS[design.encoding], logged=role == logged_role(seed))
+        design.stores[role] = _store(design, rng, role, (*wrap, section))
     _mix(design, wrap)
+    reshape(design, _columns)
     return design
+
+
+def _store(design: Design, rng: random.Random, role: str, above: tuple[str, ...]) -> Store:
+    """Where and how a role's collection is kept (``above``: the wrappers, then the section
+    it may sit in)."""
+    entity, spell = design.entity(role), CASINGS[design.casing]
+    id_key = spell(rng.choice((f"{entity.singular}_id", "id")))
+    sectioned = rng.random() < 0.3
+    return Store(
+        (*above[: None if sectioned else -1], spell(entity.plural)),
+        rng.choice(CONTAINERS),
+        id_key,
+        (id_key, *_columns(design, role)),
+        rng.choice(("", "", f"{entity.singular}:", f"{entity.singular.upper()}#")),
+    ).encoded(CODECS[design.encoding], logged=role == logged_role(design.seed))
 
 
 def _colliding(styles: dict[str, str], structure: Structure) -> dict[str, str]:

@@ -224,10 +224,10 @@ class Joins:
         return Offer("join", tool, plan)
 
     def _parties(self) -> str:
-        return self.design.spell(self.design.stores["secondary"].at[-1])
+        return self.design.spell(self.design.domain.secondary.plural)
 
     def _plural(self) -> str:
-        return self.design.spell(self.design.stores["primary"].at[-1])
+        return self.design.spell(self.design.domain.primary.plural)
 
 
 def join_offers(read: Reader) -> list[Offer]:

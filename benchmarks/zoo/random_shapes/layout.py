@@ -1,6 +1,7 @@
 """How a random shape stores a collection: where it is (a path of wrapping objects), its
 container (an array; an object keyed by id, with or without the id as a field; columns and
-rows; a paged envelope; GraphQL-style edges), and how its field names are spelt."""
+rows; a paged envelope; GraphQL-style edges; arrays inside a few parent records), whether a
+real API's list envelope wraps it (:mod:`.envelopes`), and how its field names are spelt."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import State, pointer
-from benchmarks.zoo.random_shapes import eventlog, mixed
+from benchmarks.zoo.random_shapes import envelopes, eventlog, mixed
 from benchmarks.zoo.random_shapes.encodings import CODECS, Codec, typed_id
 from benchmarks.zoo.random_shapes.mixed import Mixed
+from benchmarks.zoo.random_shapes.parents import Parents
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
 """The containers a design draws (an ``events`` seed makes one an event log, and a seed that
-draws a mixed-type array puts some collections in one: ``mixed``, :mod:`.mixed`)."""
+draws a mixed-type array puts some collections in one: ``mixed``, :mod:`.mixed`; one that draws
+parents keeps records in arrays inside them: ``parented``, :mod:`.parents`)."""
 
 
 def _words(name: str) -> list[str]:
@@ -42,6 +45,19 @@ def spelt(casing: str, name: str) -> str:
     return CASINGS[casing](name)
 
 
+def _empty(store: Store) -> Any:
+    """An empty container of the layout's own kinds."""
+    if store.container == "array":
+        return []
+    if store.container in ("keyed", "keyed_bare"):
+        return {}
+    if store.container == "columnar":
+        return {"columns": list(store.columns), "rows": []}
+    if store.container == "envelope":
+        return {"results": [], "count": 0, "next": None}
+    return {"edges": [], "pageInfo": {"hasNextPage": False, "endCursor": None}}
+
+
 @dataclass(frozen=True)
 class Store:
     """One collection's place and container in the state. Records are dicts of stored
@@ -58,6 +74,10 @@ class Store:
     """How records are encoded in the container (:mod:`.encodings`)."""
     mixed: Mixed | None = None
     """The shared container of several kinds this collection is stored in, if it is."""
+    envelope: str | None = None
+    """The style of list envelope around the container (:mod:`.envelopes`), if any."""
+    parents: Parents | None = None
+    """The parents a ``parented`` container keeps the records in."""
 
     def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
@@ -79,31 +99,28 @@ class Store:
     def make(self) -> Any:
         if self.mixed is not None:
             return mixed.make(self.mixed.frame)
-        if self.container == "events":
-            return eventlog.make()
-        if self.container == "array":
-            return []
-        if self.container in ("keyed", "keyed_bare"):
-            return {}
-        if self.container == "columnar":
-            return {"columns": list(self.columns), "rows": []}
-        if self.container == "envelope":
-            return {"results": [], "count": 0, "next": None}
-        return {"edges": [], "pageInfo": {"hasNextPage": False, "endCursor": None}}
+        if self.parents is not None:
+            return self.parents.make()
+        return eventlog.make() if self.container == "events" else _empty(self)
 
     @property
     def where(self) -> tuple[str, ...]:
-        """The container's path: its place, and where its encoding keeps the records."""
+        """The container's path: its place, and where its encoding (or envelope) keeps the
+        records."""
         if self.mixed is not None:
             return self.mixed.place
-        return (*self.at, *self.codec.within)
+        inside = envelopes.records_path(self.envelope, self.at[-1]) if self.envelope else ()
+        return (*self.at, *self.codec.within, *inside)
 
     def place(self, state: State) -> None:
         """Make the empty container at its path, making the wrapping objects."""
         holder = state
-        for part in self.where[:-1]:
+        parts = self.at if self.envelope else self.where
+        for part in parts[:-1]:
             holder = holder.setdefault(part, {})
-        if self.mixed is None or self.where[-1] not in holder:
+        if self.envelope:
+            holder[parts[-1]] = envelopes.make(self.envelope, parts[-1], self.make())
+        elif self.mixed is None or self.where[-1] not in holder:
             holder[self.where[-1]] = self.make()
 
     def _box(self, state: State) -> Any:
@@ -123,7 +140,9 @@ class Store:
             entry = mixed.wrap(self.mixed, self.codec, str(plain[self.id_key]), stored)
             mixed.entries(box, self.mixed).append(entry)
             return
-        if self.container == "array":
+        if self.parents is not None:
+            box[self.parents.holder(key)][self.parents.records_key].append(record)
+        elif self.container == "array":
             box.append(record)
         elif self.container == "keyed":
             box[key] = record
@@ -138,6 +157,36 @@ class Store:
             cursor = f"c{len(box['edges']):x}"
             box["edges"].append({"node": record, "cursor": cursor})
             box["pageInfo"]["endCursor"] = cursor
+        if self.envelope:
+            wrapper: Any = state
+            for part in self.at:
+                wrapper = wrapper[part]
+            envelopes.count(wrapper, self.envelope, len(box))
+
+    def _rows(self, box: Any) -> list[Any]:
+        """The stored records of a container that is a list, in order."""
+        if self.parents is not None:
+            return self.parents.rows(box)
+        if self.container == "array":
+            rows: list[Any] = box
+            return rows
+        if self.container == "envelope":
+            return list(box["results"])
+        return [edge["node"] for edge in box["edges"]]
+
+    def _row_at(self, box: Any, row: int) -> tuple[Any, ...]:
+        """Pointer parts from a list container to its ``row``-th record."""
+        if self.parents is not None:
+            return self.parents.locate(box, row)
+        if self.container == "array":
+            return (row,)
+        return ("results", row) if self.container == "envelope" else ("edges", row, "node")
+
+    def _answer(self, box: Any, row: int, stored: Any) -> dict[str, Any]:
+        """A list container's ``row``-th record as the service answers it (with the context
+        of its parent, where it has one)."""
+        found = self.codec.decode(stored, self.id_key)
+        return found | self.parents.of(box, row) if self.parents is not None else found
 
     def items(self, state: State) -> list[tuple[str, dict[str, Any]]]:
         """``(id as text, record)`` in state order; a record as the service answers it (with
@@ -147,18 +196,16 @@ class Store:
             return list(eventlog.fold(box).items())
         if self.mixed is not None:
             return [(key, self._unmixed(key, stored)) for key, stored in self._mine(box)]
-        if self.container == "array":
-            rows = box
-        elif self.container == "keyed":
-            rows = box.values()
+        if self.container == "keyed":
+            rows = list(box.values())
         elif self.container == "keyed_bare":
             return [(self._id(k), self._bare(k, box[k])) for k in box]
         elif self.container == "columnar":
             rows = [dict(zip(self.columns, row, strict=True)) for row in box["rows"]]
-        elif self.container == "envelope":
-            rows = box["results"]
         else:
-            rows = [edge["node"] for edge in box["edges"]]
+            rows = self._rows(box)
+            decoded = [self._answer(box, n, r) for n, r in enumerate(rows)]
+            return [(str(r[self.id_key]), r) for r in decoded]
         decoded = [self.codec.decode(r, self.id_key) for r in rows]
         return [(str(r[self.id_key]), r) for r in decoded]
 
@@ -168,10 +215,7 @@ class Store:
     def _mine(self, box: Any) -> list[tuple[str, Any]]:
         """(id as text, stored record) of this collection's entries in a mixed container."""
         assert self.mixed is not None
-        share, codec, id_key = self.mixed, self.codec, self.id_key
-        found = mixed.entries(box, share)
-        mine = [e for e in found if mixed.kind_of(share, e) == share.type_name]
-        return [mixed.unwrap(share, codec, id_key, e) for e in mine]
+        return mixed.mine(self.mixed, self.codec, self.id_key, box)
 
     def _unmixed(self, key: str, stored: dict[str, Any]) -> dict[str, Any]:
         if self.mixed is not None and self.mixed.whole:
@@ -181,13 +225,7 @@ class Store:
     def _index(self, box: Any, key: str) -> int:
         """Where in a mixed container's array record ``key`` of this collection is."""
         assert self.mixed is not None
-        share, codec, id_key = self.mixed, self.codec, self.id_key
-        for n, entry in enumerate(mixed.entries(box, share)):
-            if mixed.kind_of(share, entry) != share.type_name:
-                continue
-            if mixed.unwrap(share, codec, id_key, entry)[0] == key:
-                return n
-        raise ValueError(f"no {share.type_name} {key}")
+        return mixed.index(self.mixed, self.codec, self.id_key, box, key)
 
     def _id(self, key: str) -> str:
         return key.removeprefix(self.key_prefix)
@@ -202,11 +240,7 @@ class Store:
         if self.container == "columnar":
             return [str(row[0]) for row in box["rows"]]
         ident, id_key = self.codec.ident, self.id_key
-        if self.container == "array":
-            return [ident(r, id_key) for r in box]
-        if self.container == "envelope":
-            return [ident(r, id_key) for r in box["results"]]
-        return [ident(edge["node"], id_key) for edge in box["edges"]]
+        return [ident(r, id_key) for r in self._rows(box)]
 
     def get(self, state: State, key: str) -> dict[str, Any] | None:
         """Record ``key`` as :meth:`items` gives it (found without making every record)."""
@@ -228,13 +262,7 @@ class Store:
             return None
         if self.container == "columnar":
             return dict(zip(self.columns, box["rows"][row], strict=True))
-        if self.container == "array":
-            found = box[row]
-        else:
-            found = (
-                box["results"][row] if self.container == "envelope" else box["edges"][row]["node"]
-            )
-        return self.codec.decode(found, self.id_key)
+        return self._answer(box, row, self._rows(box)[row])
 
     def keys(self, state: State) -> list[str]:
         """The records' ids (as text), in state order."""
@@ -254,15 +282,12 @@ class Store:
         if self.mixed is not None:
             row, share = self._index(self._box(state), key), self.mixed
             return pointer(*self.where, *share.section, row, *share.inner, *inside)
-        row = self._ids(self._box(state)).index(key)
+        box = self._box(state)
+        row = self._ids(box).index(key)
         if self.container == "columnar":
             column = self.columns.index(inside[0])
             return pointer(*self.where, "rows", row, column, *inside[1:])
-        if self.container == "array":
-            return pointer(*self.where, row, *inside)
-        if self.container == "envelope":
-            return pointer(*self.where, "results", row, *inside)
-        return pointer(*self.where, "edges", row, "node", *inside)
+        return pointer(*self.where, *self._row_at(box, row), *inside)
 
     def adding(self, state: State, key: str, inside: tuple[str, ...], value: Any) -> list[Any]:
         """The JSON Patch adding ``value`` at ``inside`` (decoded field names; ``-`` appends)
@@ -278,11 +303,7 @@ class Store:
         elif self.mixed is not None:
             entry = mixed.entries(box, self.mixed)[self._index(box, key)]
             stored = mixed.stored_record(self.mixed, entry)
-        elif self.container == "array":
-            stored = box[self._ids(box).index(key)]
-        elif self.container == "envelope":
-            stored = box["results"][self._ids(box).index(key)]
         else:
-            stored = box["edges"][self._ids(box).index(key)]["node"]
+            stored = self._rows(box)[self._ids(box).index(key)]
         ops = self.codec.add(stored, inside, value)
         return [op | {"path": record + pointer(*op["path"])} for op in ops]

@@ -146,3 +146,19 @@ def stored_record(mixed: Mixed, entry: Any) -> Any:
     for part in mixed.inner:
         entry = entry[part]
     return entry
+
+
+def mine(share: Mixed, codec: Codec, id_key: str, box: Any) -> list[tuple[str, Any]]:
+    """(id as text, stored record) of ``share``'s entries in its container ``box``."""
+    found = entries(box, share)
+    return [unwrap(share, codec, id_key, e) for e in found if kind_of(share, e) == share.type_name]
+
+
+def index(share: Mixed, codec: Codec, id_key: str, box: Any, key: str) -> int:
+    """Where in the container's array record ``key`` of ``share``'s kind is."""
+    for n, entry in enumerate(entries(box, share)):
+        if kind_of(share, entry) != share.type_name:
+            continue
+        if unwrap(share, codec, id_key, entry)[0] == key:
+            return n
+    raise ValueError(f"no {share.type_name} {key}")
