@@ -44,6 +44,7 @@ from benchmarks.zoo.random_shapes import held_out, random_shape, seed_of
 from benchmarks.zoo.shape import Shape, record
 from benchmarks.zoo.shop import Shop
 from benchmarks.zoo.stripe import Stripe
+from benchmarks.zoo.tfstate import TfState
 from benchmarks.zoo.university import University
 from benchmarks.zoo.wetter import Wetter
 
@@ -74,6 +75,7 @@ SHAPES: dict[str, type[Shape]] = {
         Stripe,
         Marc,
         Jcal,
+        TfState,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
