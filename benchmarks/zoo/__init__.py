@@ -33,6 +33,7 @@ from benchmarks.zoo.helpdesk import Helpdesk
 from benchmarks.zoo.hotelxml import HotelXml
 from benchmarks.zoo.inventory import Inventory
 from benchmarks.zoo.jcal import Jcal
+from benchmarks.zoo.jira import Jira
 from benchmarks.zoo.kit import KINDS
 from benchmarks.zoo.kube import Kube
 from benchmarks.zoo.ledger import Ledger
@@ -76,6 +77,7 @@ SHAPES: dict[str, type[Shape]] = {
         Marc,
         Jcal,
         TfState,
+        Jira,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
