@@ -55,7 +55,7 @@ def _issues(state: State) -> list[dict[str, Any]]:
 
 def _view(issue: dict[str, Any]) -> dict[str, Any]:
     """An issue's fields as the search's arguments read them."""
-    fields = issue["fields"]
+    fields: dict[str, Any] = issue["fields"]
     assignee = fields["assignee"]
     return fields | {
         "project_key": fields["project"]["key"],

@@ -29,6 +29,7 @@ from benchmarks.zoo.kit import (
 from benchmarks.zoo.shape import Shape
 from benchmarks.zoo.slack_export import (
     BOT,
+    BOT_ID,
     CHANNELS,
     EXPORTED,
     TEAM,
@@ -237,7 +238,7 @@ class Slack(Shape):
         if parent["ts"] != args["ts"] or parent.get("thread_ts", parent["ts"]) != parent["ts"]:
             raise ToolError("thread_not_found")
         ts = f"{EXPORTED + 60 * len(found)}.{100_000 + 7 * len(found):06d}"
-        reply = {"bot_id": BOT["profile"]["bot_id"], "type": "message", "text": args["text"]}
+        reply: dict[str, Any] = {"bot_id": BOT_ID, "type": "message", "text": args["text"]}
         reply |= {
             "user": BOT["id"],
             "ts": ts,

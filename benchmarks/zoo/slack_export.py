@@ -107,13 +107,14 @@ def _user(rng: random.Random, first: str, last: str) -> dict[str, Any]:
     }
 
 
-BOT = {
+BOT_ID = "B07HELPBOT1"
+BOT: dict[str, Any] = {
     "id": "U07HELPBOT1",
     "team_id": TEAM,
     "name": "helper",
     "deleted": False,
     "real_name": "Helper",
-    "profile": {"real_name": "Helper", "display_name": "", "bot_id": "B07HELPBOT1", "team": TEAM},
+    "profile": {"real_name": "Helper", "display_name": "", "bot_id": BOT_ID, "team": TEAM},
     "is_admin": False,
     "is_owner": False,
     "is_bot": True,

@@ -69,7 +69,7 @@ def _at(state: State, wanted: str) -> Placed:
 
 
 def _server_view(entry: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
-    attrs = item["attributes"]
+    attrs: dict[str, Any] = item["attributes"]
     return attrs | {
         "module": entry["module"],
         "index_key": item["index_key"],
@@ -97,7 +97,7 @@ def _shown(key: str, view: dict[str, Any]) -> dict[str, Any]:
 
 def _located(entry: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
     """Where a resource instance is in the state, and its attributes."""
-    found = {k: entry[k] for k in ("module", "mode", "type", "name") if k in entry}
+    found: dict[str, Any] = {k: entry[k] for k in ("module", "mode", "type", "name") if k in entry}
     found |= {"index_key": item["index_key"]} if "index_key" in item else {}
     return found | {"attributes": item["attributes"]}
 
