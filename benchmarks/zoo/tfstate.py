@@ -260,9 +260,11 @@ class TfState(Shape):
             {"op": "add", "path": pointer(*here, "tags_all", key), "value": value},
             {"op": "replace", "path": "/serial", "value": state["serial"] + 1},
         ]
-        changed = {"tags": {"before": before, "after": value}}
-        answer = {"address": args["address"], "action": "update", "changed": {key: changed}}
-        return answer | {"serial": state["serial"] + 1}, patch
+        # As `terraform show -json` writes a planned change: the changed attribute before and after.
+        change = {"actions": ["update"], "before": {"tags": {key: before}}}
+        change["after"] = {"tags": {key: value}}
+        answer = {"address": args["address"], "change": change, "serial": state["serial"] + 1}
+        return answer, patch
 
     def _any_address(self, rng: random.Random, state: State, type_: str | None = None) -> str:
         placed = [p for p in _placed(state, type_) if p[2]["mode"] == "managed"]
