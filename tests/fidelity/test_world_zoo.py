@@ -95,9 +95,13 @@ def _key_parts(state: Any) -> set[str]:
 
 
 def _items(answer: Any) -> Any:
-    """A search's records: the answer itself, or the list it wraps (``{"results": [...]}``)."""
+    """A search's records: the answer itself, or the list it wraps (``{"results": [...]}``),
+    maybe one object further down (Slack's ``{"ok": true, "messages": {"matches": [...]}}``)."""
     if isinstance(answer, dict):
-        return next(v for v in answer.values() if isinstance(v, list))
+        lists = [v for v in answer.values() if isinstance(v, list)]
+        if lists:
+            return lists[0]
+        return next(_items(v) for v in answer.values() if isinstance(v, dict))
     return answer
 
 
@@ -247,6 +251,7 @@ def test_held_out_shapes_run_only_when_asked_for() -> None:
         "jcal",
     }
     assert developed <= set(chosen_shapes(None, include_held_out=False))
+    assert {"tfstate", "jira", "slack"} == HELD_OUT
     assert set(SHAPES) >= HELD_OUT
     assert not HELD_OUT & developed
     assert not HELD_OUT & set(chosen_shapes(None, include_held_out=False))
