@@ -100,7 +100,7 @@ def people(rng: random.Random, count: int) -> list[dict[str, Any]]:
         account = "712020:" + "-".join(
             "".join(rng.choice("0123456789abcdef") for _ in range(n)) for n in (8, 4, 4, 4, 12)
         )
-        user = {"self": f"{SITE}/user?accountId={account}", "accountId": account}
+        user: dict[str, Any] = {"self": f"{SITE}/user?accountId={account}", "accountId": account}
         user |= {"avatarUrls": {"48x48": f"https://avatar-management.atl-paas.net/{account}/48"}}
         user |= {"displayName": f"{first} {last}", "active": True}
         user |= {"timeZone": rng.choice(["Europe/Berlin", "Europe/London", "America/New_York"])}

@@ -125,7 +125,8 @@ BOT: dict[str, Any] = {
 
 
 def users(rng: random.Random, count: int) -> list[dict[str, Any]]:
-    found, names = [], set()
+    found: list[dict[str, Any]] = []
+    names: set[tuple[str, str]] = set()
     while len(found) < count:
         first, last = rng.choice(FIRST), rng.choice(LAST)
         if (first, last) not in names:

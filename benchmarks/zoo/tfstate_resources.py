@@ -112,14 +112,18 @@ def _network(rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     services refer to."""
     vpc = aws_id(rng, "vpc")
     tags = {"Environment": "production", "Team": "platform"}
-    vpc_attrs = {"arn": arn("ec2", f"vpc/{vpc}"), "cidr_block": "10.40.0.0/16", "id": vpc}
+    vpc_attrs: dict[str, Any] = {
+        "arn": arn("ec2", f"vpc/{vpc}"),
+        "cidr_block": "10.40.0.0/16",
+        "id": vpc,
+    }
     vpc_attrs |= {"enable_dns_hostnames": True, "instance_tenancy": "default"}
     vpc_attrs |= tagged(tags | {"Name": "prod-main"})
     subnets, ids = [], {}
     for n, zone in enumerate(ZONES):
         ident = aws_id(rng, "subnet")
         ids[zone] = ident
-        attrs = {"arn": arn("ec2", f"subnet/{ident}"), "availability_zone": zone}
+        attrs: dict[str, Any] = {"arn": arn("ec2", f"subnet/{ident}"), "availability_zone": zone}
         attrs |= {"cidr_block": f"10.40.{16 * n}.0/20", "id": ident}
         attrs |= {"map_public_ip_on_launch": False, "vpc_id": vpc}
         attrs |= tagged(tags | {"Name": f"prod-private-{zone[-1]}"})
