@@ -128,7 +128,7 @@ class _Section:
         self.left = room - len(RECORDS_HEADING) - 1
         self.note_room = min(NOTE_ROOM, room // 4) // max(1, len(searches))
         self.left -= (self.note_room + 1) * len(searches)
-        self.waiting = sum(1 for p in picks if p.complete)
+        self.waiting = self.complete = sum(1 for p in picks if p.complete)
         self.shown: set[str] = set()
         self.missed: list[str] = []
         self.partial_heading = False
@@ -156,7 +156,10 @@ class _Section:
         return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
 
     def line_of(self, pick: Pick, record: Any) -> str | None:
-        focused = pick.reason in ("matched", "listed", "enclosing")
+        # The one record meeting every constraint is the answer's whole source (a lookup by a
+        # value held deep in it): shown whole where it fits, not around what matched.
+        only = pick.complete and self.complete == 1
+        focused = pick.reason in ("matched", "listed", "enclosing") and not only
         fit = self.left - 1
         shared = pick.complete or (pick.beside and self.waiting > 0)
         if shared:
