@@ -117,3 +117,16 @@ def kinds_differ(containers: list[Any]) -> bool:
         return False
     shared = sum(len(a & b) / len(a | b) if a | b else 1.0 for a, b in pairs) / len(pairs)
     return shared <= _MOST_SHARED
+
+
+def members_holding_collections(
+    value: dict[str, Any], field: str | None, nested: bool
+) -> list[tuple[str, Any]]:
+    """The members of ``value`` that may hold collections: all of them, except in an envelope
+    below the state's root (``field`` its records' member), whose other members are the list
+    response's metadata (HAL's ``_links``, paging), however record-like they look. At the
+    root, small members beside the one big collection are the world's own small tables. The
+    caller does not count a nested envelope's wrapping as a level of the state's own."""
+    if field is None or not nested:
+        return list(value.items())
+    return [(field, value[field])]

@@ -27,7 +27,7 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.composite_keys import composite_id, key_parts
-from mcp_sim.runtime.envelopes import envelope_field, holds_envelopes
+from mcp_sim.runtime.envelopes import envelope_field, holds_envelopes, members_holding_collections
 from mcp_sim.runtime.member_arrays import member_array
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
@@ -224,8 +224,8 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
                 # A list endpoint with no records yet: the collection a write adds them to.
                 at = f"{pointer}/{escape(field)}"
                 found[at] = Collection(at, False, None, 0)
-            for key, item in value.items():
-                walk(item, f"{pointer}/{escape(key)}", depth + 1)
+            for key, item in members_holding_collections(value, field, depth > 0):
+                walk(item, f"{pointer}/{escape(key)}", depth + (field is None or depth == 0))
 
     walk(state, "", 0)
     return sorted(_own_ids(found, state), key=lambda c: c.pointer)

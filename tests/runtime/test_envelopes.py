@@ -87,3 +87,19 @@ def test_a_few_records_each_holding_alike_items_are_records() -> None:
     assert not holds_envelopes(accounts)
     # A record with more than one large member is no envelope.
     assert envelope_field({"lines": payments(20), "notes": people(20)}) is None
+
+
+def test_a_nested_envelopes_metadata_is_no_collection_and_its_wrapping_no_level() -> None:
+    # A HAL list response six levels down: its `_links` are an object of alike objects, which
+    # alone would read as records keyed by id; the records are the `_embedded` array's.
+    links = {"self": {"href": "/people?page=1"}, "first": {"href": "/people?page=1"}}
+    hal = {"_links": links, "_embedded": {"people": people(30)}}
+    state = {"export": {"data": {"v2": {"store": {"people": hal}}}}}
+    assert pointers(state) == [("/export/data/v2/store/people/_embedded/people", 30)]
+
+
+def test_small_tables_beside_the_roots_one_big_collection_stay_collections() -> None:
+    # At the root, a small keyed object beside the big array is the world's own table.
+    branches = {"b1": {"city": "Oslo"}, "b2": {"city": "Bergen"}}
+    state = {"branches": branches, "people": people(40)}
+    assert sorted(pointers(state)) == [("/branches", 2), ("/people", 40)]
