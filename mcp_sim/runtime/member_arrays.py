@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jsonpointer import escape, unescape
+from jsonpointer import escape
 
 from mcp_sim.runtime.envelopes import kinds_differ
+from mcp_sim.runtime.state_pages import at_path
 
 _LARGE_MEMBER = 16_000
 """A member of more characters (compact JSON, on average) is too large to show whole."""
@@ -58,17 +59,6 @@ def _largest(value: Any, path: str, depth: int) -> tuple[int, str]:
     return best
 
 
-def _at(value: Any, path: str) -> Any:
-    for part in map(unescape, path.split("/")):
-        if isinstance(value, dict):
-            value = value.get(part)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value
-
-
 def member_array(value: Any) -> str:
     """Where in each member of ``value`` (an array's items, or an object's values keyed by
     id) its records are (a path below the member, ``jcal/2``) when the members are too large
@@ -88,7 +78,7 @@ def member_array(value: Any) -> str:
     count, path = _largest(members[0], "", 0)
     if not path or count < 2:
         return ""
-    arrays = [_at(member, path) for member in members]
+    arrays = [at_path(member, path) for member in members]
     if not all(isinstance(a, list) for a in arrays):
         return ""
     if sum(len(a) for a in arrays) < _LEAST_RECORDS * len(members):

@@ -73,17 +73,23 @@ def paged(value: Any, field: str) -> Iterator[tuple[str, str, Any]]:
             yield f"{page_at}/{at}", f"{page_at}/{field}/{at}", record
 
 
+def at_path(value: Any, path: str) -> Any:
+    """The value at ``path`` (escaped segments, no leading ``/``: ``jcal/2``) below
+    ``value``, or ``None``."""
+    for part in map(unescape, path.split("/")):
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
+
+
 def _records(page: Any, field: str) -> list[Any]:
     """The records of one page; ``field`` may be a path (``jcal/2``: a member's array of
     records nested in it, see :mod:`mcp_sim.runtime.member_arrays`)."""
-    records = page
-    for part in map(unescape, field.split("/")):
-        if isinstance(records, dict):
-            records = records.get(part)
-        elif isinstance(records, list) and part.isdigit() and int(part) < len(records):
-            records = records[int(part)]
-        else:
-            return []
+    records = at_path(page, field)
     return records if isinstance(records, list) else []
 
 

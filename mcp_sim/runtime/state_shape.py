@@ -184,10 +184,10 @@ def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]
         if pointer in found or depth > _MAX_DEPTH:
             return
         if (looks_records(value) or looks_keyed(value)) and (
-            pages := page_field(value) or member_array(value)
+            pages := (by_page := page_field(value)) or member_array(value)
         ):
             records = [r for _, _, r in paged(value, pages)]
-            members = not page_field(value)
+            members = not by_page
             found[pointer] = Collection(
                 pointer, False, id_field_of(records), len(records), pages=pages, members=members
             )
