@@ -131,9 +131,11 @@ several kinds in one array, references as typed strings and geometry no rule rea
 and jcal on 2026-11-26 as well, after their first measurement (.33 overall, the same before and
 after a round of development on the others) had shown collections inside list envelopes,
 records whose fields are lists of one-key objects or positional arrays, and matches deep in a
-record shown instead of the record. Held out now: tfstate, jira and slack, written on
-2026-11-26 by someone not tuning the retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"tfstate", "jira", "slack"})
+record shown instead of the record; tfstate, jira and slack on 2026-11-27, after their first
+measurement (.59 overall, the same before and after a round of development on the others) had
+shown answer names that only a side map of the state holds, addresses composed from several
+fields and threads spread over files. New held-out shapes are being written."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
