@@ -1,7 +1,7 @@
 """Record structures random zoo shapes draw apart from their layout
 (``benchmarks/zoo/random_shapes/reshaping.py``): list envelopes around collections, records
-kept inside a few parent records, records whose fields are a property list, and ids held deep
-inside records. A seed that draws one stores its records so, read as the format defines them;
+kept inside a few parent records, records whose fields are a property list, ids held deep
+inside records, and links split into partitions by month or shard. A seed that draws one stores its records so, read as the format defines them;
 every call answers what the same records laid out plainly answer (with the parent's id as
 context, where records have parents), and a write patches the stored form so that reading it
 back reads what was written."""
@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+from dataclasses import replace
 from typing import Any
 
 import jsonpatch
@@ -19,6 +21,8 @@ import pytest
 from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes.design import draw
 from benchmarks.zoo.random_shapes.envelopes import STYLES
+from benchmarks.zoo.random_shapes.parents import Parents
+from benchmarks.zoo.random_shapes.partitions import STYLES as PARTITION_STYLES
 from benchmarks.zoo.random_shapes.property_lists import DEEP_IDS, LISTINGS, RecordForm
 from benchmarks.zoo.random_shapes.reshaping import Reshaping
 from benchmarks.zoo.random_shapes.world import RandomShape
@@ -40,6 +44,9 @@ FORCED = [
     Reshaping(listing="key_value", kept=0.3, roles=("link",)),
     Reshaping(deep="identifier", roles=("primary", "secondary")),
     Reshaping(envelope="hal", parent=("team", "teams"), deep="xrefs", roles=("primary",)),
+    Reshaping(partitions="month"),
+    Reshaping(partitions="nested"),
+    Reshaping(partitions="shard"),
 ]
 
 
@@ -49,6 +56,22 @@ def _strip(value: Any, keys: set[str]) -> Any:
     if isinstance(value, list):
         return [_strip(v, keys) for v in value]
     return value
+
+
+def _unordered(value: Any) -> Any:
+    """``value`` with every list sorted: links split into partitions are answered in their
+    partitions' order, as a service reading its files in turn answers them."""
+    if isinstance(value, dict):
+        return {k: _unordered(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return sorted((_unordered(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    return value
+
+
+def _same(shaped: Any, plain: Any, reshaping: Reshaping) -> bool:
+    if reshaping.partitions is not None:
+        return bool(_unordered(shaped) == _unordered(plain))
+    return bool(shaped == plain)
 
 
 def _twins(seed: int, reshaping: Reshaping) -> tuple[RandomShape, State, RandomShape, State]:
@@ -66,7 +89,7 @@ def _twins(seed: int, reshaping: Reshaping) -> tuple[RandomShape, State, RandomS
 
 def _context(shape: RandomShape) -> set[str]:
     parents = shape.design.stores["primary"].parents
-    return {key for key, _ in parents.context} if parents else set()
+    return {key for key, _ in parents.context} if isinstance(parents, Parents) else set()
 
 
 def _decoded(shape: RandomShape, state: State, context: set[str]) -> dict[str, list[str]]:
@@ -81,7 +104,8 @@ def _decoded(shape: RandomShape, state: State, context: set[str]) -> dict[str, l
 def test_about_a_third_to_a_half_of_the_seeds_draw_one() -> None:
     for seeds in (range(20), range(1000, 1020)):
         drawn = [draw(s).reshaping for s in seeds]
-        assert 6 <= sum(r != Reshaping() for r in drawn) <= 10
+        assert 6 <= sum(replace(r, partitions=None) != Reshaping() for r in drawn) <= 10
+        assert 1 <= sum(r.partitions is not None for r in drawn) <= 4
     drawn = [draw(s).reshaping for s in range(200)]
     assert {r.envelope for r in drawn} == {None, *STYLES}
     assert {r.listing for r in drawn} == {None, *LISTINGS}
@@ -91,6 +115,12 @@ def test_about_a_third_to_a_half_of_the_seeds_draw_one() -> None:
     assert {r.nested for r in drawn if r.listing} == {True, False}
     assert sum(r.parent is not None for r in drawn) >= 15
     assert all(not r.roles or draw(s).encoding in ("plain", "events") for s, r in enumerate(drawn))
+    # Partitions only where nothing else is drawn, and only of plain records.
+    assert {r.partitions for r in drawn} == {None, *PARTITION_STYLES}
+    for seed, r in enumerate(drawn):
+        if r.partitions is not None:
+            assert replace(r, partitions=None) == Reshaping()
+            assert draw(seed).encoding == "plain"
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -120,7 +150,8 @@ def test_every_call_answers_as_the_records_laid_out_plainly(
             for _ in range(3):
                 args = twin.plan(rng, state)
                 answer = twin.tool.run(state, args)[0]
-                assert _strip(answer, context) == offer.tool.run(apart_state, args)[0]
+                plain = offer.tool.run(apart_state, args)[0]
+                assert _same(_strip(answer, context), plain, reshaping)
 
 
 @pytest.mark.parametrize("reshaping", FORCED, ids=lambda r: r.names)
@@ -136,9 +167,9 @@ def test_a_write_patches_the_stored_form_and_reads_back(reshaping: Reshaping) ->
             jsonpatch.apply_patch(state, patch, in_place=True)
             done = plain[write.tool].run(apart_state, write.arguments)
             jsonpatch.apply_patch(apart_state, done[1], in_place=True)
-            assert answer == done[0]
+            assert _same(answer, done[0], reshaping)
             back, _ = tools[read.tool].run(state, read.arguments)
-            assert back == plain[read.tool].run(apart_state, read.arguments)[0]
+            assert _same(back, plain[read.tool].run(apart_state, read.arguments)[0], reshaping)
             assert _decoded(shaped, state, context) == _decoded(apart, apart_state, context)
 
 
@@ -147,7 +178,8 @@ def test_records_kept_in_parents_are_answered_with_the_parents_id(seed: int) -> 
     shape = RandomShape(draw(seed, reshaping=Reshaping(parent=("calendar", "calendars"))))
     state = shape.build(random.Random(seed), 40_000)
     store = shape.design.stores["primary"]
-    assert store.parents is not None and store.at[-1] == shape.design.spell("calendars")
+    assert isinstance(store.parents, Parents)
+    assert store.at[-1] == shape.design.spell("calendars")
     box: Any = state
     for part in store.at:
         box = box[part]
@@ -236,3 +268,39 @@ def test_an_id_held_deep_is_found_where_the_format_keeps_it(deep: str) -> None:
         assert held == [r[store.id_key] for _, r in store.items(state)]
     lookup = shape.code.offers["lookup"][0]
     lookup.tool.run(state, lookup.plan(random.Random(2), state))
+
+
+@pytest.mark.parametrize("style", PARTITION_STYLES)
+def test_links_split_into_partitions_are_filed_by_their_month_or_shard(style: str) -> None:
+    shape = RandomShape(draw(PLAIN[0], reshaping=Reshaping(partitions=style)))
+    state = shape.build(random.Random(4), 60_000)
+    store = shape.design.stores["link"]
+    box: Any = state
+    for part in store.where:
+        box = box[part]
+    filed = {
+        (name, inner): rows
+        for name, held in box.items()
+        for inner, rows in (held.items() if isinstance(held, dict) else [("", held)])
+    }
+    assert len(filed) >= 4 and all(isinstance(rows, list) and rows for rows in filed.values())
+    names = {
+        "month": r"^\d{4}-\d{2}$",
+        "hive": r"^month=\d{4}-\d{2}$",
+        "file": r"^\d{4}-\d{2}\.json$",
+        "nested": r"^\d{4}$",
+        "shard": r"^part-\d{5}$",
+    }
+    assert all(re.match(names[style], name) for name, _ in filed)
+    for (name, inner), rows in filed.items():
+        for record in rows:
+            dated = [
+                v for v in record.values() if isinstance(v, str) and re.match(r"^\d{4}-\d{2}-", v)
+            ]
+            if style == "shard" or not dated:
+                continue
+            year, month = dated[0][:4], dated[0][5:7]
+            assert (name, inner) == ((year, month) if style == "nested" else (name, ""))
+            assert re.sub(r"\D", "", name) == f"{year}{month}" or style == "nested"
+    held = [r for rows in filed.values() for r in rows]
+    assert held == [r for _, r in store.items(state)]

@@ -19,7 +19,9 @@ a fourth generator, a third to a half of any run of seeds draw how records sit a
 collections in real APIs' list envelopes (Stripe, OData, SCIM, HAL, Kubernetes), records kept
 inside a few large parents and answered with the parent's id, fields written as property
 lists (one-key objects, name/value pairs, positional tuples), ids held deep in the record
-(:mod:`.reshaping`, :mod:`.envelopes`, :mod:`.parents`, :mod:`.property_lists`). The
+(:mod:`.reshaping`, :mod:`.envelopes`, :mod:`.parents`, :mod:`.property_lists`); of the
+rest, those whose links are plain records keep them split into partitions, one array per month
+or hash shard (:mod:`.partitions`: about one seed in eight). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,

@@ -16,11 +16,13 @@ from benchmarks.zoo.random_shapes import envelopes, eventlog, mixed
 from benchmarks.zoo.random_shapes.encodings import CODECS, Codec, typed_id
 from benchmarks.zoo.random_shapes.mixed import Mixed
 from benchmarks.zoo.random_shapes.parents import Parents
+from benchmarks.zoo.random_shapes.partitions import Partitions
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
 """The containers a design draws (an ``events`` seed makes one an event log, and a seed that
 draws a mixed-type array puts some collections in one: ``mixed``, :mod:`.mixed`; one that draws
-parents keeps records in arrays inside them: ``parented``, :mod:`.parents`)."""
+parents keeps records in arrays inside them, one that draws partitions in one array per
+partition: ``parented``, :mod:`.parents`, :mod:`.partitions`)."""
 
 
 def _words(name: str) -> list[str]:
@@ -76,8 +78,8 @@ class Store:
     """The shared container of several kinds this collection is stored in, if it is."""
     envelope: str | None = None
     """The style of list envelope around the container (:mod:`.envelopes`), if any."""
-    parents: Parents | None = None
-    """The parents a ``parented`` container keeps the records in."""
+    parents: Parents | Partitions | None = None
+    """The parents (or partitions) a ``parented`` container keeps the records in."""
 
     def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
@@ -141,7 +143,7 @@ class Store:
             mixed.entries(box, self.mixed).append(entry)
             return
         if self.parents is not None:
-            box[self.parents.holder(key)][self.parents.records_key].append(record)
+            self.parents.put(box, key, record)
         elif self.container == "array":
             box.append(record)
         elif self.container == "keyed":

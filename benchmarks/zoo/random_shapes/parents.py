@@ -46,6 +46,10 @@ class Parents:
         """The position of the parent that holds record ``ident``."""
         return zlib.crc32(ident.encode()) % len(self.heads)
 
+    def put(self, box: list[dict[str, Any]], key: str, record: dict[str, Any]) -> None:
+        """Store ``record`` (of id ``key``) in the parent that holds it."""
+        box[self.holder(key)][self.records_key].append(record)
+
     def rows(self, box: list[dict[str, Any]]) -> list[Any]:
         """The stored records of every parent, in state order."""
         return [record for parent in box for record in parent[self.records_key]]

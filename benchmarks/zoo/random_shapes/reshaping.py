@@ -6,7 +6,10 @@ search kept in arrays inside a few large parent records, answered with the paren
 id and name) (:mod:`.parents`); records whose fields are written as a property list, whole
 or in part, sub-objects nested as lists too in some; and ids held deep inside the record (in
 a list of identifiers, a metadata object, a nested list of cross-references, or the property
-list) (:mod:`.property_lists`). The tools still answer the plain records."""
+list) (:mod:`.property_lists`). A seed that draws none of these may draw, from a generator
+of its own (so that the seeds drawing something here are laid out as before), its links split
+into many partitions by month or shard (:mod:`.partitions`). The tools still answer the plain
+records."""
 
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from benchmarks.zoo.random_shapes.encodings import logged_role
 from benchmarks.zoo.random_shapes.envelopes import STYLES
 from benchmarks.zoo.random_shapes.layout import Store
 from benchmarks.zoo.random_shapes.parents import KINDS, draw_parents
+from benchmarks.zoo.random_shapes.partitions import STYLES as PARTITION_STYLES
+from benchmarks.zoo.random_shapes.partitions import Partitions
 from benchmarks.zoo.random_shapes.property_lists import DEEP_IDS, LIST_KEYS, LISTINGS, RecordForm
 from benchmarks.zoo.random_shapes.structures import Structure
 
@@ -33,6 +38,10 @@ none of them). Whether a seed does, and which it draws first, follow a low-discr
 (R2) sequence of the seed rather than its generator, so that any run of twenty seeds has
 about this share, each structure first in about a quarter of them."""
 ALSO = 0.2
+PARTITIONED = 1.0
+"""The share of the seeds that draw none of the structures above that split their links into
+partitions, where the links are plain records of their own collection (all of them: about one
+seed in eight)."""
 _R2 = (0.7548776662466927, 0.5698402909980532)
 """How often a seed that draws one structure draws each other it can."""
 
@@ -55,6 +64,8 @@ class Reshaping:
     """Where records of :attr:`roles` hold their id, if deep."""
     roles: tuple[str, ...] = ()
     """The collections whose records are listed or hold their ids deep."""
+    partitions: str | None = None
+    """How the links are split into partitions (:mod:`.partitions`), if they are."""
 
     @property
     def names(self) -> str:
@@ -69,6 +80,7 @@ class Reshaping:
             if self.listing
             else "",
             f"deep id {self.deep}" if self.deep else "",
+            f"partitions {self.partitions}" if self.partitions else "",
         ]
         return ", ".join(d for d in drawn if d) or "none"
 
@@ -95,7 +107,7 @@ def draw_reshaping(seed: int, encoding: str, structure: Structure) -> Reshaping:
     can = [k for k in KINDS_DRAWN if possible[k]]
     whether, which = ((0.5 + seed * a) % 1 for a in _R2)
     if whether >= SHARE or not can:
-        return Reshaping()
+        return _partitioned(seed, encoding, apart)
     first = KINDS_DRAWN[int(which * len(KINDS_DRAWN))]
     first = first if first in can else can[KINDS_DRAWN.index(first) % len(can)]
     on = {k: k in can and (k == first or also[k]) for k in KINDS_DRAWN}
@@ -109,6 +121,15 @@ def draw_reshaping(seed: int, encoding: str, structure: Structure) -> Reshaping:
         deep=("listed" if listed else None) if on["listing"] else (deep if on["deep"] else None),
         roles=roles if on["listing"] or on["deep"] else (),
     )
+
+
+def _partitioned(seed: int, encoding: str, apart: set[str]) -> Reshaping:
+    """The partitions a seed that draws nothing else draws, if any (a generator of its own)."""
+    rng = random.Random(f"reshaping/{seed}/partitions")
+    style, drawn = rng.choice(PARTITION_STYLES), rng.random() < PARTITIONED
+    if drawn and encoding == "plain" and "link" in apart:
+        return Reshaping(partitions=style)
+    return Reshaping()
 
 
 def reshape(design: Design, columns: Callable[[Design, str], tuple[str, ...]]) -> None:
@@ -125,6 +146,8 @@ def reshape(design: Design, columns: Callable[[Design, str], tuple[str, ...]]) -
             parents, name = draw_parents(rng, design.spell, kind, records)
             at = (*store.at[:-1], name)
             store = replace(store, at=at, container="parented", parents=parents)
+        if drawn.partitions is not None and role == "link":
+            store = replace(store, container="parented", parents=Partitions(drawn.partitions))
         if drawn.envelope is not None and store.mixed is None and store.container != "events":
             store = _enveloped(store, drawn.envelope, drawn.at_root)
         design.stores[role] = store
