@@ -35,6 +35,7 @@ from mcp_sim.prompting.aggregates import Summary, summarize, summed_search
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
 from mcp_sim.prompting.call_searches import call_searches
+from mcp_sim.prompting.composed_ids import composed_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
@@ -147,6 +148,9 @@ class Grounding(EventGrounding):
     ) -> list[Pick]:
         """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
+        composed = composed_records(self.overlay, self.state, arguments)
+        for pointer, focus in (p for named in composed.values() for p in named.items()):
+            self._pick(pointer, "named", focus)
         # A number or a time bounding a range (``min_aperture=440``, ``after=2025-01-24``)
         # names no record, whatever is keyed 440 or by that time.
         bounds = {
@@ -173,7 +177,9 @@ class Grounding(EventGrounding):
         for pointer in newest_records(self.overlay, arguments) if writes else []:
             self._pick(pointer, "newest")
         if not hinted and not writes:
-            self.searches = call_searches(self.overlay, self.state, tool, arguments, answers)
+            # A composed identifier names its records: no field holds it to be searched.
+            searched = {k: v for k, v in arguments.items() if k not in composed}
+            self.searches = call_searches(self.overlay, self.state, tool, searched, answers)
         if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
