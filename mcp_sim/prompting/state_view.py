@@ -41,6 +41,7 @@ from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
+from mcp_sim.prompting.side_maps import labels_line, sides_of
 from mcp_sim.prompting.skeleton import skeleton
 from mcp_sim.prompting.table_warmup import TableWarmup
 from mcp_sim.runtime.decoded_state import decoded_note
@@ -59,6 +60,8 @@ VIEW_HEADING = (
     "**Current World State** (too large to show whole: its collections are outlined, and the "
     "records this call needs are shown in full as they are now):"
 )
+LABELS_ROOM = 600
+"""Characters at most for the labels of opaque field keys (see :mod:`mcp_sim.prompting.side_maps`)."""
 REFERENCED_HEADING = "**Records this call refers to** (as they are now; JSON pointer: record):"
 
 
@@ -308,9 +311,20 @@ class StateView:
         filed = member_context(grounding.overlay, state, grounding.picks, room // 6)
         room -= len(filed) + 2 if filed else 0
         folded = "\n".join(part for part in (folded, filed) if part)
+        # Opaque field keys are labelled once, after the records using them.
+        sides = sides_of(self.index, (p.pointer for p in picks))
+        labels_room = min(LABELS_ROOM, room // 10) if sides else 0
         rest = records_section(
-            state, picks, grounding.searches, room, grounding.summary, names, grounding.join
+            state,
+            picks,
+            grounding.searches,
+            room - labels_room,
+            grounding.summary,
+            names,
+            grounding.join,
         )
+        labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
+        rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
         return "\n\n".join(part for part in (folded, rest, relabelled) if part)
 
 
