@@ -148,9 +148,6 @@ class Grounding(EventGrounding):
     ) -> list[Pick]:
         """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
-        composed = composed_records(self.overlay, self.state, arguments)
-        for pointer, focus in (p for named in composed.values() for p in named.items()):
-            self._pick(pointer, "named", focus)
         # A number or a time bounding a range (``min_aperture=440``, ``after=2025-01-24``)
         # names no record, whatever is keyed 440 or by that time.
         bounds = {
@@ -178,7 +175,7 @@ class Grounding(EventGrounding):
             self._pick(pointer, "newest")
         if not hinted and not writes:
             # A composed identifier names its records: no field holds it to be searched.
-            searched = {k: v for k, v in arguments.items() if k not in composed}
+            searched = {k: v for k, v in arguments.items() if k not in self.composed}
             self.searches = call_searches(self.overlay, self.state, tool, searched, answers)
         if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
@@ -264,6 +261,10 @@ class Grounding(EventGrounding):
         """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)
         name, focused on the entry the path leads to; the normalized parts of the paths
         that led somewhere (a part alone may name another record: a top-level ``basalt22``)."""
+        # An identifier composed of several fields' values names its records too.
+        self.composed = composed_records(self.overlay, self.state, arguments)
+        for pointer, focus in (p for named in self.composed.values() for p in named.items()):
+            self._pick(pointer, "named", focus)
         resolved: set[str] = set()
         for value in arguments.values():
             if not isinstance(value, str) or not COMPOUND.search(value.strip()):
@@ -334,7 +335,7 @@ class Grounding(EventGrounding):
         """Records named by a value inside a record picked so far (one step)."""
         linked = 0
         for pick in list(self.picks.values()):
-            facts = self._facts(pick.pointer)
+            facts = _facts(self.overlay, pick.pointer)
             if facts is None:
                 continue
             for label in facts:
@@ -347,15 +348,6 @@ class Grounding(EventGrounding):
                     linked += 1
                     if linked >= MAX_LINKED:
                         return
-
-    def _facts(self, pointer: str) -> list[str] | None:
-        facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
-        if facts is None:
-            return None
-        # A series' reading's time is its own key too: it names the reading's siblings, not
-        # a record the reading refers to (its source does: the station's entry).
-        own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
-        return [label for label in facts.values if label not in own]
 
 
 def ground(
@@ -379,3 +371,13 @@ def ground(
     for pointer in named_beside(tool, grounding.searches, named):
         grounding.picks[pointer].beside = True
     return grounding
+
+
+def _facts(overlay: StateOverlay, pointer: str) -> list[str] | None:
+    facts = overlay.changed.get(pointer) or overlay.base.records.get(pointer)
+    if facts is None:
+        return None
+    # A series' reading's time is its own key too: it names the reading's siblings, not
+    # a record the reading refers to (its source does: the station's entry).
+    own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
+    return [label for label in facts.values if label not in own]

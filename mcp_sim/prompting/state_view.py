@@ -216,23 +216,16 @@ class StateView:
         # (a top-level object of thousands of entries: a time series keyed by timestamp), the
         # larger ones are not built at all: each measures every entry, megabytes per call.
         # A skeleton longer than half the budget is given up as soon as it is (``None``).
-        head = self._head(skeleton(state, 0, overlay, budget // 2), outline)
+        head = _head(skeleton(state, 0, overlay, budget // 2), outline)
         if head is not None and len(head) <= budget // 2:
             for limit in SKELETON_LIMITS:
-                head = self._head(skeleton(state, limit, overlay, budget // 2), outline)
+                head = _head(skeleton(state, limit, overlay, budget // 2), outline)
                 if head is not None and len(head) <= budget // 2:
                     break
         if head is None or len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
         records = self._records(state, grounding, budget - len(head) - 1, names)
         return f"{head}\n{records}" if records else head
-
-    @staticmethod
-    def _head(skeleton: Any | None, outline: str) -> str | None:
-        if skeleton is None:
-            return None
-        text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
-        return f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
 
     def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
         lines = ["**Collections** (JSON pointer: what it holds):"]
@@ -326,6 +319,13 @@ class StateView:
         labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
         rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
         return "\n\n".join(part for part in (folded, rest, relabelled) if part)
+
+
+def _head(skeleton: Any | None, outline: str) -> str | None:
+    if skeleton is None:
+        return None
+    text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
+    return f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
 
 
 def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:

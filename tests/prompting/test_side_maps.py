@@ -22,7 +22,8 @@ NAMES = {
 
 def issue(n: int) -> dict[str, Any]:
     """Points and business value range alike: only the labels tell which is which."""
-    fields = {"summary": f"Task {n}", "status": ["To Do", "Done"][n % 2], "issuetype": "Story"}
+    fields: dict[str, Any] = {"summary": f"Task {n}", "issuetype": "Story"}
+    fields |= {"status": ["To Do", "Done"][n % 2]}
     fields |= {"customfield_10016": n % 13, "customfield_10031": (n * 7) % 13}
     return {"key": f"PAY-{n}", "fields": fields}
 
