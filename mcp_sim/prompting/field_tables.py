@@ -19,6 +19,7 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
+from mcp_sim.prompting.side_maps import side_map
 from mcp_sim.runtime.quantities import bound_magnitude, suffixed_magnitude, unit_of
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
@@ -77,7 +78,10 @@ class FieldTables:
         found = self.schemas.get(collection.pointer)
         if found is None:
             pairs = [(key, record) for key, _, record in self.records(collection)]
-            found = self.schemas[collection.pointer] = FieldSchema.of(collection.pointer, pairs)
+            side = side_map(self.index, collection)
+            labels = side.labels if side is not None else {}
+            found = FieldSchema.of(collection.pointer, pairs, labels)
+            self.schemas[collection.pointer] = found
         return found
 
     def column(self, collection: Collection, path: str, entity: str = "") -> Column:

@@ -35,6 +35,7 @@ from mcp_sim.prompting.aggregates import Summary, summarize, summed_search
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
 from mcp_sim.prompting.call_searches import call_searches
+from mcp_sim.prompting.composed_ids import composed_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
@@ -173,7 +174,9 @@ class Grounding(EventGrounding):
         for pointer in newest_records(self.overlay, arguments) if writes else []:
             self._pick(pointer, "newest")
         if not hinted and not writes:
-            self.searches = call_searches(self.overlay, self.state, tool, arguments, answers)
+            # A composed identifier names its records: no field holds it to be searched.
+            searched = {k: v for k, v in arguments.items() if k not in self.composed}
+            self.searches = call_searches(self.overlay, self.state, tool, searched, answers)
         if tool is not None and is_aggregate(tool) and self.events is None:
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
@@ -258,6 +261,10 @@ class Grounding(EventGrounding):
         """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)
         name, focused on the entry the path leads to; the normalized parts of the paths
         that led somewhere (a part alone may name another record: a top-level ``basalt22``)."""
+        # An identifier composed of several fields' values names its records too.
+        self.composed = composed_records(self.overlay, self.state, arguments)
+        for pointer, focus in (p for named in self.composed.values() for p in named.items()):
+            self._pick(pointer, "named", focus)
         resolved: set[str] = set()
         for value in arguments.values():
             if not isinstance(value, str) or not COMPOUND.search(value.strip()):
@@ -328,7 +335,7 @@ class Grounding(EventGrounding):
         """Records named by a value inside a record picked so far (one step)."""
         linked = 0
         for pick in list(self.picks.values()):
-            facts = self._facts(pick.pointer)
+            facts = _facts(self.overlay, pick.pointer)
             if facts is None:
                 continue
             for label in facts:
@@ -341,15 +348,6 @@ class Grounding(EventGrounding):
                     linked += 1
                     if linked >= MAX_LINKED:
                         return
-
-    def _facts(self, pointer: str) -> list[str] | None:
-        facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
-        if facts is None:
-            return None
-        # A series' reading's time is its own key too: it names the reading's siblings, not
-        # a record the reading refers to (its source does: the station's entry).
-        own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
-        return [label for label in facts.values if label not in own]
 
 
 def ground(
@@ -373,3 +371,13 @@ def ground(
     for pointer in named_beside(tool, grounding.searches, named):
         grounding.picks[pointer].beside = True
     return grounding
+
+
+def _facts(overlay: StateOverlay, pointer: str) -> list[str] | None:
+    facts = overlay.changed.get(pointer) or overlay.base.records.get(pointer)
+    if facts is None:
+        return None
+    # A series' reading's time is its own key too: it names the reading's siblings, not
+    # a record the reading refers to (its source does: the station's entry).
+    own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
+    return [label for label in facts.values if label not in own]

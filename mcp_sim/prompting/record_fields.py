@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -238,8 +239,15 @@ class FieldSchema:
         return own.kinds.get("date", 0) * 2 >= own.records > 0
 
     @classmethod
-    def of(cls, collection: str, records: list[tuple[str, Any]]) -> FieldSchema:
-        """The schema of a collection from its ``(key, record)`` pairs."""
+    def of(
+        cls,
+        collection: str,
+        records: list[tuple[str, Any]],
+        labels: Mapping[str, str] | None = None,
+    ) -> FieldSchema:
+        """The schema of a collection from its ``(key, record)`` pairs; ``labels``: the words
+        of opaque keys (see :mod:`mcp_sim.prompting.side_maps`)."""
+        labels = labels or {}
         step = max(1, len(records) // SAMPLE)
         sample = records[::step][:SAMPLE]
         fields: dict[str, FieldInfo] = {SELF: FieldInfo(SELF, path_words(SELF, collection))}
@@ -251,7 +259,8 @@ class FieldSchema:
             for path, values in field_paths(record).items():
                 info = fields.get(path)
                 if info is None:
-                    info = fields[path] = FieldInfo(path, path_words(path, collection))
+                    said = "/".join(labels.get(s, s) for s in path.split("/"))
+                    info = fields[path] = FieldInfo(path, path_words(said, collection))
                 info.records += 1
                 for value in values[:8]:
                     _note(info, value)

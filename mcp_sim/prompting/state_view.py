@@ -41,6 +41,7 @@ from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
+from mcp_sim.prompting.side_maps import labels_line, sides_of
 from mcp_sim.prompting.skeleton import skeleton
 from mcp_sim.prompting.table_warmup import TableWarmup
 from mcp_sim.runtime.decoded_state import decoded_note
@@ -59,6 +60,8 @@ VIEW_HEADING = (
     "**Current World State** (too large to show whole: its collections are outlined, and the "
     "records this call needs are shown in full as they are now):"
 )
+LABELS_ROOM = 600
+"""Characters at most for the labels of opaque field keys (see :mod:`mcp_sim.prompting.side_maps`)."""
 REFERENCED_HEADING = "**Records this call refers to** (as they are now; JSON pointer: record):"
 
 
@@ -213,23 +216,16 @@ class StateView:
         # (a top-level object of thousands of entries: a time series keyed by timestamp), the
         # larger ones are not built at all: each measures every entry, megabytes per call.
         # A skeleton longer than half the budget is given up as soon as it is (``None``).
-        head = self._head(skeleton(state, 0, overlay, budget // 2), outline)
+        head = _head(skeleton(state, 0, overlay, budget // 2), outline)
         if head is not None and len(head) <= budget // 2:
             for limit in SKELETON_LIMITS:
-                head = self._head(skeleton(state, limit, overlay, budget // 2), outline)
+                head = _head(skeleton(state, limit, overlay, budget // 2), outline)
                 if head is not None and len(head) <= budget // 2:
                     break
         if head is None or len(head) > budget // 2:
             head = f"{VIEW_HEADING}\n{outline}"
         records = self._records(state, grounding, budget - len(head) - 1, names)
         return f"{head}\n{records}" if records else head
-
-    @staticmethod
-    def _head(skeleton: Any | None, outline: str) -> str | None:
-        if skeleton is None:
-            return None
-        text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
-        return f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
 
     def _outline(self, state: dict[str, Any], overlay: StateOverlay, room: int) -> str:
         lines = ["**Collections** (JSON pointer: what it holds):"]
@@ -308,10 +304,28 @@ class StateView:
         filed = member_context(grounding.overlay, state, grounding.picks, room // 6)
         room -= len(filed) + 2 if filed else 0
         folded = "\n".join(part for part in (folded, filed) if part)
+        # Opaque field keys are labelled once, after the records using them.
+        sides = sides_of(self.index, (p.pointer for p in picks))
+        labels_room = min(LABELS_ROOM, room // 10) if sides else 0
         rest = records_section(
-            state, picks, grounding.searches, room, grounding.summary, names, grounding.join
+            state,
+            picks,
+            grounding.searches,
+            room - labels_room,
+            grounding.summary,
+            names,
+            grounding.join,
         )
+        labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
+        rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
         return "\n\n".join(part for part in (folded, rest, relabelled) if part)
+
+
+def _head(skeleton: Any | None, outline: str) -> str | None:
+    if skeleton is None:
+        return None
+    text = json.dumps(skeleton, ensure_ascii=False, sort_keys=True, indent=1)
+    return f"{VIEW_HEADING}\n```json\n{text}\n```\n{outline}"
 
 
 def _gathered(overlay: StateOverlay, pointer: str, flat: bool, state: Any) -> Any:

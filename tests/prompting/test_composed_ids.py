@@ -1,0 +1,90 @@
+"""Records named by an identifier that joins several of their fields' values, as a Terraform
+resource address joins a resource's module, type and name and its instance's index key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_sim.prompting.composed_ids import composed_records
+from mcp_sim.prompting.grounding import ground
+from mcp_sim.runtime.state_index import StateIndex, StateOverlay
+from mcp_sim.spec.world import World
+
+
+def _instances(module: int, kind: str) -> list[dict[str, Any]]:
+    if kind == "aws_instance":
+        return [
+            {"index_key": n, "schema_version": 1, "attributes": {"id": f"i-{module}-{n}"}}
+            for n in range(3)
+        ]
+    return [{"schema_version": 1, "attributes": {"id": f"sg-{module}"}}]
+
+
+def state_world() -> World:
+    """A Terraform state: resources of modules, keyed by no field that holds an address."""
+    resources = [
+        {"module": f"module.svc_{m}", "mode": "managed", "type": kind, "name": name}
+        | {"instances": _instances(m, kind)}
+        for m in range(60)
+        for kind, name in (("aws_instance", "app"), ("aws_security_group", "this"))
+    ]
+    return World.model_validate(
+        {
+            "world": "t",
+            "title": "T",
+            "description": "A Terraform state.",
+            "state": {"version": 4, "serial": 9, "resources": resources},
+            "tools": [
+                {
+                    "name": "state_show",
+                    "description": "A resource instance's attributes by its address.",
+                    "input_schema": {"type": "object"},
+                }
+            ],
+        }
+    )
+
+
+def _overlay(world: World) -> StateOverlay:
+    return StateIndex(world, world.state).overlay_of(world.state)
+
+
+def test_an_address_names_the_instance_its_index_key_tells_apart() -> None:
+    world = state_world()
+    arguments = {"address": "module.svc_7.aws_instance.app[2]"}
+    assert composed_records(_overlay(world), world.state, arguments) == {
+        "address": {"/resources/14": "/instances/2"}
+    }
+
+
+def test_an_address_without_an_index_names_the_whole_resource() -> None:
+    world = state_world()
+    arguments = {"address": "module.svc_7.aws_security_group.this"}
+    found = composed_records(_overlay(world), world.state, arguments)
+    assert found == {"address": {"/resources/15": ""}}
+
+
+def test_a_value_every_item_holds_names_no_item() -> None:
+    """Every instance's ``schema_version`` is 1: ``[1]`` is the instance whose key is 1."""
+    world = state_world()
+    arguments = {"address": "module.svc_3.aws_instance.app[1]"}
+    assert composed_records(_overlay(world), world.state, arguments) == {
+        "address": {"/resources/6": "/instances/1"}
+    }
+
+
+def test_parts_no_record_holds_together_name_nothing() -> None:
+    world = state_world()
+    overlay = _overlay(world)
+    assert composed_records(overlay, world.state, {"a": "module.svc_7.aws_instance.this"}) == {}
+    assert composed_records(overlay, world.state, {"a": "aws_instance.app"}) == {}  # 60 do
+    assert composed_records(overlay, world.state, {"a": "module.svc_7"}) == {}  # held whole
+
+
+def test_the_call_is_shown_the_named_resource_not_an_empty_search() -> None:
+    world = state_world()
+    arguments = {"address": "module.svc_7.aws_instance.app[2]"}
+    grounding = ground(_overlay(world), world.state, world.tool("state_show"), arguments)
+    named = [p for p in grounding.picks.values() if p.reason == "named"]
+    assert [(p.pointer, p.focus) for p in named] == [("/resources/14", {"/instances/2"})]
+    assert grounding.searches == []
