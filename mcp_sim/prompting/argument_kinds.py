@@ -10,7 +10,7 @@ record of another kind by that record's own id.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Set
 
 from mcp_sim.prompting.constraints import Constraint, Reading, weight_of
 from mcp_sim.prompting.field_names import tokens
@@ -19,13 +19,10 @@ from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.typed_references import collection_word, kind_word
 
 
-def own_kind(
-    reading: Reading, schemas: Sequence[FieldSchema], id_fields: Mapping[str, str | None]
-) -> Reading:
+def own_kind(reading: Reading, kinds: Set[str], id_fields: Mapping[str, str | None]) -> Reading:
     """``reading`` without the constraints on its records' own ids by arguments that name
-    another kind of record the state holds (``schemas``: each collection's)."""
+    another kind of record the state holds (``kinds``: see :func:`state_kinds`)."""
     own = collection_word(reading.collection)
-    kinds = {collection_word(s.collection) for s in schemas}
     ids = {SELF, id_fields.get(reading.collection)}
     kept = tuple(
         c for c in reading.constraints if not (set(c.fields) <= ids and _names_other(c, own, kinds))
@@ -35,7 +32,13 @@ def own_kind(
     return Reading(reading.collection, kept, sum(weight_of(c) for c in kept))
 
 
-def _names_other(constraint: Constraint, own: str, kinds: set[str]) -> bool:
+def state_kinds(schemas: Iterable[FieldSchema]) -> frozenset[str]:
+    """The kinds of record the collections of ``schemas`` hold (see :func:`collection_word`):
+    worked out once per call, not once per collection, as a state may hold hundreds."""
+    return frozenset(collection_word(s.collection) for s in schemas)
+
+
+def _names_other(constraint: Constraint, own: str, kinds: Set[str]) -> bool:
     """Whether the argument's name names a kind of ``kinds`` other than ``own``."""
     words = tokens(constraint.argument)
     ends = range(len(words) + 1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _LOWER_BOUND = frozenset(
@@ -127,6 +128,12 @@ def singular(word: str) -> str:
     return word
 
 
+NAMES_KEPT = 1 << 16
+"""How many names (and pairs of names) the pure functions below remember: a call compares
+its arguments' names with every field of every collection, the same names call after call."""
+
+
+@lru_cache(maxsize=NAMES_KEPT)
 def tokens(name: str) -> tuple[str, ...]:
     """The words of a name (camelCase, snake_case, kebab-case, dotted, slashed), lower-cased
     and singular."""
@@ -231,6 +238,7 @@ def side_of(words: tuple[str, ...]) -> int | None:
     return sides.pop() if len(sides) == 1 else None
 
 
+@lru_cache(maxsize=NAMES_KEPT)
 def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float:
     """How well an argument's field name (its words) fits a field path (the words of each
     segment, outermost first): 1 exact, 0 unrelated."""
