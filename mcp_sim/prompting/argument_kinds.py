@@ -10,7 +10,7 @@ record of another kind by that record's own id.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Set
 
 from mcp_sim.prompting.constraints import Constraint, Reading, weight_of
 from mcp_sim.prompting.field_names import tokens
@@ -19,16 +19,9 @@ from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.typed_references import collection_word, kind_word
 
 
-def kinds_of(schemas: Sequence[FieldSchema]) -> frozenset[str]:
-    """The kinds of record the state holds (``schemas``: each collection's), as
-    :func:`own_kind` compares them. Computed once per call, not per collection: a state of
-    thousands of collections (a file per channel and day) would make it quadratic."""
-    return frozenset(collection_word(s.collection) for s in schemas)
-
-
 def own_kind(reading: Reading, kinds: Set[str], id_fields: Mapping[str, str | None]) -> Reading:
     """``reading`` without the constraints on its records' own ids by arguments that name
-    another kind of record the state holds (``kinds``: see :func:`kinds_of`)."""
+    another kind of record the state holds (``kinds``: see :func:`state_kinds`)."""
     own = collection_word(reading.collection)
     ids = {SELF, id_fields.get(reading.collection)}
     kept = tuple(
@@ -37,6 +30,12 @@ def own_kind(reading: Reading, kinds: Set[str], id_fields: Mapping[str, str | No
     if len(kept) == len(reading.constraints):
         return reading
     return Reading(reading.collection, kept, sum(weight_of(c) for c in kept))
+
+
+def state_kinds(schemas: Iterable[FieldSchema]) -> frozenset[str]:
+    """The kinds of record the collections of ``schemas`` hold (see :func:`collection_word`):
+    worked out once per call, not once per collection, as a state may hold hundreds."""
+    return frozenset(collection_word(s.collection) for s in schemas)
 
 
 def _names_other(constraint: Constraint, own: str, kinds: Set[str]) -> bool:

@@ -128,10 +128,15 @@ def singular(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=1 << 16)
+NAMES_KEPT = 1 << 16
+"""How many names (and pairs of names) the pure functions below remember: a call compares
+its arguments' names with every field of every collection, the same names call after call."""
+
+
+@lru_cache(maxsize=NAMES_KEPT)
 def tokens(name: str) -> tuple[str, ...]:
     """The words of a name (camelCase, snake_case, kebab-case, dotted, slashed), lower-cased
-    and singular. Cached: the same field names are read for every collection of a layout."""
+    and singular."""
     return tuple(singular(w.lower()) for w in _SPLIT.findall(name))
 
 
@@ -233,11 +238,10 @@ def side_of(words: tuple[str, ...]) -> int | None:
     return sides.pop() if len(sides) == 1 else None
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=NAMES_KEPT)
 def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float:
     """How well an argument's field name (its words) fits a field path (the words of each
-    segment, outermost first): 1 exact, 0 unrelated. Cached: a state of thousands of
-    collections of one layout (a file per channel and day) asks it the same pairs for each."""
+    segment, outermost first): 1 exact, 0 unrelated."""
     if not arg or not path:
         return 0.0
     last = path[-1]

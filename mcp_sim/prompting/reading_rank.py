@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import Any
 
-from mcp_sim.prompting.argument_kinds import kinds_of, own_kind
+from mcp_sim.prompting.argument_kinds import own_kind, state_kinds
 from mcp_sim.prompting.constraints import (
     Reading,
     is_lookup,
@@ -40,7 +40,7 @@ def rank_readings(
     found: list[Reading] = []
     keys: set[str] = set()
     told_of: set[str] = set()
-    kinds = kinds_of(schemas)
+    kinds = state_kinds(schemas)
     for schema in schemas:
         reading = own_kind(read_collection(schema, arguments, told), kinds, id_fields)
         if not reading.constraints:

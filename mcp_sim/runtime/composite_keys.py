@@ -20,13 +20,16 @@ _RESOURCE = re.compile(r"[a-z]+/[^/\s]+(/[^/\s]+){3,}/[^/\s]*\d[^/\s]*")
 """A resource name of collections and ids, five segments or more, ending in an id with a
 digit (``projects/p/databases/(default)/documents/boats/BT-7``), as APIs name documents."""
 _MAX_CHARS = 120
+_MARKS = frozenset("#|/")
+"""A composite key holds a separator, a resource name a slash."""
 
 
 def key_parts(value: str) -> list[str]:
     """The parts of a composite key after its type prefix (``["2025-03-01", "50077"]``), or
     the id ending a resource name (``BR-00282`` of ``projects/p/databases/(default)/documents/
     Barrels/BR-00282``); none for any other string."""
-    if len(value) > _MAX_CHARS:
+    if len(value) > _MAX_CHARS or not _MARKS.intersection(value):
+        # Most values a record holds are neither (names, dates, amounts): said at once.
         return []
     if _RESOURCE.fullmatch(value):
         return [value.rsplit("/", 1)[1]]

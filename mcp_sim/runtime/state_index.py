@@ -22,6 +22,7 @@ from typing import Any
 
 from jsonpointer import escape, unescape
 
+from mcp_sim.runtime.collection_scopes import CollectionScopes
 from mcp_sim.runtime.decoded_state import patched, view_encoding
 from mcp_sim.runtime.filed_records import filed_facts
 from mcp_sim.runtime.kind_collections import (
@@ -88,6 +89,7 @@ class StateIndex:
         for pointer, facts in self.records.items():
             self.order[facts.collection].append(pointer)
         self.sizes = {c.pointer: len(self.order[c.pointer]) for c in self.collections}
+        self.scopes = CollectionScopes(self.collections)
         self.stores = {c.pointer.rpartition("/")[0] for c in self.collections if c.keys}
         """Where flat key-value exports are (their patterns' collections are inside)."""
         self.derived: dict[str, Any] = {}
@@ -102,7 +104,7 @@ class StateIndex:
         """The collection whose record ``pointer`` is, or is inside (the innermost: a
         series' odd keys hold collections of their own); in a mixed array, the kind's that
         the item is in ``state`` (default: the starting state)."""
-        found = [c for c in self.collections if within(c.pointer, pointer)]
+        found = self.scopes.holding(pointer)
         kinds = [c for c in found if c.kind is not None]
         if kinds:
             return kind_holding(kinds, pointer, self.state if state is None else state)

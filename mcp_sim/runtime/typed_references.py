@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from jsonpointer import unescape
@@ -32,6 +33,9 @@ _TYPED = (
 )
 """``(kind, id)`` of a typed reference string, most specific first."""
 _WORD = re.compile(r"[^0-9a-z]")
+KINDS_KEPT = 1 << 14
+"""How many names the kind of each is remembered for: a call compares the kinds of every
+collection, the same few names call after call."""
 
 
 def typed_reference(value: Any) -> tuple[str, str] | None:
@@ -47,6 +51,7 @@ def typed_reference(value: Any) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=KINDS_KEPT)
 def kind_word(name: str) -> str:
     """How a kind's name is compared: lower-case letters and digits only, singular
     (``Patients``, ``patient`` and ``PATIENT`` agree; ``ServiceRequest`` is ``servicerequest``)."""
@@ -60,6 +65,7 @@ def kind_word(name: str) -> str:
     return word
 
 
+@lru_cache(maxsize=KINDS_KEPT)
 def collection_word(pointer: str) -> str:
     """The kind a collection's pointer names: a mixed array's kind, else its last part."""
     last = unescape(pointer.rpartition("/")[2])

@@ -240,7 +240,7 @@ def test_composite_key_parts_name_their_record() -> None:
     assert key_parts("order|A-17") == ["A-17"]
     assert key_parts("#META") == [] and key_parts("C# in depth") == []
     assert key_parts("projects/p/databases/(default)/documents/books/b42") == ["b42"]
-    assert key_parts("src/app/main.py") == []
+    assert key_parts("src/app/main.py") == [] and key_parts("Ann Berg, 2025-03-01") == []
     profile = {"PK": "MEMBER#1042", "SK": "PROFILE", "name": "Ann"}
     booking = {"PK": "MEMBER#1042", "SK": "BOOKING#2025-03-01#50077", "hours": 2}
     assert composite_id(profile) == "1042" and composite_id(booking) == "50077"
