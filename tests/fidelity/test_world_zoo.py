@@ -156,13 +156,27 @@ def test_every_kind_of_call_is_made_in_episodes_of_5_to_15_calls(
     assert not any(c["is_error"] for c in calls)
 
 
+def _vocabulary(maker: Any) -> set[str]:
+    """The values tools' output schemas list (``enum``): the service's own words for what the
+    state holds (GitHub's contents API calls a blob a ``file``), which no state writes."""
+    found: set[str] = set()
+    stack = [tool.output for tool in maker.tools() if tool.output]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            enum = item.get("enum", [])
+            found.update(label for label in map(normalize, enum) if label is not None)
+            stack.extend(item.values())
+    return found
+
+
 def _held(shape: str, state: Any) -> set[str]:
     """The values ``state`` holds, read as its records are: a random shape that stores them
     encoded (typed values, XML-style text, an id inside a resource name, an event log) is also
     read through its stores' decoding, which ``test_world_zoo_random_encodings`` checks
     against the same seed drawn plain."""
-    held = state_values(state) | _key_parts(state)
     maker = make_shape(shape)
+    held = state_values(state) | _key_parts(state) | _vocabulary(maker)
     if isinstance(maker, RandomShape) and maker.encoding != "plain":
         stores = maker.design.stores.values()
         held |= state_values([[r for _, r in store.items(state)] for store in stores])
@@ -254,6 +268,7 @@ def test_held_out_shapes_run_only_when_asked_for() -> None:
         "slack",
     }
     assert developed <= set(chosen_shapes(None, include_held_out=False))
+    assert set(HELD_OUT) == {"gitstore", "prometheus", "gtfs"}
     assert set(SHAPES) >= HELD_OUT
     assert not HELD_OUT & developed
     assert not HELD_OUT & set(chosen_shapes(None, include_held_out=False))
