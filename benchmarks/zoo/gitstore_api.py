@@ -54,7 +54,8 @@ def resolve(state: State, ref: str) -> str:
         sha: str = state["refs"][n]["object"]["sha"]
         return sha
     if ref in state["objects"]:
-        return commit_of(state, ref) and ref
+        commit_of(state, ref)  # raises unless the SHA is a commit's
+        return ref
     raise ToolError(f"No commit found for the ref {ref}")
 
 
@@ -110,12 +111,12 @@ def changes(state: State, old: Files, new: Files, stats: bool) -> list[dict[str,
         shown: dict[str, Any] = {"sha": (after or before or ("",))[0], "filename": path}
         shown["status"] = status
         if stats:
-            lines = [
+            old_lines, new_lines = (
                 decoded(state["objects"][side[0]]["content"]).splitlines() if side else []
                 for side in (before, after)
-            ]
+            )
             added = deleted = 0
-            for op, i1, i2, j1, j2 in SequenceMatcher(None, *lines).get_opcodes():
+            for op, i1, i2, j1, j2 in SequenceMatcher(None, old_lines, new_lines).get_opcodes():
                 if op != "equal":
                     deleted, added = deleted + i2 - i1, added + j2 - j1
             shown |= {"additions": added, "deletions": deleted, "changes": added + deleted}

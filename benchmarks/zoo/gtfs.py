@@ -60,12 +60,12 @@ class Gtfs(Shape):
             trip = rng.choice(matching_trips(state, {}))
             early = seconds_of(trip["departure_time"]) - rng.randint(0, 12) * 300
             late = seconds_of(trip["departure_time"]) + rng.randint(0, 12) * 300
-            options = {k: trip[k] for k in ("route_id", "direction_id", "service_id")}
-            options |= {"departs_after": clock(max(0, early)), "departs_before": clock(late)}
+            wanted = {k: trip[k] for k in ("route_id", "direction_id", "service_id")}
+            wanted |= {"departs_after": clock(max(0, early)), "departs_before": clock(late)}
             return Planned(
                 "search",
                 "find_trips",
-                _narrowed(rng, options, lambda a: len(matching_trips(state, a))),
+                _narrowed(rng, wanted, lambda a: len(matching_trips(state, a))),
             )
         stop = rng.choice(state["stops.txt"])
         lat, lon = float(stop["stop_lat"]), float(stop["stop_lon"])

@@ -57,11 +57,11 @@ def runs_on(state: State, service_id: str, day: str) -> bool:
     """Whether a service runs on a ``YYYYMMDD`` day: its calendar, then its exceptions."""
     for row in state["calendar_dates.txt"]:
         if row["service_id"] == service_id and row["date"] == day:
-            return row["exception_type"] == "1"
+            return bool(row["exception_type"] == "1")
     for row in state["calendar.txt"]:
         if row["service_id"] == service_id and row["start_date"] <= day <= row["end_date"]:
             weekday = date(int(day[:4]), int(day[4:6]), int(day[6:])).weekday()
-            return row[DAYS[weekday]] == "1"
+            return bool(row[DAYS[weekday]] == "1")
     return False
 
 
