@@ -1,5 +1,6 @@
 """Searches and lookups by values the state writes otherwise: a bare address against a
-``mailto:`` URI, a record named by a value no sample showed to be a key."""
+``mailto:`` URI, a record named by a value no sample showed to be a key, a value two fields
+hold tied to the one the argument's name names."""
 
 from __future__ import annotations
 
@@ -60,3 +61,12 @@ def test_a_record_alone_holding_an_unsampled_value_is_shown_whole() -> None:
     text = view_of(world, "get_event", {"event_id": items[1377]["handle"]})
     assert "/agenda/1377: " in text
     assert "mailto:p17@example.org" in text
+
+
+def test_a_value_two_fields_hold_is_tied_to_the_one_the_arguments_name_names() -> None:
+    events = [event(n) | {"organizer": event(n + 1)["attendee"][0]} for n in range(200)]
+    world = world_of({"events": events}, "find_events", organizer="Email.", status="Status.")
+    text = view_of(world, "find_events", {"organizer": "p3@example.org", "status": "CONFIRMED"})
+    assert 'organizer/value = "p3@example.org"' in text
+    assert "attendee/*/value" not in text
+    assert "5 records meet all of them" in text
