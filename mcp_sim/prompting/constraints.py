@@ -141,7 +141,14 @@ def _by_value(schema: FieldSchema, value: Any) -> list[str]:
 
 
 def _path_named(schema: FieldSchema, fields: list[str], words: tuple[str, ...]) -> list[str]:
-    return [p for p in fields if set(words) & {w for s in schema.fields[p].words for w in s}]
+    """``fields`` whose path has one of ``words``, and the record's own key among them (any
+    identifier names it); none when no other field's path has one."""
+    named = [
+        p
+        for p in fields
+        if p != SELF and set(words) & {w for s in schema.fields[p].words for w in s}
+    ]
+    return [p for p in fields if p in named or p == SELF] if named else []
 
 
 def _enumerated(info: FieldInfo) -> bool:
