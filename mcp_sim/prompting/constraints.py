@@ -140,6 +140,17 @@ def _by_value(schema: FieldSchema, value: Any) -> list[str]:
     return [p for p, info in schema.fields.items() if info.distinct & wanted]
 
 
+def _path_named(schema: FieldSchema, fields: list[str], words: tuple[str, ...]) -> list[str]:
+    """``fields`` whose path has one of ``words``, and the record's own key among them (any
+    identifier names it); none when no other field's path has one."""
+    named = [
+        p
+        for p in fields
+        if p != SELF and set(words) & {w for s in schema.fields[p].words for w in s}
+    ]
+    return [p for p in fields if p in named or p == SELF] if named else []
+
+
 def _enumerated(info: FieldInfo) -> bool:
     """Whether a text field's values are few and each seen many times in the sample (its
     every value is known)."""
@@ -197,7 +208,9 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
         held = _by_value(schema, value)
         if not held and fields and all(_enumerated(schema.fields[f]) for f in fields):
             return None
-        fields = held or fields
+        # Of the fields holding the value, those whose path has a word of the name
+        # (``organizer`` ↔ ``organizer/value``, not ``attendee/*/value``).
+        fields = _path_named(schema, held, how.words) or held or fields
     elif op in ("prefix", "contains") and fit < _SURE_NAME:
         # A loose name (``crop_name`` ↔ ``crop``) yields to the fields whose values fit.
         fields = by_prefix(schema, value, op, fields) or fields

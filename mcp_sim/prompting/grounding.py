@@ -283,7 +283,6 @@ class Grounding(EventGrounding):
         reads = tuple(hints.reads) if hints is not None else ()
         fields = hints.match if hints is not None else {}
         by_argument = argument_fields(arguments)
-        total = max(1, len(self.overlay.base.records))
         scores: dict[str, tuple[int, float]] = {}
         where: dict[str, set[str]] = {}
         # Rare values first: they pick the candidates; common ones only add to their score.
@@ -292,7 +291,7 @@ class Grounding(EventGrounding):
             holders = self.overlay.holders(label)
             if holders == 0:
                 continue
-            weight = math.log(1 + total / holders)
+            weight = math.log(1 + max(1, len(self.overlay.base.records)) / holders)
             pattern = fields.get(by_argument.get(label, ""))
             open_to_new = len(scores) < MAX_MATCHED * 4
             for pointer, inner in self.overlay.value_hits(label).items():
@@ -306,9 +305,10 @@ class Grounding(EventGrounding):
                 scores[pointer] = (count + 1, score + weight)
                 where.setdefault(pointer, set()).add(inner)
         best = sorted(scores.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
+        whole = sole_holder(self.overlay, ordered, [(p, c) for p, (c, _) in best])
         for pointer, (count, _) in best[:MAX_MATCHED]:
             for inner in where[pointer]:
-                self._pick(pointer, "matched", sub_record(inner), matched=count)
+                self._pick(pointer, "matched", sub_record(inner), count, pointer == whole)
 
     def _searched(self, search: SearchResult, *, complete: bool) -> None:
         """The records meeting every constraint (``complete``), or those meeting some, best
@@ -348,6 +348,22 @@ class Grounding(EventGrounding):
                     linked += 1
                     if linked >= MAX_LINKED:
                         return
+
+
+def sole_holder(
+    overlay: StateOverlay, labels: Sequence[str], counts: Sequence[tuple[str, int]]
+) -> str | None:
+    """The record that alone holds every value of ``labels`` that any record holds, one of
+    them held by no other record (``counts``: records and how many of the values each holds,
+    most first): the call names that record by a value no sample of its collection showed to
+    be a key (an event by its ``uid``), so it is the answer's whole source, shown whole where
+    it fits, not around the value; else ``None``."""
+    held = [label for label in labels if overlay.holders(label)]
+    if not held or not counts or counts[0][1] < len(held):
+        return None
+    if len(counts) > 1 and counts[1][1] >= counts[0][1]:
+        return None
+    return counts[0][0] if any(overlay.holders(label) == 1 for label in held) else None
 
 
 def ground(

@@ -26,6 +26,7 @@ from mcp_sim.runtime.quantities import suffixed
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import looks_keyed, normalize
 from mcp_sim.runtime.typed_references import typed_reference
+from mcp_sim.runtime.uri_schemes import unschemed
 
 KEY = "#"
 """The segment of a path that stands for a map's keys."""
@@ -48,15 +49,19 @@ _PATH_REFERENCE = re.compile(
 
 
 def path_reference(value: Any) -> str | None:
-    """The normalized key a resource path or URL names (its last segment), or a typed
-    reference (``10234`` of ``Patient/10234``), else ``None``."""
+    """The normalized key a resource path or URL names (its last segment), a typed
+    reference (``10234`` of ``Patient/10234``) or a scheme-prefixed value (``ana@example.org``
+    of ``mailto:ana@example.org``), else ``None``."""
     if not isinstance(value, str):
         return None
     found = _PATH_REFERENCE.match(value.strip())
     if found is not None:
         return normalize(found.group(1))
     typed = typed_reference(value)
-    return normalize(typed[1]) if typed is not None else None
+    if typed is not None:
+        return normalize(typed[1])
+    bare = unschemed(value)
+    return normalize(bare) if bare is not None else None
 
 
 def is_map(value: dict[str, Any]) -> bool:

@@ -42,6 +42,7 @@ from mcp_sim.runtime.state_tables import (
     table_rows,
 )
 from mcp_sim.runtime.typed_references import typed_reference
+from mcp_sim.runtime.uri_schemes import unschemed
 from mcp_sim.spec.world import World
 
 MAX_VALUE_CHARS = 120
@@ -381,7 +382,8 @@ def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
             if label is not None:
                 facts.values.setdefault(label, where)
             # A composite key's parts are what a call names (``1042`` of ``MEMBER#1042``),
-            # and a typed reference's id (``10234`` of ``Patient/10234``).
+            # a typed reference's id (``10234`` of ``Patient/10234``) and a scheme-prefixed
+            # value's own (``ana@example.org`` of ``mailto:ana@example.org``).
             for part in _parts(value) if isinstance(value, str) else ():
                 if (label := normalize(part)) is not None:
                     facts.values.setdefault(label, where)
@@ -393,4 +395,6 @@ def record_facts(key: str, collection: str, record: Any) -> RecordFacts:
 def _parts(value: str) -> list[str]:
     """The parts of a string a call may name on their own (see :func:`record_facts`)."""
     typed = typed_reference(value)
-    return [*key_parts(value), typed[1]] if typed else key_parts(value)
+    parts = [*key_parts(value), typed[1]] if typed else key_parts(value)
+    bare = unschemed(value)
+    return parts if bare is None else [*parts, bare]
