@@ -206,8 +206,16 @@ def _searched(state: Any, search: SearchResult) -> Group:
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
-    keys = record_keys(search.collection, search.meeting, records) if whole else None
     kind = pointer.rsplit("/", 1)[-1]
+    shared = _shared_owners(search, records, whole)
+    if shared is not None:
+        # Copies of one thing the records embed (the sprint each issue lists) are no unit to
+        # sum up: the records holding them are.
+        records = [resolve(state, p) for p in shared]
+        keys = record_keys(search.collection, shared, records)
+        scope = f"records of {pointer} where {where}"
+        return Group(kind, scope, records, keys, None, search.collection.id_field)
+    keys = record_keys(search.collection, search.meeting, records) if whole else None
     outer = None if whole else (kind, len(search.meeting))
     if search.nested is not None:
         # Nested records searched as their own kind (a parcel's scan events): their owners.
@@ -215,6 +223,20 @@ def _searched(state: Any, search: SearchResult) -> Group:
         outer = (kind, len(owners))
     scope = f"records of {pointer} where {where}"
     return Group(name, scope, records, keys, outer, search.collection.id_field)
+
+
+def _shared_owners(search: SearchResult, parts: list[Any], whole: bool) -> list[str] | None:
+    """The records holding the parts a search met, where those parts are one value repeated
+    (each a copy of the same embedded object, several records holding it); else ``None``."""
+    if whole and search.nested is None:
+        return None
+    if len(parts) < 2 or not all(isinstance(p, dict) and p == parts[0] for p in parts):
+        return None
+    owners = search.meeting
+    if search.nested is not None:
+        owners = [record_pointer(search.collection, p) for p in search.meeting]
+    distinct = list(dict.fromkeys(owners))
+    return distinct if len(distinct) > 1 else None
 
 
 def _entries(record: Any, inners: list[str]) -> list[str]:
