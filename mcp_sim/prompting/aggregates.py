@@ -100,7 +100,8 @@ def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | Non
     vehicles, not the depots its description also names)."""
     words = tool_words(tool.name, tool.description)
     tables = FieldTables.of(overlay.base)
-    best, score = None, 0
+    best, score, named_best = None, 0, False
+    tied: list[Collection] = []
     for collection in overlay.base.collections:
         # Its own name, else a part of its pointer: the ``/locomotives/results`` of a page.
         parts = [tokens(unescape(p)) for p in reversed(collection.pointer.split("/"))]
@@ -109,8 +110,16 @@ def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | Non
         fields = {w for i in schema.fields.values() for part in i.words for w in part} & words
         points = len(fields) + (2 if named else 0)
         if points > score:
-            best, score = collection, points
-    return best
+            best, score, named_best, tied = collection, points, named, []
+        elif best is not None and points == score and _siblings(best, collection):
+            tied.append(collection)
+    # Fields fitting several sibling collections alike (a channel's files, one per day), no
+    # name telling them apart: a summary of any one of them would sum up a guess.
+    return None if tied and not named_best else best
+
+
+def _siblings(one: Collection, other: Collection) -> bool:
+    return one.pointer.rsplit("/", 1)[0] == other.pointer.rsplit("/", 1)[0]
 
 
 def _descend(state: Any, pointer: str, parts: list[str]) -> str | None:
