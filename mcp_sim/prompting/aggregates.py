@@ -216,21 +216,20 @@ def _searched(state: Any, search: SearchResult) -> Group:
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
     kind = pointer.rsplit("/", 1)[-1]
+    scope = f"records of {pointer} where {where}"
     shared = _shared_owners(search, records, whole)
     if shared is not None:
         # Copies of one thing the records embed (the sprint each issue lists) are no unit to
         # sum up: the records holding them are.
-        records = [resolve(state, p) for p in shared]
-        keys = record_keys(search.collection, shared, records)
-        scope = f"records of {pointer} where {where}"
-        return Group(kind, scope, records, keys, None, search.collection.id_field)
+        holders = [resolve(state, p) for p in shared]
+        held = record_keys(search.collection, shared, holders)
+        return Group(kind, scope, holders, held, None, search.collection.id_field)
     keys = record_keys(search.collection, search.meeting, records) if whole else None
     outer = None if whole else (kind, len(search.meeting))
     if search.nested is not None:
         # Nested records searched as their own kind (a parcel's scan events): their owners.
         owners = {record_pointer(search.collection, p) for p in search.meeting}
         outer = (kind, len(owners))
-    scope = f"records of {pointer} where {where}"
     return Group(name, scope, records, keys, outer, search.collection.id_field)
 
 
