@@ -6,7 +6,9 @@ ranks records, or whose answer is numbers in units (see
 
 from __future__ import annotations
 
-from mcp_sim.prompting.field_names import tokens
+import re
+
+from mcp_sim.prompting.field_names import plural_words, tokens
 from mcp_sim.prompting.summary_quantities import answers_in_units
 from mcp_sim.prompting.summary_ranked import is_ranking
 from mcp_sim.spec.world import ToolSpec
@@ -64,6 +66,13 @@ _STATISTIC_WORDS = frozenset(["count", "mean", "median", "sum"])
 them: one alone may be a field's name, a book's "page count")."""
 _VALUES_WORDS = ("values", "value")
 """A name's last word that asks for a field's distinct values (``list_style_values``)."""
+_LISTED_STATISTICS = frozenset(["count", "number", "total", "sum"])
+"""An item of a description's list that is a statistic on its own ("servers (count, ...)")."""
+_ASIDE = re.compile(r"\([^)]*\)")
+_ITEM = re.compile(r",|;|\band\b|\bor\b")
+_OWNER = re.compile(r"^\W*(?:an?|the)?\s*[\w-]+'s\s+")
+_FEWEST_ITEMS = 3
+"""How many items a list of a thing's collections has at least."""
 
 
 def is_aggregate(tool: ToolSpec | None) -> bool:
@@ -86,4 +95,26 @@ def is_aggregate(tool: ToolSpec | None) -> bool:
         # "a hotel's arrivals in a month: count, room nights, mean stay"; one such word may
         # name a field ("by title or page count").
         return True
-    return any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool)
+    if any(phrase in first for phrase in _AGGREGATE_PHRASES) or is_ranking(tool):
+        return True
+    return lists_statistics(first)
+
+
+def lists_statistics(sentence: str) -> bool:
+    """Whether a description's first sentence lists what a summary answers: a statistic as
+    an item of its list ("a team's servers (count, running, types)"), or one thing's
+    collections by name, most in the plural ("a channel's month: messages, threads, replies
+    and reactions"), where one record's fields are mostly singular ("a pod's node, phase,
+    IP, restarts") and a search lists its criteria after "by"."""
+    asides = [a.strip("()") for a in _ASIDE.findall(sentence)]
+    for part in [sentence, *asides]:
+        items = [i.strip() for i in _ITEM.split(_ASIDE.sub("", part)) if i.strip()]
+        if any(i.split(":")[-1].strip() in _LISTED_STATISTICS for i in items):
+            return True
+    owner = _OWNER.match(sentence)
+    if owner is None or " by " in sentence:
+        return False
+    listed = _ASIDE.sub("", sentence[owner.end() :]).split(":")[-1]
+    items = [i.split() for i in _ITEM.split(listed) if i.strip()]
+    many = [i for i in items if plural_words(i[-1])]
+    return len(items) >= _FEWEST_ITEMS and 3 * len(many) >= 2 * len(items)

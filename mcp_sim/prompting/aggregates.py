@@ -100,7 +100,8 @@ def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | Non
     vehicles, not the depots its description also names)."""
     words = tool_words(tool.name, tool.description)
     tables = FieldTables.of(overlay.base)
-    best, score = None, 0
+    best, score, named_best = None, 0, False
+    tied: list[Collection] = []
     for collection in overlay.base.collections:
         # Its own name, else a part of its pointer: the ``/locomotives/results`` of a page.
         parts = [tokens(unescape(p)) for p in reversed(collection.pointer.split("/"))]
@@ -109,8 +110,16 @@ def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | Non
         fields = {w for i in schema.fields.values() for part in i.words for w in part} & words
         points = len(fields) + (2 if named else 0)
         if points > score:
-            best, score = collection, points
-    return best
+            best, score, named_best, tied = collection, points, named, []
+        elif best is not None and points == score and _siblings(best, collection):
+            tied.append(collection)
+    # Fields fitting several sibling collections alike (a channel's files, one per day), no
+    # name telling them apart: a summary of any one of them would sum up a guess.
+    return None if tied and not named_best else best
+
+
+def _siblings(one: Collection, other: Collection) -> bool:
+    return one.pointer.rsplit("/", 1)[0] == other.pointer.rsplit("/", 1)[0]
 
 
 def _descend(state: Any, pointer: str, parts: list[str]) -> str | None:
@@ -206,15 +215,36 @@ def _searched(state: Any, search: SearchResult) -> Group:
         whole = whole and not focus
         if focus and len(steps := focus[0].split("/")) > 2:
             name = steps[-2]
-    keys = record_keys(search.collection, search.meeting, records) if whole else None
     kind = pointer.rsplit("/", 1)[-1]
+    scope = f"records of {pointer} where {where}"
+    shared = _shared_owners(search, records, whole)
+    if shared is not None:
+        # Copies of one thing the records embed (the sprint each issue lists) are no unit to
+        # sum up: the records holding them are.
+        holders = [resolve(state, p) for p in shared]
+        held = record_keys(search.collection, shared, holders)
+        return Group(kind, scope, holders, held, None, search.collection.id_field)
+    keys = record_keys(search.collection, search.meeting, records) if whole else None
     outer = None if whole else (kind, len(search.meeting))
     if search.nested is not None:
         # Nested records searched as their own kind (a parcel's scan events): their owners.
         owners = {record_pointer(search.collection, p) for p in search.meeting}
         outer = (kind, len(owners))
-    scope = f"records of {pointer} where {where}"
     return Group(name, scope, records, keys, outer, search.collection.id_field)
+
+
+def _shared_owners(search: SearchResult, parts: list[Any], whole: bool) -> list[str] | None:
+    """The records holding the parts a search met, where those parts are one value repeated
+    (each a copy of the same embedded object, several records holding it); else ``None``."""
+    if whole and search.nested is None:
+        return None
+    if len(parts) < 2 or not all(isinstance(p, dict) and p == parts[0] for p in parts):
+        return None
+    owners = search.meeting
+    if search.nested is not None:
+        owners = [record_pointer(search.collection, p) for p in search.meeting]
+    distinct = list(dict.fromkeys(owners))
+    return distinct if len(distinct) > 1 else None
 
 
 def _entries(record: Any, inners: list[str]) -> list[str]:

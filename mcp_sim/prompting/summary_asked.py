@@ -329,7 +329,9 @@ def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
     part = narrowed(a.phrase, group) if a.phrase else None
     if a.bare:
         # "files" counts the records of type ``file``; "fares" totals the ``fare`` field.
-        said = [join([plural(a.phrase[-1])], style), join([*a.phrase, "count"], style)]
+        # The word as the description writes it first ("running"): the answer's own key.
+        said = [join(list(a.phrase), style), join([plural(a.phrase[-1])], style)]
+        said.append(join([*a.phrase, "count"], style))
         if part is None:
             return _bare_field(a.phrase, group, style)
         return [Stat(list(dict.fromkeys(said)), part, asked=True)]

@@ -168,7 +168,9 @@ def described_values(
     those values; ``None`` where it lists none. A value written alone is no list: a noun
     that a field happens to hold (a folder's ``kind: "folder"``) narrows nothing."""
     first = tool.description.split(". ")[0]
-    listed = {w for m in _LISTS.finditer(first) for w in _WORD.findall(m.group(0))}
+    lists = (_WORD.findall(m.group(0)) for m in _LISTS.finditer(first))
+    # A list naming a statistic ("servers (count, running, types)") lists what is answered.
+    listed = {w for said in lists if not {*_OPS, "count"} & set(said) for w in said}
     for f in stats.fields.values():
         if not f.single or f.holders < count or not f.texts:
             continue

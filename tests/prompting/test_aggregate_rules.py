@@ -131,3 +131,53 @@ def test_a_write_is_shown_the_newest_records_of_the_collection_it_adds_to() -> N
     assert newest_records(overlay, arguments) == ["/loans/38", "/loans/39"]
     picks = ground(overlay, world.state, world.tools[0], arguments).picks
     assert picks["/loans/39"].reason == "newest"
+
+
+def test_copies_of_one_embedded_object_sum_up_the_records_holding_them() -> None:
+    sprints = [{"id": 7 + n, "name": f"Sprint {n}", "state": "closed"} for n in range(3)]
+    issues = [
+        {
+            "key": f"PAY-{n}",
+            "points": n % 5 + 1,
+            "assignee": {"name": f"Person {n % 4}"},
+            "sprints": [dict(sprints[n % 3])],
+        }
+        for n in range(30)
+    ]
+    world = _world({"issues": issues}, "sprint_stats", "A sprint's issues: count, points.")
+    values = _summary(world, {"sprint_name": "Sprint 1"})
+    # The ten issues listing the sprint, not ten copies of the sprint.
+    assert values["count"] == 10
+    assert values["points"] == sum(n % 5 + 1 for n in range(30) if n % 3 == 1)
+
+
+def test_a_noun_listed_bare_goes_under_the_word_as_written() -> None:
+    servers = [
+        {"id": f"i-{n}", "attributes": {"state": "running" if n % 3 else "stopped"}}
+        for n in range(12)
+    ]
+    for description in ("Servers: count, running.", "A team's servers (count, running)."):
+        values = _summary(_world({"servers": servers}, "fleet_stats", description), {})
+        assert values["running"] == 8
+        # A list naming a statistic lists what is answered, not values to keep.
+        assert values["count"] == 12
+
+
+def test_no_summary_of_one_of_several_sibling_collections_the_words_fit_alike() -> None:
+    def day(n: int) -> list[dict[str, Any]]:
+        return [
+            {"ts": f"17359{n:02d}{i:03d}.000100", "user": f"U{i % 4}", "reactions": i % 3}
+            for i in range(12)
+        ]
+
+    days = {f"2025-01-{n:02d}.json": day(n) for n in range(1, 9)}
+    users = [{"id": f"U{i}", "name": f"user.{i}"} for i in range(4)]
+    world = _world(
+        {"users.json": users, "general": days},
+        "channel_activity",
+        "A channel's month: posts, threads, replies and reactions.",
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], {})
+    # Which day's file would be a guess: no summary rather than one day's.
+    assert grounding.summary is None or "2025-01" not in grounding.summary.render(4000)
