@@ -8,7 +8,7 @@ jCard and some CBOR or MessagePack exports write positional named tuples
 (``["dtstart", {"tzid": ".."}, "date-time", "2025-12-23T16:15:00"]``) in components
 (``["vevent", [properties], [subcomponents]]``).
 
-Nothing here knows a format by name. :func:`detect_forms` finds each form by structure, where
+Nothing here knows a format by name. :func:`forms_of` finds each form by structure, where
 it recurs across the state: lists of one-key objects whose keys are mostly distinct; lists of
 two-key objects one of whose keys always holds a short name, distinct within its list and
 drawn from a small vocabulary across lists; lists of arrays each starting with such a name.
@@ -20,14 +20,11 @@ those names.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
-_MAX_NODES = 20_000
-_SAMPLED_ITEMS = 256
 _LEAST_LISTS = 4
 """A form recurs in at least this many lists (a record's fields, not one table)."""
 _MOST_ITEMS = 256
@@ -94,7 +91,9 @@ def _components(items: list[Any]) -> bool:
 
 
 @dataclass
-class _Tally:
+class ListTally:
+    """What a sample of the state's lists says of the forms they take."""
+
     one_key_lists: int = 0
     one_key_names: Counter[str] = field(default_factory=Counter)
     pair_lists: Counter[str] = field(default_factory=Counter)
@@ -146,24 +145,6 @@ class _Tally:
                     self.parametered.add(item[0])
                 if len(item) >= 5 and isinstance(item[1], dict):
                     self.listed.add(item[0])
-
-
-def _walk(state: Any) -> _Tally:
-    tally = _Tally()
-    queue = deque([state])
-    seen = 0
-    while queue and seen < _MAX_NODES:
-        value = queue.popleft()
-        seen += 1
-        if isinstance(value, dict):
-            items: Iterable[Any] = islice(value.values(), _SAMPLED_ITEMS)
-        elif isinstance(value, list):
-            tally.list_(value)
-            items = value[:_SAMPLED_ITEMS]
-        else:
-            continue
-        queue.extend(v for v in items if isinstance(v, dict | list))
-    return tally
 
 
 def _vocabulary(names: Counter[str]) -> bool:
@@ -308,7 +289,7 @@ def _pair(
     return item[name], decode(value) if other == value_key else {other: decode(value)}
 
 
-def _names_values(tally: _Tally, key: str) -> bool:
+def _names_values(tally: ListTally, key: str) -> bool:
     """Whether ``key`` names the values of its lists' items: its values are a vocabulary,
     never repeated within a list (a setting is given once), and the values they name recur
     too (settings, headers and tags share values; a log's times and amounts do not)."""
@@ -320,9 +301,9 @@ def _names_values(tally: _Tally, key: str) -> bool:
     )
 
 
-def detect_forms(state: Any) -> ListForms | None:
-    """The property-list forms ``state`` uses, found by structure; ``None`` for none."""
-    tally = _walk(state)
+def forms_of(tally: ListTally) -> ListForms | None:
+    """The property-list forms a state uses, found by structure in the tally of a sample of
+    its lists (see :mod:`mcp_sim.runtime.state_sample`); ``None`` for none."""
     names = tally.one_key_names
     # Tags may be numbers (MARC's ``245``): they recur across records all the same.
     one_key = tally.one_key_lists >= _LEAST_LISTS and len(names) * 3 <= sum(names.values())

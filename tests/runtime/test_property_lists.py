@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.state_view import StateView
+from mcp_sim.runtime import value_encodings
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_sample import sampled
 from mcp_sim.runtime.value_decoding import decode
 from mcp_sim.runtime.value_encodings import detect
 from mcp_sim.spec.world import World
@@ -170,3 +172,16 @@ def test_positional_named_tuples_read_as_fields_and_components_keep_their_pointe
     assert resolve(plain, "/calendars/0/jcal/2/2")["categories"] == ["internal"]
     assert resolve(plain, "/calendars/0/jcal/2/5/2/0") == {"kind": "valarm", "action": "DISPLAY"}
     assert resolve(plain, "/calendars/0/jcal")["version"] == "2.0"
+
+
+def test_the_encoding_and_the_list_forms_are_found_in_one_walk(monkeypatch: Any) -> None:
+    walks: list[Any] = []
+
+    def counted(state: Any) -> Any:
+        walks.append(state)
+        return sampled(state)
+
+    monkeypatch.setattr(value_encodings, "sampled", counted)
+    encoding = detect(catalogue())
+    assert encoding is not None and encoding.forms is not None and encoding.forms.one_key
+    assert len(walks) == 1
