@@ -56,6 +56,14 @@ def _distinct(names: list[str]) -> bool:
     return len(set(names)) * 3 >= len(names)
 
 
+def _fields(names: list[str]) -> bool:
+    """Whether a list's names are a record's fields, some given several times (a watcher
+    per item, a reading per item): mostly distinct, or most of them given once (unlike a
+    log of a few kinds, each of which recurs)."""
+    counts = Counter(names)
+    return _distinct(names) or sum(c == 1 for c in counts.values()) * 2 >= len(counts)
+
+
 def _one_keys(items: list[Any]) -> list[str] | None:
     if not items or len(items) > _MOST_ITEMS:
         return None
@@ -100,6 +108,15 @@ class ListTally:
     pair_names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     pair_repeats: Counter[str] = field(default_factory=Counter)
     """Lists in which a name recurs: a log of places, not a record's named values."""
+    pair_keyed: Counter[str] = field(default_factory=Counter)
+    """Lists of two-key objects each holding the key, whatever its values."""
+    pair_logs: Counter[str] = field(default_factory=Counter)
+    """Lists whose names under the key are no record's fields (see :func:`_fields`)."""
+    pair_partners: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    pair_listed: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """The names given more than once in some list (a record's watchers, its readings)."""
     pair_values: defaultdict[str, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
     )
@@ -119,10 +136,14 @@ class ListTally:
             return
         for key in sorted(items[0]):
             names = [i.get(key) for i in items]
+            self.pair_keyed[key] += all(key in i for i in items)
             if not all(_name(n) for n in names):
                 continue
             self.pair_lists[key] += 1
             self.pair_repeats[key] += len(set(names)) < len(names)
+            self.pair_logs[key] += not _fields(names)
+            self.pair_partners[key].update(k for k in items[0] if k != key)
+            self.pair_listed[key].update(n for n, c in Counter(names).items() if c > 1)
             self.pair_names[key].update(names)
             values = (v for i in items for k, v in i.items() if k != key)
             self.pair_values[key].update(json.dumps(v, sort_keys=True)[:64] for v in values)
@@ -170,8 +191,9 @@ class ListForms:
     object (``{"tzid": .., "value": ..}``, ``{"value": ..}`` without any), so that a field
     has one shape in every record (a timed event's start and an all-day one's alike)."""
     listed: frozenset[str] = frozenset()
-    """The names of tuples that hold several values somewhere (``categories``): each such
-    value is shown as a list, of one value or more."""
+    """The names of tuples that hold several values somewhere (``categories``), and of pairs
+    given several times in one list somewhere: each such value is shown as a list, of one
+    value or more."""
     names: frozenset[str] = frozenset()
     """The names seen in more than one list: a list is folded where most of its names are
     among them."""
@@ -219,7 +241,7 @@ class ListForms:
         if name is not None:
             others = Counter(k for i in items for k in i if k != name)
             value_key = others.most_common(1)[0][0]
-            return _grouped(_pair(i, name, value_key, decode) for i in items)
+            return _grouped((_pair(i, name, value_key, decode) for i in items), self.listed)
         return NOT_FOLDED
 
     def known(self, names: Iterable[str]) -> bool:
@@ -235,7 +257,7 @@ class ListForms:
             return None
         for key in (k for k in self.pair_names if k in items[0]):
             names = [i.get(key) for i in items]
-            if all(_name(n) for n in names) and len(set(names)) == len(names):
+            if all(_name(n) for n in names) and _fields(names):
                 return key if self.known(str(n) for n in names) else None
         return None
 
@@ -272,12 +294,15 @@ NOT_FOLDED = _NOT_FOLDED
 """:meth:`ListForms.fold`'s answer for a plain list."""
 
 
-def _grouped(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """Pairs as an object, the values of a name given more than once as a list."""
+def _grouped(
+    pairs: Iterable[tuple[str, Any]], listed: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Pairs as an object, the values of a name given more than once (here, or anywhere for
+    a ``listed`` one) as a list."""
     grouped: dict[str, list[Any]] = {}
     for name, value in pairs:
         grouped.setdefault(name, []).append(value)
-    return {n: v[0] if len(v) == 1 else v for n, v in grouped.items()}
+    return {n: v[0] if len(v) == 1 and n not in listed else v for n, v in grouped.items()}
 
 
 def _pair(
@@ -301,6 +326,21 @@ def _names_values(tally: ListTally, key: str) -> bool:
     )
 
 
+def _names_fields(tally: ListTally, key: str) -> bool:
+    """Whether ``key`` names a record's fields, some given several times and their values of
+    any kind (numbers, objects, lists): its values are names in (nearly) every list that
+    holds it, a vocabulary, the names of fields in each list; while its partner's values
+    are names in fewer than half of theirs (a value is a name only now and then)."""
+    lists = tally.pair_lists[key]
+    partner = tally.pair_partners[key].most_common(1)[0][0]
+    return (
+        lists * 10 >= tally.pair_keyed[key] * 9
+        and tally.pair_lists[partner] * 2 < tally.pair_keyed[partner]
+        and _vocabulary(tally.pair_names[key])
+        and tally.pair_logs[key] * 20 <= lists
+    )
+
+
 def forms_of(tally: ListTally) -> ListForms | None:
     """The property-list forms a state uses, found by structure in the tally of a sample of
     its lists (see :mod:`mcp_sim.runtime.state_sample`); ``None`` for none."""
@@ -310,7 +350,9 @@ def forms_of(tally: ListTally) -> ListForms | None:
     pair_names = sorted(
         (len(tally.pair_names[key]) / sum(tally.pair_names[key].values()), key)
         for key, lists in tally.pair_lists.items()
-        if lists >= _LEAST_LISTS and _names_values(tally, key)
+        if lists >= _LEAST_LISTS
+        and lists * 2 >= tally.pair_keyed[key]
+        and (_names_values(tally, key) or _names_fields(tally, key))
     )
     tuples = tally.tuple_lists >= _LEAST_LISTS and _vocabulary(tally.tuple_names)
     typed = (
@@ -320,11 +362,14 @@ def forms_of(tally: ListTally) -> ListForms | None:
     )
     types = tuple(t for t, _ in tally.tuple_types.most_common()) if typed else ()
     parametered = frozenset(tally.parametered if tuples else ())
-    listed = frozenset(tally.listed if typed else ())
+    listed = set(tally.listed if typed else ())
     pairs = tuple(key for _, key in pair_names)
+    # A pair's name given several times in one record is a list in every record (a field
+    # has one shape throughout: one watcher is a list of one).
+    listed.update(*(tally.pair_listed[key] for key in pairs))
     seen = tally.one_key_names + tally.tuple_names
     for key in pairs:
         seen += tally.pair_names[key]
     recurring = frozenset(name for name, count in seen.items() if count >= 2)
-    forms = ListForms(one_key, pairs, tuples, parametered, listed, recurring, types)
+    forms = ListForms(one_key, pairs, tuples, parametered, frozenset(listed), recurring, types)
     return forms if forms else None
