@@ -6,7 +6,7 @@
 ``List``'s ``items``, a paging wrapper's ``{"page": 1, "results": [...]}``: one member holds
 the records (an array, or an object of records keyed by id) and every other member is small
 metadata (flags, urls, counts, a type tag). The envelope is no record; its container is the
-collection, which the walk of :func:`mcp_sim.runtime.state_shape.find_collections` reaches
+collection, which the walk of :func:`mcp_sim.runtime.state_collections.find_collections` reaches
 by stepping into the envelope (its pointer names the envelope's own key: ``/charges/data``).
 
 An export of several list endpoints side by side (``{"charges": {envelope}, "customers":

@@ -38,17 +38,31 @@ def member_scalars(member: Any, records: str) -> list[Any]:
     return found
 
 
-def filed_facts(
-    collection: Collection, key: str, pointer: str, record: Any, state: Any
-) -> RecordFacts:
-    """What the index knows of the record at ``pointer``: its own values, and, for a record
-    filed in a large member, the member's own scalars too (as values of the whole record)."""
-    facts = record_facts(key, collection.pointer, record)
-    if collection.members:
-        below = pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
-        member = resolve(state, f"{collection.pointer}/{below}")
-        for value in member_scalars(member, collection.pages):
-            label = normalize(value)
-            if label is not None:
+class FiledFacts:
+    """What the index knows of the records of ``collection`` in ``state``: each one's own
+    values, and, for a record filed in a large member, the member's own scalars too (as
+    values of the whole record), read once for all the member's records."""
+
+    def __init__(self, collection: Collection, state: Any) -> None:
+        self.collection = collection
+        self.state = state
+        self._context: dict[str, list[str]] = {}
+        """A member's pointer → its own scalars, normalized."""
+
+    def of(self, key: str, pointer: str, record: Any) -> RecordFacts:
+        """The facts of the record at ``pointer``."""
+        collection = self.collection
+        facts = record_facts(key, collection.pointer, record)
+        if collection.members:
+            below = pointer[len(collection.pointer) + 1 :].split("/", 1)[0]
+            for label in self._member_context(f"{collection.pointer}/{below}"):
                 facts.values.setdefault(label, "")
-    return facts
+        return facts
+
+    def _member_context(self, member: str) -> list[str]:
+        labels = self._context.get(member)
+        if labels is None:
+            scalars = member_scalars(resolve(self.state, member), self.collection.pages)
+            labels = [label for value in scalars if (label := normalize(value)) is not None]
+            self._context[member] = labels
+        return labels

@@ -1,6 +1,6 @@
 """The collections of a state with each mixed array split into one collection per kind.
 
-:func:`mcp_sim.runtime.state_shape.find_collections` finds an array of records as one
+:func:`mcp_sim.runtime.state_collections.find_collections` finds an array of records as one
 collection; when its records are of several kinds told apart by a field (see
 :mod:`mcp_sim.runtime.mixed_collections`), each kind is a collection of its own, keyed by its
 own id field (ids repeat across kinds). An event log's events have kinds too, but they are the

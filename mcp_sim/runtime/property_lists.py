@@ -8,7 +8,7 @@ jCard and some CBOR or MessagePack exports write positional named tuples
 (``["dtstart", {"tzid": ".."}, "date-time", "2025-12-23T16:15:00"]``) in components
 (``["vevent", [properties], [subcomponents]]``).
 
-Nothing here knows a format by name. :func:`detect_forms` finds each form by structure, where
+Nothing here knows a format by name. :func:`forms_of` finds each form by structure, where
 it recurs across the state: lists of one-key objects whose keys are mostly distinct; lists of
 two-key objects one of whose keys always holds a short name, distinct within its list and
 drawn from a small vocabulary across lists; lists of arrays each starting with such a name.
@@ -20,14 +20,11 @@ those names.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
-_MAX_NODES = 20_000
-_SAMPLED_ITEMS = 256
 _LEAST_LISTS = 4
 """A form recurs in at least this many lists (a record's fields, not one table)."""
 _MOST_ITEMS = 256
@@ -57,6 +54,14 @@ def _digitless(names: Iterable[str]) -> bool:
 def _distinct(names: list[str]) -> bool:
     """Whether a list's names are mostly distinct: fields, not a log of a few kinds."""
     return len(set(names)) * 3 >= len(names)
+
+
+def _fields(names: list[str]) -> bool:
+    """Whether a list's names are a record's fields, some given several times (a watcher
+    per item, a reading per item): mostly distinct, or most of them given once (unlike a
+    log of a few kinds, each of which recurs)."""
+    counts = Counter(names)
+    return _distinct(names) or sum(c == 1 for c in counts.values()) * 2 >= len(counts)
 
 
 def _one_keys(items: list[Any]) -> list[str] | None:
@@ -94,13 +99,24 @@ def _components(items: list[Any]) -> bool:
 
 
 @dataclass
-class _Tally:
+class ListTally:
+    """What a sample of the state's lists says of the forms they take."""
+
     one_key_lists: int = 0
     one_key_names: Counter[str] = field(default_factory=Counter)
     pair_lists: Counter[str] = field(default_factory=Counter)
     pair_names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     pair_repeats: Counter[str] = field(default_factory=Counter)
     """Lists in which a name recurs: a log of places, not a record's named values."""
+    pair_keyed: Counter[str] = field(default_factory=Counter)
+    """Lists of two-key objects each holding the key, whatever its values."""
+    pair_logs: Counter[str] = field(default_factory=Counter)
+    """Lists whose names under the key are no record's fields (see :func:`_fields`)."""
+    pair_partners: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    pair_listed: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """The names given more than once in some list (a record's watchers, its readings)."""
     pair_values: defaultdict[str, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
     )
@@ -120,10 +136,14 @@ class _Tally:
             return
         for key in sorted(items[0]):
             names = [i.get(key) for i in items]
+            self.pair_keyed[key] += all(key in i for i in items)
             if not all(_name(n) for n in names):
                 continue
             self.pair_lists[key] += 1
             self.pair_repeats[key] += len(set(names)) < len(names)
+            self.pair_logs[key] += not _fields(names)
+            self.pair_partners[key].update(k for k in items[0] if k != key)
+            self.pair_listed[key].update(n for n, c in Counter(names).items() if c > 1)
             self.pair_names[key].update(names)
             values = (v for i in items for k, v in i.items() if k != key)
             self.pair_values[key].update(json.dumps(v, sort_keys=True)[:64] for v in values)
@@ -146,24 +166,6 @@ class _Tally:
                     self.parametered.add(item[0])
                 if len(item) >= 5 and isinstance(item[1], dict):
                     self.listed.add(item[0])
-
-
-def _walk(state: Any) -> _Tally:
-    tally = _Tally()
-    queue = deque([state])
-    seen = 0
-    while queue and seen < _MAX_NODES:
-        value = queue.popleft()
-        seen += 1
-        if isinstance(value, dict):
-            items: Iterable[Any] = islice(value.values(), _SAMPLED_ITEMS)
-        elif isinstance(value, list):
-            tally.list_(value)
-            items = value[:_SAMPLED_ITEMS]
-        else:
-            continue
-        queue.extend(v for v in items if isinstance(v, dict | list))
-    return tally
 
 
 def _vocabulary(names: Counter[str]) -> bool:
@@ -189,8 +191,9 @@ class ListForms:
     object (``{"tzid": .., "value": ..}``, ``{"value": ..}`` without any), so that a field
     has one shape in every record (a timed event's start and an all-day one's alike)."""
     listed: frozenset[str] = frozenset()
-    """The names of tuples that hold several values somewhere (``categories``): each such
-    value is shown as a list, of one value or more."""
+    """The names of tuples that hold several values somewhere (``categories``), and of pairs
+    given several times in one list somewhere: each such value is shown as a list, of one
+    value or more."""
     names: frozenset[str] = frozenset()
     """The names seen in more than one list: a list is folded where most of its names are
     among them."""
@@ -238,7 +241,7 @@ class ListForms:
         if name is not None:
             others = Counter(k for i in items for k in i if k != name)
             value_key = others.most_common(1)[0][0]
-            return _grouped(_pair(i, name, value_key, decode) for i in items)
+            return _grouped((_pair(i, name, value_key, decode) for i in items), self.listed)
         return NOT_FOLDED
 
     def known(self, names: Iterable[str]) -> bool:
@@ -254,7 +257,7 @@ class ListForms:
             return None
         for key in (k for k in self.pair_names if k in items[0]):
             names = [i.get(key) for i in items]
-            if all(_name(n) for n in names) and len(set(names)) == len(names):
+            if all(_name(n) for n in names) and _fields(names):
                 return key if self.known(str(n) for n in names) else None
         return None
 
@@ -291,12 +294,15 @@ NOT_FOLDED = _NOT_FOLDED
 """:meth:`ListForms.fold`'s answer for a plain list."""
 
 
-def _grouped(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """Pairs as an object, the values of a name given more than once as a list."""
+def _grouped(
+    pairs: Iterable[tuple[str, Any]], listed: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Pairs as an object, the values of a name given more than once (here, or anywhere for
+    a ``listed`` one) as a list."""
     grouped: dict[str, list[Any]] = {}
     for name, value in pairs:
         grouped.setdefault(name, []).append(value)
-    return {n: v[0] if len(v) == 1 else v for n, v in grouped.items()}
+    return {n: v[0] if len(v) == 1 and n not in listed else v for n, v in grouped.items()}
 
 
 def _pair(
@@ -308,7 +314,7 @@ def _pair(
     return item[name], decode(value) if other == value_key else {other: decode(value)}
 
 
-def _names_values(tally: _Tally, key: str) -> bool:
+def _names_values(tally: ListTally, key: str) -> bool:
     """Whether ``key`` names the values of its lists' items: its values are a vocabulary,
     never repeated within a list (a setting is given once), and the values they name recur
     too (settings, headers and tags share values; a log's times and amounts do not)."""
@@ -320,16 +326,33 @@ def _names_values(tally: _Tally, key: str) -> bool:
     )
 
 
-def detect_forms(state: Any) -> ListForms | None:
-    """The property-list forms ``state`` uses, found by structure; ``None`` for none."""
-    tally = _walk(state)
+def _names_fields(tally: ListTally, key: str) -> bool:
+    """Whether ``key`` names a record's fields, some given several times and their values of
+    any kind (numbers, objects, lists): its values are names in (nearly) every list that
+    holds it, a vocabulary, the names of fields in each list; while its partner's values
+    are names in fewer than half of theirs (a value is a name only now and then)."""
+    lists = tally.pair_lists[key]
+    partner = tally.pair_partners[key].most_common(1)[0][0]
+    return (
+        lists * 10 >= tally.pair_keyed[key] * 9
+        and tally.pair_lists[partner] * 2 < tally.pair_keyed[partner]
+        and _vocabulary(tally.pair_names[key])
+        and tally.pair_logs[key] * 20 <= lists
+    )
+
+
+def forms_of(tally: ListTally) -> ListForms | None:
+    """The property-list forms a state uses, found by structure in the tally of a sample of
+    its lists (see :mod:`mcp_sim.runtime.state_sample`); ``None`` for none."""
     names = tally.one_key_names
     # Tags may be numbers (MARC's ``245``): they recur across records all the same.
     one_key = tally.one_key_lists >= _LEAST_LISTS and len(names) * 3 <= sum(names.values())
     pair_names = sorted(
         (len(tally.pair_names[key]) / sum(tally.pair_names[key].values()), key)
         for key, lists in tally.pair_lists.items()
-        if lists >= _LEAST_LISTS and _names_values(tally, key)
+        if lists >= _LEAST_LISTS
+        and lists * 2 >= tally.pair_keyed[key]
+        and (_names_values(tally, key) or _names_fields(tally, key))
     )
     tuples = tally.tuple_lists >= _LEAST_LISTS and _vocabulary(tally.tuple_names)
     typed = (
@@ -339,11 +362,14 @@ def detect_forms(state: Any) -> ListForms | None:
     )
     types = tuple(t for t, _ in tally.tuple_types.most_common()) if typed else ()
     parametered = frozenset(tally.parametered if tuples else ())
-    listed = frozenset(tally.listed if typed else ())
+    listed = set(tally.listed if typed else ())
     pairs = tuple(key for _, key in pair_names)
+    # A pair's name given several times in one record is a list in every record (a field
+    # has one shape throughout: one watcher is a list of one).
+    listed.update(*(tally.pair_listed[key] for key in pairs))
     seen = tally.one_key_names + tally.tuple_names
     for key in pairs:
         seen += tally.pair_names[key]
     recurring = frozenset(name for name, count in seen.items() if count >= 2)
-    forms = ListForms(one_key, pairs, tuples, parametered, listed, recurring, types)
+    forms = ListForms(one_key, pairs, tuples, parametered, frozenset(listed), recurring, types)
     return forms if forms else None

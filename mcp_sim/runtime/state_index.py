@@ -24,7 +24,7 @@ from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.collection_scopes import CollectionScopes
 from mcp_sim.runtime.decoded_state import patched, view_encoding
-from mcp_sim.runtime.filed_records import filed_facts
+from mcp_sim.runtime.filed_records import FiledFacts
 from mcp_sim.runtime.kind_collections import (
     item_of,
     kind_count_change,
@@ -33,6 +33,7 @@ from mcp_sim.runtime.kind_collections import (
     split_kinds,
 )
 from mcp_sim.runtime.mixed_collections import array_pointer
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record, paged_count
 from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
@@ -40,7 +41,6 @@ from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
-    find_collections,
     normalize,
     record_items,
     record_key,
@@ -83,8 +83,9 @@ class StateIndex:
         self.values: dict[str, dict[str, str]] = {}
         for collection in self.collections:
             value = resolve(self.state, collection.pointer)
+            filed = FiledFacts(collection, self.state)
             for key, pointer, record in record_items(collection, value):
-                self._add(pointer, filed_facts(collection, key, pointer, record, self.state))
+                self._add(pointer, filed.of(key, pointer, record))
         self.order: dict[str, list[str]] = {c.pointer: [] for c in self.collections}
         for pointer, facts in self.records.items():
             self.order[facts.collection].append(pointer)
@@ -150,9 +151,10 @@ class StateIndex:
             now = resolve(state, collection.pointer)
             if _count(collection, was) != _count(collection, now):
                 changed.update({p: None for p in self.order[collection.pointer]})
+            filed = FiledFacts(collection, state)
             for key, pointer, record in record_items(collection, now):
                 if pointer in changed or resolve(self.state, pointer) != record:
-                    changed[pointer] = filed_facts(collection, key, pointer, record, state)
+                    changed[pointer] = filed.of(key, pointer, record)
             for pointer in self.order[collection.pointer]:
                 if resolve(state, pointer) is None:
                     changed[pointer] = None
@@ -303,7 +305,7 @@ class StateOverlay:
         if record is None or collection is None:
             return None
         key = record_key(collection, record_position(collection, pointer), record)
-        return filed_facts(collection, key, pointer, record, state)
+        return FiledFacts(collection, state).of(key, pointer, record)
 
     def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
         arrays = {array_pointer(p) + "/" for p in self.shifted}  # each kind's, cleared once
@@ -311,8 +313,9 @@ class StateOverlay:
             changed[stale] = None
         for collection in (c for c in self.base.collections if c.pointer in self.shifted):
             items = resolve(state, collection.pointer)
+            filed = FiledFacts(collection, state)
             for key, where, record in record_items(collection, items):
-                changed[where] = filed_facts(collection, key, where, record, state)
+                changed[where] = filed.of(key, where, record)
         keys: dict[str, list[Hit]] = {}
         inner_keys: dict[str, list[Hit]] = {}
         values: dict[str, dict[str, str]] = {}

@@ -10,7 +10,8 @@ one array of records and nothing but its number (the page's position, or that pl
 flags and empty cursors.
 
 Edges: a GraphQL connection (``{"edges": [{"node": {...}, "cursor": "c1"}]}``) wraps each
-record beside its cursor; :func:`wrapper_of` says where in each item the record is.
+record beside its cursor, and some exports wrap each record alone in an object of one key
+(``[{"fields": {...}}, ...]``); :func:`wrapper_of` says where in each item the record is.
 """
 
 from __future__ import annotations
@@ -134,11 +135,26 @@ EDGE_NODE = "node"
 
 def wrapper_of(items: list[Any]) -> str:
     """Where each item of an array of records holds its record: ``/node`` when every item is
-    an edge (a ``node`` object, beside at most a cursor's scalars), else ``""``."""
-    for item in items[:_SAMPLE_ITEMS]:
-        node = item.get(EDGE_NODE) if isinstance(item, dict) else None
-        if not isinstance(node, dict) or any(
-            isinstance(v, dict | list) for k, v in item.items() if k != EDGE_NODE
-        ):
-            return ""
-    return f"/{EDGE_NODE}" if items else ""
+    an edge (a ``node`` object, beside at most a cursor's scalars); ``/KEY`` when every item
+    is an object of that one key only, holding an object (an export wrapping each record in
+    its ``fields``); else ``""``."""
+    sample = items[:_SAMPLE_ITEMS]
+    if all(_edge(item) for item in sample):
+        return f"/{EDGE_NODE}" if items else ""
+    keys = {next(iter(item)) for item in sample if isinstance(item, dict) and len(item) == 1}
+    if len(keys) != 1 or not all(len(item) == 1 for item in sample):
+        return ""
+    (key,) = keys
+    return f"/{escape(key)}" if all(_wraps(item[key]) for item in sample) else ""
+
+
+def _edge(item: Any) -> bool:
+    node = item.get(EDGE_NODE) if isinstance(item, dict) else None
+    return isinstance(node, dict) and not any(
+        isinstance(v, dict | list) for k, v in item.items() if k != EDGE_NODE
+    )
+
+
+def _wraps(value: Any) -> bool:
+    """Whether a lone key's value is a wrapped record: an object of several fields."""
+    return isinstance(value, dict) and len(value) >= 2

@@ -1,15 +1,13 @@
 """The shape of a large state: its collections of records, and the values each record holds.
 
-A world written or imported without grounding hints still has collections, and they can be
-found by their shape: an array of objects, or an object whose values are same-shaped objects
-(the key is the record's id, whether or not the record repeats it), at any depth of the
-document outside another collection. Declared ``entities`` are collections too, whatever
-their shape, and so are tables whose rows hold no field names (see
-:mod:`mcp_sim.runtime.state_tables`): :func:`mcp_sim.runtime.state_paths.resolve` gives such
-a row as an object of its columns' names, so whatever reads records reads those rows alike. A GraphQL connection's
-edges are the records their nodes are (``Collection.inner``), pages of one collection are
-that collection (:mod:`mcp_sim.runtime.state_pages`), and a record's id is found whatever
-its field is called (:mod:`mcp_sim.runtime.record_ids`).
+A :class:`Collection` says where a collection's records are and how they are laid out: the
+items of an array or the values of an object keyed by id, the rows of a table that holds no
+field names (see :mod:`mcp_sim.runtime.state_tables`: :func:`mcp_sim.runtime.state_paths.resolve`
+gives such a row as an object of its columns' names, so whatever reads records reads those rows
+alike), a GraphQL connection's edges wrapping their nodes (``Collection.inner``), pages of one
+collection (:mod:`mcp_sim.runtime.state_pages`), and so on; :func:`record_items` reads its
+records and :func:`record_key` their ids (found whatever the field is called, see
+:mod:`mcp_sim.runtime.record_ids`). :mod:`mcp_sim.runtime.state_collections` finds them.
 
 :func:`record_facts` lists what one record holds: its scalar values (normalized by
 :func:`normalize`, so a lookup by ``"12"`` finds ``12``) and the keys of its nested maps (a
@@ -20,34 +18,24 @@ sits. :mod:`mcp_sim.runtime.state_index` indexes them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.composite_keys import composite_id, key_parts
-from mcp_sim.runtime.envelopes import envelope_field, holds_envelopes, members_holding_collections
-from mcp_sim.runtime.member_arrays import member_array
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
-from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
-from mcp_sim.runtime.state_keys import KeyPattern, key_patterns, pattern_of, pattern_records
-from mcp_sim.runtime.state_pages import page_field, page_position, paged, wrapper_of
+from mcp_sim.runtime.state_keys import KeyPattern, pattern_of
+from mcp_sim.runtime.state_pages import page_position, paged
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_series import key_values, series_odd, slot_items, slotted
-from mcp_sim.runtime.state_tables import (
-    Table,
-    row_count,
-    table_at,
-    table_rows,
-)
+from mcp_sim.runtime.state_series import key_values, slot_items
+from mcp_sim.runtime.state_tables import Table, table_rows
 from mcp_sim.runtime.typed_references import typed_reference
 from mcp_sim.runtime.uri_schemes import unschemed
-from mcp_sim.spec.world import World
 
 MAX_VALUE_CHARS = 120
 """Longer strings (descriptions, bodies) are not indexed: nobody looks a record up by them."""
-_MAX_DEPTH = 6
 _MAX_RECORD_DEPTH = 24
 """How deep inside a record values are indexed: a tree of units keeps the people a lookup
 names a dozen levels down."""
@@ -168,124 +156,6 @@ def looks_records(value: Any) -> bool:
         return False
     sample = value[:24]
     return sum(1 for v in sample if isinstance(v, dict)) * 5 >= len(sample) * 4
-
-
-def find_collections(world: World, state: Mapping[str, Any]) -> list[Collection]:
-    """The collections of ``state``: the declared entities' first, then those found by shape
-    outside them (outermost only: a collection inside a record is part of that record)."""
-    found: dict[str, Collection] = {}
-    for name, spec in world.entities.items():
-        value = resolve(state, spec.collection)
-        if isinstance(value, dict | list):
-            found[spec.collection] = Collection(
-                spec.collection, isinstance(value, dict), spec.id, len(value), name
-            )
-
-    def walk(value: Any, pointer: str, depth: int) -> None:
-        if pointer in found or depth > _MAX_DEPTH:
-            return
-        if (looks_records(value) or looks_keyed(value)) and (
-            pages := (by_page := page_field(value)) or member_array(value)
-        ):
-            records = [r for _, _, r in paged(value, pages)]
-            members = not by_page
-            found[pointer] = Collection(
-                pointer, False, id_field_of(records), len(records), pages=pages, members=members
-            )
-        elif looks_records(value):
-            inner = wrapper_of(value)
-            records = [resolve(item, inner) for item in value] if inner else value
-            found[pointer] = Collection(
-                pointer, False, id_field_of(records), len(value), inner=inner
-            )
-        elif (table := table_at(value)) is not None:
-            rows = pointer + table[0]
-            found[rows] = table_collection(rows, table[1], resolve(state, rows))
-        elif (patterns := key_patterns(value)) is not None:
-            for pattern in patterns:
-                at = f"{pointer}/{escape(pattern.glob)}"
-                size = len(pattern_records(value, pattern))
-                found[at] = Collection(at, True, None, size, None, None, pattern)
-        elif (odd := series_odd(value)) is not None and (odd or slotted(value)):
-            series = {k: v for k, v in value.items() if k not in odd}
-            if slotted(series):
-                size = sum(1 for _ in slot_items(series, frozenset()))
-                found[pointer] = Collection(
-                    pointer, True, None, size, odd=frozenset(odd), slots=True
-                )
-            elif looks_keyed(series):
-                found[pointer] = Collection(pointer, True, None, len(series), odd=frozenset(odd))
-            for key in odd:
-                walk(value[key], f"{pointer}/{escape(key)}", depth + 1)
-        elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
-            found[pointer] = Collection(pointer, True, None, len(value))
-        elif isinstance(value, dict):
-            field = envelope_field(value)
-            if field is not None and value[field] == []:
-                # A list endpoint with no records yet: the collection a write adds them to.
-                at = f"{pointer}/{escape(field)}"
-                found[at] = Collection(at, False, None, 0)
-            for key, item in members_holding_collections(value, field, depth > 0):
-                walk(item, f"{pointer}/{escape(key)}", depth + (field is None or depth == 0))
-
-    walk(state, "", 0)
-    return sorted(_own_ids(found, state), key=lambda c: c.pointer)
-
-
-def _own_ids(found: dict[str, Collection], state: Any) -> Iterator[Collection]:
-    """The collections, an array's id field dropped for the next when it refers to another
-    collection's records instead (``id`` itself is always the record's own)."""
-    keyed = {p: v for p, c in found.items() if c.keyed and isinstance(v := resolve(state, p), dict)}
-    for pointer, collection in found.items():
-        name = collection.id_field
-        if name is None or name.casefold() == "id" or collection.keyed or collection.entity:
-            yield collection
-            continue
-        records = [r for _, _, r in record_items(collection, resolve(state, pointer))]
-        others = (v for p, v in keyed.items() if p != pointer)
-        if refers(records, name, others):
-            collection = replace(collection, id_field=id_field_of(records, skip={name}))
-        yield collection
-
-
-def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
-    """The collection of a table's rows at ``pointer``, keyed by its id-like column if any."""
-    records = [row for _, row in table_rows(table, rows)]
-    return Collection(
-        pointer, False, column_key(records, table), row_count(table, rows), None, table
-    )
-
-
-def _holds_tables(value: dict[str, Any]) -> bool:
-    """An object of tables (``{"patients": {"columns": ..., "rows": ...}, ...}``) looks keyed,
-    but its records are the tables' rows."""
-    return any(table_at(item) is not None for item in list(value.values())[:3])
-
-
-def _holds_collections(value: dict[str, Any]) -> bool:
-    """An object of a few wrapped collections (``{"batches": {"edges": [...]}, ...}``, a search
-    export's ``{"books": {"hits": {"total": .., "hits": [...]}}, ...}``) looks keyed, but its
-    records are the arrays' items: each value holds, in objects at most a few levels down,
-    more records than the object has keys (a keyed collection's record holds a few line items
-    at most); and so does an export of a few list endpoints' envelopes (see
-    :mod:`mcp_sim.runtime.envelopes`)."""
-    if holds_envelopes(value):
-        return True
-    least = max(len(value), 8)
-    return all(
-        _most_wrapped(item) > least for item in list(value.values())[:24] if isinstance(item, dict)
-    )
-
-
-def _most_wrapped(value: dict[str, Any], depth: int = 3) -> int:
-    """The most records an array holds inside ``value``'s objects, ``depth`` levels down."""
-    most = 0
-    for item in value.values():
-        if looks_records(item):
-            most = max(most, len(item))
-        elif isinstance(item, dict) and depth > 1:
-            most = max(most, _most_wrapped(item, depth - 1))
-    return most
 
 
 def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str, Any]]:

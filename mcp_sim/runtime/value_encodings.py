@@ -21,19 +21,15 @@ and summaries read these worlds as they read plain ones (see
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict, deque
-from collections.abc import Iterable
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from typing import Any
 
-from mcp_sim.runtime.property_lists import ListForms, detect_forms
+from mcp_sim.runtime.property_lists import ListForms, ListTally, forms_of
+from mcp_sim.runtime.state_sample import SAMPLED_NODES, sampled
 
 NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 MIDNIGHT = re.compile(r"^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?(Z|[+-]00:?00)$")
-_MAX_NODES = 20_000
-"""Objects looked at to find an encoding: a sample is enough, the tags recur everywhere."""
-_SAMPLED_ITEMS = 256
 _LEAST_TAGGED = 8
 _LEAST_FIELDS = 4
 """A type tag wraps the values of at least this many differently named fields."""
@@ -169,24 +165,16 @@ class _Tally:
             self.beside[tag] |= tags - {tag}
 
 
-def _walk(state: Any) -> _Tally:
-    """Tally a sample of ``state``'s objects, breadth first and a few hundred items of each
-    container, so that every collection is sampled, not only the first one reached."""
-    tally = _Tally()
-    queue = deque([state])
-    seen = 0
-    while queue and seen < _MAX_NODES:
-        value = queue.popleft()
+def _tallies(state: Any) -> tuple[_Tally, ListTally]:
+    """Tally a sample of ``state``'s objects for their encoding, and of its first lists for
+    the forms they take, in one walk."""
+    tally, lists = _Tally(), ListTally()
+    for n, value in enumerate(sampled(state)):
         if isinstance(value, dict):
-            seen += 1
             tally.node(value)
-            items: Iterable[Any] = islice(value.values(), _SAMPLED_ITEMS)
-        elif isinstance(value, list):
-            items = value[:_SAMPLED_ITEMS]
-        else:
-            continue
-        queue.extend(v for v in items if isinstance(v, dict | list))
-    return tally
+        elif n < SAMPLED_NODES:
+            lists.list_(value)
+    return tally, lists
 
 
 def _tags(tally: _Tally) -> set[str]:
@@ -255,7 +243,7 @@ def _word(tag: str) -> bool:
 
 def detect(state: Any) -> Encoding | None:
     """The encoding of ``state``'s values, found by structure; ``None`` for plain JSON."""
-    tally = _walk(state)
+    tally, sampled_lists = _tallies(state)
     tags = _tags(tally)
     numeric = {
         t
@@ -276,7 +264,7 @@ def detect(state: Any) -> Encoding | None:
     text = None
     if attribute is not None and tally.hash_keys:
         text = tally.hash_keys.most_common(1)[0][0]
-    forms = detect_forms(state)
+    forms = forms_of(sampled_lists)
     if not tags and attribute is None and forms is None:
         return None
     found = Encoding(

@@ -9,9 +9,9 @@ from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.key_names import key_names
 from mcp_sim.prompting.record_render import collection_line
 from mcp_sim.prompting.records_section import records_section
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import find_collections
 from mcp_sim.spec.world import World
 
 VISIT_COLUMNS = ["visit_id", "patient_id", "date", "reason", "cost"]

@@ -2,7 +2,8 @@
 each is read as the same records with the same ids as the plain array form.
 
 A :class:`Form` stores plain records (each with its id under ``id_name``) in one container:
-keyed objects several wrappers deep, paged envelopes, GraphQL edges, column tables (BigQuery's
+keyed objects several wrappers deep, paged envelopes, GraphQL edges, records each wrapped
+alone in one key, column tables (BigQuery's
 ``{"f": [{"v": ...}]}`` rows, schemas as ``{name: type}``), single-column tables, and flat
 key-value exports; ``append`` gives the JSON Patch a service would commit to add one record.
 """
@@ -122,6 +123,11 @@ FORMS: tuple[Form, ...] = (
         lambda r, _, n: [
             {"op": "add", "path": "/data/catalog/edges/-", "value": {"node": r, "cursor": "cz"}}
         ],
+    ),
+    Form(
+        "each record wrapped alone in one key",
+        lambda rs, _: {"result": {"value": [{"fields": r} for r in rs], "count": len(rs)}},
+        lambda r, _, n: [{"op": "add", "path": "/result/value/-", "value": {"fields": r}}],
     ),
     Form(
         "bigquery rows of cells",

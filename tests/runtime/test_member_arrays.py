@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.runtime import filed_records
+from mcp_sim.runtime.filed_records import member_scalars
 from mcp_sim.runtime.member_arrays import member_array
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_shape import normalize
@@ -105,3 +107,18 @@ def test_members_small_enough_to_show_stay_records() -> None:
     orders = [{"id": n, "lines": [{"sku": f"S{i}", "qty": i} for i in range(4)]} for n in range(50)]
     assert member_array(orders) == ""
     assert member_array([station(code, 30) for code in ("OSL", "BGO")]) == ""
+
+
+def test_a_members_own_scalars_are_read_once_for_all_its_records(monkeypatch: Any) -> None:
+    reads: list[str] = []
+
+    def counted(member: Any, records: str) -> list[Any]:
+        reads.append(records)
+        return member_scalars(member, records)
+
+    monkeypatch.setattr(filed_records, "member_scalars", counted)
+    state = {"calendars": [calendar(team, 400) for team in ("ops", "web", "data")]}
+    index = StateIndex(world_of(state), state)
+    assert len(reads) == 3
+    # Each event still answers to its calendar's name.
+    assert "web team" in index.records["/calendars/1/body/2/17"].values

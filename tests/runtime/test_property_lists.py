@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.state_view import StateView
+from mcp_sim.runtime import value_encodings
+from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_sample import sampled
 from mcp_sim.runtime.value_decoding import decode
 from mcp_sim.runtime.value_encodings import detect
 from mcp_sim.spec.world import World
@@ -99,6 +102,51 @@ def test_name_value_pair_lists_read_as_objects() -> None:
     assert plain["Headers"] == {"Accept": "json", "Host": "x"}
 
 
+def machine(i: int) -> dict[str, Any]:
+    """A record as a list of name/value pairs whose values are of any kind: a nested list
+    of pairs, an object, a name given once per watcher and once per service."""
+    info = [{"name": "drive", "value": ["steam", "diesel"][i % 2]}]
+    if i % 3:
+        info.append({"name": "depot", "value": f"Depot{i % 4}"})
+    watchers = [{"name": "watchers", "value": f"DR-{i + k:05d}"} for k in range(i % 2 + 1)]
+    services = [
+        {"name": "service", "value": {"date": f"2025-0{k + 1}-1{i % 9}", "km": 100 * i + k}}
+        for k in range(i % 3 + 1)
+    ]
+    fields = [
+        {"name": "machine_id", "value": f"{i:08x}-1003-4000"},
+        {"name": "nickname", "value": f"Ridge {i}"},
+        {"name": "info", "value": info},
+        {"name": "top_speed", "value": 100 + i},
+        *watchers,
+        *services,
+    ]
+    return {"fields": fields}
+
+
+def test_pairs_named_by_the_key_whose_values_always_are_names_fold_whatever_their_values() -> None:
+    state = {"machines": {"count": 60, "value": [machine(i) for i in range(60)]}}
+    encoding = detect(state)
+    assert encoding is not None and encoding.forms is not None
+    # ``value`` holds names only in the short nested lists: ``name`` names the pairs.
+    assert encoding.forms.pair_names == ("name",)
+    plain = decode(state, encoding)["machines"]["value"]
+    assert plain[4]["fields"] == {
+        "machine_id": "00000004-1003-4000",
+        "nickname": "Ridge 4",
+        "info": {"drive": "steam", "depot": "Depot0"},
+        "top_speed": 104,
+        # A name given several times anywhere is a list in every record.
+        "watchers": ["DR-00004"],
+        "service": [{"date": "2025-01-14", "km": 400}, {"date": "2025-02-14", "km": 401}],
+    }
+    # Each machine is a record of its own, not a page of its pairs.
+    index = StateIndex(world_of(state), state)
+    (collection,) = index.collections
+    assert (collection.pointer, collection.size, collection.pages) == ("/machines/value", 60, "")
+    assert (collection.inner, collection.id_field) == ("/fields", "machine_id")
+
+
 def test_lists_of_records_that_only_look_alike_stay_lists() -> None:
     orders = [
         {"id": i, "lines": [{"sku": f"A-{i}{j}", "qty": j} for j in range(3)]} for i in range(30)
@@ -170,3 +218,16 @@ def test_positional_named_tuples_read_as_fields_and_components_keep_their_pointe
     assert resolve(plain, "/calendars/0/jcal/2/2")["categories"] == ["internal"]
     assert resolve(plain, "/calendars/0/jcal/2/5/2/0") == {"kind": "valarm", "action": "DISPLAY"}
     assert resolve(plain, "/calendars/0/jcal")["version"] == "2.0"
+
+
+def test_the_encoding_and_the_list_forms_are_found_in_one_walk(monkeypatch: Any) -> None:
+    walks: list[Any] = []
+
+    def counted(state: Any) -> Any:
+        walks.append(state)
+        return sampled(state)
+
+    monkeypatch.setattr(value_encodings, "sampled", counted)
+    encoding = detect(catalogue())
+    assert encoding is not None and encoding.forms is not None and encoding.forms.one_key
+    assert len(walks) == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_sim.runtime.record_ids import id_field_of, id_named
-from mcp_sim.runtime.state_shape import find_collections
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.spec.world import World
 
 

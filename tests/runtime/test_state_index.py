@@ -12,8 +12,9 @@ from typing import Any
 import jsonpatch
 import pytest
 
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_index import StateIndex
-from mcp_sim.runtime.state_shape import find_collections, normalize
+from mcp_sim.runtime.state_shape import normalize
 from mcp_sim.spec.world import World
 from tests.world_generator import make_world, record_calls
 

@@ -9,10 +9,10 @@ import jsonpatch
 import pytest
 
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_keys import KeyPattern, key_patterns
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import find_collections
 from mcp_sim.spec.world import World
 
 

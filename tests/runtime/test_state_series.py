@@ -8,9 +8,9 @@ from typing import Any
 
 import jsonpatch
 
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_series import odd_keys, time_key
-from mcp_sim.runtime.state_shape import find_collections
 from tests.prompting.test_retrieval_shapes import tool, view_of, world_of
 
 

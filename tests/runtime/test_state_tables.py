@@ -9,9 +9,9 @@ from typing import Any
 import jsonpatch
 import pytest
 
+from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import raw_value, resolve
-from mcp_sim.runtime.state_shape import find_collections
 from mcp_sim.runtime.state_tables import table_at
 from mcp_sim.spec.world import World
 
