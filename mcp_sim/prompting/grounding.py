@@ -23,11 +23,9 @@ spec narrow step 2 to the collections the tool reads and to the fields each argu
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregate_calls import is_aggregate
@@ -53,6 +51,7 @@ from mcp_sim.prompting.tree_entries import TreeEntries, tree_entries
 from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.two_hop import two_hop_rows
 from mcp_sim.prompting.typed_ids import joined_ids
+from mcp_sim.prompting.value_matches import MAX_MATCHED, value_matches
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
@@ -60,8 +59,6 @@ from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
-MAX_MATCHED = 40
-"""Matched records considered per call; the view shows as many of them as fit."""
 MAX_LINKED = 40
 MAX_FULL = 150
 """Records meeting every constraint of a search considered per call (the view shows as many as
@@ -272,36 +269,9 @@ class Grounding(EventGrounding):
         return resolved
 
     def _match(self, tool: ToolSpec | None, arguments: dict[str, Any], labels: list[str]) -> None:
-        hints = tool.grounding if tool is not None else None
-        reads = tuple(hints.reads) if hints is not None else ()
-        fields = hints.match if hints is not None else {}
-        by_argument = argument_fields(arguments)
-        total = max(1, len(self.overlay.base.records))
-        scores: dict[str, tuple[int, float]] = {}
-        where: dict[str, set[str]] = {}
-        # Rare values first: they pick the candidates; common ones only add to their score.
-        ordered = sorted(labels, key=self.overlay.holders)
-        for label in ordered:
-            holders = self.overlay.holders(label)
-            if holders == 0:
-                continue
-            weight = math.log(1 + total / holders)
-            pattern = fields.get(by_argument.get(label, ""))
-            open_to_new = len(scores) < MAX_MATCHED * 4
-            for pointer, inner in self.overlay.value_hits(label).items():
-                if reads and not any(pointer.startswith(r + "/") for r in reads):
-                    continue
-                if pattern is not None and not fnmatchcase(inner.lstrip("/"), pattern):
-                    continue
-                if pointer not in scores and not open_to_new:
-                    continue
-                count, score = scores.get(pointer, (0, 0.0))
-                scores[pointer] = (count + 1, score + weight)
-                where.setdefault(pointer, set()).add(inner)
-        best = sorted(scores.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
-        for pointer, (count, _) in best[:MAX_MATCHED]:
-            for inner in where[pointer]:
-                self._pick(pointer, "matched", sub_record(inner), matched=count)
+        for match in value_matches(self.overlay, tool, arguments, labels):
+            for inner in match.places:
+                self._pick(match.pointer, "matched", sub_record(inner), matched=match.count)
 
     def _searched(self, search: SearchResult, *, complete: bool) -> None:
         """The records meeting every constraint (``complete``), or those meeting some, best
@@ -343,7 +313,7 @@ class Grounding(EventGrounding):
                         return
 
     def _facts(self, pointer: str) -> list[str] | None:
-        facts = self.overlay.changed.get(pointer) or self.overlay.base.records.get(pointer)
+        facts = self.overlay.facts(pointer)
         if facts is None:
             return None
         # A series' reading's time is its own key too: it names the reading's siblings, not

@@ -379,10 +379,15 @@ class StateOverlay:
         ]
         return found
 
-    def exists(self, pointer: str) -> bool:
+    def facts(self, pointer: str) -> RecordFacts | None:
+        """The facts of the record at ``pointer`` as the session's state is: re-indexed if a
+        change touched it (``None``: it is gone), else the world's."""
         if pointer in self.changed:
-            return self.changed[pointer] is not None
-        return pointer in self.base.records
+            return self.changed[pointer]
+        return self.base.records.get(pointer)
+
+    def exists(self, pointer: str) -> bool:
+        return self.facts(pointer) is not None
 
     def record_count(self, collection: str) -> int:
         count = self.base.sizes.get(collection, 0)
