@@ -33,11 +33,13 @@ from mcp_sim.prompting.aggregates import Summary, summarize, summed_search
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
 from mcp_sim.prompting.call_searches import call_searches
+from mcp_sim.prompting.dotted_names import dotted_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.geo_search import regions_of
+from mcp_sim.prompting.id_references import id_owners
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
@@ -161,6 +163,8 @@ class Grounding(EventGrounding):
             # names its product; a date names no sailing: the match below weighs it).
             for hit in self.overlay.key_hits(label):
                 self._pick(hit.pointer, "named", hit.inner)
+        for pointer in dotted_records(self.overlay, arguments):
+            self._pick(pointer, "named")
         if self.fold(tool, arguments, answers):
             return self.unlog()
         by_id = argument_fields(arguments)
@@ -304,10 +308,11 @@ class Grounding(EventGrounding):
             for label in facts:
                 if label in self.resolved:
                     continue
-                for hit in self.overlay.key_hits(label):
-                    if hit.pointer == pick.pointer or hit.pointer in self.picks:
+                hits = [(h.pointer, h.inner) for h in self.overlay.key_hits(label)]
+                for pointer, inner in hits or id_owners(self.overlay, label, pick.pointer).items():
+                    if pointer == pick.pointer or pointer in self.picks:
                         continue
-                    self._pick(hit.pointer, "linked", hit.inner)
+                    self._pick(pointer, "linked", sub_record(inner) if not hits else inner)
                     linked += 1
                     if linked >= MAX_LINKED:
                         return
