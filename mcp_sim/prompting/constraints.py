@@ -151,6 +151,13 @@ def _path_named(schema: FieldSchema, fields: list[str], words: tuple[str, ...]) 
     return [p for p in fields if p in named or p == SELF] if named else []
 
 
+def _inside_named(schema: FieldSchema, words: tuple[str, ...], fields: list[str]) -> list[str]:
+    """Of the fields holding a value, those inside an object the argument's name names
+    (``assignee`` ↔ ``fields/assignee/displayName``, not the reporter's or a changelog
+    author's): the argument names the object, the value is the leaf that names it."""
+    return [p for p in fields if words and any(s == words for s in schema.fields[p].words[:-1])]
+
+
 def _enumerated(info: FieldInfo) -> bool:
     """Whether a text field's values are few and each seen many times in the sample (its
     every value is known)."""
@@ -208,9 +215,15 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
         held = _by_value(schema, value)
         if not held and fields and all(_enumerated(schema.fields[f]) for f in fields):
             return None
-        # Of the fields holding the value, those whose path has a word of the name
-        # (``organizer`` ↔ ``organizer/value``, not ``attendee/*/value``).
-        fields = _path_named(schema, held, how.words) or held or fields
+        # Of the fields holding the value, those inside an object the name names when no
+        # field's name fits (``assignee`` ↔ ``fields/assignee/displayName``); else those whose
+        # path has a word of the name (``organizer`` ↔ ``organizer/value``, not
+        # ``attendee/*/value``).
+        inside = _inside_named(schema, how.words, held) if not fields else []
+        if inside:
+            fit, fields = NAME_FIT, inside
+        else:
+            fields = _path_named(schema, held, how.words) or held or fields
     elif op in ("prefix", "contains") and fit < _SURE_NAME:
         # A loose name (``crop_name`` ↔ ``crop``) yields to the fields whose values fit.
         fields = by_prefix(schema, value, op, fields) or fields

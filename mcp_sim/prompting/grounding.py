@@ -23,11 +23,9 @@ spec narrow step 2 to the collections the tool reads and to the fields each argu
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_sim.prompting.aggregate_calls import is_aggregate
@@ -36,11 +34,13 @@ from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
 from mcp_sim.prompting.call_searches import call_searches
 from mcp_sim.prompting.composed_ids import composed_records
+from mcp_sim.prompting.dotted_names import dotted_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.geo_search import regions_of
+from mcp_sim.prompting.id_references import id_owners
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
@@ -54,6 +54,7 @@ from mcp_sim.prompting.tree_entries import TreeEntries, tree_entries
 from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.two_hop import two_hop_rows
 from mcp_sim.prompting.typed_ids import joined_ids
+from mcp_sim.prompting.value_matches import MAX_MATCHED, value_matches
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
@@ -61,8 +62,6 @@ from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
-MAX_MATCHED = 40
-"""Matched records considered per call; the view shows as many of them as fit."""
 MAX_LINKED = 40
 MAX_FULL = 150
 """Records meeting every constraint of a search considered per call (the view shows as many as
@@ -265,6 +264,8 @@ class Grounding(EventGrounding):
         self.composed = composed_records(self.overlay, self.state, arguments)
         for pointer, focus in (p for named in self.composed.values() for p in named.items()):
             self._pick(pointer, "named", focus)
+        for pointer in dotted_records(self.overlay, arguments):
+            self._pick(pointer, "named")
         resolved: set[str] = set()
         for value in arguments.values():
             if not isinstance(value, str) or not COMPOUND.search(value.strip()):
@@ -279,36 +280,13 @@ class Grounding(EventGrounding):
         return resolved
 
     def _match(self, tool: ToolSpec | None, arguments: dict[str, Any], labels: list[str]) -> None:
-        hints = tool.grounding if tool is not None else None
-        reads = tuple(hints.reads) if hints is not None else ()
-        fields = hints.match if hints is not None else {}
-        by_argument = argument_fields(arguments)
-        scores: dict[str, tuple[int, float]] = {}
-        where: dict[str, set[str]] = {}
-        # Rare values first: they pick the candidates; common ones only add to their score.
-        ordered = sorted(labels, key=self.overlay.holders)
-        for label in ordered:
-            holders = self.overlay.holders(label)
-            if holders == 0:
-                continue
-            weight = math.log(1 + max(1, len(self.overlay.base.records)) / holders)
-            pattern = fields.get(by_argument.get(label, ""))
-            open_to_new = len(scores) < MAX_MATCHED * 4
-            for pointer, inner in self.overlay.value_hits(label).items():
-                if reads and not any(pointer.startswith(r + "/") for r in reads):
-                    continue
-                if pattern is not None and not fnmatchcase(inner.lstrip("/"), pattern):
-                    continue
-                if pointer not in scores and not open_to_new:
-                    continue
-                count, score = scores.get(pointer, (0, 0.0))
-                scores[pointer] = (count + 1, score + weight)
-                where.setdefault(pointer, set()).add(inner)
-        best = sorted(scores.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
-        whole = sole_holder(self.overlay, ordered, [(p, c) for p, (c, _) in best])
-        for pointer, (count, _) in best[:MAX_MATCHED]:
-            for inner in where[pointer]:
-                self._pick(pointer, "matched", sub_record(inner), count, pointer == whole)
+        matches = value_matches(self.overlay, tool, arguments, labels)
+        whole = sole_holder(self.overlay, labels, [(m.pointer, m.count) for m in matches])
+        for match in matches:
+            for inner in match.places:
+                self._pick(
+                    match.pointer, "matched", sub_record(inner), match.count, match.pointer == whole
+                )
 
     def _searched(self, search: SearchResult, *, complete: bool) -> None:
         """The records meeting every constraint (``complete``), or those meeting some, best
@@ -341,10 +319,11 @@ class Grounding(EventGrounding):
             for label in facts:
                 if label in self.resolved:
                     continue
-                for hit in self.overlay.key_hits(label):
-                    if hit.pointer == pick.pointer or hit.pointer in self.picks:
+                hits = [(h.pointer, h.inner) for h in self.overlay.key_hits(label)]
+                for pointer, inner in hits or id_owners(self.overlay, label, pick.pointer).items():
+                    if pointer == pick.pointer or pointer in self.picks:
                         continue
-                    self._pick(hit.pointer, "linked", hit.inner)
+                    self._pick(pointer, "linked", sub_record(inner) if not hits else inner)
                     linked += 1
                     if linked >= MAX_LINKED:
                         return
@@ -390,7 +369,7 @@ def ground(
 
 
 def _facts(overlay: StateOverlay, pointer: str) -> list[str] | None:
-    facts = overlay.changed.get(pointer) or overlay.base.records.get(pointer)
+    facts = overlay.facts(pointer)
     if facts is None:
         return None
     # A series' reading's time is its own key too: it names the reading's siblings, not

@@ -64,8 +64,7 @@ def holds(overlay: StateOverlay, collection: str, pointer: str) -> bool:
     as the session's state is: a mixed array's item, only of its own kind's collection."""
     if array_pointer(collection) == collection:
         return within(collection, pointer)
-    changed = pointer in overlay.changed  # ``None`` there: the record is gone
-    facts = overlay.changed.get(pointer) if changed else overlay.base.records.get(pointer)
+    facts = overlay.facts(pointer)
     return facts is not None and facts.collection == collection
 
 
@@ -74,8 +73,7 @@ def place_key(overlay: StateOverlay, collection: Collection, pointer: str) -> st
     of a mixed array's kind, the key the index gave it (a composite key's id: a place in
     the whole array says nothing of the kind)."""
     if collection.kind is not None:
-        changed = pointer in overlay.changed
-        facts = overlay.changed.get(pointer) if changed else overlay.base.records.get(pointer)
+        facts = overlay.facts(pointer)
         if facts is not None:
             return facts.key
     return unescape(pointer.rsplit("/", 1)[-1])

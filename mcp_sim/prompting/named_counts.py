@@ -32,7 +32,7 @@ def named_rows(
     rows: list[tuple[str, list[str]]] = []
     kinds = kind_words(overlay.base.collections)
     for outer in outers:
-        facts = overlay.changed.get(outer) or overlay.base.records.get(outer)
+        facts = overlay.facts(outer)
         # A reference naming its kind (``{"type": "rooms", "id": "7"}``) names no other; a
         # record naming the kind so names it by no bare number (a score of 4).
         named: dict[bool, dict[str, None]] = {True: {}, False: {}}

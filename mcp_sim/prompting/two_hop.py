@@ -130,7 +130,7 @@ def two_hop(
 
 
 def _collection_of(overlay: StateOverlay, pointer: str) -> str:
-    facts = overlay.changed.get(pointer) or overlay.base.records.get(pointer)
+    facts = overlay.facts(pointer)
     return facts.collection if facts is not None else ""
 
 
@@ -141,7 +141,7 @@ def _start_labels(
     the values of its id field."""
     labels: set[str] = set()
     for pointer in starts:
-        facts = overlay.changed.get(pointer) or overlay.base.records.get(pointer)
+        facts = overlay.facts(pointer)
         record = resolve(state, pointer)
         values = [facts.key if facts is not None and own.keyed else None]
         if own.id_field is not None and isinstance(record, dict):

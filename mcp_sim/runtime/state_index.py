@@ -35,20 +35,21 @@ from mcp_sim.runtime.kind_collections import (
 from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_keys import WILDCARD
-from mcp_sim.runtime.state_pages import page_record, paged_count
+from mcp_sim.runtime.state_pages import page_record
 from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
     normalize,
+    record_count,
     record_items,
     record_key,
     record_pointer,
     record_position,
     within,
 )
-from mcp_sim.runtime.state_tables import row_count, row_of
+from mcp_sim.runtime.state_tables import row_of
 from mcp_sim.runtime.value_decoding import decode
 from mcp_sim.spec.world import World
 
@@ -149,7 +150,7 @@ class StateIndex:
         for collection in self.collections:
             was = resolve(self.state, collection.pointer)
             now = resolve(state, collection.pointer)
-            if _count(collection, was) != _count(collection, now):
+            if record_count(collection, was) != record_count(collection, now):
                 changed.update({p: None for p in self.order[collection.pointer]})
             filed = FiledFacts(collection, state)
             for key, pointer, record in record_items(collection, now):
@@ -196,15 +197,6 @@ def _add_facts(
         inner_keys.setdefault(label, []).append(Hit(pointer, inner))
     for label, inner in facts.values.items():
         values.setdefault(label, {})[pointer] = inner
-
-
-def _count(collection: Collection, value: Any) -> int | None:
-    """How many records an array collection or a table holds (``None``: keyed ones)."""
-    if collection.table is not None:
-        return row_count(collection.table, value)
-    if collection.pages:
-        return paged_count(value, collection.pages)
-    return len(value) if isinstance(value, list) else None
 
 
 @dataclass
@@ -384,10 +376,15 @@ class StateOverlay:
         ]
         return found
 
-    def exists(self, pointer: str) -> bool:
+    def facts(self, pointer: str) -> RecordFacts | None:
+        """The facts of the record at ``pointer`` as the session's state is: re-indexed if a
+        change touched it (``None``: it is gone), else the world's."""
         if pointer in self.changed:
-            return self.changed[pointer] is not None
-        return pointer in self.base.records
+            return self.changed[pointer]
+        return self.base.records.get(pointer)
+
+    def exists(self, pointer: str) -> bool:
+        return self.facts(pointer) is not None
 
     def record_count(self, collection: str) -> int:
         count = self.base.sizes.get(collection, 0)

@@ -27,10 +27,10 @@ from jsonpointer import escape, unescape
 from mcp_sim.runtime.composite_keys import composite_id, key_parts
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.state_keys import KeyPattern, pattern_of
-from mcp_sim.runtime.state_pages import page_position, paged
+from mcp_sim.runtime.state_pages import page_position, paged, paged_count
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values, slot_items
-from mcp_sim.runtime.state_tables import Table, table_rows
+from mcp_sim.runtime.state_tables import Table, row_count, table_rows
 from mcp_sim.runtime.typed_references import typed_reference
 from mcp_sim.runtime.uri_schemes import unschemed
 
@@ -268,3 +268,12 @@ def _parts(value: str) -> list[str]:
     parts = [*key_parts(value), typed[1]] if typed else key_parts(value)
     bare = unschemed(value)
     return parts if bare is None else [*parts, bare]
+
+
+def record_count(collection: Collection, value: Any) -> int | None:
+    """How many records an array collection or a table holds (``None``: keyed ones)."""
+    if collection.table is not None:
+        return row_count(collection.table, value)
+    if collection.pages:
+        return paged_count(value, collection.pages)
+    return len(value) if isinstance(value, list) else None

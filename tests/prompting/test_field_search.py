@@ -443,3 +443,29 @@ def test_a_loose_name_names_no_field_whose_known_values_lack_the_value() -> None
     assert read_collection(schema, {"power_type": "diesel"}).constraints == ()
     (kept,) = read_collection(schema, {"power_type": "vehicles"}).constraints
     assert kept.fields == ("vehicle/type",)
+
+
+def test_an_argument_naming_an_object_matches_the_value_inside_that_object() -> None:
+    # A person's name is held as the assignee's, the reporter's and a history author's; the
+    # argument names the object (``assignee``), not the leaf (``displayName``).
+    people = ["Ana Berg", "Ola Dahl", "Kim Moe", "Eva Lund"]
+
+    def person(n: int) -> dict[str, Any]:
+        return {"accountId": f"acc-{n % 4}", "displayName": people[n % 4]}
+
+    tickets = [
+        {
+            "key": f"T-{n}",
+            "assignee": person(n),
+            "reporter": person(n + 1),
+            "history": [{"author": person(n + 2), "change": "status"}],
+        }
+        for n in range(40)
+    ]
+    world = world_of({"tickets": tickets}, ("assigned_work", "A person's assigned tickets."))
+    index = StateIndex(world, world.state)
+    schema = FieldTables.of(index).schema(index.collections[0])
+    reading = read_collection(schema, {"assignee": "Kim Moe"})
+    assert {c.argument: c.fields for c in reading.constraints} == {
+        "assignee": ("assignee/displayName",)
+    }

@@ -129,3 +129,26 @@ def test_the_records_a_patch_changed_are_listed_in_one_order_in_every_process() 
     }
     assert len(runs) == 1, runs
     assert len(json.loads(runs.pop())) == 3
+
+
+def test_a_records_facts_are_the_sessions_changed_gone_or_the_worlds() -> None:
+    world = generated("ferry", 0.2)
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    first, second, third = (f"/sailings/{code}" for code in list(world.state["sailings"])[:3])
+    untouched = overlay.facts(third)
+    assert untouched is not None and overlay.facts(first) is not None
+    after = copy.deepcopy(world.state)
+    field = next(k for k, v in after["sailings"][first[10:]].items() if isinstance(v, str))
+    after["sailings"][first[10:]][field] = "Renamed Thing"
+    del after["sailings"][second[10:]]
+    patch = [
+        {"op": "replace", "path": f"{first}/{field}", "value": "Renamed Thing"},
+        {"op": "remove", "path": second},
+    ]
+    moved = overlay.advance(world.state, after, patch)
+    renamed = moved.facts(first)
+    assert renamed is not None and normalize("Renamed Thing") in renamed.values
+    assert moved.facts(third) is untouched  # untouched: the world's own facts
+    # A record a change removed is gone, though the world's index still holds it.
+    assert moved.facts(second) is None and not moved.exists(second)
+    assert moved.base.records.get(second) is not None

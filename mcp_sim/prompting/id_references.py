@@ -1,0 +1,32 @@
+"""Records another refers to by an id they hold inside rather than as their key: a Terraform
+state's resources are keyed by place, and an instance names its security groups by the cloud
+ids (``sg-0ef4…``) the groups hold at ``instances/0/attributes/id``. A value of a picked
+record that no key answers to, held by one or two records at a field named as an id, names
+those records (the many records holding it elsewhere only refer to them too)."""
+
+from __future__ import annotations
+
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.value_fields import ID_WORDS
+from mcp_sim.runtime.state_index import StateOverlay
+
+MOST_HOLDERS = 300
+"""A value held by more records than this is a category (``true``, ``0``), not an id: it is
+not looked up."""
+FEW_OWNERS = 2
+"""At most this many records holding a value at an id field are the ones it names."""
+
+
+def id_owners(overlay: StateOverlay, label: str, source: str) -> dict[str, str]:
+    """The records (pointer → where inside) holding ``label`` at a field named as an id,
+    other than ``source`` (the record that refers), when few do."""
+    if overlay.holders(label) > MOST_HOLDERS:
+        return {}
+    owners: dict[str, str] = {}
+    for pointer, inner in overlay.value_hits(label).items():
+        last = tokens(inner.rsplit("/", 1)[-1])
+        if pointer != source and last and last[-1] in ID_WORDS:
+            owners[pointer] = inner
+            if len(owners) > FEW_OWNERS:
+                return {}
+    return owners
