@@ -10,14 +10,14 @@ import json
 from collections import Counter
 from typing import Any
 
-import jsonpatch
 import pytest
 
-from benchmarks.zoo import generate, make_shape
+from benchmarks.zoo import generate
 from benchmarks.zoo.dynamo_values import plain, typed
 from benchmarks.zoo.eventlog import fold, streams
 from benchmarks.zoo.hotelxml import listed
 from benchmarks.zoo.kit import State, clone
+from tests.fidelity.zoo_calls import run_tool
 
 TAGS = {"S", "N", "BOOL", "L", "M", "SS"}
 
@@ -25,13 +25,6 @@ TAGS = {"S", "N", "BOOL", "L", "M", "SS"}
 def _world(shape: str) -> tuple[State, list[dict[str, Any]]]:
     spec, calls = generate(shape, 0.1, seed=3, episodes=12)
     return spec["state"], calls
-
-
-def _run(shape: str, state: State, tool: str, arguments: dict[str, Any]) -> Any:
-    """A tool's answer; its patch applied to ``state``."""
-    answer, patch = {t.name: t for t in make_shape(shape).tools()}[tool].run(state, arguments)
-    jsonpatch.apply_patch(state, patch, in_place=True)
-    return answer
 
 
 def _typed_values(value: dict[str, Any]) -> list[str]:
@@ -75,12 +68,12 @@ def test_booking_a_space_adds_an_item_bumps_the_counter_and_spends_credits() -> 
     counter = next(e for e in state["Items"] if e["PK"]["S"] == "COUNTER")
     ref = plain(counter["next"])
     arguments = {"member_id": ident, "space_id": space, "start": "2026-02-03T09:00", "hours": 1}
-    booked = _run("dynamo", state, "book_space", arguments)
+    booked = run_tool("dynamo", state, "book_space", arguments)
     assert booked["booking_ref"] == ref
     assert plain(counter["next"]) == ref + 1
     assert plain(member["credits"]) == max(0, credits - 1)
     assert state["Count"] == len(state["Items"])
-    read = _run("dynamo", state, "get_booking", {"member_id": ident, "booking_ref": ref})
+    read = run_tool("dynamo", state, "get_booking", {"member_id": ident, "booking_ref": ref})
     assert read["space"] == space and read["date"] == "2026-02-03"
 
 
@@ -106,7 +99,7 @@ def test_eventlog_answers_are_projections_folded_from_the_events() -> None:
     changed = [e for e in state["events"] if e["type"] == "EmailChanged"]
     assert changed
     last = changed[-1]
-    account = _run("eventlog", state, "get_account", {"account_id": last["aggregate_id"]})
+    account = run_tool("eventlog", state, "get_account", {"account_id": last["aggregate_id"]})
     assert account["email"] == last["data"]["email"]  # the latest change wins
 
 
@@ -120,12 +113,12 @@ def test_a_transfer_appends_two_events_after_the_head() -> None:
     payer, payee = first["account_id"], second["account_id"]
     head, before = state["head"], second["balance"]
     deposit = {"account_id": payer, "amount": 500.25, "reference": "top up"}
-    _run("eventlog", state, "deposit", deposit | {"booking_date": "2030-01-01"})
+    run_tool("eventlog", state, "deposit", deposit | {"booking_date": "2030-01-01"})
     transfer = {"from_account": payer, "to_account": payee, "amount": 120.5, "memo": "rent"}
-    _run("eventlog", state, "transfer", transfer | {"booking_date": "2030-01-02"})
+    run_tool("eventlog", state, "transfer", transfer | {"booking_date": "2030-01-02"})
     assert state["head"] == head + 3 == state["events"][-1]["seq"]
     assert [e["type"] for e in state["events"][-2:]] == ["TransferSent", "TransferReceived"]
-    after = _run("eventlog", state, "account_balance", {"account_id": payee})
+    after = run_tool("eventlog", state, "account_balance", {"account_id": payee})
     assert after["balance"] == pytest.approx(before + 120.5)
     assert after["transfers_in"] >= 120.5
 
@@ -160,9 +153,9 @@ def test_posting_a_charge_grows_a_folio_as_the_export_would_hold_it(lines: int) 
     )
     arguments = {"confirmation_number": stay["@confirmation"], "charge_code": "SPA"}
     arguments |= {"amount": 42.5, "posted_at": "2025-12-30T10:00"}
-    _run("hotelxml", state, "post_charge", arguments)
+    run_tool("hotelxml", state, "post_charge", arguments)
     held = stay["Folio"]["Line"]
     assert isinstance(held, dict) if lines == 0 else len(held) == lines + 1
     line = {"confirmation_number": stay["@confirmation"], "line_no": lines + 1}
-    read = _run("hotelxml", state, "get_folio_line", line)
+    read = run_tool("hotelxml", state, "get_folio_line", line)
     assert (read["code"], read["amount"], read["currency"]) == ("SPA", 42.5, "EUR")

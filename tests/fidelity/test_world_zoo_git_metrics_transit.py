@@ -10,27 +10,14 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-import jsonpatch
 import pytest
 
-from benchmarks.zoo import generate, make_shape
 from benchmarks.zoo.gitstore_api import entry_at, history, resolve, tree_of
 from benchmarks.zoo.gitstore_objects import decoded
 from benchmarks.zoo.gtfs_feed import clock, runs_on, seconds_of
 from benchmarks.zoo.kit import State, ToolError, clone
 from benchmarks.zoo.prometheus_promql import evaluate
-
-
-def _state(shape: str) -> State:
-    spec, _ = generate(shape, 0.1, seed=3, episodes=0)
-    return clone(spec["state"])
-
-
-def _run(shape: str, state: State, tool: str, arguments: dict[str, Any]) -> Any:
-    """A tool's answer; its patch applied to ``state``."""
-    answer, patch = {t.name: t for t in make_shape(shape).tools()}[tool].run(state, arguments)
-    jsonpatch.apply_patch(state, patch, in_place=True)
-    return answer
+from tests.fidelity.zoo_calls import run_tool, small_state
 
 
 def _git_sha(sha: str, item: dict[str, Any]) -> str:
@@ -53,7 +40,7 @@ def _git_sha(sha: str, item: dict[str, Any]) -> str:
 
 
 def test_git_objects_are_keyed_by_the_sha_git_gives_them_and_trees_name_one_component() -> None:
-    state = _state("gitstore")
+    state = small_state("gitstore")
     objects = state["objects"]
     assert {o["type"] for o in objects.values()} == {"blob", "tree", "commit"}
     assert all(_git_sha(sha, item) == sha for sha, item in objects.items())
@@ -65,10 +52,10 @@ def test_git_objects_are_keyed_by_the_sha_git_gives_them_and_trees_name_one_comp
 
 
 def test_a_commit_search_by_path_lists_the_commits_that_changed_it() -> None:
-    state = _state("gitstore")
+    state = small_state("gitstore")
     head = resolve(state, "main")
     path = sorted(tree_of(state, head))[0]
-    found = _run("gitstore", state, "list_commits", {"path": path})
+    found = run_tool("gitstore", state, "list_commits", {"path": path})
     changed = [
         sha
         for sha in history(state, head)
@@ -83,15 +70,15 @@ def test_a_commit_search_by_path_lists_the_commits_that_changed_it() -> None:
 
 
 def test_writing_a_file_makes_a_blob_trees_and_a_commit_and_moves_the_branch() -> None:
-    state = _state("gitstore")
+    state = small_state("gitstore")
     head = resolve(state, "main")
     before = tree_of(state, head)
     path = "docs/runbook.md"
     arguments = {"path": path, "content": "# Runbook\n", "message": "Trim the runbook"}
     with pytest.raises(ToolError, match="sha"):  # an update names the blob it replaces
-        _run("gitstore", clone(state), "create_or_update_file", arguments | {"branch": "main"})
+        run_tool("gitstore", clone(state), "create_or_update_file", arguments | {"branch": "main"})
     arguments |= {"branch": "main", "sha": before[path][0]}
-    answer = _run("gitstore", state, "create_or_update_file", arguments)
+    answer = run_tool("gitstore", state, "create_or_update_file", arguments)
     new = resolve(state, "main")
     assert answer["commit"]["sha"] == new != head
     assert state["objects"][new]["parents"] == [{"sha": head}]
@@ -99,7 +86,7 @@ def test_writing_a_file_makes_a_blob_trees_and_a_commit_and_moves_the_branch() -
     assert {p: s for p, s in after.items() if p != path} == {
         p: s for p, s in before.items() if p != path
     }
-    read = _run("gitstore", state, "get_file_contents", {"path": path})
+    read = run_tool("gitstore", state, "get_file_contents", {"path": path})
     assert decoded(read["content"]) == "# Runbook\n" and read["sha"] == answer["content"]["sha"]
 
 
@@ -116,7 +103,7 @@ def test_an_instant_query_takes_the_last_sample_of_the_five_minutes_before_it() 
     state = _matrix((LOAD, [[0, "1.5"], [300, "2.25"], [900, "3"]]))
     assert evaluate(state, 'node_load1{job="node"}', 320) == [(LOAD, 2.25)]
     assert evaluate(state, "node_load1", 650) == []  # no sample in (350, 650]
-    answer = _run(
+    answer = run_tool(
         "prometheus", state, "query", {"query": "node_load1", "time": "1970-01-01T00:15:00Z"}
     )
     assert answer["data"]["result"] == [{"metric": LOAD, "value": [900, "3"]}]
@@ -140,14 +127,14 @@ def test_a_remote_write_appends_samples_in_order_with_milliseconds_as_text() -> 
     state = _matrix((LOAD, [[300, "2"]]))
     pairs = [{"name": k, "value": v} for k, v in LOAD.items()]
     written = {"labels": pairs, "samples": [{"value": 4.5, "timestamp": "600000"}]}
-    assert _run("prometheus", state, "remote_write", {"timeseries": [written]}) == ""
+    assert run_tool("prometheus", state, "remote_write", {"timeseries": [written]}) == ""
     assert state["data"]["result"][0]["values"] == [[300, "2"], [600, "4.5"]]
     with pytest.raises(ToolError, match="out of order"):
-        _run("prometheus", state, "remote_write", {"timeseries": [written]})
+        run_tool("prometheus", state, "remote_write", {"timeseries": [written]})
 
 
 def test_the_metrics_export_holds_label_sets_and_samples_as_unix_times_and_text() -> None:
-    state = _state("prometheus")
+    state = small_state("prometheus")
     series = state["data"]["result"]
     assert all(isinstance(v, str) for s in series for v in s["metric"].values())
     assert all(isinstance(t, int) and isinstance(v, str) for s in series for t, v in s["values"])
@@ -157,18 +144,18 @@ def test_the_metrics_export_holds_label_sets_and_samples_as_unix_times_and_text(
 
 
 def test_a_service_runs_on_its_weekdays_less_and_plus_its_dated_exceptions() -> None:
-    state = _state("gtfs")
+    state = small_state("gtfs")
     # 2025-12-25 is a Thursday: weekday service is cancelled, Sunday service runs.
     assert runs_on(state, "WKDY", "20251224") and not runs_on(state, "WKDY", "20251225")
     assert runs_on(state, "SUN", "20251225") and not runs_on(state, "SUN", "20251224")
     assert not runs_on(state, "WKDY", "20260301")  # after the calendar's end
-    _run(
+    run_tool(
         "gtfs",
         state,
         "add_calendar_date",
         {"service_id": "SAT", "date": 20251224, "exception_type": 1},
     )
-    assert _run("gtfs", state, "service_ids_for_date", {"date": 20251224}) == [
+    assert run_tool("gtfs", state, "service_ids_for_date", {"date": 20251224}) == [
         "SAT",
         "SCHOOL",
         "WKDY",
@@ -176,12 +163,12 @@ def test_a_service_runs_on_its_weekdays_less_and_plus_its_dated_exceptions() -> 
 
 
 def test_the_feed_is_text_and_the_server_answers_numbers_and_times_past_midnight_in_order() -> None:
-    state = _state("gtfs")
+    state = small_state("gtfs")
     assert all(
         isinstance(v, str) for table in state.values() for row in table for v in row.values()
     )
     stop_time = state["stop_times.txt"][0]
-    answer = _run(
+    answer = run_tool(
         "gtfs", state, "get_stop_time", {"trip_id": stop_time["trip_id"], "stop_sequence": 1}
     )
     assert answer["stop_sequence"] == 1 and isinstance(answer["shape_dist_traveled"], float)
@@ -196,7 +183,7 @@ def test_the_feed_is_text_and_the_server_answers_numbers_and_times_past_midnight
     day = next(
         d for d in ("20251201", "20251206", "20251207") if runs_on(state, trip["service_id"], d)
     )
-    departures = _run(
+    departures = run_tool(
         "gtfs",
         state,
         "departures",

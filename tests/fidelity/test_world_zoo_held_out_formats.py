@@ -9,30 +9,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import jsonpatch
 import pytest
 
-from benchmarks.zoo import generate, make_shape
 from benchmarks.zoo.jcal_components import minutes, occurrences, properties, value
-from benchmarks.zoo.kit import State, ToolError, clone
+from benchmarks.zoo.kit import State, ToolError
 from benchmarks.zoo.marc_records import LANGUAGES, fields_of, first, subfield
 from benchmarks.zoo.stripe_objects import month_of
-
-
-def _state(shape: str) -> State:
-    spec, _ = generate(shape, 0.1, seed=3, episodes=0)
-    return clone(spec["state"])
-
-
-def _run(shape: str, state: State, tool: str, arguments: dict[str, Any]) -> Any:
-    """A tool's answer; its patch applied to ``state``."""
-    answer, patch = {t.name: t for t in make_shape(shape).tools()}[tool].run(state, arguments)
-    jsonpatch.apply_patch(state, patch, in_place=True)
-    return answer
+from tests.fidelity.zoo_calls import run_tool, small_state
 
 
 def test_a_stripe_export_keeps_cents_unix_times_prefixed_ids_and_string_metadata() -> None:
-    state = _state("stripe")
+    state = small_state("stripe")
     assert {v["object"] for v in state.values()} == {"list"}
     charges = state["charges"]["data"]
     assert all(re.fullmatch(r"ch_3\w{24}", c["id"]) for c in charges)
@@ -51,10 +38,10 @@ def test_a_stripe_export_keeps_cents_unix_times_prefixed_ids_and_string_metadata
 
 
 def test_a_month_of_revenue_sums_succeeded_charges_net_of_refunds() -> None:
-    state = _state("stripe")
+    state = small_state("stripe")
     charge = next(c for c in state["charges"]["data"] if c["status"] == "succeeded")
     month, currency = month_of(charge["created"]), charge["currency"]
-    report = _run("stripe", state, "revenue_report", {"month": month, "currency": currency})
+    report = run_tool("stripe", state, "revenue_report", {"month": month, "currency": currency})
     counted = [
         c
         for c in state["charges"]["data"]
@@ -67,24 +54,24 @@ def test_a_month_of_revenue_sums_succeeded_charges_net_of_refunds() -> None:
 
 
 def test_a_refund_adds_a_refund_object_and_refuses_more_than_is_left() -> None:
-    state = _state("stripe")
+    state = small_state("stripe")
     charge = next(
         c
         for c in state["charges"]["data"]
         if c["status"] == "succeeded" and c["amount_refunded"] == 0 and c["amount"] > 200
     )
-    refund = _run("stripe", state, "refund_charge", {"charge_id": charge["id"], "amount": 100})
+    refund = run_tool("stripe", state, "refund_charge", {"charge_id": charge["id"], "amount": 100})
     assert refund["id"].startswith("re_") and refund["amount"] == 100
     assert state["refunds"]["data"][-1] == refund
     assert charge["amount_refunded"] == 100 and charge["refunded"] is False
-    _run("stripe", state, "refund_charge", {"charge_id": charge["id"]})
+    run_tool("stripe", state, "refund_charge", {"charge_id": charge["id"]})
     assert charge["amount_refunded"] == charge["amount"] and charge["refunded"] is True
     with pytest.raises(ToolError):
-        _run("stripe", state, "refund_charge", {"charge_id": charge["id"], "amount": 1})
+        run_tool("stripe", state, "refund_charge", {"charge_id": charge["id"], "amount": 1})
 
 
 def test_marc_records_hold_tagged_fields_with_subfield_lists_and_string_items() -> None:
-    state = _state("marc")
+    state = small_state("marc")
     for record in state["records"]:
         assert all(len(f) == 1 and re.fullmatch(r"\d{3}", next(iter(f))) for f in record["fields"])
         fixed = next(f["008"] for f in record["fields"] if "008" in f)
@@ -97,17 +84,17 @@ def test_marc_records_hold_tagged_fields_with_subfield_lists_and_string_items() 
 
 
 def test_another_edition_is_found_through_its_oclc_number() -> None:
-    state = _state("marc")
+    state = small_state("marc")
     record = next(r for r in state["records"] if any(fields_of(r, "775")))
     link = first(record, "775", "w")
     other = next(r for r in state["records"] if first(r, "035", "a") == link)
-    answer = _run("marc", state, "other_editions", {"isbn": first(record, "020", "a")})
+    answer = run_tool("marc", state, "other_editions", {"isbn": first(record, "020", "a")})
     assert [e["biblionumber"] for e in answer["editions"]] == [first(other, "999", "c")]
     assert len(answer["editions"][0]["items"]) == len(list(fields_of(other, "952")))
 
 
 def test_a_checkout_adds_a_due_date_and_counts_a_checkout_once() -> None:
-    state = _state("marc")
+    state = small_state("marc")
     item = next(
         data
         for record in state["records"]
@@ -115,12 +102,12 @@ def test_a_checkout_adds_a_due_date_and_counts_a_checkout_once() -> None:
         if subfield(data, "q") is None and subfield(data, "7") == subfield(data, "1") == "0"
     )
     barcode, before = subfield(item, "p"), int(subfield(item, "l") or "0")
-    _run("marc", state, "checkout", {"barcode": barcode, "due_date": "2026-01-20"})
+    run_tool("marc", state, "checkout", {"barcode": barcode, "due_date": "2026-01-20"})
     assert subfield(item, "q") == "2026-01-20" and subfield(item, "l") == str(before + 1)
-    status = _run("marc", state, "item_status", {"barcode": barcode})
+    status = run_tool("marc", state, "item_status", {"barcode": barcode})
     assert status["date_due"] == "2026-01-20"
     with pytest.raises(ToolError, match="already checked out"):
-        _run("marc", state, "checkout", {"barcode": barcode, "due_date": "2026-01-21"})
+        run_tool("marc", state, "checkout", {"barcode": barcode, "due_date": "2026-01-21"})
 
 
 def _vevents(state: State) -> list[list[Any]]:
@@ -128,7 +115,7 @@ def _vevents(state: State) -> list[list[Any]]:
 
 
 def test_jcal_components_and_properties_are_positional_arrays() -> None:
-    state = _state("jcal")
+    state = small_state("jcal")
     for calendar in state["calendars"]:
         name, props, components = calendar["jcal"]
         assert name == "vcalendar" and isinstance(props, list)
@@ -157,7 +144,7 @@ def test_an_end_is_a_dtend_or_a_duration_and_a_series_repeats_weekly() -> None:
 
 
 def test_meeting_load_counts_each_occurrence_and_leaves_declines_out() -> None:
-    state = _state("jcal")
+    state = small_state("jcal")
     series = next(
         e
         for e in _vevents(state)
@@ -165,32 +152,32 @@ def test_meeting_load_counts_each_occurrence_and_leaves_declines_out() -> None:
     )
     email = value(series, "organizer").removeprefix("mailto:")
     month = value(series, "dtstart")[:7]
-    before = _run("jcal", state, "meeting_load", {"email": email, "month": month})
+    before = run_tool("jcal", state, "meeting_load", {"email": email, "month": month})
     in_month = [s for s in occurrences(series) if s.isoformat()[:7] == month]
     # The organizer's load holds the series' occurrences of that month.
     assert before["meetings"] >= len(in_month) >= 1
     guest = properties(series, "attendee")[0][3].removeprefix("mailto:")
     args = {"email": guest, "month": month}
-    accepted = _run(
+    accepted = run_tool(
         "jcal",
         state,
         "reply_to_invitation",
         {"event_id": value(series, "uid"), "email": guest, "reply": "ACCEPTED"},
     )
     assert accepted["partstat"] == "ACCEPTED"
-    counted = _run("jcal", state, "meeting_load", args)
-    _run(
+    counted = run_tool("jcal", state, "meeting_load", args)
+    run_tool(
         "jcal",
         state,
         "reply_to_invitation",
         {"event_id": value(series, "uid"), "email": guest, "reply": "DECLINED"},
     )
-    declined = _run("jcal", state, "meeting_load", args)
+    declined = run_tool("jcal", state, "meeting_load", args)
     assert counted["meetings"] - declined["meetings"] == len(in_month)
     assert counted["hours"] - declined["hours"] == pytest.approx(
         len(in_month) * minutes(series) / 60
     )
-    status = _run(
+    status = run_tool(
         "jcal", state, "attendee_status", {"event_id": value(series, "uid"), "email": guest}
     )
     assert status["partstat"] == "DECLINED" and "rsvp" not in status
