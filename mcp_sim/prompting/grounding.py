@@ -312,6 +312,7 @@ class Grounding(EventGrounding):
     def _link(self) -> None:
         """Records named by a value inside a record picked so far (one step)."""
         linked = 0
+        known: dict[str, dict[str, str] | None] = {}
         for pick in list(self.picks.values()):
             facts = _facts(self.overlay, pick.pointer)
             if facts is None:
@@ -320,7 +321,8 @@ class Grounding(EventGrounding):
                 if label in self.resolved:
                     continue
                 hits = [(h.pointer, h.inner) for h in self.overlay.key_hits(label)]
-                for pointer, inner in hits or id_owners(self.overlay, label, pick.pointer).items():
+                owners = hits or id_owners(self.overlay, label, pick.pointer, known).items()
+                for pointer, inner in owners:
                     if pointer == pick.pointer or pointer in self.picks:
                         continue
                     self._pick(pointer, "linked", sub_record(inner) if not hits else inner)

@@ -17,16 +17,41 @@ FEW_OWNERS = 2
 """At most this many records holding a value at an id field are the ones it names."""
 
 
-def id_owners(overlay: StateOverlay, label: str, source: str) -> dict[str, str]:
+def id_owners(
+    overlay: StateOverlay,
+    label: str,
+    source: str,
+    known: dict[str, dict[str, str] | None] | None = None,
+) -> dict[str, str]:
     """The records (pointer → where inside) holding ``label`` at a field named as an id,
-    other than ``source`` (the record that refers), when few do."""
+    other than ``source`` (the record that refers), when few do. ``known``: the holders
+    found for earlier labels of the same call (a value many picked records hold is looked up
+    once)."""
+    if known is None or label not in known:
+        holders = _id_holders(overlay, label)
+        if known is None:
+            return _others(holders, source)
+        known[label] = holders
+    return _others(known[label], source)
+
+
+def _id_holders(overlay: StateOverlay, label: str) -> dict[str, str] | None:
+    """Every record holding ``label`` at a field named as an id, ``None`` when more than
+    one more than :data:`FEW_OWNERS` do (too many, whichever of them refers)."""
     if overlay.holders(label) > MOST_HOLDERS:
-        return {}
-    owners: dict[str, str] = {}
+        return None
+    holders: dict[str, str] = {}
     for pointer, inner in overlay.value_hits(label).items():
         last = tokens(inner.rsplit("/", 1)[-1])
-        if pointer != source and last and last[-1] in ID_WORDS:
-            owners[pointer] = inner
-            if len(owners) > FEW_OWNERS:
-                return {}
-    return owners
+        if last and last[-1] in ID_WORDS:
+            holders[pointer] = inner
+            if len(holders) > FEW_OWNERS + 1:
+                return None
+    return holders
+
+
+def _others(holders: dict[str, str] | None, source: str) -> dict[str, str]:
+    if holders is None:
+        return {}
+    owners = {p: inner for p, inner in holders.items() if p != source}
+    return owners if len(owners) <= FEW_OWNERS else {}
