@@ -148,9 +148,12 @@ records whose fields are lists of one-key objects or positional arrays, and matc
 record shown instead of the record; tfstate, jira and slack on 2026-11-27, after their first
 measurement (.59 overall, the same before and after a round of development on the others) had
 shown answer names that only a side map of the state holds, addresses composed from several
-fields and threads spread over files. Held out now: gitstore, prometheus and gtfs, written on 2026-11-27
-by someone not tuning the retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"gitstore", "prometheus", "gtfs"})
+fields and threads spread over files; gitstore, prometheus and gtfs on 2026-11-27 as well,
+after their first measurement (.58 overall, the same before and after a round of development on
+the others) had shown a map keyed by hashes whose values hold small lists read as hundreds of
+collections, series known by label sets and answers joined across three tables. New held-out
+shapes are being written."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]

@@ -286,20 +286,6 @@ def create_or_update_file(state: State, args: dict[str, Any]) -> Answer:
     return {"content": content | {"type": "file"}, "commit": _commit_object(sha, made[sha])}, patch
 
 
-CONTENTS = {
-    "type": "object",
-    "description": "A file, its content base64 (a directory answers a list of such entries).",
-    "properties": {
-        "type": {"enum": ["file", "dir"]},
-        "encoding": {"enum": ["base64"]},
-        "size": {"type": "integer"},
-        "name": {"type": "string"},
-        "path": {"type": "string"},
-        "content": {"type": "string"},
-        "sha": {"type": "string"},
-    },
-}
-"""The contents API's answer: GitHub calls a blob a ``file`` and a tree a ``dir``."""
 REF = prop("string", "Branch, tag or commit SHA; the default branch if left out.")
 
 
@@ -334,11 +320,10 @@ def _object_tools() -> list[Tool]:
         ),
         Tool(
             "get_file_contents",
-            "A file's content (base64) or a directory's listing at a ref.",
+            "A file's content (base64) at a ref, or a directory's listing: a list of its entries.",
             {"path": prop("string", "Path in the repository, e.g. src/app.py."), "ref": REF},
             get_file_contents,
             ("path",),
-            output=CONTENTS,
         ),
     ]
 
