@@ -9,8 +9,10 @@ their shape. The walk tells apart, at each place, the forms a collection takes (
 (:mod:`mcp_sim.runtime.state_pages`, :mod:`mcp_sim.runtime.member_arrays`), an array of
 records or of wrapped records, a table's rows (:mod:`mcp_sim.runtime.state_tables`), a flat
 key-value export's key patterns (:mod:`mcp_sim.runtime.state_keys`), a series keyed by time
-(:mod:`mcp_sim.runtime.state_series`), an object keyed by id, and an envelope or an object
-it must look inside (:mod:`mcp_sim.runtime.envelopes`).
+(:mod:`mcp_sim.runtime.state_series`), an object keyed by id (its records of one shape, or a
+large map of records of several: :mod:`mcp_sim.runtime.record_maps`, whose records' nested lists
+stay fields of theirs), and an envelope or an object it must look inside
+(:mod:`mcp_sim.runtime.envelopes`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from jsonpointer import escape
 from mcp_sim.runtime.envelopes import envelope_field, holds_envelopes, members_holding_collections
 from mcp_sim.runtime.member_arrays import member_array
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
+from mcp_sim.runtime.record_maps import record_map
 from mcp_sim.runtime.state_keys import key_patterns, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
 from mcp_sim.runtime.state_paths import resolve
@@ -71,7 +74,7 @@ def _walk(found: _Found, state: Any, value: Any, pointer: str, depth: int) -> No
             found[pointer] = collection
         for key in odd:
             _walk(found, state, value[key], f"{pointer}/{escape(key)}", depth + 1)
-    elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
+    elif _keyed_records(value):
         found[pointer] = Collection(pointer, True, None, len(value))
     elif isinstance(value, dict):
         field = envelope_field(value)
@@ -133,6 +136,16 @@ def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
     records = [row for _, row in table_rows(table, rows)]
     return Collection(
         pointer, False, column_key(records, table), row_count(table, rows), None, table
+    )
+
+
+def _keyed_records(value: Any) -> bool:
+    """An object of records keyed by id: of one shape, or a large map of records of several
+    (see :mod:`mcp_sim.runtime.record_maps`), holding neither tables nor collections."""
+    return (
+        (looks_keyed(value) or record_map(value))
+        and not _holds_tables(value)
+        and not _holds_collections(value)
     )
 
 
