@@ -243,6 +243,14 @@ def collection_line(
         records = [resolve(r, inner) for r in value[:1] + value[1:][-1:]]
         sample = records[0] if records else None
         ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
+    elif not keyed and value and all(isinstance(part, list) for part in value.values()):
+        # Partitions of one collection (see :mod:`mcp_sim.runtime.state_partitions`).
+        records = [r for part in value.values() for r in part[:1] + part[1:][-1:]]
+        held = f"{len(value)} partitions of {sum(map(len, value.values()))} records, record N "
+        held += f"of partition P at {pointer}/P/N"
+        sample = records[0] if records else None
+        records = records[:1] + records[1:][-1:]
+        ids = [str(r.get(id_field)) for r in records if isinstance(r, dict)] if id_field else []
     else:
         held = f"object with {len(value)} keys"
         sample = next(iter(value.values()), None) if value else None

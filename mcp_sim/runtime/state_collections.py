@@ -9,8 +9,11 @@ their shape. The walk tells apart, at each place, the forms a collection takes (
 (:mod:`mcp_sim.runtime.state_pages`, :mod:`mcp_sim.runtime.member_arrays`), an array of
 records or of wrapped records, a table's rows (:mod:`mcp_sim.runtime.state_tables`), a flat
 key-value export's key patterns (:mod:`mcp_sim.runtime.state_keys`), a series keyed by time
-(:mod:`mcp_sim.runtime.state_series`), an object keyed by id, and an envelope or an object
-it must look inside (:mod:`mcp_sim.runtime.envelopes`).
+(:mod:`mcp_sim.runtime.state_series`), partitions of one collection (arrays of alike records
+under keys of one style: :mod:`mcp_sim.runtime.state_partitions`), an object keyed by id (its
+records of one shape, or a large map of records of several: :mod:`mcp_sim.runtime.record_maps`,
+whose records' nested lists stay fields of theirs), and an envelope or an object it must look
+inside (:mod:`mcp_sim.runtime.envelopes`).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from jsonpointer import escape
 from mcp_sim.runtime.envelopes import envelope_field, holds_envelopes, members_holding_collections
 from mcp_sim.runtime.member_arrays import member_array
 from mcp_sim.runtime.record_ids import column_key, id_field_of, refers
+from mcp_sim.runtime.record_maps import record_map
 from mcp_sim.runtime.state_keys import key_patterns, pattern_records
 from mcp_sim.runtime.state_pages import page_field, paged, wrapper_of
+from mcp_sim.runtime.state_partitions import partition_items, partitioned
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import series_odd, slot_items, slotted
 from mcp_sim.runtime.state_shape import Collection, looks_keyed, looks_records, record_items
@@ -65,13 +70,15 @@ def _walk(found: _Found, state: Any, value: Any, pointer: str, depth: int) -> No
             at = f"{pointer}/{escape(pattern.glob)}"
             size = len(pattern_records(value, pattern))
             found[at] = Collection(at, True, None, size, None, None, pattern)
+    elif partitioned(value):
+        found[pointer] = _partitions(value, pointer, frozenset())
     elif (odd := series_odd(value)) is not None and (odd or slotted(value)):
         series = {k: v for k, v in value.items() if k not in odd}
         if (collection := _series(series, pointer, frozenset(odd))) is not None:
             found[pointer] = collection
         for key in odd:
             _walk(found, state, value[key], f"{pointer}/{escape(key)}", depth + 1)
-    elif looks_keyed(value) and not _holds_tables(value) and not _holds_collections(value):
+    elif _keyed_records(value):
         found[pointer] = Collection(pointer, True, None, len(value))
     elif isinstance(value, dict):
         field = envelope_field(value)
@@ -104,12 +111,20 @@ def _array_collection(value: Any, pointer: str) -> Collection | None:
 
 def _series(series: dict[str, Any], pointer: str, odd: frozenset[str]) -> Collection | None:
     """The collection of a series keyed by time (its odd keys left out), if it is one."""
+    if partitioned(series):
+        return _partitions(series, pointer, odd)
     if slotted(series):
         size = sum(1 for _ in slot_items(series, frozenset()))
         return Collection(pointer, True, None, size, odd=odd, slots=True)
     if looks_keyed(series):
         return Collection(pointer, True, None, len(series), odd=odd)
     return None
+
+
+def _partitions(value: dict[str, Any], pointer: str, odd: frozenset[str]) -> Collection:
+    """The one collection its partitions hold (see :mod:`mcp_sim.runtime.state_partitions`)."""
+    records = [r for _, _, r in partition_items(value, odd)]
+    return Collection(pointer, False, id_field_of(records), len(records), odd=odd, slots=True)
 
 
 def _own_ids(found: _Found, state: Any) -> Iterator[Collection]:
@@ -133,6 +148,16 @@ def table_collection(pointer: str, table: Table, rows: Any) -> Collection:
     records = [row for _, row in table_rows(table, rows)]
     return Collection(
         pointer, False, column_key(records, table), row_count(table, rows), None, table
+    )
+
+
+def _keyed_records(value: Any) -> bool:
+    """An object of records keyed by id: of one shape, or a large map of records of several
+    (see :mod:`mcp_sim.runtime.record_maps`), holding neither tables nor collections."""
+    return (
+        (looks_keyed(value) or record_map(value))
+        and not _holds_tables(value)
+        and not _holds_collections(value)
     )
 
 

@@ -36,6 +36,7 @@ from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record
+from mcp_sim.runtime.state_partitions import appended, slot_records
 from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
 from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
@@ -124,7 +125,7 @@ class StateIndex:
             return record_pointer(collection, pointer)
         if collection.slots:
             below = pointer[len(collection.pointer) + 1 :]
-            return record_pointer(collection, pointer) if "/" in below else None
+            return appended(record_pointer(collection, pointer), state) if "/" in below else None
         below = pointer[len(collection.pointer) + 1 :]
         rest = below.split("/", 1)[0]
         if collection.table is not None:
@@ -266,7 +267,7 @@ class StateOverlay:
         table = collection.table
         # A row of a table kept by column is an item of each column, one level further down;
         # rows named by label do not move when one before them goes.
-        row_depth = 1 if table is not None and table.by_column else 0
+        row_depth = 1 if (table is not None and table.by_column) or collection.slots else 0
         row_depth = collection.pages.count("/") + 2 if collection.pages else row_depth
         moves = not collection.keyed and not (table is not None and table.labelled)
         if moves and depth == row_depth and op.get("op") in ("add", "remove", "move"):
@@ -282,8 +283,7 @@ class StateOverlay:
             self.shifted.add(collection.pointer)
         if collection.slots and depth == 0:
             # A time added, replaced or dropped whole: each of its readings, then and now.
-            slot = resolve(state, path)
-            touched.update(f"{path}/{escape(k)}" for k in (slot if isinstance(slot, dict) else ()))
+            touched.update(slot_records(path, resolve(state, path)))
             touched.update(
                 p for p in (*self.base.records, *self.changed) if p.startswith(path + "/")
             )

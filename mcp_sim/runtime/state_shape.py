@@ -28,6 +28,7 @@ from mcp_sim.runtime.composite_keys import composite_id, key_parts
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.state_keys import KeyPattern, pattern_of
 from mcp_sim.runtime.state_pages import page_position, paged, paged_count
+from mcp_sim.runtime.state_partitions import partition_items
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import key_values, slot_items
 from mcp_sim.runtime.state_tables import Table, row_count, table_rows
@@ -92,7 +93,8 @@ class Collection:
     series keyed by time; see :mod:`mcp_sim.runtime.state_series`)."""
     slots: bool = False
     """The records are the entries of each time's map (a series of readings per station),
-    keyed ``TIME/SOURCE``, two levels below ``pointer``."""
+    keyed ``TIME/SOURCE``, two levels below ``pointer``; or, not ``keyed``, the items of each
+    partition's array (see :mod:`mcp_sim.runtime.state_partitions`), at ``PART/N``."""
     kind: Kind | None = None
     """The kind of the records, when they are those of one kind in an array of several
     (see :mod:`mcp_sim.runtime.mixed_collections`); ``pointer`` then ends with the kind."""
@@ -168,6 +170,9 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
         parent = collection.pointer.rpartition("/")[0]
         for key, record in value.items():
             yield record_key(collection, key, record), f"{parent}/{escape(key)}", record
+    elif isinstance(value, dict) and collection.slots and not collection.keyed:
+        for at, below, record in partition_items(value, collection.odd):
+            yield record_key(collection, at, record), f"{collection.pointer}/{below}", record
     elif isinstance(value, dict) and collection.slots:
         for key, below, record in slot_items(value, collection.odd):
             yield key, f"{collection.pointer}/{below}", record

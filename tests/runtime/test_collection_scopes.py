@@ -12,7 +12,7 @@ from tests.runtime.test_state_keys import store, world_of
 
 
 def days_of_channels() -> dict[str, Any]:
-    """A chat export: a collection per channel and day, each a list of messages."""
+    """A chat export: a channel's messages filed per day, a list of messages per day file."""
     return {
         channel: {
             f"2025-01-0{day}.json": [
@@ -47,8 +47,10 @@ def test_the_collections_found_by_scope_are_those_every_collection_test_finds() 
         assert len(index.collections) >= 3
 
 
-def test_a_message_of_a_channels_day_is_in_that_days_collection() -> None:
+def test_a_message_of_a_channels_day_is_in_its_channels_collection() -> None:
+    # The day files are partitions of the channel's messages (see state_partitions).
     state = days_of_channels()
     index = StateIndex(world_of(state), state)
     found = index.collection_of("/random/2025-01-03.json/2/text")
-    assert found is not None and found.pointer == "/random/2025-01-03.json"
+    assert found is not None and found.pointer == "/random" and found.size == 20
+    assert index.owner("/random/2025-01-03.json/2/text", state) == "/random/2025-01-03.json/2"
