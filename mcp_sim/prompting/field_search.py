@@ -45,6 +45,7 @@ from mcp_sim.prompting.nested_records import (
     nested_entity,
     nested_hits,
 )
+from mcp_sim.prompting.partitions import searched_partitions
 from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
@@ -116,12 +117,12 @@ class FieldSearch:
         if lookup or names_one(first, schemas[first.collection]):
             # A lookup's readings are those that refer to the records it names already.
             linked = readings[1:] if lookup else [r for r in readings[1:] if refers(r)]
-            results += [
-                self.run(self.collection(r.collection), r) for r in linked[:LINKED_SEARCHES]
-            ]
+            chosen = linked[:LINKED_SEARCHES]
+            results += [self.run(self.collection(r.collection), r) for r in chosen]
         # Links lead to a list the tool asks for (an owner's boats), not to an order's user.
         said = _said(tool)
         listed = named if (said[2] or {}).get("type") == "array" else named & asked_words(*said)
+        results += searched_partitions(collections, results, self.run)
         if follow_links(self.tables, self.state, collections, results, listed):
             return results
         hop = self.referring(results[0], asked, {r.collection.pointer for r in results})

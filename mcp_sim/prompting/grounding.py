@@ -52,7 +52,7 @@ from mcp_sim.prompting.search_result import SearchResult, sub_record
 from mcp_sim.prompting.selector_matches import selected
 from mcp_sim.prompting.tree_entries import TreeEntries, tree_entries
 from mcp_sim.prompting.tree_paths import descend, enclosing
-from mcp_sim.prompting.two_hop import two_hop_rows
+from mcp_sim.prompting.two_hop import MOST_STARTS, two_hop_rows
 from mcp_sim.prompting.typed_ids import joined_ids
 from mcp_sim.prompting.value_matches import MAX_MATCHED, value_matches
 from mcp_sim.prompting.write_targets import newest_records
@@ -240,6 +240,15 @@ class Grounding(EventGrounding):
     def _joined(self, tool: ToolSpec | None) -> None:
         """Takes a search that found links out of the searches: its rows show them."""
         joined = next((s.through for s in self.searches if s.through is not None), None)
+        if joined is not None and joined.total <= MOST_STARTS:
+            # The records named refer to the targets, but the description may name the
+            # records in between (see :func:`mcp_sim.prompting.two_hop.two_hop`).
+            hop = two_hop_rows(self.overlay, self.state, tool, self.picks, self)
+            if hop is not None:
+                for search in self.searches:
+                    search.through = None
+                self.join = hop
+                return
         if joined is None:
             steps = (steps_of(self.state, tool, s) for s in self.searches)
             found = next((found for found in steps if found is not None), None)

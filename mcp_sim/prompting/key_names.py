@@ -15,12 +15,15 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
-from jsonpointer import unescape
+from jsonpointer import escape, unescape
 
 from mcp_sim.prompting.field_names import name_score, tokens
 from mcp_sim.prompting.record_fields import SELF, path_words
+from mcp_sim.runtime.composite_keys import composite_id
+from mcp_sim.runtime.mixed_collections import KIND_MARK, array_pointer
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_keys import pattern_of
 from mcp_sim.runtime.state_paths import resolve
@@ -89,6 +92,17 @@ def _schema_key(world: World, argument: str, own: tuple[tuple[str, ...], ...]) -
             and (tokens(n) == ("id",) or name_score(tokens(n), own) >= _NAME_FIT)
         )
     return found.pop() if len(found) == 1 else ""
+
+
+def _composite_keyed(collection: Collection, value: Any) -> bool:
+    """Whether an array's records are keyed by the ids their composite keys give them
+    (``PK: "MEMBER#1042"``; see :func:`mcp_sim.runtime.composite_keys.composite_id`)."""
+    # Only a kind's records are labelled by their key (see :func:`kind_key`): a plain
+    # array's pointer names its position, no key.
+    if collection.kind is None or collection.id_field is not None:
+        return False
+    sample = [record for _, _, record in islice(record_items(collection, value), _SAMPLE)]
+    return bool(sample) and all(composite_id(record) is not None for record in sample)
 
 
 def _keys_unheld(collection: Collection, value: Any) -> list[str] | None:
@@ -165,9 +179,10 @@ def key_names(world: World, index: StateIndex) -> dict[str, str]:
     examples = _examples(world)
     names: dict[str, str] = {}
     for collection in index.collections:
-        if not collection.keyed:
+        # A kind's records in a single table are keyed by their composite keys' ids.
+        value = resolve(index.state, array_pointer(collection.pointer))
+        if not collection.keyed and not _composite_keyed(collection, value):
             continue
-        value = resolve(index.state, collection.pointer)
         keys = _keys_unheld(collection, value)
         name = _name_for(collection, keys, examples) if keys else ""
         if name:
@@ -234,10 +249,32 @@ def _field_names(collection: Collection, value: Any) -> list[str]:
     return names
 
 
-def key_label(pointer: str, names: dict[str, str]) -> str:
+def kind_key(pointer: str, names: dict[str, str], record: Any) -> tuple[str, str] | None:
+    """The collection and key of a record of a mixed array's kind whose keys the tools
+    name (a single table's ``/Items/244``, of ``/Items/@Member``: member 1589 by its
+    composite key ``MEMBER#1589``), which its pointer does not tell; else ``None``."""
+    array = pointer.rpartition("/")[0]
+    if not isinstance(record, dict) or not names:
+        return None
+    key = composite_id(record)
+    for collection in names:
+        at, _, last = collection.rpartition("/")
+        kind = unescape(last)
+        if at != array or not kind.startswith(KIND_MARK) or key is None:
+            continue
+        if any(v == kind[len(KIND_MARK) :] for v in record.values() if isinstance(v, str)):
+            return collection, key
+    return None
+
+
+def key_label(pointer: str, names: dict[str, str], own: tuple[str, str] | None = None) -> str:
     """The label written after a record's pointer naming its key (`` (key "sku":"C1-2")``),
-    ``""`` when its collection's records hold their key or the tools do not name it."""
+    ``""`` when its collection's records hold their key or the tools do not name it;
+    ``own``: the record's collection and key where its pointer does not tell them (a
+    single table's item, keyed by its composite key's id)."""
     collection, _, key = pointer.rpartition("/")
+    if own is not None:
+        collection, key = own[0], escape(own[1])
     name = names.get(collection)
     shown_key: str | None = unescape(key)
     if not name:

@@ -84,8 +84,8 @@ def group_heading(join: LinkJoin, reached: int, shown: int, name: str | None) ->
     rest = f"{shown} shown" if shown == reached else f"the first {shown} shown"
     counted = f' (as "{name}")' if name else ""
     return (
-        f"- Join: {total} records of {join.links.pointer} meet "
-        f"{join.found_by or 'the arguments'}, referring (by {join.reference}) to {reached} "
+        f"- Join: {total} records of {join.links_named} meet "
+        f"{join.found_by or 'the arguments'}, referring (by {join.referred_by}) to {reached} "
         f"{join.targets.pointer} records, each shown once, followed by how many of those "
         f"records refer to it{counted} (and, room allowing, which); {rest}:"
     )

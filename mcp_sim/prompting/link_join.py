@@ -18,32 +18,30 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.link_kinds import Typed, kind_words, refers_to, typed_values
-from mcp_sim.prompting.record_fields import (
-    SELF,
-    FieldInfo,
-    FieldSchema,
-    field_paths,
-    path_reference,
+from mcp_sim.prompting.link_chains import Middle, middle_of, reached_through
+from mcp_sim.prompting.link_keys import (
+    Keys,
+    own_keys,
+    reference_field,
+    target_keys,
+    targets_of,
 )
+from mcp_sim.prompting.link_kinds import kind_words, typed_values
+from mcp_sim.prompting.partitions import partition_pattern
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize
-from mcp_sim.runtime.typed_references import typed_reference
 
 MOST_LINKS = 200
 """Links followed per call (the view shows those that fit, and says how many there are)."""
 MOST_COUNTED = 5000
 """Links followed when the answer counts the links of each record reached (see
 :meth:`LinkJoin.every_row`)."""
-SAMPLED_LINKS = 40
-"""Links whose fields are tried to find the one referring to the targets."""
 
 
 @dataclass
@@ -72,160 +70,57 @@ class LinkJoin:
     """The labels of the arguments' values (no target is one)."""
     kinds: frozenset[str] = frozenset()
     """The kinds of record the state holds (a reference naming another is none of these)."""
+    partitions: list[str] = field(default_factory=list)
+    """The other partitions of :attr:`links` whose links the rows hold too."""
+    middle: Middle | None = None
+    """The records in between, when the links refer to the targets through them."""
+
+    def reach(self, state: Any, pointer: str, paths: Counter[str] | None = None) -> list[str]:
+        """The targets the link at ``pointer`` refers to (``paths`` counts the target
+        fields holding their keys)."""
+        record = resolve(state, pointer)
+        if self.middle is not None:
+            return reached_through(
+                state,
+                record,
+                self.reference,
+                self.middle,
+                self.keys,
+                self.labels,
+                self.targets,
+                self.kinds,
+                paths,
+            )
+        values = typed_values(record, self.reference, self.kinds)
+        return targets_of(self.keys, values, self.labels, self.targets, paths)
 
     def every_row(self, state: Any) -> list[tuple[str, list[str]]]:
         """:attr:`rows` with those of the links found past them (at most
         :data:`MOST_COUNTED` in all): what counting each target's links needs."""
         room = max(0, MOST_COUNTED - len(self.rows))
-        for pointer in self.pending[:room]:
-            values = typed_values(resolve(state, pointer), self.reference, self.kinds)
-            self.rows.append((pointer, _targets_of(self.keys, values, self.labels, self.targets)))
+        self.rows += [(pointer, self.reach(state, pointer)) for pointer in self.pending[:room]]
         self.pending = []
         return self.rows
 
     @property
+    def referred_by(self) -> str:
+        """The links' field referring to the targets, or to the records in between."""
+        middle = self.middle
+        if middle is None:
+            return self.reference
+        return f"{self.reference} to {middle.collection.pointer}, whose {middle.onward} refers"
+
+    @property
+    def links_named(self) -> str:
+        """Where the links are: their collection, and how many other partitions of it."""
+        more = len(self.partitions)
+        if not more:
+            return self.links.pointer
+        return f"{self.links.pointer} and {more} other partition{'s' if more > 1 else ''} of it"
+
+    @property
     def target_pointers(self) -> list[str]:
         return list(dict.fromkeys(t for _, targets in self.rows for t in targets))
-
-
-def reference_label(value: Any) -> str | None:
-    """The key a value refers to: the id of a typed reference (``Patient/10234``), the last
-    segment of a resource path, else the value."""
-    typed = typed_reference(value)
-    return normalize(typed[1]) if typed else path_reference(value) or normalize(value)
-
-
-Keys = dict[str, dict[str, str]]
-"""A target collection's keys (normalized) → its records with that key → the field path
-holding it (``^``: the record's key in the collection)."""
-
-
-def target_keys(tables: FieldTables, targets: Collection) -> Keys:
-    """The keys of ``targets``' records in the starting state: their keys in the collection
-    when it is keyed (an array's positions are no keys), and the values of each field no two
-    records share; computed once per world."""
-    cache = tables.index.derived.setdefault("link targets", {})
-    found: Keys | None = cache.get(targets.pointer)
-    if found is None:
-        found = {}
-        schema = tables.schema(targets)
-        # A field holding the key names it before the record's key in the collection does.
-        paths = sorted(schema.fields, key=lambda p: p == SELF)
-        for path in paths:
-            if not _keyish(targets, path, schema.fields[path]):
-                continue
-            for label, pointers in tables.label_index(targets, path).items():
-                held = found.setdefault(label, {})
-                for pointer in pointers:
-                    held.setdefault(pointer, path)
-        cache[targets.pointer] = found
-    return found
-
-
-_KEY_WORDS = frozenset({"id", "key", "uuid", "code", "number", "no", "ref", "slug"})
-
-
-def _keyish(targets: Collection, path: str, info: FieldInfo) -> bool:
-    """Whether a field of the targets holds keys: no two records share its values, and it
-    is the records' key in a keyed collection, their id field or a field named like a key
-    (a length, a name or the vehicle a driver drives, no two records alike, are no keys)."""
-    if not info.unique:
-        return False
-    if path == SELF:
-        return targets.keyed
-    named = bool(set(tokens(path.rsplit("/", 1)[-1])) & _KEY_WORDS)
-    return path == targets.id_field or named
-
-
-def _targets_of(
-    keys: Keys,
-    values: Typed,
-    given: set[str],
-    targets: Collection,
-    paths: Counter[str] | None = None,
-) -> list[str]:
-    """The targets ``values`` refer to, each unless it names another kind (``paths`` counts
-    the target fields holding them)."""
-    found: list[str] = []
-    for value, kind in values:
-        label = reference_label(value)
-        # An argument's value names the record the links were found by, unless the
-        # reference names the targets' kind (sailor 7's voyages on vessel 7).
-        if label is None or (label in given and kind is None) or not refers_to(kind, targets):
-            continue
-        for pointer, path in sorted(keys.get(label, {}).items()):
-            if pointer not in found:
-                found.append(pointer)
-                if paths is not None:
-                    paths[path] += 1
-    return found
-
-
-def own_keys(tables: FieldTables, links: Collection) -> set[str]:
-    """The links' own keys: their id field, and a field named just ``id`` that no two of
-    them share (``node/id`` of an edge); a ``station_id`` is a reference even when no two
-    links in the sample share it."""
-    schema = tables.schema(links)
-    bare = {p for p, info in schema.fields.items() if info.unique and _bare_id(schema, p)}
-    return bare | {links.id_field or SELF}
-
-
-def _bare_id(schema: FieldSchema, path: str) -> bool:
-    """Whether ``path`` is a field named just ``id`` of the record itself, or of the object
-    holding its fields (a GraphQL edge's ``node``), not of a reference (``station/id`` beside
-    ``station/type``)."""
-    parent, _, last = path.rpartition("/")
-    if tokens(last) != ("id",):
-        return False
-    return not parent or sum(1 for p in schema.fields if p.startswith(parent + "/")) > 3
-
-
-def _integral(value: Any) -> bool:
-    """Whether a value is a whole number, or one written as text (``"78"``)."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, str) and value.isdigit())
-
-
-def may_refer(path: str, values: list[Any], named: AbstractSet[str]) -> bool:
-    """Whether a field can refer to the targets: one of whole numbers does only when its
-    name says it holds keys or names the targets (``rider``, ``owner_no``), since any count
-    or percentage (a battery's 0-100) lies in the range of numbered keys by chance; ``named``:
-    the words of the targets' collection (no words: any name)."""
-    if not named or not values or not all(map(_integral, values)):
-        return True
-    words = set(tokens(path.rsplit("/", 1)[-1]))
-    return bool(words & (_KEY_WORDS | named))
-
-
-def reference_field(
-    keys: Keys,
-    state: Any,
-    links: list[str],
-    given: set[str],
-    targets: Collection,
-    own: AbstractSet[str] = frozenset(),
-    named: AbstractSet[str] = frozenset(),
-    kinds: frozenset[str] = frozenset(),
-) -> str | None:
-    """The field path of the links whose values are keys of ``targets`` in most of a sample
-    of them (at least half), else ``None`` (``named``: the words of the targets' collection,
-    see :func:`may_refer`)."""
-    hits: Counter[str] = Counter()
-    sample = links[:SAMPLED_LINKS]
-    for pointer in sample:
-        record = resolve(state, pointer)
-        for path, values in field_paths(record).items():
-            # A link's own key agrees with a target's key only by chance (two collections'
-            # numbered ``id``s): it is no reference.
-            if path in own or not may_refer(path, values, named):
-                continue
-            if _targets_of(keys, typed_values(record, path, kinds), given, targets):
-                hits[path] += 1
-    if not hits:
-        return None
-    path, count = hits.most_common(1)[0]
-    return path if count * 2 >= len(sample) else None
 
 
 def follow(
@@ -236,10 +131,14 @@ def follow(
     targets: Collection,
     given: set[str],
     constrained: tuple[str, ...] = (),
+    *,
+    through: bool = False,
 ) -> LinkJoin | None:
     """The join from ``found`` (records of ``links``, in order) to the ``targets`` records
     they refer to, when most of them refer to one (``given``: the labels of the arguments'
-    values, which name the record the links were found by, not a target)."""
+    values, which name the record the links were found by, not a target); ``through``:
+    else to those the records they refer to refer to (see
+    :mod:`mcp_sim.prompting.link_chains`)."""
     if not found or links.pointer == targets.pointer:
         return None
     keys = target_keys(tables, targets)
@@ -247,17 +146,18 @@ def follow(
     named = set(tokens(targets.pointer))
     kinds = kind_words(tables.index.collections)
     path = reference_field(keys, state, found, given, targets, own, named, kinds)
+    middle: Middle | None = None
+    if path is None and through:
+        chained = middle_of(tables, state, links, found, targets, given, kinds)
+        path, middle = chained if chained is not None else (None, None)
     if path is None:
         return None
-    rows: list[tuple[str, list[str]]] = []
+    join = LinkJoin(links, targets, [], len(found), path, "", constrained, middle=middle)
+    join.keys, join.labels, join.kinds = keys, given, kinds
     paths: Counter[str] = Counter()
-    for pointer in found[:MOST_LINKS]:
-        values = typed_values(resolve(state, pointer), path, kinds)
-        rows.append((pointer, _targets_of(keys, values, given, targets, paths)))
-    key = paths.most_common(1)[0][0]
-    join = LinkJoin(links, targets, rows, len(found), path, key, constrained)
-    join.pending, join.keys, join.labels = found[MOST_LINKS:], keys, given
-    join.kinds = kinds
+    join.rows = [(p, join.reach(state, p, paths)) for p in found[:MOST_LINKS]]
+    join.target_key = paths.most_common(1)[0][0] if paths else ""
+    join.pending = found[MOST_LINKS:]
     return join
 
 
@@ -291,10 +191,31 @@ def named_collections(
     of whose pointer it names (the ``/drivers/edges`` of a GraphQL export, the
     ``/drivers/rows`` of a table)."""
     others = [c for c in collections if c.pointer not in searched]
-    found = [c for c in others if set(tokens(c.pointer.rsplit("/", 1)[-1])) & named]
+    found = [c for c in others if collection_words(c) & named]
     if inner:
         found += [c for c in others if c not in found and set(tokens(c.pointer)) & named]
     return found
+
+
+def said_collections(
+    collections: Iterable[Collection], said: set[str], besides: Iterable[Collection]
+) -> list[Collection]:
+    """The ``collections`` that a description (``said``: its words) names by a word of
+    their pointers (or of the field their pages hold them in) that the pointers of
+    ``besides`` do not share: ``/LOANS/value`` by "loans", while ``value``, ``Resources`` or
+    ``api`` name no collection."""
+    shared = {w for c in besides for w in tokens(c.pointer)}
+    return [
+        c for c in collections if (set(tokens(c.pointer)) | collection_words(c)) - shared & said
+    ]
+
+
+def collection_words(collection: Collection) -> set[str]:
+    """The words a collection's records are called by: the last part of its pointer, and
+    the field each member holds them in when its members are pages (accounts holding their
+    ``locomotives``: the locomotives, filed by account)."""
+    words = set(tokens(collection.pointer.rsplit("/", 1)[-1]))
+    return words | set(tokens(collection.pages)) if collection.pages else words
 
 
 def join_named(
@@ -307,15 +228,45 @@ def join_named(
 ) -> LinkJoin | None:
     """The join from the records ``found`` to those of the collection the tool names that
     most of them refer to (an owner's charters to their boats), if any."""
-    values = (normalize(v) for c in found.constraints for v in _listed(c.value))
-    given = {v for v in values if v is not None}
+    given = _given(found)
     constrained = tuple(f for c in found.constraints for f in c.fields)
     for targets in named_collections(collections, named, searched, inner=True):
-        join = follow(tables, state, found.collection, found.full, targets, given, constrained)
+        join = follow(
+            tables, state, found.collection, found.full, targets, given, constrained, through=True
+        )
         if join is not None:
             join.found_by = "; ".join(c.describe() for c in found.constraints)
             return join
     return None
+
+
+def _given(found: Found) -> set[str]:
+    values = (normalize(v) for c in found.constraints for v in _listed(c.value))
+    return {v for v in values if v is not None}
+
+
+def _joined_partitions(
+    tables: FieldTables, state: Any, join: LinkJoin, found: Found, results: Sequence[Searched]
+) -> None:
+    """Adds to ``join`` the links found in the other partitions of its links' collection
+    (see :mod:`mcp_sim.prompting.partitions`): a guest's stays filed one array a month are
+    one guest's stays, each referring to its room."""
+    pattern = partition_pattern(found.collection.pointer)
+    if pattern == found.collection.pointer:
+        return
+    for other in results:
+        same = partition_pattern(other.collection.pointer) == pattern and other is not found
+        if not same or not other.full or other.join is not None or other.nested is not None:
+            continue
+        more = follow(tables, state, other.collection, other.full, join.targets, _given(other))
+        if more is None or more.reference != join.reference:
+            continue
+        room = max(0, MOST_LINKS - len(join.rows))
+        join.rows += more.rows[:room]
+        join.pending += [p for p, _ in more.rows[room:]] + more.pending
+        join.total += more.total
+        join.partitions.append(other.collection.pointer)
+        other.through = join
 
 
 def _listed(value: Any) -> list[Any]:
@@ -341,6 +292,7 @@ def follow_links(
         through = join_named(tables, state, collections, result, named, own)
         if through is not None and not _found_directly(results, through.targets, result):
             result.through = through
+            _joined_partitions(tables, state, through, result, results)
             return True
     return False
 

@@ -14,6 +14,7 @@ from typing import Any
 from jsonpointer import unescape
 
 from mcp_sim.prompting.record_fields import values_at
+from mcp_sim.runtime.composite_keys import composite_reference
 from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
@@ -44,7 +45,7 @@ def typed_values(record: Any, path: str, kinds: frozenset[str]) -> Typed:
 
 def kind_at(record: Any, where: str, value: Any, kinds: frozenset[str]) -> str | None:
     """The kind of ``kinds`` that ``value``, at ``where`` in ``record``, names, if any."""
-    typed = typed_reference(value)
+    typed = typed_reference(value) or composite_reference(value)
     if typed is not None:
         word = kind_word(typed[0])
         return word if word in kinds else None

@@ -9,10 +9,12 @@ A link is shown without the fields that refer to the argument's record (the sear
 them) or to its targets (the arrow does); a target with its key and the fields its kind of
 answer needs. Each is written as compact JSON of the record's own structure, so a field stands
 beside its name as in the record; the large parts (calendars, lists of entries) are left
-out, a few tags kept. Three levels
+out, a few tags kept. Levels
 of detail are tried, the richest first, until the first rows fit: every scalar field; the
-fields the tool's description or output schema names, the key, dates of links and name-like
-fields of targets; the key and the first name-like field. A line names records compactly (no
+links' detail given up first (the answer lists the targets, and a target an earlier row
+showed is only named: a stop's many stop times reach a few routes); the fields the tool's
+description or output schema names, the key, dates of links and name-like fields of
+targets; the key and the first name-like field. A line names records compactly (no
 ``POINTER:`` colon), so no later turn takes it for the record shown whole.
 """
 
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
-from mcp_sim.prompting.key_names import key_label
+from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_groups import count_name, group_heading, group_line, groups
 from mcp_sim.prompting.link_join import LinkJoin
 from mcp_sim.prompting.link_values import Lists, values_line
@@ -38,6 +40,8 @@ ENOUGH_ROWS = 30
 """Rows a level of detail must fit (or all of them, when fewer) to be chosen."""
 FEW_ENTRIES = 2
 """A list of at most this many objects (a resource's names) is shown as its fields."""
+LEVELS = ((2, 2), (1, 2), (1, 1), (0, 0))
+"""The detail of a row's link and of its targets, tried in turn."""
 _DROP = object()
 Keep = Callable[[str, Any], bool]
 """Whether a scalar at a field path (``node/details/name``) is shown."""
@@ -171,13 +175,18 @@ class LinkRows:
             "" if small is _DROP else json.dumps(small, ensure_ascii=False, separators=(",", ":"))
         )
 
-    def _line(self, state: Any, link: str, targets: list[str], level: int, seen: set[str]) -> str:
-        """A row; a target an earlier row showed (``seen``) is named, not repeated."""
-        shown = self._shown(state, link, self._link_keep(level))
+    def _line(
+        self, state: Any, link: str, targets: list[str], levels: tuple[int, int], seen: set[str]
+    ) -> str:
+        """A row, the link and its targets at ``levels`` of detail; a target an earlier row
+        showed (``seen``) is named, not repeated."""
+        shown = self._shown(state, link, self._link_keep(levels[0]))
         parts = [f"- {link} {shown}".rstrip()]
-        keep = self._target_keep(level)
+        keep = self._target_keep(levels[1])
         for target in targets:
-            label = key_label(target, self.key_names)
+            label = key_label(
+                target, self.key_names, kind_key(target, self.key_names, resolve(state, target))
+            )
             body = "(as above)" if target in seen else self._shown(state, target, keep)
             parts.append(f"→ {target}{label} {body}".rstrip())
         return " ".join(parts)
@@ -200,11 +209,11 @@ class LinkRows:
         if grouped is not None:
             return self._grouped(state, grouped, room, values)
         best: list[str] = []
-        for level in (2, 1, 0):
+        for levels in LEVELS:
             lines: list[str] = []
             spent, seen = 0, set[str]()
             for link, targets in rows:
-                line = self._line(state, link, targets, level, seen)
+                line = self._line(state, link, targets, levels, seen)
                 if spent + len(line) + 1 > room:
                     break
                 lines.append(line)
@@ -229,7 +238,9 @@ class LinkRows:
             lines: list[str] = []
             spent = 0
             for target, links in grouped.items():
-                label = key_label(target, self.key_names)
+                label = key_label(
+                    target, self.key_names, kind_key(target, self.key_names, resolve(state, target))
+                )
                 body = f"{label} {self._shown(state, target, keep)}".strip()
                 line = group_line(target, body, links, name, listed_links=level == 2)
                 if spent + len(line) + 1 > room:
@@ -251,8 +262,8 @@ class LinkRows:
         total = join.total
         rest = f"{shown} shown" if shown == total else f"the first {shown} shown"
         return (
-            f"- Join: {total} record{'s' if total > 1 else ''} of {join.links.pointer} "
+            f"- Join: {total} record{'s' if total > 1 else ''} of {join.links_named} "
             f"meet{'s' if total == 1 else ''} {join.found_by or 'the arguments'}, each "
             f"followed (→) by the {join.targets.pointer} record it refers to by "
-            f"{join.reference}; {rest} (fields shown: the answer's; large parts left out):"
+            f"{join.referred_by}; {rest} (fields shown: the answer's; large parts left out):"
         )

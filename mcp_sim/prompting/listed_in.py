@@ -7,7 +7,9 @@ array of a collection the tool's name names, and the array holds an argument's v
 the key of another collection's record, the
 answer is the records whose array lists it, in the state's order: a search on that array,
 not the records that links referring to the argument's record point to (an owner's charters'
-boats), which the same shape may hold too.
+boats), which the same shape may hold too; unless the description names those links too
+("the reels a researcher has requests for": the array of researchers is named only by the
+word for the researcher).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
-from mcp_sim.prompting.link_join import named_collections, target_keys
+from mcp_sim.prompting.link_join import named_collections, said_collections
+from mcp_sim.prompting.link_keys import target_keys
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.state_shape import Collection, normalize
@@ -62,13 +65,13 @@ def listing_reading(
             index = tables.label_index(collection, path)
             for name, value in values:
                 label = normalize(value)
-                if label is not None and label in index and _names_one(tables, others, label):
+                if label is None or label not in index:
+                    continue
+                owners = [c for c in others if label in target_keys(tables, c)]
+                # "The reels a researcher has requests for": the array of researchers is
+                # not what the description lists them by, the requests are.
+                rest = [c for c in others if c not in owners]
+                if owners and not said_collections(rest, said, [collection, *owners]):
                     constraint = Constraint(name, "eq", value, (path,), 1.0)
                     return Reading(collection.pointer, (constraint,), 2.0)
     return None
-
-
-def _names_one(tables: FieldTables, collections: list[Collection], label: str) -> bool:
-    """Whether ``label`` is the key of a record of one of ``collections`` (an owner's id,
-    not a tag that a search of the array would match with the other arguments)."""
-    return any(label in target_keys(tables, c) for c in collections)

@@ -18,7 +18,7 @@ from jsonpointer import unescape
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.geo_labels import place_label
 from mcp_sim.prompting.grounding import Pick
-from mcp_sim.prompting.key_names import key_label
+from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.movement_times import Steps
 from mcp_sim.prompting.record_render import record_line
@@ -168,7 +168,9 @@ class _Section:
             fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting + 1 - pick.complete)))
             self.waiting -= pick.complete
         scalars = pick.reason == "enclosing"
-        label = key_label(pick.pointer, self.key_names)
+        label = key_label(
+            pick.pointer, self.key_names, kind_key(pick.pointer, self.key_names, record)
+        )
         place = place_label(record)
         fit -= len(label) + len(place)
         whole = self.left - 1 - len(label) - len(place)

@@ -28,7 +28,7 @@ from typing import Any
 
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.key_names import key_names
-from mcp_sim.prompting.link_join import target_keys
+from mcp_sim.prompting.link_keys import target_keys
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.runtime.long_lived import keep_built_out_of_scans
 from mcp_sim.runtime.state_index import StateIndex

@@ -27,13 +27,16 @@ from mcp_sim.prompting.link_join import (
     LinkJoin,
     follow,
     named_collections,
-    reference_field,
-    target_keys,
+    said_collections,
 )
+from mcp_sim.prompting.link_keys import key_fields, reference_field, target_keys
 from mcp_sim.prompting.link_kinds import kind_words
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.partitions import partition_pattern
+from mcp_sim.prompting.record_fields import SELF, field_paths
 from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.prompting.tool_asks import asked_words
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
@@ -112,18 +115,36 @@ def two_hop(
     own = by_pointer[first.collection]
     if any(_collection_of(overlay, s) != own.pointer for s in starts):
         return None
-    labels = _start_labels(overlay, state, own, starts)
+    labels = _start_labels(overlay, state, own, starts, key_fields(tables, own))
     named = set(tokens(tool.name))
     kinds = kind_words(tables.index.collections)
     collections = tables.index.collections
-    for targets in named_collections(collections, named, {own.pointer, *searched}, inner=True):
+    said = set(tokens(tool.description))
+    excluded = {own.pointer, *searched}
+    # The records its name names, then those its description asks a list of ("The members
+    # who booked a space", for ``space_bookers``).
+    asked = asked_words(tool.name, tool.description, tool.output_schema) - named
+    candidates = named_collections(collections, named, excluded, inner=True)
+    candidates += [
+        c for c in named_collections(collections, asked, excluded) if c not in candidates
+    ]
+    for targets in candidates:
         keys = target_keys(tables, targets)
-        # Starting records that refer to the targets themselves are joined in one hop.
-        if reference_field(keys, state, list(starts), labels, targets, kinds=kinds):
+        referring = _referring(overlay, labels, {own.pointer, targets.pointer})
+        # The description may name the records in between ("the distributors a batch has
+        # shipments with"): the way through them, though the batch lists distributors too.
+        middles = said_collections((by_pointer[r[0]] for r in referring), said, [own, targets])
+        described = [r for r in referring if by_pointer[r[0]] in middles]
+        # Else starting records that refer to the targets themselves are joined in one hop.
+        direct = not described and reference_field(
+            keys, state, list(starts), labels, targets, kinds=kinds
+        )
+        if direct:
             return None
-        for links, found in _referring(overlay, labels, {own.pointer, targets.pointer}):
+        for links, found, partitions in described or referring:
             join = follow(tables, state, by_pointer[links], found, targets, labels)
             if join is not None:
+                join.partitions = partitions
                 join.found_by = f"a reference to {', '.join(starts)}"
                 return join
     return None
@@ -135,36 +156,56 @@ def _collection_of(overlay: StateOverlay, pointer: str) -> str:
 
 
 def _start_labels(
-    overlay: StateOverlay, state: Any, own: Collection, starts: Sequence[str]
+    overlay: StateOverlay,
+    state: Any,
+    own: Collection,
+    starts: Sequence[str],
+    keyed_at: Sequence[str] = (),
 ) -> set[str]:
-    """The keys the starting records are referred to by: their keys in the collection and
-    the values of its id field."""
+    """The keys the starting records are referred to by: their keys in the collection, the
+    values of its id field and of the fields holding keys (``keyed_at``: an id held deep, in
+    a property list's ``fields/ID``, is what the links name)."""
     labels: set[str] = set()
     for pointer in starts:
         facts = overlay.facts(pointer)
         record = resolve(state, pointer)
-        values = [facts.key if facts is not None and own.keyed else None]
+        # Its key in the collection, where that is no position (a composite key's id).
+        keyed = own.keyed or SELF in keyed_at
+        values = [facts.key if facts is not None and keyed else None]
         if own.id_field is not None and isinstance(record, dict):
             values.append(record.get(own.id_field))
+        held = field_paths(record) if keyed_at else {}
+        values.extend(v for path in keyed_at for v in held.get(path, ())[:1])
         labels.update(label for label in map(normalize, values) if label is not None)
     return labels
 
 
 def _referring(
     overlay: StateOverlay, labels: set[str], excluded: set[str]
-) -> list[tuple[str, list[str]]]:
+) -> list[tuple[str, list[str], list[str]]]:
     """The collections whose records hold one of ``labels``, each with those records (in
-    document order), those holding them at one field most often first."""
+    document order) and the other partitions of it holding them too (see
+    :mod:`mcp_sim.prompting.partitions`: their records follow), those holding them at one
+    field most often first."""
     held: dict[tuple[str, str], list[str]] = {}
+    parts: dict[str, dict[str, None]] = {}
     for label in sorted(labels):
         for pointer, inner in overlay.value_hits(label).items():
             collection = _collection_of(overlay, pointer)
             if collection and collection not in excluded:
-                held.setdefault((collection, _INDEX.sub("", inner)), []).append(pointer)
+                pattern = partition_pattern(collection)
+                held.setdefault((pattern, _INDEX.sub("", inner)), []).append(pointer)
+                parts.setdefault(pattern, {})[collection] = None
     counts = Counter({key: len(found) for key, found in held.items()})
-    ordered: dict[str, list[str]] = {}
-    for (collection, path), _count in counts.most_common():
-        if collection not in ordered:
-            found = set(held[(collection, path)])
-            ordered[collection] = [p for p in overlay.pointers(collection) if p in found]
-    return list(ordered.items())
+    ordered: dict[str, tuple[str, list[str], list[str]]] = {}
+    for (pattern, path), _count in counts.most_common():
+        if pattern not in ordered:
+            found = set(held[(pattern, path)])
+            first, *others = sorted(parts[pattern], key=_natural)
+            records = [p for c in (first, *others) for p in overlay.pointers(c) if p in found]
+            ordered[pattern] = (first, records, others)
+    return list(ordered.values())
+
+
+def _natural(pointer: str) -> list[tuple[int, str]]:
+    return [(int(p), "") if p.isdigit() else (-1, p) for p in pointer.split("/")]

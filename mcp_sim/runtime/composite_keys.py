@@ -48,3 +48,13 @@ def composite_id(record: Any) -> str | None:
         if isinstance(value, str) and len(parts := key_parts(value)) > len(best):
             best = parts
     return best[-1] if best else None
+
+
+def composite_reference(value: Any) -> tuple[str, str] | None:
+    """``(type, id)`` of a composite key naming one record by its type and id alone
+    (``MEMBER#1042``: member 1042, as a booking's partition key names its owner); ``None``
+    for any other value, a key of more parts (``BOOKING#2025-03-01#50077``) too."""
+    if not isinstance(value, str) or len(value) > _MAX_CHARS or not _COMPOSITE.fullmatch(value):
+        return None
+    kind, *parts = _SEPARATOR.split(value)
+    return (kind, parts[0]) if len(parts) == 1 and parts[0] else None

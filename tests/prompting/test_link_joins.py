@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_sim.prompting import link_join
+from mcp_sim.prompting import link_join, link_keys
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
@@ -132,7 +132,7 @@ def test_a_small_room_shows_every_row_with_fewer_fields() -> None:
     world = world_of(charter_state("plain", edges=True), "boats_of_owner", DESCRIPTION)
     grounding = grounded(world, {"owner_id": "OW-1"})
     assert grounding.join is not None
-    text = records_section(world.state, [], [], 4000, None, None, grounding.join)
+    text = records_section(world.state, [], [], 3300, None, None, grounding.join)
     rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
     assert len(rows) == 20
     # The target's key (in the edge's node) and its name; the link's date.
@@ -140,7 +140,22 @@ def test_a_small_room_shows_every_row_with_fewer_fields() -> None:
         '- /charters/1 {"booked_on":"2025-02-02"} → /boats/edges/7/node '
         '{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha"}}'
     )
-    assert len(text) <= 4000
+    assert len(text) <= 3300
+
+
+def test_a_links_detail_is_given_up_before_the_records_it_refers_to() -> None:
+    world = world_of(charter_state("plain", edges=True), "boats_of_owner", DESCRIPTION)
+    grounding = grounded(world, {"owner_id": "OW-1"})
+    assert grounding.join is not None
+    text = records_section(world.state, [], [], 4000, None, None, grounding.join)
+    rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
+    assert len(rows) == 20
+    # The link's date only; every field of the boat it refers to.
+    assert rows[0] == (
+        '- /charters/1 {"booked_on":"2025-02-02"} → /boats/edges/7/node '
+        '{"boat_id":"BT-007","details":{"boat_name":"Harbor Alpha","hull":"steel"},'
+        '"length_m":17,"tags":["sail","blue"]}'
+    )
 
 
 def test_links_that_refer_to_no_record_of_the_named_collection_are_no_join() -> None:
@@ -204,7 +219,7 @@ def test_the_fields_the_output_schema_names_stay_when_room_is_short() -> None:
     world = world_of(state, "boats_of_owner", "An owner's boats.", output)
     grounding = grounded(world, {"owner_id": "OW-1"})
     assert grounding.join is not None
-    text = records_section(world.state, [], [], 4600, None, None, grounding.join)
+    text = records_section(world.state, [], [], 3600, None, None, grounding.join)
     rows = [line for line in text.splitlines() if line.startswith("- /charters/")]
     assert len(rows) == 20
     assert rows[0].endswith(
@@ -308,5 +323,5 @@ def test_whole_numbers_in_the_range_of_numbered_keys_refer_only_when_named_so() 
     join = follow(tables, world.state, by_pointer["/visits"], links, by_pointer["/members"], set())
     assert join is not None
     assert join.reference == "member"
-    assert link_join.may_refer("weight_kg", ["12"], {"member"}) is False
-    assert link_join.may_refer("member_no", [12], {"person"}) is True
+    assert link_keys.may_refer("weight_kg", ["12"], {"member"}) is False
+    assert link_keys.may_refer("member_no", [12], {"person"}) is True

@@ -61,3 +61,18 @@ def test_a_value_that_names_no_record_is_searched_with_the_other_arguments() -> 
     found = searched(charter_state("plain"), "search_boats", said, arguments)
     assert found[0].collection.pointer == "/boats"
     assert len(found[0].constraints) == 2
+
+
+def test_records_filed_in_members_are_called_by_the_field_holding_them() -> None:
+    # The boats are filed in their two fleets' ``boats`` arrays: the collection at
+    # ``/fleets`` holds the boats a ``boats_listing_owner`` names.
+    state = membered_state()
+    boats = state.pop("boats")
+    state["fleets"] = [
+        {"fleet": f"F{f}", "skipper": f"Skipper {f}", "boats": boats[f * 30 : f * 30 + 30]}
+        for f in range(2)
+    ]
+    found = searched(state, "boats_listing_owner", "The boats whose member_ids include an owner.")
+    assert [r.collection.pointer for r in found] == ["/fleets"]
+    listing = [b for b in range(60) if 2 in (b % 5, (b + 1) % 5)]
+    assert found[0].full == [f"/fleets/{b // 30}/boats/{b % 30}" for b in listing]

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from mcp_sim.prompting.grounding import ground
+from mcp_sim.prompting.key_names import key_names
 from mcp_sim.prompting.link_rows import LinkRows
+from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.write_targets import newest_records, written_collection
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
@@ -150,3 +152,60 @@ def test_a_write_naming_a_record_of_a_kind_by_its_nested_name_adds_none() -> Non
     overlay = StateIndex(world, state).overlay_of(state)
     assert written_collection(overlay, {"crane": "C-4", "yard": "north", "lift_t": 50})
     assert newest_records(overlay, {"crane": "C-4", "yard": "north", "lift_t": 50}) == []
+
+
+def single_table() -> dict[str, Any]:
+    """A single-table store: spaces, members and bookings keyed by composite keys
+    (``SPACE#S3``, ``MEMBER#1042``), a booking filed under its member's partition key and
+    naming its space in an index key."""
+    spaces = [
+        {"PK": f"SPACE#S{s}", "SK": "#META", "type": "Space", "label": f"Desk {s}"}
+        for s in range(8)
+    ]
+    members = [
+        {"PK": f"MEMBER#{1000 + m}", "SK": "#PROFILE", "type": "Member", "fullName": f"Member {m}"}
+        for m in range(30)
+    ]
+    bookings = [
+        {
+            "PK": f"MEMBER#{1000 + b % 30}",
+            "SK": f"BOOKING#2025-03-{b % 28 + 1:02d}#{5000 + b}",
+            "GSI1PK": f"SPACE#S{b % 8}",
+            "type": "Booking",
+            "hours": b % 6 + 1,
+        }
+        for b in range(240)
+    ]
+    return {"Items": [*spaces, *members, *bookings]}
+
+
+def test_a_composite_key_naming_a_kind_and_an_id_refers_to_that_record() -> None:
+    state = single_table()
+    spec = {
+        "name": "space_bookers",
+        "description": "The members who booked a space, with how many bookings each.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"member_id": {"type": "integer"}, "space_id": {"type": "string"}},
+        },
+    }
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "d", "state": state, "tools": [spec]}
+    )
+    index = StateIndex(world, world.state)
+    grounding = ground(
+        index.overlay_of(world.state), world.state, world.tools[0], {"space_id": "S3"}
+    )
+    assert isinstance(grounding.join, LinkRows)
+    join = grounding.join.join
+    assert (join.links.pointer, join.targets.pointer) == ("/Items/@Booking", "/Items/@Member")
+    assert join.reference == "PK"
+    # Bookings 3, 11, 19, ... are of space S3, each by member b % 30.
+    members = {f"/Items/{8 + b % 30}" for b in range(3, 240, 8)}
+    assert set(join.target_pointers) == members
+    names = key_names(world, index)
+    # Spelt as the records spell their fields (``fullName``).
+    assert names["/Items/@Member"] == "memberId"
+    text = records_section(world.state, [], [], 12000, None, names, grounding.join)
+    # Each member's key, which only its composite key holds, is written as the tools name it.
+    assert '- /Items/11 (key "memberId":1003)' in text

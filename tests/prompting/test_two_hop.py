@@ -104,11 +104,52 @@ def test_a_record_that_refers_to_the_named_collection_itself_is_no_two_hop_join(
     state = school()
     for teacher in state["teachers"]:
         teacher["mentor_student"] = "ST001"
-    world = world_of(state, "teacher_students", COUNTED)
+    world = world_of(state, "teacher_students", "The students of a teacher.")
     grounding = grounded(world, {"staff_no": "S-902"})
     # The teacher's own reference is the join (one hop), not the lessons.
     assert isinstance(grounding.join, LinkRows)
     assert grounding.join.join.links.pointer == "/teachers"
+
+
+def test_a_middle_collection_the_description_names_is_the_way_though_the_record_refers() -> None:
+    state = school()
+    for teacher in state["teachers"]:
+        teacher["mentor_student"] = "ST001"
+    # "with how many lessons each": the students reached through the lessons, not the
+    # one the teacher mentors.
+    world = world_of(state, "teacher_students", COUNTED)
+    grounding = grounded(world, {"staff_no": "S-902"})
+    assert isinstance(grounding.join, LinkRows)
+    assert grounding.join.join.links.pointer == "/lessons"
+    assert len(rows_of(world, grounding)) == 12
+
+
+def test_a_record_named_by_an_id_held_deep_is_found_by_links_naming_it_by_path() -> None:
+    state = school()
+    # The teacher's id sits in a nested block; lessons name teachers by resource path.
+    state["teachers"] = [
+        {"surname": t["surname"], "fields": {"ID": t["teacher_id"], "room": "R1"}}
+        for t in state["teachers"]
+    ]
+    for lesson in state["lessons"]:
+        lesson["teacher"] = f"/teachers/{lesson['teacher']}"
+    for student in state["students"].values():
+        student["year"] += 2020  # no year equals a teacher's position
+    world = world_of(state, "teacher_students", COUNTED)
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, overlay.view, world.tools[0], {"code": "T2"})
+    assert isinstance(grounding.join, LinkRows)
+    assert grounding.join.join.links.pointer == "/lessons"
+    assert grounding.join.join.found_by == "a reference to /teachers/2"
+    assert len(grounding.join.join.target_pointers) == 12
+
+
+def test_the_records_the_description_asks_for_are_the_targets_the_name_does_not_name() -> None:
+    world = world_of(school(), "teacher_pupils", "The students a teacher taught, in order.")
+    grounding = grounded(world, {"staff_no": "S-902"})
+    assert isinstance(grounding.join, LinkRows)
+    assert grounding.join.join.targets.pointer == "/students"
+    assert len(grounding.join.join.target_pointers) == 12
 
 
 def test_a_write_is_no_two_hop_join() -> None:
