@@ -12,7 +12,11 @@ run of whole consecutive parts (``module.app`` is one field's value, dot and all
 values in all. A value inside a list names the list's item it sits in (an instance of a
 resource) only where it tells the items apart (every ``index_key`` differs; a
 ``schema_version`` of 1 in every instance names none of them), and the record is then focused
-on that item. A value that names more than :data:`MOST_NAMED` records names none.
+on that item; an index that no item's field holds (``app[2]`` of a resource whose instances
+carry no ``index_key``) is left out, and the record named whole. A record holding the whole
+value as one value refers to the one it names (a dependency), and a value of numbers alone
+(a version, ``1.2.3``) composes nothing. A value that names more than :data:`MOST_NAMED`
+records names none.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ MOST_PARTS = 12
 MOST_NAMED = 3
 """An identifier that more records' values cover names none of them (it is too loose)."""
 _MOST_CANDIDATES = 200
+_INDEX = re.compile(r"\[[^\]]+\]$")
+"""A trailing bracketed index (an instance's: ``app[2]``, ``web["a"]``)."""
 _MAX_DEPTH = 6
 
 
@@ -53,17 +59,29 @@ def composed_records(
 
 
 def _named_by(overlay: StateOverlay, state: Any, value: str) -> dict[str, str]:
+    named = _covered(overlay, state, value)
+    index = _INDEX.search(value)
+    if not named and index is not None:
+        # No item's field holds the index: the record it is an instance of, whole.
+        named = {pointer: "" for pointer in _covered(overlay, state, value[: index.start()])}
+    return named
+
+
+def _covered(overlay: StateOverlay, state: Any, value: str) -> dict[str, str]:
     parts = [(m.start(), m.end()) for m in _PART.finditer(value)]
     whole = normalize(value)
-    if not 2 <= len(parts) <= MOST_PARTS or whole is None:
-        return {}
-    if overlay.holders(whole) or overlay.key_hits(whole):
-        return {}  # held whole: the ordinary lookups find it
+    if not 2 <= len(parts) <= MOST_PARTS or whole is None or overlay.key_hits(whole):
+        return {}  # a key: the ordinary lookups find it
+    if not any(c.isalpha() for c in value):
+        return {}  # a version or a number (``1.2.3``, ``3.14``)
+    # A record holding the whole value only refers to the one it names (a dependency):
+    # the runs of parts are the named record's own values.
     spans = {
         (i, j): label
         for i in range(len(parts))
         for j in range(i, len(parts))
-        if (label := normalize(value[parts[i][0] : parts[j][1]])) is not None
+        if (i, j) != (0, len(parts) - 1)
+        and (label := normalize(value[parts[i][0] : parts[j][1]])) is not None
         and overlay.holders(label)
     }
     if not spans:
@@ -81,7 +99,10 @@ def _named_by(overlay: StateOverlay, state: Any, value: str) -> dict[str, str]:
                 break
         if len(named) > MOST_NAMED:
             return {}
-    return named
+    # A record holding the whole value as well is found by it (a user's ``first.last``
+    # name), and searched by it: it is no address of parts.
+    holding = overlay.value_hits(whole) if overlay.holders(whole) else {}
+    return {} if any(p in holding for p in named) else named
 
 
 def _covers(count: int, spans: dict[tuple[int, int], str]) -> Iterator[list[tuple[int, int]]]:

@@ -4,7 +4,8 @@ For each call, in this order (a record is picked once, at its first reason):
 
 1. **named**: records whose key or id equals an argument value (``get_order(order_id)``), or
    one of whose nested maps has it as a key (an item id finds its product, with the variant);
-   a compound key (``GRA12/RID15``) names its parts too;
+   a compound key (``GRA12/RID15``) names its parts too; then the few records the call's
+   rarest value names (see :mod:`mcp_sim.prompting.rare_values`);
 2. **matched**: for a read, the records of the field-aware search (see
    :mod:`mcp_sim.prompting.field_search`): every record meeting all the constraints the
    arguments put on its fields, with the sub-records the arguments name (the date) as the
@@ -31,13 +32,12 @@ from typing import Any
 from mcp_sim.prompting.aggregate_calls import is_aggregate
 from mcp_sim.prompting.aggregates import Summary, summarize, summed_search
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
-from mcp_sim.prompting.argument_values import COMPOUND, argument_fields, argument_values
+from mcp_sim.prompting.argument_values import COMPOUND, argument_values
 from mcp_sim.prompting.call_searches import call_searches
 from mcp_sim.prompting.composed_ids import composed_records
-from mcp_sim.prompting.dotted_names import dotted_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
-from mcp_sim.prompting.field_names import read_argument, tokens
+from mcp_sim.prompting.field_names import read_argument
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.geo_search import regions_of
 from mcp_sim.prompting.id_references import id_owners
@@ -46,6 +46,7 @@ from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.movement_times import Steps, steps_of
 from mcp_sim.prompting.named_beside import named_beside
+from mcp_sim.prompting.rare_values import FEW, Evident, call_values, evident_records
 from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_result import SearchResult, sub_record
@@ -69,9 +70,6 @@ fit, and says how many there are)."""
 MAX_FOCUSED = 60
 """Records of a search whose focus (the sub-records the constraints name) is found: more do
 not fit a view."""
-_ID_WORDS = frozenset({"id", "key", "uuid", "code", "number", "no"})
-FEW_HELD = 3
-"""A value held by at most this many records of the collection a tool names names them."""
 MAX_ENCLOSED = 20
 """A nested search with at most this many matches also shows the entry each one sits in (its
 scalar fields, its large parts outlined)."""
@@ -98,6 +96,10 @@ class Pick:
     beside: bool = False
     """A record an argument names beside the records a search of the tool's collection
     found (see :mod:`mcp_sim.prompting.named_beside`): shown within a fair share."""
+    evident: bool = False
+    """A record the call's rarest value names (see :mod:`mcp_sim.prompting.rare_values`):
+    shown whole where it fits, within a fair share beside records a search meets (then
+    compactly: its scalar fields and where the values sit)."""
 
 
 class Grounding(EventGrounding):
@@ -147,18 +149,9 @@ class Grounding(EventGrounding):
     ) -> list[Pick]:
         """The records the call needs, best first (``answers``: see :func:`ground`)."""
         self.resolved = self._named_paths(arguments)
-        # A number or a time bounding a range (``min_aperture=440``, ``after=2025-01-24``)
-        # names no record, whatever is keyed 440 or by that time.
-        bounds = {
-            n
-            for n, v in arguments.items()
-            if magnitude(v) is not None and read_argument(n).op in ("min", "max")
-        }
-        labels = [
-            label
-            for label in argument_values({k: v for k, v in arguments.items() if k not in bounds})
-            if label not in self.resolved
-        ]
+        bounds = _bounds(arguments)
+        unbounded = {k: v for k, v in arguments.items() if k not in bounds}
+        labels = [label for label in argument_values(unbounded) if label not in self.resolved]
         for label in [*labels, *joined_ids(arguments)]:
             # A nested map's key names a record only when few records have it (an item id
             # names its product; a date names no sailing: the match below weighs it).
@@ -166,8 +159,7 @@ class Grounding(EventGrounding):
                 self._pick(hit.pointer, "named", hit.inner)
         if self.fold(tool, arguments, answers):
             return self.unlog()
-        by_id = argument_fields(arguments)
-        self._held(tool, [x for x in labels if _ID_WORDS & set(tokens(by_id.get(x, "")))])
+        evident = self._evident(tool, arguments, labels, bounds)
         hinted = tool is not None and tool.grounding is not None
         writes = tool is not None and tool.effect == "write"
         for pointer in newest_records(self.overlay, arguments) if writes else []:
@@ -180,10 +172,15 @@ class Grounding(EventGrounding):
             summed = summed_search(tool, self.searches)
             self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
         self._joined(tool)
+        # A search meeting few records tells which the call is about: the evident ones
+        # follow them; else they come first. A join's rows are the answer.
+        telling = any(1 <= len(s.full) <= FEW for s in self.searches)
+        self._show(evident if self.join is None and not telling else [])
         if not self.searches and self.join is None:
             self._match(tool, arguments, labels)
         for search in self.searches:
             self._searched(search, complete=True)
+        self._show(evident if self.join is None and telling else [])
         if not self.picks and self.join is None:
             for pointer in read_records(self.overlay, tool):
                 self._pick(pointer, "listed")
@@ -210,32 +207,24 @@ class Grounding(EventGrounding):
     def inner(self, overlay: StateOverlay, state: Any) -> Grounding:
         return Grounding(overlay, state, self.tools)
 
-    def _held(self, tool: ToolSpec | None, labels: list[str]) -> None:
-        """The records of a collection the tool names that hold an identifier's value
-        (``labels``: of arguments named like one) that no key names, when few do
-        (``get_boat(boat_id)`` over GraphQL edges holding the id inside each ``node``): a
-        lookup by value, before the records that refer to them."""
-        named = set(tokens(tool.name)) if tool is not None else set()
-        # Whether the tool's name names a collection (by its pointer), asked once each.
-        naming: dict[str, bool] = {}
-        for label in labels if named else ():
-            if self.overlay.key_hits(label):
-                continue
-            hits: dict[str, str] = {}
-            # More than a few records holding the value pick none: counting stops there.
-            for pointer, inner in self.overlay.value_hits(label).items():
-                collection = self._collection(pointer)
-                if collection not in naming:
-                    naming[collection] = bool(set(tokens(collection)) & named)
-                if naming[collection]:
-                    hits[pointer] = inner
-                    if len(hits) > FEW_HELD:
-                        break
-            for pointer, inner in hits.items() if len(hits) <= FEW_HELD else ():
-                self._pick(pointer, "named", sub_record(inner))
+    def _evident(
+        self, tool: ToolSpec | None, arguments: dict[str, Any], labels: list[str], bounds: set[str]
+    ) -> list[Evident]:
+        """The records the call's rarest value names (see :mod:`mcp_sim.prompting.rare_values`).
+        A tool's ``grounding`` hints say where its arguments are looked for: not here."""
+        if tool is not None and tool.grounding is not None:
+            return []
+        texts = [v for n, v in arguments.items() if isinstance(v, str) and n not in bounds]
+        return evident_records(self.overlay, tool, call_values(self.overlay, labels, texts))
 
-    def _collection(self, pointer: str) -> str:
-        return getattr(self.overlay.base.collection_of(pointer), "pointer", "")
+    def _show(self, evident: list[Evident]) -> None:
+        """Picks the evident records, focused on where the call's values sit in them,
+        unless already picked."""
+        for found in evident:
+            if found.pointer not in self.picks:
+                pick = self._pick(found.pointer, "named")
+                pick.focus |= {f for f in map(sub_record, found.places) if f}
+                pick.evident = True
 
     def _joined(self, tool: ToolSpec | None) -> None:
         """Takes a search that found links out of the searches: its rows show them."""
@@ -273,8 +262,6 @@ class Grounding(EventGrounding):
         self.composed = composed_records(self.overlay, self.state, arguments)
         for pointer, focus in (p for named in self.composed.values() for p in named.items()):
             self._pick(pointer, "named", focus)
-        for pointer in dotted_records(self.overlay, arguments):
-            self._pick(pointer, "named")
         resolved: set[str] = set()
         for value in arguments.values():
             if not isinstance(value, str) or not COMPOUND.search(value.strip()):
@@ -289,13 +276,9 @@ class Grounding(EventGrounding):
         return resolved
 
     def _match(self, tool: ToolSpec | None, arguments: dict[str, Any], labels: list[str]) -> None:
-        matches = value_matches(self.overlay, tool, arguments, labels)
-        whole = sole_holder(self.overlay, labels, [(m.pointer, m.count) for m in matches])
-        for match in matches:
+        for match in value_matches(self.overlay, tool, arguments, labels):
             for inner in match.places:
-                self._pick(
-                    match.pointer, "matched", sub_record(inner), match.count, match.pointer == whole
-                )
+                self._pick(match.pointer, "matched", sub_record(inner), match.count)
 
     def _searched(self, search: SearchResult, *, complete: bool) -> None:
         """The records meeting every constraint (``complete``), or those meeting some, best
@@ -340,22 +323,6 @@ class Grounding(EventGrounding):
                         return
 
 
-def sole_holder(
-    overlay: StateOverlay, labels: Sequence[str], counts: Sequence[tuple[str, int]]
-) -> str | None:
-    """The record that alone holds every value of ``labels`` that any record holds, one of
-    them held by no other record (``counts``: records and how many of the values each holds,
-    most first): the call names that record by a value no sample of its collection showed to
-    be a key (an event by its ``uid``), so it is the answer's whole source, shown whole where
-    it fits, not around the value; else ``None``."""
-    held = [label for label in labels if overlay.holders(label)]
-    if not held or not counts or counts[0][1] < len(held):
-        return None
-    if len(counts) > 1 and counts[1][1] >= counts[0][1]:
-        return None
-    return counts[0][0] if any(overlay.holders(label) == 1 for label in held) else None
-
-
 def ground(
     overlay: StateOverlay,
     state: Any,
@@ -377,6 +344,16 @@ def ground(
     for pointer in named_beside(tool, grounding.searches, named):
         grounding.picks[pointer].beside = True
     return grounding
+
+
+def _bounds(arguments: dict[str, Any]) -> set[str]:
+    """The arguments bounding a range with a number or a time (``min_aperture=440``,
+    ``after=2025-01-24``): they name no record, whatever is keyed 440 or by that time."""
+    return {
+        n
+        for n, v in arguments.items()
+        if magnitude(v) is not None and read_argument(n).op in ("min", "max")
+    }
 
 
 def _facts(overlay: StateOverlay, pointer: str) -> list[str] | None:

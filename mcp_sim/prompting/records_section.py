@@ -161,10 +161,11 @@ class _Section:
         only = pick.complete and self.complete == 1
         focused = pick.reason in ("matched", "listed", "enclosing") and not only
         fit = self.left - 1
-        shared = pick.complete or (pick.beside and self.waiting > 0)
+        shared = pick.complete or ((pick.beside or pick.evident) and self.waiting > 0)
         if shared:
             # Every record meeting all constraints gets a fair share of the room first, and a
-            # record an argument names beside them (a hotel beside its reservations) no more.
+            # record an argument names beside them (a hotel beside its reservations, one the
+            # call's rarest value names) no more.
             fit = min(fit, max(_LEAST_SHARE, self.left // max(1, self.waiting + 1 - pick.complete)))
             self.waiting -= pick.complete
         scalars = pick.reason == "enclosing"
