@@ -174,7 +174,8 @@ class Mailbox:
         self.clock += timedelta(minutes=rng.randint(20, 600))
         count = rng.choice([1, 1, 2, 2, 3, 4])
         mine = "Invoice" in subject or rng.random() < 0.3
-        thread_id, ids = None, []
+        thread_id: str | None = None
+        ids: list[Any] = []
         when = self.clock
         for n in range(count):
             sender = ME if mine == (n % 2 == 0) else (name, mail)
@@ -249,7 +250,7 @@ class Mailbox:
         if earlier:
             headers.append({"name": "In-Reply-To", "value": str(earlier[-1])})
             headers.append({"name": "References", "value": " ".join(str(e) for e in earlier)})
-        made = {"id": f"{self.next_id:x}", "threadId": "", "labelIds": []}
+        made: dict[str, Any] = {"id": f"{self.next_id:x}", "threadId": "", "labelIds": []}
         made |= {"snippet": snippet(text), "payload": payload(rng, headers, text, attachment)}
         made["sizeEstimate"] = len(str(made["payload"])) + rng.randint(2000, 6000)
         made |= {"historyId": str(self.history), "internalDate": str(int(when.timestamp() * 1000))}

@@ -127,7 +127,7 @@ def add_comment(state: State, ident: str, body: str) -> tuple[dict[str, Any], li
     at, node = _subject(state, ident)
     held = [e["node"]["id"] for _, _, i in items(state) for e in i["comments"]["edges"]]
     database = max((_database_id(h) for h in held), default=3_000_000_000) + 7
-    made = {"__typename": "IssueComment", "id": node_id("IssueComment", database)}
+    made: dict[str, Any] = {"__typename": "IssueComment", "id": node_id("IssueComment", database)}
     made |= {"author": person(VIEWER), "body": body, "createdAt": NOW}
     made["authorAssociation"] = "MEMBER"
     edge = {"cursor": cursor(database), "node": made}

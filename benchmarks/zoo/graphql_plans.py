@@ -20,11 +20,6 @@ def _pick(rng: random.Random, state: State, collection: str) -> dict[str, Any]:
     return found
 
 
-def _pick(rng: random.Random, state: State, collection: str) -> dict[str, Any]:
-    found: dict[str, Any] = rng.choice(state["data"]["repository"][collection]["edges"])["node"]
-    return found
-
-
 def lookup(rng: random.Random, state: State) -> Planned:
     if rng.random() < 0.6:
         number = _pick(rng, state, "issues")["number"]

@@ -103,7 +103,10 @@ class Repository:
             | {"number": n + 1, "title": title, "state": state, "dueOn": f"{due}T07:00:00Z"}
             for n, (title, state, due) in enumerate(MILESTONES)
         ]
-        repository = {"__typename": "Repository", "id": node_id("Repository", 781_223_904)}
+        repository: dict[str, Any] = {
+            "__typename": "Repository",
+            "id": node_id("Repository", 781_223_904),
+        }
         repository |= {"nameWithOwner": f"{OWNER}/{NAME}", "name": NAME}
         repository["owner"] = {"__typename": "Organization", "login": OWNER}
         repository["labels"] = {"totalCount": len(labels), "nodes": labels}

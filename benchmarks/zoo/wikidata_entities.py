@@ -250,7 +250,9 @@ class Dump:
         claims.append(statement(rng, qid, "P69", item_value(rng.choice(self.universities)["id"])))
         start = int(born[:4]) + rng.randint(22, 30)
         for employer in rng.sample(self.businesses + self.universities, rng.randint(1, 3)):
-            held = (("P580", time_value(f"{start}-01-01", 9)),)
+            held: tuple[tuple[str, dict[str, Any]], ...] = (
+                ("P580", time_value(f"{start}-01-01", 9)),
+            )
             start += rng.randint(2, 12)
             if rng.random() < 0.6:
                 held += (("P582", time_value(f"{start}-01-01", 9)),)

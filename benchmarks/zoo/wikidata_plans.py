@@ -107,7 +107,10 @@ def aggregate(rng: random.Random, state: State) -> Planned:
     if pick == 0:
         body = [f"?item wdt:P27 wd:{country} .", "?item wdt:P106 ?occupation ."]
         select = "?occupation ?occupationLabel (COUNT(?item) AS ?count)"
-        tail = ("GROUP BY ?occupation ?occupationLabel", "ORDER BY DESC(?count) ?occupationLabel")
+        tail: tuple[str, ...] = (
+            "GROUP BY ?occupation ?occupationLabel",
+            "ORDER BY DESC(?count) ?occupationLabel",
+        )
     elif pick == 1:
         body = [
             "?city wdt:P31 wd:Q515 .",

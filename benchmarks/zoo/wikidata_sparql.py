@@ -162,7 +162,11 @@ def _grouped(rows: list[Row], keys: list[str], select: str) -> list[Row]:
                 head = head | {name: pick(terms, key=lambda t: str(t["value"]))}
             else:
                 numbers = [_number(t) for t in terms]
-                total = {"SUM": sum, "MIN": min, "MAX": max}[op](numbers) if numbers else 0
+                total = (
+                    (sum(numbers) if op == "SUM" else min(numbers) if op == "MIN" else max(numbers))
+                    if numbers
+                    else 0
+                )
                 shown = f"{total:g}" if total % 1 else str(int(total))
                 head = head | {name: _literal(shown, "decimal")}
         made.append(head)
