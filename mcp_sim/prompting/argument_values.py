@@ -11,6 +11,11 @@ from mcp_sim.runtime.state_shape import normalize
 
 COMPOUND = re.compile(r"\s*[/|:;>]\s*")
 """The separators of a compound key's parts."""
+_TIME = re.compile(
+    r"^(?:\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?$"
+)
+"""A time of day, alone or in a timestamp: its colons separate no key's parts (``04:40:00Z``
+is no path to a record ``40``)."""
 
 
 def argument_values(arguments: Any) -> Iterator[str]:
@@ -29,7 +34,7 @@ def argument_values(arguments: Any) -> Iterator[str]:
             if label is not None and label not in seen:
                 seen.add(label)
                 yield label
-            if isinstance(value, str) and COMPOUND.search(value):
+            if isinstance(value, str) and COMPOUND.search(value) and not _TIME.match(value):
                 # A compound key (a unit's path, "warehouse|sku") names its parts, the
                 # last (the innermost) first.
                 for part in reversed(COMPOUND.split(value)):
