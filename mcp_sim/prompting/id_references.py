@@ -27,11 +27,10 @@ def id_owners(
     other than ``source`` (the record that refers), when few do. ``known``: the holders
     found for earlier labels of the same call (a value many picked records hold is looked up
     once)."""
-    if known is None or label not in known:
-        holders = _id_holders(overlay, label)
-        if known is None:
-            return _others(holders, source)
-        known[label] = holders
+    if known is None:
+        return _others(_id_holders(overlay, label), source)
+    if label not in known:
+        known[label] = _id_holders(overlay, label)
     return _others(known[label], source)
 
 

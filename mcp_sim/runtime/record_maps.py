@@ -57,7 +57,7 @@ def record_map(value: Any) -> bool:
     if not isinstance(value, dict) or len(value) < _MIN_KEYS:
         return False
     sample = list(value.items())[:_SAMPLE]
-    if not _one_style([key for key, _ in sample]):
+    if not of_one_style([key for key, _ in sample]):
         return False
     records = [item for _, item in sample]
     if not all(isinstance(item, dict) and item for item in records):
@@ -66,7 +66,9 @@ def record_map(value: Any) -> bool:
     return _core_field(records) and all(_longest_array(r) <= most_inner for r in records)
 
 
-def _one_style(keys: list[str]) -> bool:
+def of_one_style(keys: list[str]) -> bool:
+    """Whether nearly all ``keys`` share one style, and it carries a digit (ids, hashes,
+    dates, shards), as the fields of a configuration or the names of a folder do not."""
     styles = Counter(key_style(key) for key in keys)
     style, count = styles.most_common(1)[0]
     return count >= len(keys) * _ONE_STYLE and ("9" in style or "x" in style)

@@ -5,7 +5,7 @@ by day file (``{"2025-01-05.json": [...], ...}``: a chat export's channel folder
 shard (``{"part-00001": [...], ...}``). Read apart, each array is a small collection of its own,
 and a search or a count covers one of them where the tool's answer covers them all.
 :func:`partitioned` finds such a map by structure, whatever its keys say: several keys of one
-style carrying a digit (see :func:`mcp_sim.runtime.record_maps.key_style`), each holding an
+style carrying a digit (see :func:`mcp_sim.runtime.record_maps.of_one_style`), each holding an
 array of records, the records of every partition alike in their fields.
 
 The partitions are read as one collection whose records lie two levels below it
@@ -21,12 +21,11 @@ from typing import Any
 
 from jsonpointer import escape
 
-from mcp_sim.runtime.record_maps import key_style
+from mcp_sim.runtime.record_maps import of_one_style
 from mcp_sim.runtime.state_paths import resolve
 
 _MIN_PARTS = 4
 """Fewer arrays may be a few named lists side by side (``open``, ``closed``)."""
-_ONE_STYLE = 0.9
 _SAMPLE = 48
 _SAMPLE_RECORDS = 8
 _ALIKE = 0.5
@@ -41,9 +40,7 @@ def partitioned(value: Any, odd: frozenset[str] = frozenset()) -> bool:
     if len(parts) < _MIN_PARTS:
         return False
     sample = parts[:_SAMPLE]
-    styles = Counter(key_style(key) for key, _ in sample)
-    style, count = styles.most_common(1)[0]
-    if count < len(sample) * _ONE_STYLE or not any(c in style for c in "9x"):
+    if not of_one_style([key for key, _ in sample]):
         return False
     if not all(isinstance(part, list) for _, part in sample):
         return False
