@@ -165,9 +165,12 @@ shown answer names that only a side map of the state holds, addresses composed f
 fields and threads spread over files; gitstore, prometheus and gtfs on 2026-11-27 as well,
 after their first measurement (.58 overall, the same before and after a round of development on
 the others) had shown a map keyed by hashes whose values hold small lists read as hundreds of
-collections, series known by label sets and answers joined across three tables. Held out
-now: wikidata, gmail and graphql, written on 2026-11-27 by someone not tuning the retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"wikidata", "gmail", "graphql"})
+collections, series known by label sets and answers joined across three tables; wikidata, gmail
+and graphql on 2026-11-27 as well, after their first measurement (.58 overall, the same before
+and after a round of development on the others) had shown large records outlined past their ids,
+answers that re-encode the state's values, and query languages in arguments. Held out now:
+none, until someone not tuning the retrieval writes the next three."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
