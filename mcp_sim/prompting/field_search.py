@@ -26,7 +26,6 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
     Places,
-    equal_labels,
     held_values,
     own_terms,
     record_terms,
@@ -51,6 +50,7 @@ from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
+from mcp_sim.prompting.value_labels import equal_labels
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer

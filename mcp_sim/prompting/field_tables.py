@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint
+from mcp_sim.prompting.epoch_times import as_time_of, epoch_time
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.side_maps import side_map
+from mcp_sim.prompting.value_labels import ValueLabels, equal_labels
 from mcp_sim.runtime.quantities import bound_magnitude, suffixed_magnitude, unit_of
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
@@ -107,7 +109,7 @@ class FieldTables:
         found = self.labels.get((collection.pointer, path, entity))
         if found is None:
             found = {}
-            labelled = _Labels()
+            labelled = ValueLabels(self.epoch(collection, path, entity))
             for pointer, values in self.column(collection, path, entity):
                 for value in values:
                     for label in labelled(value):
@@ -122,7 +124,7 @@ class FieldTables:
         found = self.inner.get((collection.pointer, path))
         if found is None:
             found = {}
-            labelled = _Labels()
+            labelled = ValueLabels(self.epoch(collection, path))
             for _, pointer, record in self.records(collection):
                 for inner, value in values_at(record, path):
                     for label in labelled(value):
@@ -138,8 +140,12 @@ class FieldTables:
             numbers: list[tuple[float, str]] = []
             dates: list[tuple[str, str]] = []
             written: list[str] = []
+            unit = self.epoch(collection, path, entity)
             for pointer, values in self.column(collection, path, entity):
                 for value in values:
+                    if unit is not None and (time := epoch_time(value, unit)) is not None:
+                        # An epoch time is bounded as a number and as the date it stands for.
+                        dates.append((time, pointer))
                     if (isinstance(value, int | float) and not isinstance(value, bool)) or (
                         isinstance(value, str) and _NUMERIC.match(value)
                     ):
@@ -154,6 +160,14 @@ class FieldTables:
                 sorted(numbers), sorted(dates), tuple(written[:_WRITTEN])
             )
         return found
+
+    def epoch(self, collection: Collection, path: str, entity: str = "") -> float | None:
+        """The unit of the epoch times at ``path`` (see :mod:`mcp_sim.prompting.epoch_times`),
+        ``None`` when it holds none (or is a nested ``entity``'s field)."""
+        if entity:
+            return None
+        info = self.schema(collection).fields.get(path)
+        return None if info is None else info.epoch
 
     def record(self, collection: Collection, pointer: str) -> Any:
         """The starting-state record at ``pointer`` (``None`` when no record of the collection
@@ -199,33 +213,6 @@ def sub_record_of(inner: str, path: str, entity: str) -> str:
     return "/".join(inner.split("/")[: depth + 2])
 
 
-def _labels(value: Any) -> list[str]:
-    label = normalize(value)
-    if label is None:
-        return []
-    if isinstance(value, str) and len(value) > 10 and _DATE.match(value):
-        return [label, value[:10]]
-    referred = path_reference(value)
-    # A reference written as a path (``/owners/OW-7``) equals the key it names.
-    return [label] if referred is None else [label, referred]
-
-
-class _Labels:
-    """:func:`_labels` of each value, remembered while one table is built: a column repeats
-    its values (a city, a status) across thousands of records. Keyed by type too, since
-    ``True``, ``1`` and ``1.0`` are equal keys but label apart."""
-
-    def __init__(self) -> None:
-        self.seen: dict[tuple[type, Any], list[str]] = {}
-
-    def __call__(self, value: Any) -> list[str]:
-        key = (type(value), value)
-        found = self.seen.get(key)
-        if found is None:
-            found = self.seen[key] = _labels(value)
-        return found
-
-
 @dataclass(frozen=True)
 class Ordered:
     numbers: list[tuple[float, str]]
@@ -255,12 +242,6 @@ class Ordered:
         if op == "min":
             return {p for _, p in pairs[bisect_left(keys, edge) :]}
         return {p for _, p in pairs[: bisect_right(keys, edge)]}
-
-
-def equal_labels(wanted: Any) -> set[str]:
-    """The labels a value equal to ``wanted`` (or to one of a list) has."""
-    options = wanted if isinstance(wanted, list) else [wanted]
-    return {label for label in map(normalize, options) if label is not None}
 
 
 def held_values(key: str, record: Any, path: str) -> list[Any]:
@@ -308,6 +289,7 @@ def _number(value: Any) -> float | None:
 
 def _compare(actual: Any, wanted: Any) -> int | None:
     """-1, 0, 1 for actual below, at, above wanted; ``None`` when they do not compare."""
+    actual = as_time_of(actual, wanted)
     if isinstance(wanted, str) and _DATE.match(wanted) and isinstance(actual, str):
         if not _DATE.match(actual):
             return None
@@ -320,6 +302,7 @@ def _compare(actual: Any, wanted: Any) -> int | None:
 
 
 def _equal(actual: Any, wanted: Any) -> bool:
+    actual = as_time_of(actual, wanted)
     if normalize(actual) == normalize(wanted) and normalize(actual) is not None:
         return True
     if path_reference(actual) is not None and path_reference(actual) == normalize(wanted):
@@ -356,7 +339,7 @@ def value_test(constraint: Constraint) -> Callable[[Any], bool]:
         return meets
     needle = str(wanted).casefold()
     if constraint.op == "prefix":
-        return lambda actual: str(actual).casefold().startswith(needle)
+        return lambda actual: str(as_time_of(actual, wanted)).casefold().startswith(needle)
     return lambda actual: needle in str(actual).casefold()
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import Any
 
+from jsonpointer import unescape
+
 from mcp_sim.prompting.argument_kinds import own_kind, state_kinds
 from mcp_sim.prompting.constraints import (
     Reading,
@@ -17,6 +19,7 @@ from mcp_sim.prompting.constraints import (
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.periods import is_period
 from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema
+from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.runtime.state_shape import normalize
 
 
@@ -41,6 +44,7 @@ def rank_readings(
     keys: set[str] = set()
     told_of: set[str] = set()
     kinds = state_kinds(schemas)
+    values = {v for _, value in scalar_arguments(arguments) for v in _labels(value)}
     for schema in schemas:
         reading = own_kind(read_collection(schema, arguments, told), kinds, id_fields)
         if not reading.constraints:
@@ -50,6 +54,10 @@ def rank_readings(
             continue
         # Any segment may name the records (``/stations/edges``: a paged list of stations).
         bonus = 0.5 if set(tokens(schema.collection)) & named else 0.0
+        if normalize(unescape(schema.collection.rsplit("/", 1)[-1])) in values:
+            # An argument's value is the collection's own name (``in_channel: "deploys"`` of
+            # an export's folder ``/deploys``): the records are those of that collection.
+            bonus += _NAMED_BY_VALUE
         if bonus:
             told_of.add(schema.collection)
         if bonus and names_one(reading, schema):
@@ -67,6 +75,12 @@ def rank_readings(
         held = keys if asked else frozenset()
         found = [r for r in found if refers(r, held) or r.collection in told_of]
     return found, bool(keys)
+
+
+_NAMED_BY_VALUE = 2.0
+"""The argument whose value names the collection is met by the collection itself: it weighs
+as a constraint does at its best (a field its name names, holding the value; see
+:func:`mcp_sim.prompting.constraints.weight_of`)."""
 
 
 def _labels(value: Any) -> set[str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from jsonpointer import escape
 
+from mcp_sim.prompting.epoch_times import epoch_time, epoch_unit
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.runtime.quantities import suffixed
 from mcp_sim.runtime.state_series import key_values
@@ -199,6 +200,9 @@ class FieldInfo:
     decades: dict[int, int] = field(default_factory=dict)
     """How many numbers seen lie in each power of ten (see :func:`decade`): whether a bound
     is of the magnitude of the field's values, not only inside their span."""
+    epoch: float | None = None
+    """The unit of a field of epoch times (see :mod:`mcp_sim.prompting.epoch_times`): its
+    values are dates too, and its kind is ``date``."""
 
     @property
     def unique(self) -> bool:
@@ -269,7 +273,25 @@ class FieldSchema:
                 info.records += 1
                 for value in values[:8]:
                     _note(info, value)
+        for info in fields.values():
+            _note_epoch(info)
         return cls(collection, fields, len(sample))
+
+
+def _note_epoch(info: FieldInfo) -> None:
+    """Reads a field of epoch numbers as one of dates (see
+    :mod:`mcp_sim.prompting.epoch_times`): its kind, and its span as day numbers."""
+    if info.kind not in ("number", "string") or info.sorts_as != "number":
+        return
+    unit = epoch_unit(info.path, info.low, info.high)
+    if unit is None:
+        return
+    info.epoch = unit
+    info.kinds = {"date": sum(info.kinds.values())}
+    # Dates compare as days (see :func:`magnitude`), not as the numbers they were written as.
+    info.decades = {}
+    low, high = epoch_time(info.low, unit), epoch_time(info.high, unit)
+    info.low, info.high = magnitude(low), magnitude(high)
 
 
 def _note_sources(info: FieldInfo, records: list[tuple[str, Any]]) -> None:

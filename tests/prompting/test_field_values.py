@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from mcp_sim.prompting.field_tables import FieldTables, Places, _Labels
+from mcp_sim.prompting.field_tables import FieldTables, Places
 from mcp_sim.prompting.record_fields import field_paths, values_at
 from mcp_sim.prompting.summary_stats import is_map
+from mcp_sim.prompting.value_labels import ValueLabels
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.spec.world import World
@@ -40,7 +41,7 @@ def test_fields_named_by_numbers_are_fields_not_a_map_of_ids() -> None:
 
 
 def test_labels_keep_true_one_and_one_point_oh_apart() -> None:
-    labelled = _Labels()
+    labelled = ValueLabels()
     assert labelled(1) == ["1"]
     assert labelled(True) == []
     assert labelled(1.5) == ["1.5"]
