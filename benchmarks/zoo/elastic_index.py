@@ -145,9 +145,9 @@ class Listings:
         }
         _hit(self.state, "listings", auto_id(rng), source)
         if rng.random() < 0.08:
-            self._user()
+            self.user()
 
-    def _user(self) -> None:
+    def user(self) -> None:
         rng = self.rng
         first, last = rng.choice(FIRST), rng.choice(LAST)
         name = f"{first.lower()}{last.lower()[:3]}{rng.randint(10, 999)}"
@@ -182,6 +182,6 @@ def cluster(rng: random.Random, target_bytes: int) -> State:
     listings = Listings(rng, state, [h["_id"] for h in documents(state, "agents")])
     for _ in range(10):
         listings.add()
-    listings._user()
+    listings.user()
     fill(listings.add, lambda: size_of(state), target_bytes)
     return state
