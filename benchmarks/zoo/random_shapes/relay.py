@@ -4,7 +4,8 @@ at several levels. A seed that draws them keeps its records and parties as conne
 their collection is plain records of its own), every node carrying its ``__typename``, the ids
 global ones (base64 of ``Type:number``, as GitHub's legacy node ids are), and each record holds
 a connection of its comments, which a tool answers a page at a time (``first``, ``after``), the
-``totalCount`` the whole connection's, not the page's."""
+``totalCount`` the whole connection's, not the page's; each comment holds the first page of
+its reactions, their ``totalCount`` more than the page holds in some."""
 
 from __future__ import annotations
 
@@ -80,11 +81,32 @@ def comments(rng: random.Random, kind: str) -> dict[str, Any]:
             "author": {"__typename": "User", "login": f"{first[0]}{last}".lower()},
             "body": words(rng, rng.randint(3, 6)).capitalize() + ".",
             "createdAt": f"{day(rng, 2025)}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00Z",
+            "reactions": _reactions(rng),
         }
         edges.append({"cursor": cursor(n), "node": node})
     end = edges[-1]["cursor"] if edges else None
     info = {"hasNextPage": False, "endCursor": end}
     return {"totalCount": len(edges), "pageInfo": info, "edges": edges}
+
+
+def _reactions(rng: random.Random) -> dict[str, Any]:
+    """A comment's connection of reactions: its first page (of up to two), the total more in
+    some (a count no node holds)."""
+    edges = [
+        {
+            "cursor": cursor(n),
+            "node": {
+                "__typename": "Reaction",
+                "content": rng.choice(("THUMBS_UP", "HEART", "ROCKET", "EYES", "LAUGH")),
+                "user": {"__typename": "User", "login": "".join(person(rng)).lower()},
+            },
+        }
+        for n in range(rng.choice((0, 1, 2)))
+    ]
+    more = rng.choice((0, 0, 3, 11)) if edges else 0
+    end = edges[-1]["cursor"] if edges else None
+    info = {"hasNextPage": more > 0, "endCursor": end}
+    return {"totalCount": len(edges) + more, "pageInfo": info, "edges": edges}
 
 
 def comments_offer(read: Reader) -> Offer:

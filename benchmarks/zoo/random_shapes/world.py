@@ -158,7 +158,8 @@ def extras(
         found[spell(formats.relay)] = comments(rng, "Comment")
     if formats.title_ref:
         found[spell(formats.title_ref)] = title_ref(rng, titles)
-    if n == 0 and design.roster_key is not None and (formats.claims or formats.relay):
+    empties = "empty_list" in design.surface.empties
+    if n == 0 and empties and design.roster_key is not None and (formats.claims or formats.relay):
         # Large records are few in a small state: the first lists nobody, so one does.
         found[design.roster_key] = []
     return found
