@@ -22,7 +22,8 @@ CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
 """The containers a design draws (an ``events`` seed makes one an event log, and a seed that
 draws a mixed-type array puts some collections in one: ``mixed``, :mod:`.mixed`; one that draws
 parents keeps records in arrays inside them, one that draws partitions in one array per
-partition: ``parented``, :mod:`.parents`, :mod:`.partitions`)."""
+partition: ``parented``, :mod:`.parents`, :mod:`.partitions`; one that draws Relay connections
+keeps records and parties in them where it can: ``relay``, :mod:`.relay`)."""
 
 
 def _words(name: str) -> list[str]:
