@@ -158,10 +158,14 @@ def extras(
         found[spell(formats.relay)] = comments(rng, "Comment")
     if formats.title_ref:
         found[spell(formats.title_ref)] = title_ref(rng, titles)
-    empties = "empty_list" in design.surface.empties
-    if n == 0 and empties and design.roster_key is not None and (formats.claims or formats.relay):
-        # Large records are few in a small state: the first lists nobody, so one does.
-        found[design.roster_key] = []
+    if design.roster_key is not None and (formats.claims or formats.relay):
+        # Large records are few in a small state: where the seed's calls need them, the first
+        # lists nobody and the second two parties, so that one of each is there.
+        surface = design.surface
+        if n == 0 and "empty_list" in surface.empties:
+            found[design.roster_key] = []
+        if n == 1 and "listing" in surface.joins:
+            found[design.roster_key] = rng.sample(refs, 2)
     return found
 
 
