@@ -83,17 +83,17 @@ def test_every_call_the_classes_offer_answers_what_the_state_holds() -> None:
 def test_a_search_by_query_string_answers_as_the_arguments_per_field() -> None:
     for seed in _drawing("query"):
         shape, state = _shape(seed)
-        design = shape.design
+        design, q = shape.design, shape.design.formats.query or ""
         apart = RandomShape(draw(seed, formats=replace(design.formats, query=None)))
         rng = random.Random(seed)
         for search, twin in zip(shape.code.searches, apart.code.searches, strict=True):
-            assert set(search.tool().properties) - twin.paging_args() == {design.formats.query}
+            assert set(search.tool().properties) - twin.paging_args() == {q}
             for _ in range(6):
                 args = search.plan(rng, state)
-                query = args.pop(design.formats.query)
+                query = args.pop(q)
                 fields = parse(search.constraints, query)
                 assert fields and render(search.constraints, fields) == query
-                asked = args | {design.formats.query: query}
+                asked = args | {q: query}
                 assert search.run(state, asked) == twin.run(state, args | fields)
 
 
