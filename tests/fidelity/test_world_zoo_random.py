@@ -39,10 +39,10 @@ DEVELOPMENT = range(100)
 def test_development_seeds_draw_every_kind_of_design() -> None:
     designs = [draw(seed) for seed in DEVELOPMENT]
     containers = {s.container for d in designs for s in d.stores.values()}
-    assert containers == {*CONTAINERS, "events", "mixed", "parented"}
+    assert containers == {*CONTAINERS, "events", "mixed", "parented", "relay"}
     assert {d.casing for d in designs} == set(CASINGS)
     assert {d.reference for d in designs} == {*REFERENCES, *TYPED_REFERENCES}
-    assert {style for d in designs for style in d.id_styles.values()} == set(ID_STYLES)
+    assert {style for d in designs for style in d.id_styles.values()} == {*ID_STYLES, "global"}
     assert {len(d.group) for d in designs} == {0, 1, 2}
     assert {d.calendar_list for d in designs} == {True, False}
     keyed = [s for d in designs for s in d.stores.values() if s.container.startswith("keyed")]

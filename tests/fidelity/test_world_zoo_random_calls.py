@@ -23,6 +23,8 @@ from benchmarks.zoo.random_shapes.offer import Offer
 from benchmarks.zoo.random_shapes.surface import AGGREGATES, EMPTIES, JOINS, LOOKUPS
 from benchmarks.zoo.random_shapes.world import RandomShape
 from mcp_sim.spec.world import TOOL_NAME_PATTERN
+from tests.fidelity.zoo_formats import VARIANTS as FORMAT_VARIANTS
+from tests.fidelity.zoo_formats import check_format_call
 
 SEEDS = range(40)
 """Development seeds enough for every variant to show up (checked below)."""
@@ -86,6 +88,7 @@ def _links(shape: RandomShape, state: State, role: str, key: Any) -> list[dict[s
 def _check_search(shape: RandomShape, state: State, offer: Offer, args: dict[str, Any]) -> None:
     search = next(s for s in shape.code.searches if s.name == offer.tool.name)
     answer, _ = search.run(state, args)
+    args = search.parsed(args)
     items = answer if isinstance(answer, list) else answer[shape.design.surface.search_wrap]
     assert items, args
     store = shape.design.stores[search.role]
@@ -246,6 +249,9 @@ def test_every_offered_call_answers_what_the_state_holds(seed: int) -> None:
         for offer in offers:
             for _ in range(3):
                 args = offer.plan(rng, state)
+                if offer.variant in FORMAT_VARIANTS:
+                    check_format_call(shape, state, offer, args)
+                    continue
                 if kind == "empty":
                     answer, _ = offer.tool.run(state, args)
                     assert answer in (None, [], {}) or _only(answer) == [], (offer.variant, args)

@@ -20,6 +20,7 @@ import pytest
 from benchmarks.zoo import make_shape
 from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes.design import Design, draw
+from benchmarks.zoo.random_shapes.formats import Formats
 from benchmarks.zoo.random_shapes.mixed import FRAMES
 from benchmarks.zoo.random_shapes.reshaping import Reshaping
 from benchmarks.zoo.random_shapes.structures import SPELLINGS, TYPED_REFERENCES
@@ -96,14 +97,15 @@ def test_about_a_third_of_the_seeds_draw_each_structure() -> None:
     assert {len(s.roles) for s in structures if s.frame} == {2, 3}
     shape = make_shape("random-5")
     assert isinstance(shape, RandomShape)
-    assert shape.structure == "mixed single_table, references collection, envelopes stripe at root"
+    drawn = "mixed single_table, references collection, envelopes stripe at root"
+    assert shape.structure == f"{drawn}, pairs tags, relay, query q"
 
 
 @pytest.mark.parametrize("seed", sorted(UNCHANGED))
 def test_a_seed_that_draws_no_structure_is_as_it_was(seed: int) -> None:
     drawn = draw(seed).reshaping
     assert drawn == Reshaping(partitions=drawn.partitions)
-    shape = RandomShape(draw(seed, reshaping=Reshaping()))
+    shape = RandomShape(draw(seed, reshaping=Reshaping(), formats=Formats()))
     assert shape.design.drawn == "none"
     state = json.dumps(shape.build(random.Random(seed), 30_000)).encode()
     specs = json.dumps([t.spec() for t in shape.tools()]).encode()

@@ -17,8 +17,10 @@ from typing import Any
 
 from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
+from benchmarks.zoo.random_shapes.formats import Formats, draw_formats
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
 from benchmarks.zoo.random_shapes.mixed import Mixed
+from benchmarks.zoo.random_shapes.relay import CONNECTED, connect, gid, typename
 from benchmarks.zoo.random_shapes.reshaping import Reshaping, draw_reshaping, reshape
 from benchmarks.zoo.random_shapes.structures import Structure, draw_structure
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
@@ -77,11 +79,14 @@ class Design:
     """Mixed-type arrays and typed references the seed draws (:mod:`.structures`)."""
     reshaping: Reshaping = dataclasses.field(default_factory=Reshaping)
     """List envelopes, parents, property lists and deep ids the seed draws (:mod:`.reshaping`)."""
+    formats: Formats = dataclasses.field(default_factory=Formats)
+    """Classes of real formats the seed draws (:mod:`.formats`)."""
 
     @property
     def drawn(self) -> str:
         """The structures the seed draws, in words."""
-        names = [n for n in (self.structure.names, self.reshaping.names) if n != "none"]
+        drawn = (self.structure.names, self.reshaping.names, self.formats.names)
+        names = [n for n in drawn if n != "none"]
         return ", ".join(names) or "none"
 
     def spell(self, name: str) -> str:
@@ -99,6 +104,8 @@ class Design:
         style = self.id_styles[role]
         if style == "int":
             return 1000 + n * 7
+        if style == "global":
+            return gid(typename(entity.singular), 10_000 + n * 37)
         if style == "hex":
             return f"{entity.prefix.lower()}{(n * 2654435761) % 16**6:06x}"
         if style == "slug":
@@ -166,22 +173,22 @@ class Design:
         return re.split(r"[/:]", str(value))[-1]
 
 
-def draw(seed: int, encoding: str | None = None, reshaping: Reshaping | None = None) -> Design:
-    """The design of random shape ``seed`` (the same for the same seed), its records encoded
-    as the seed draws or as ``encoding`` says, its collections reshaped as the seed draws or
-    as ``reshaping`` says (:mod:`.reshaping`)."""
+def draw(
+    seed: int,
+    encoding: str | None = None,
+    reshaping: Reshaping | None = None,
+    formats: Formats | None = None,
+) -> Design:
+    """The design of random shape ``seed`` (the same for the same seed); its encoding,
+    reshaping (:mod:`.reshaping`) and formats (:mod:`.formats`) as drawn or as given."""
     rng = random.Random(f"random-shape/{seed}")
     encoding = encoding or draw_encoding(seed)
     structure = draw_structure(seed, encoding)
+    formats = formats or draw_formats(seed)
     domain = rng.choice(DOMAINS)
     casing = rng.choice(sorted(CASINGS))
     spell = CASINGS[casing]
-    spelt = {
-        f"{entity.singular}.{field.name}": spell(rng.choice((field.name, *field.alts)))
-        for entity in (domain.primary, domain.secondary, domain.link)
-        for field in entity.fields
-    }
-    spelt |= {f"slot.{f.name}": spell(rng.choice((f.name, *f.alts))) for f in domain.slots}
+    spelt = _spellings(rng, domain, spell)
     groupable = [f.name for f in domain.primary.fields if f.kind != "title"]
     depth = rng.choice((0, 1, 1, 2))
     group = tuple(spell(g) for g in rng.sample(GROUPS, depth))
@@ -190,6 +197,7 @@ def draw(seed: int, encoding: str | None = None, reshaping: Reshaping | None = N
     section = spell(rng.choice(SECTIONS))
     surface = draw_surface(rng, domain.primary.singular)
     sparse = [f.name for f in domain.primary.fields[1:] if f.name != _categories(domain)[0]]
+    id_styles = _global(_colliding(_id_styles(rng), structure), formats, structure)
     design = Design(
         seed=seed,
         domain=domain,
@@ -198,9 +206,7 @@ def draw(seed: int, encoding: str | None = None, reshaping: Reshaping | None = N
         group=group,
         grouped=grouped,
         stores={},
-        id_styles=_colliding(
-            {role: rng.choice(ID_STYLES) for role in ("primary", "secondary", "link")}, structure
-        ),
+        id_styles=id_styles,
         reference=_referring(rng.choice(REFERENCES), structure),
         calendar_list=rng.random() < 0.4,
         note=rng.choice(NOTES),
@@ -217,12 +223,28 @@ def draw(seed: int, encoding: str | None = None, reshaping: Reshaping | None = N
         encoding=encoding,
         structure=structure,
         reshaping=reshaping or draw_reshaping(seed, encoding, structure),
+        formats=formats,
     )
     for role in ("primary", "secondary", "link"):
         design.stores[role] = _store(design, rng, role, (*wrap, section))
     _mix(design, wrap)
     reshape(design, _columns)
+    connect(design)
     return design
+
+
+def _spellings(rng: random.Random, domain: Domain, spell: Callable[[str], str]) -> dict[str, str]:
+    """How each field's name is stored (one of its names, spelt by the casing)."""
+    spelt = {
+        f"{entity.singular}.{field.name}": spell(rng.choice((field.name, *field.alts)))
+        for entity in (domain.primary, domain.secondary, domain.link)
+        for field in entity.fields
+    }
+    return spelt | {f"slot.{f.name}": spell(rng.choice((f.name, *f.alts))) for f in domain.slots}
+
+
+def _id_styles(rng: random.Random) -> dict[str, str]:
+    return {role: rng.choice(ID_STYLES) for role in ("primary", "secondary", "link")}
 
 
 def _store(design: Design, rng: random.Random, role: str, above: tuple[str, ...]) -> Store:
@@ -244,6 +266,14 @@ def _colliding(styles: dict[str, str], structure: Structure) -> dict[str, str]:
     """The id styles, numbers in every role where the seed draws ids that collide across
     the kinds of a mixed array (so a record is known only by type and id)."""
     return dict.fromkeys(styles, "int") if structure.collide else styles
+
+
+def _global(styles: dict[str, str], formats: Formats, structure: Structure) -> dict[str, str]:
+    """The id styles, global ids (base64 of ``Type:number``) for the records and parties
+    where the seed draws Relay-style connections (:mod:`.relay`), unless its ids collide."""
+    if formats.relay is None or structure.collide:
+        return styles
+    return styles | dict.fromkeys(CONNECTED, "global")
 
 
 def _referring(drawn: str, structure: Structure) -> str:
@@ -296,6 +326,7 @@ def _columns(design: Design, role: str) -> tuple[str, ...]:
         fields = [design.path(f)[0] for f in entity.fields]
         extra = [k for k in (design.code_key, design.roster_key) if k is not None]
         top = [*dict.fromkeys(fields), *extra, design.spell(domain.calendar)]
+        top += [design.spell(k) for k in design.formats.keys]
     elif role == "link":
         top = [
             design.reference_key("primary"),

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import State, pointer
-from benchmarks.zoo.random_shapes import envelopes, eventlog, mixed
+from benchmarks.zoo.random_shapes import envelopes, eventlog, mixed, relay
 from benchmarks.zoo.random_shapes.encodings import CODECS, Codec, typed_id
 from benchmarks.zoo.random_shapes.mixed import Mixed
 from benchmarks.zoo.random_shapes.parents import Parents
@@ -22,7 +22,8 @@ CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
 """The containers a design draws (an ``events`` seed makes one an event log, and a seed that
 draws a mixed-type array puts some collections in one: ``mixed``, :mod:`.mixed`; one that draws
 parents keeps records in arrays inside them, one that draws partitions in one array per
-partition: ``parented``, :mod:`.parents`, :mod:`.partitions`)."""
+partition: ``parented``, :mod:`.parents`, :mod:`.partitions`; one that draws Relay connections
+keeps records and parties in them where it can: ``relay``, :mod:`.relay`)."""
 
 
 def _words(name: str) -> list[str]:
@@ -57,13 +58,14 @@ def _empty(store: Store) -> Any:
         return {"columns": list(store.columns), "rows": []}
     if store.container == "envelope":
         return {"results": [], "count": 0, "next": None}
+    if store.container == "relay":
+        return relay.empty()
     return {"edges": [], "pageInfo": {"hasNextPage": False, "endCursor": None}}
 
 
 @dataclass(frozen=True)
 class Store:
-    """One collection's place and container in the state. Records are dicts of stored
-    (spelt) field names; ``id_key`` is the stored name of the id field."""
+    """One collection's place and container; ``id_key``: the stored name of the id field."""
 
     at: tuple[str, ...]
     container: str
@@ -80,6 +82,7 @@ class Store:
     """The style of list envelope around the container (:mod:`.envelopes`), if any."""
     parents: Parents | Partitions | None = None
     """The parents (or partitions) a ``parented`` container keeps the records in."""
+    typename: str = ""  # the __typename of a ``relay`` connection's nodes (:mod:`.relay`)
 
     def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
@@ -155,6 +158,8 @@ class Store:
         elif self.container == "envelope":
             box["results"].append(record)
             box["count"] += 1
+        elif self.container == "relay":
+            relay.append(box, record, self.typename)
         else:
             cursor = f"c{len(box['edges']):x}"
             box["edges"].append({"node": record, "cursor": cursor})
@@ -174,7 +179,7 @@ class Store:
             return rows
         if self.container == "envelope":
             return list(box["results"])
-        return [edge["node"] for edge in box["edges"]]
+        return [relay.node(edge) for edge in box["edges"]]  # a node less its __typename
 
     def _row_at(self, box: Any, row: int) -> tuple[Any, ...]:
         """Pointer parts from a list container to its ``row``-th record."""

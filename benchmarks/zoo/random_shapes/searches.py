@@ -13,6 +13,7 @@ from typing import Any
 
 from benchmarks.zoo.kit import Answer, State, Tool, prop
 from benchmarks.zoo.random_shapes.offer import Offer, object_schema
+from benchmarks.zoo.random_shapes.query_language import parse, query_help, render
 from benchmarks.zoo.random_shapes.reading import Reader
 
 Getter = Callable[[dict[str, Any]], Any]
@@ -43,6 +44,8 @@ class Constraint:
     op: str
     schema: dict[str, Any]
     choices: tuple[Any, ...] = ()
+    key: str = ""
+    """The field's name in a query string (:mod:`.query_language`)."""
 
     def value_from(self, rng: random.Random, actual: Any) -> Any:
         """An argument value that ``actual`` meets."""
@@ -71,7 +74,8 @@ def primary_constraints(read: Reader) -> list[Constraint]:
             return read.value(record, name)
 
         if kind in ("category", "city"):
-            found.append(Constraint(surface.arg(name), get, "eq", prop("string", f"{name}.")))
+            key = surface.arg(name)
+            found.append(Constraint(key, get, "eq", prop("string", f"{name}."), key=key))
             if surface.exclusions and kind == "category":
                 many = prop("array", f"Any of these {name} values.", items={"type": "string"})
                 found.append(
@@ -81,17 +85,21 @@ def primary_constraints(read: Reader) -> list[Constraint]:
                         "ne",
                         prop("string", f"Not this {name}."),
                         field.values,
+                        key,
                     )
                 )
-                found.append(Constraint(surface.arg(f"{name}_in"), get, "in", many, field.values))
+                found.append(
+                    Constraint(surface.arg(f"{name}_in"), get, "in", many, field.values, key)
+                )
         elif field.numeric or kind == "date":
             type_ = {"int": "integer", "decimal": "number"}.get(kind, "string")
             low, high = surface.range_args(name)
-            found.append(Constraint(low, get, "ge", prop(type_, f"Least {name}.")))
-            found.append(Constraint(high, get, "le", prop(type_, f"Most {name}.")))
+            key = surface.arg(name)
+            found.append(Constraint(low, get, "ge", prop(type_, f"Least {name}."), key=key))
+            found.append(Constraint(high, get, "le", prop(type_, f"Most {name}."), key=key))
         elif kind == "title":
-            starts = surface.arg(f"{name}_starts")
-            found.append(Constraint(starts, get, "prefix", prop("string", "Prefix.")))
+            starts, key = surface.arg(f"{name}_starts"), surface.arg(name)
+            found.append(Constraint(starts, get, "prefix", prop("string", "Prefix."), key=key))
     return found
 
 
@@ -102,20 +110,22 @@ def link_constraints(read: Reader) -> list[Constraint]:
     def referred(record: dict[str, Any]) -> Any:
         return read.arg_id("secondary", design.referred("secondary", record))
 
-    found = [Constraint(surface.arg(f"{party}_id"), referred, "eq", read.id_schema("secondary"))]
+    key = surface.arg(f"{party}_id")
+    found = [Constraint(key, referred, "eq", read.id_schema("secondary"), key=key)]
     for field in design.domain.link.fields:
         stored = design.spell(f"{design.domain.link.singular}.{field.name}")
 
         def get(record: dict[str, Any], stored: str = stored) -> Any:
             return record.get(stored)
 
+        key = surface.arg(field.name)
         if field.kind == "category":
-            found.append(Constraint(surface.arg(field.name), get, "eq", prop("string", "")))
+            found.append(Constraint(key, get, "eq", prop("string", ""), key=key))
         else:
             type_ = {"int": "integer", "decimal": "number"}.get(field.kind, "string")
             low, high = surface.range_args(field.name)
-            found.append(Constraint(low, get, "ge", prop(type_, f"Least {field.name}.")))
-            found.append(Constraint(high, get, "le", prop(type_, f"Most {field.name}.")))
+            found.append(Constraint(low, get, "ge", prop(type_, f"Least {field.name}."), key=key))
+            found.append(Constraint(high, get, "le", prop(type_, f"Most {field.name}."), key=key))
     return found
 
 
@@ -128,6 +138,8 @@ class RandomSearch:
     constraints: list[Constraint]
     show: Callable[[dict[str, Any]], Any]
     limit: int
+    query: str | None = None
+    """The argument taking a query string instead of one argument per constraint, if any."""
 
     @classmethod
     def primary(cls, read: Reader) -> RandomSearch:
@@ -144,6 +156,7 @@ class RandomSearch:
             primary_constraints(read),
             _first_scalars,
             search_limit(read.design.seed),
+            read.design.formats.query,
         )
 
     @classmethod
@@ -160,6 +173,7 @@ class RandomSearch:
             link_constraints(read),
             lambda r: {k: v for k, v in r.items() if k not in read.design.lines[:1]},
             search_limit(read.design.seed),
+            read.design.formats.query,
         )
         return [search]
 
@@ -171,6 +185,8 @@ class RandomSearch:
 
     def tool(self) -> Tool:
         properties = {c.arg: c.schema for c in self.constraints}
+        if self.query is not None:
+            properties = {self.query: prop("string", query_help(self.constraints))}
         surface = self.read.design.surface
         if surface.page:
             size, at = self._paging()
@@ -194,6 +210,7 @@ class RandomSearch:
         ]
 
     def run(self, state: State, args: dict[str, Any]) -> Answer:
+        args = self.parsed(args)
         found = [self.show(r) for r in self.matching(state, args)]
         surface = self.read.design.surface
         start, count = 0, self.limit
@@ -221,9 +238,24 @@ class RandomSearch:
             meeting = [r for r in meeting if meets(chosen.op, chosen.get(r), value)]
             if count >= rng.randint(1, most) and len(meeting) <= self.limit:
                 break
+        args = self.queried(args)
         if self.read.design.surface.page and rng.random() < 0.4:
             args |= self._page(rng, len(meeting))
         return args
+
+    def parsed(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``args`` with the terms of its query string (where the tool takes one) read out."""
+        if self.query is None:
+            return args
+        return args | parse(self.constraints, str(args.get(self.query, "")))
+
+    def paging_args(self) -> set[str]:
+        """The paging arguments the search takes (none where it does not page)."""
+        return set(self._paging()) if self.read.design.surface.page else set()
+
+    def queried(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``args`` as the tool takes them: in a query string, where it takes one."""
+        return {self.query: render(self.constraints, args)} if self.query is not None else args
 
     def _page(self, rng: random.Random, total: int) -> dict[str, Any]:
         """A page size, and a page that still has some of the ``total`` matches."""
@@ -240,10 +272,9 @@ class RandomSearch:
         surface, name = self.read.design.surface, self.read.arg_name
         low, _ = surface.range_args(name(numeric))
         category = next(f for f in self.read.primary.fields if f.kind == "category")
-        return {
-            surface.arg(name(category)): rng.choice(category.values),
-            low: numeric.values[1] * 10,
-        }
+        return self.queried(
+            {surface.arg(name(category)): rng.choice(category.values), low: numeric.values[1] * 10}
+        )
 
 
 def _first_scalars(record: dict[str, Any]) -> dict[str, Any]:

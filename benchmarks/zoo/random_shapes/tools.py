@@ -11,12 +11,15 @@ from typing import Any
 
 from benchmarks.zoo.kit import Answer, Planned, State, Tool, ToolError, day, prop
 from benchmarks.zoo.random_shapes.aggregates import aggregate_offers
+from benchmarks.zoo.random_shapes.big_records import claims_offers, pairs_offer
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.joins import empty_join_offers, join_offers
 from benchmarks.zoo.random_shapes.lookups import empty_offers, lookup_offers, nested_offers
 from benchmarks.zoo.random_shapes.offer import Offer, object_schema
 from benchmarks.zoo.random_shapes.reading import Reader
+from benchmarks.zoo.random_shapes.relay import comments_offer
 from benchmarks.zoo.random_shapes.searches import RandomSearch
+from benchmarks.zoo.random_shapes.title_refs import count_offer, title_join
 
 
 class RandomTools:
@@ -44,6 +47,8 @@ class RandomTools:
             "aggregate": aggregate_offers(self.read),
             "empty": empty_offers(self.read, self.search, empty_join_offers(self.read)),
         }
+        for offer in format_offers(self.read, self.search):
+            self.offers[offer.kind].append(offer)
 
     def tools(self) -> list[Tool]:
         seen = {o.tool.name: o.tool for offers in self.offers.values() for o in offers}
@@ -191,3 +196,17 @@ class RandomTools:
             lambda s, a: (answer, []),
             (arg,),
         )
+
+
+def format_offers(read: Reader, search: RandomSearch) -> list[Offer]:
+    """The calls the seed's classes of real formats offer (:mod:`.formats`)."""
+    formats, found = read.design.formats, []
+    if formats.claims:
+        found.extend(claims_offers(read))
+    if formats.pairs:
+        found.append(pairs_offer(read))
+    if formats.relay:
+        found.append(comments_offer(read))
+    if formats.title_ref:
+        found.extend((title_join(read), count_offer(search)))
+    return found

@@ -9,8 +9,11 @@ import random
 from typing import Any, ClassVar
 
 from benchmarks.zoo.kit import WORDS, Planned, State, Tool, day, fill, size_of, words
+from benchmarks.zoo.random_shapes.big_records import claims, pairs
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.fields import Field
+from benchmarks.zoo.random_shapes.relay import comments
+from benchmarks.zoo.random_shapes.title_refs import title_ref
 from benchmarks.zoo.random_shapes.tools import RandomTools
 from benchmarks.zoo.shape import Shape
 
@@ -39,12 +42,16 @@ class RandomShape(Shape):
             design.stores["secondary"].append(state, record)
         counts = {"primary": 0, "link": 0}
         refs = [record[design.stores["secondary"].id_key] for record in secondary]
+        titles: list[str] = []
 
         def add() -> None:
             n = counts["primary"]
             ident = design.make_id("primary", n)
             counts["primary"] += 1
-            design.stores["primary"].append(state, self._primary(rng, n, ident, refs))
+            record = self._primary(rng, n, ident, refs)
+            record |= extras(design, n, ident, refs, titles)
+            titles.append(record[design.path(design.domain.primary.fields[0])[0]])
+            design.stores["primary"].append(state, record)
             for _ in range(rng.randint(0, 3)):
                 link = self._link(rng, counts["link"], ident, rng.choice(refs))
                 counts["link"] += 1
@@ -132,6 +139,34 @@ class RandomShape(Shape):
 
     def no_match(self, rng: random.Random, state: State) -> Planned:
         return self._offered("empty", rng, state)
+
+
+def extras(
+    design: Design, n: int, ident: Any, refs: list[Any], titles: list[str]
+) -> dict[str, Any]:
+    """The fields the seed's classes of real formats add to record ``n`` (:mod:`.formats`),
+    drawn from a generator of their own (so the rest of the state is as it was)."""
+    formats, spell = design.formats, design.spell
+    rng = random.Random(f"formats/{design.seed}/{n}")
+    found: dict[str, Any] = {}
+    if formats.claims:
+        found[spell(formats.claims)] = claims(rng, ident, refs)
+    if formats.pairs:
+        key, name, value = formats.pairs
+        found[spell(key)] = pairs(rng, name, value, key == "headers")
+    if formats.relay:
+        found[spell(formats.relay)] = comments(rng, "Comment")
+    if formats.title_ref:
+        found[spell(formats.title_ref)] = title_ref(rng, titles)
+    if design.roster_key is not None and (formats.claims or formats.relay):
+        # Large records are few in a small state: where the seed's calls need them, the first
+        # lists nobody and the second two parties, so that one of each is there.
+        surface = design.surface
+        if n == 0 and "empty_list" in surface.empties:
+            found[design.roster_key] = []
+        if n == 1 and "listing" in surface.joins:
+            found[design.roster_key] = rng.sample(refs, 2)
+    return found
 
 
 def line_items(rng: random.Random, names: tuple[str, ...]) -> list[dict[str, Any]]:
