@@ -184,9 +184,26 @@ def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
     return found or ([SELF] if kind == "date" and schema.time_keyed else [])
 
 
+def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
+    """A query's ``field:value``: the field's value, or a part of it (``from:lena@x.org`` of
+    a sender written ``Lena Novak <lena@x.org>``) when the fields the name fits hold no such
+    value but hold values containing it; nothing when neither a sure name nor a value ties
+    it to a field here (``is:pr`` is no ``isDraft``)."""
+    exact = _read(schema, name, value, ArgumentName("eq", how.words))
+    if exact is None or _holds(schema, list(exact.fields), value):
+        return exact
+    fit, named = _by_name(schema, how.words, "eq", "string") if how.words else (0.0, [])
+    parts = [p for p in by_prefix(schema, value, "contains", named) if p in named]
+    if parts and _kind(value) == "string":
+        return Constraint(name, "contains", value, tuple(parts), fit)
+    return exact if exact.fit >= _SURE_NAME else None
+
+
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     kind = _kind(value)
     op = how.op
+    if op == "match":
+        return _matched(schema, name, value, how)
     if how.ambiguous_bound and kind not in ("date", "number"):
         op, how = "eq", ArgumentName("eq", tokens(name))
     if op == "text":
