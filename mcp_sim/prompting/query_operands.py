@@ -57,7 +57,7 @@ _VALUE = (
 """A value: a quoted literal (with its datatype or language tag), a bare run, or the place of
 a call that computes one (``currentUser()``)."""
 _OPERAND = re.compile(
-    rf"(?P<neg>(?<![\w.])-|!)?(?<![\w.\-/:])(?P<field>{_FIELD})"
+    rf"(?<![\w.\-/:])(?P<neg>-|!)?(?P<field>{_FIELD})"
     rf"(?:(?P<colon>:(?!//)(?:[<>]=?)?)|\s*(?P<op>==|!=|=~|!~|>=|<=|=|>|<|~)\s*"
     rf"|\s+(?P<word>eq|ne|gt|ge|lt|le)\s+)"
     rf"(?P<value>{_VALUE})"
@@ -88,6 +88,8 @@ _OPS = {
     "~": "contains",
 }
 _NEGATED = {"match": "ne", "eq": "ne", "ne": "eq"}
+_SLASHED_DAY = re.compile(r"\d{4}/\d{2}/\d{2}")
+"""A day written with slashes (``after:2025/01/03``), read as the same day with dashes."""
 _NOT_BEFORE = re.compile(r"(?:^|[^\w])NOT\s*$")
 _REGEX_MARKS = re.compile(r"[\\^$*+?()\[\]{}|]")
 
@@ -234,6 +236,8 @@ def _local(name: str) -> str:
 
 
 def _literal(raw: str) -> str:
+    if _SLASHED_DAY.fullmatch(raw):
+        return raw.replace("/", "-")
     typed = _TYPED.match(raw)
     if typed:
         raw = typed[1]

@@ -1,0 +1,121 @@
+"""A query argument searched as constraints on the fields its operands name: a ``field:value``
+matches the field's value or a part of it, a date bounds a field of epoch times, a value
+ruled out excludes, free words are words to find, and an operand that neither names nor
+holds a field here says nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from mcp_sim.prompting.constraints import read_collection
+from mcp_sim.prompting.field_names import read_argument
+from mcp_sim.prompting.field_search import FieldSearch
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.grounding import ground
+from mcp_sim.prompting.scalar_arguments import scalar_arguments
+from mcp_sim.runtime.state_index import StateIndex
+from mcp_sim.spec.world import World
+
+SENDERS = ["Ana Lee <ana@lee.example>", "Bo Ng <bo@ng.example>", "Cy Ruiz <cy@ruiz.example>"]
+SUBJECTS = ["Invoice 12 due", "Lunch plans", "Kickoff notes"]
+
+
+def _millis(day: int) -> str:
+    return str(int(datetime(2025, 3, day, 12, tzinfo=UTC).timestamp() * 1000))
+
+
+def mailbox() -> World:
+    messages: list[dict[str, Any]] = [
+        {
+            "id": f"m{i}",
+            "internalDate": _millis(1 + i % 28),
+            "labelIds": ["INBOX", "UNREAD"] if i % 2 else ["SENT"],
+            "isStarred": i % 5 == 0,
+            "payload": {"headers": {"From": SENDERS[i % 3], "Subject": SUBJECTS[i % 3]}},
+        }
+        for i in range(60)
+    ]
+    return World.model_validate(
+        {
+            "world": "t",
+            "title": "T",
+            "description": "A mailbox.",
+            "state": {
+                "messages": messages,
+                "labels": [{"id": n, "type": "system"} for n in ("INBOX", "SENT", "UNREAD")],
+            },
+            "tools": [
+                {
+                    "name": "search_messages",
+                    "description": "Search messages.",
+                    "input_schema": {"type": "object"},
+                }
+            ],
+        }
+    )
+
+
+def test_operands_are_arguments_whose_names_say_their_operation() -> None:
+    pairs = dict(scalar_arguments({"q": "from:ana after:2025/03/04 -in:trash sort:new x"}))
+    assert pairs == {
+        "from_matches": "ana",
+        "after": "2025-03-04",
+        "in_not": "trash",
+        "sort": "new",
+        "text": "x",
+    }
+    assert read_argument("from_matches").op == "match"
+    assert read_argument("in_not").op == "ne"
+
+
+def test_a_mail_query_searches_senders_subjects_and_epoch_dates() -> None:
+    world = mailbox()
+    index = StateIndex(world, world.state)
+    query = "from:ana@lee.example subject:invoice after:2025/03/10 before:2025/03/20 is:unread"
+    schema = FieldTables.of(index).schema(
+        next(c for c in index.collections if c.pointer == "/messages")
+    )
+    reading = read_collection(schema, {"q": query})
+    described = [c.describe() for c in reading.constraints]
+    assert 'payload/headers/From contains "ana@lee.example"' in described
+    assert 'payload/headers/Subject contains "invoice"' in described
+    assert 'labelIds/* = "unread"' in described
+    # The days bound the message's milliseconds since 1970.
+    assert {c.op: c.value for c in reading.constraints if c.fields == ("internalDate",)} == {
+        "min": int(datetime(2025, 3, 10, tzinfo=UTC).timestamp() * 1000),
+        "max": int(datetime(2025, 3, 20, tzinfo=UTC).timestamp() * 1000),
+    }
+    overlay = index.overlay_of(world.state)
+    found, *_ = FieldSearch(overlay, world.state).search(
+        world.tool("search_messages"), {"q": query}
+    )
+    messages = world.state["messages"]
+    wanted = [
+        f"/messages/{i}"
+        for i, m in enumerate(messages)
+        if i % 3 == 0 and i % 2 and 10 <= 1 + i % 28 < 20
+    ]
+    assert wanted and found.full == wanted
+
+
+def test_an_operand_no_field_here_names_or_holds_constrains_nothing() -> None:
+    world = mailbox()
+    index = StateIndex(world, world.state)
+    schema = FieldTables.of(index).schema(
+        next(c for c in index.collections if c.pointer == "/messages")
+    )
+    # ``is`` fits ``isStarred`` loosely, which holds no ``pr``: it says nothing of messages.
+    reading = read_collection(schema, {"q": "is:pr from:bo@ng.example"})
+    assert [c.argument for c in reading.constraints] == ["from_matches"]
+
+
+def test_the_records_a_query_names_follow_those_it_finds() -> None:
+    world = mailbox()
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    tool = world.tool("search_messages")
+    picks = ground(overlay, world.state, tool, {"q": "from:cy@ruiz.example label:SENT"}).picks
+    order = list(picks)
+    assert order[0].startswith("/messages/") and picks[order[0]].complete
+    # The label the query names is shown, after the messages it finds.
+    assert order.index("/labels/1") > order.index(order[0])
