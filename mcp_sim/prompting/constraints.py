@@ -22,6 +22,7 @@ from mcp_sim.prompting.epoch_bounds import epoch_bound
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
+    names_collection,
     read_argument,
     side_of,
     tokens,
@@ -303,6 +304,7 @@ def read_collection(
     """The constraints ``arguments`` put on the records of ``schema``'s collection (``told``:
     the words of the tool's name and description, which choose the dates a period bounds)."""
     found: list[Constraint] = []
+    named = 0.0
     for name, value in scalar_arguments(arguments):
         how = read_argument(name)
         if how.control and not _selects(schema, how, value):
@@ -315,8 +317,11 @@ def read_collection(
         )
         if constraint is not None:
             found.append(constraint)
+        elif how.op == "match" and names_collection(schema.collection, value):
+            # A query's qualifier naming the records searched (``is:pr`` of pullRequests).
+            named += 1.0
     found = _ranges(schema, _exclusive(found))
-    score = sum(weight_of(c) for c in found)
+    score = sum(weight_of(c) for c in found) + (named if found else 0.0)
     return Reading(schema.collection, tuple(found), score)
 
 

@@ -152,6 +152,20 @@ def plural_words(text: str) -> set[str]:
     return {one for w in lowered if (one := singular(w)) != w}
 
 
+def names_collection(pointer: str, value: object) -> bool:
+    """Whether ``value`` is a word naming the records of the collection at ``pointer``: a
+    segment's word (``issue`` of ``/repository/issues``) or the initials of a segment of
+    several words (``pr`` of ``/pullRequests/edges``)."""
+    if not isinstance(value, str) or not value.isalpha():
+        return False
+    wanted = singular(value.casefold())
+    for segment in (tokens(s) for s in pointer.split("/")):
+        initials = "".join(w[0] for w in segment) if len(segment) > 1 else ""
+        if wanted in segment or wanted == initials:
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class ArgumentName:
     """An argument's name read as a constraint: the operation and the field name left."""

@@ -22,7 +22,7 @@ from mcp_sim.prompting.constraints import (
     Reading,
     names_one,
 )
-from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_names import names_collection, read_argument, tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
     Places,
@@ -49,6 +49,7 @@ from mcp_sim.prompting.partitions import searched_partitions
 from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
+from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
 from mcp_sim.runtime.state_index import StateOverlay
@@ -75,6 +76,14 @@ def _listed(value: Any) -> list[Any]:
 
 def _natural(pointer: str) -> list[tuple[int, str]]:
     return [(int(p), "") if p.isdigit() else (-1, p) for p in pointer.split("/")]
+
+
+def _queried(collection: str, arguments: dict[str, Any]) -> bool:
+    """Whether a query's ``field:value`` names the records of ``collection`` (``is:pr``)."""
+    return any(
+        read_argument(name).op == "match" and names_collection(collection, value)
+        for name, value in scalar_arguments(arguments)
+    )
 
 
 MOST_PARTIAL = 200
@@ -123,6 +132,10 @@ class FieldSearch:
         said = _said(tool)
         listed = named if (said[2] or {}).get("type") == "array" else named & asked_words(*said)
         results += searched_partitions(collections, results, self.run)
+        if _queried(first.collection, arguments):
+            # The records a query's qualifier names (``is:pr``) are what it asks for, not
+            # links to the records the tool's name names (``search_issues``).
+            return results
         if follow_links(self.tables, self.state, collections, results, listed):
             return results
         hop = self.referring(results[0], asked, {r.collection.pointer for r in results})

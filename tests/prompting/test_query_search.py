@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mcp_sim.prompting.constraints import read_collection
-from mcp_sim.prompting.field_names import read_argument
+from mcp_sim.prompting.field_names import names_collection, read_argument
 from mcp_sim.prompting.field_search import FieldSearch
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import ground
@@ -119,3 +119,32 @@ def test_the_records_a_query_names_follow_those_it_finds() -> None:
     assert order[0].startswith("/messages/") and picks[order[0]].complete
     # The label the query names is shown, after the messages it finds.
     assert order.index("/labels/1") > order.index(order[0])
+
+
+def test_a_qualifier_naming_a_collection_chooses_it_over_the_tools_name() -> None:
+    assert names_collection("/data/pullRequests/edges", "pr")
+    assert names_collection("/data/issues/edges", "issue")
+    assert not names_collection("/data/issues/edges", "open")
+    people = ["ana", "bo", "cy"]
+    items = [{"number": i, "author": people[i % 3], "state": "OPEN"} for i in range(30)]
+    pulls = [{"number": 100 + i, "author": people[i % 3], "state": "OPEN"} for i in range(30)]
+    world = World.model_validate(
+        {
+            "world": "t",
+            "title": "T",
+            "description": "A repository.",
+            "state": {"issues": items, "pullRequests": pulls},
+            "tools": [
+                {
+                    "name": "search_issues",
+                    "description": "Search issues and pull requests.",
+                    "input_schema": {"type": "object"},
+                }
+            ],
+        }
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    search = FieldSearch(overlay, world.state)
+    found = search.search(world.tool("search_issues"), {"query": "is:pr author:bo is:open"})
+    assert found[0].collection.pointer == "/pullRequests"
+    assert found[0].full == [f"/pullRequests/{i}" for i in range(1, 30, 3)]
