@@ -10,19 +10,21 @@ Category eq 'Books'``. One reader serves them all, by their common structure, no
 language: an operand is a field, an operator and a value (``field:value``, ``field=value``,
 ``field op value`` with ``=``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``=~``, ``~`` or the
 words ``eq``, ``ne``, ``gt``, ``ge``, ``lt``, ``le``; a range ``field:[a TO b]``), a negation
-(``-field:value``, ``NOT field:value``, ``!=``) rules its value out, and what stands alone is
-a free term: in a flat query (no braces or parentheses: a mail or issue search) a bare word is
-a word to find in the text, elsewhere a free term is a value (a metric's name, a quoted
-literal). Left out: operators and keywords (``AND``,
-``SELECT``), a query's variables (``?item``, kept as a field's name when compared), function
-names (``rate(``, ``YEAR(``), calls whose arguments are names (``on(instance)``,
-``currentUser()``), durations in brackets (``[5m]``) and punctuation.
+(``-field:value``, ``NOT field:value``, ``!=``) rules its value out, a graph pattern's triple
+(``?item wdt:P31 wd:Q5``) is its predicate's field and its object's value, and what stands
+alone is a free term: in a flat query (no braces or parentheses: a mail or issue search) a
+bare word is a word to find in the text, elsewhere a free term is a value (a metric's name,
+a quoted literal). Left out: operators and keywords (``AND``, ``SELECT``), a query's
+variables (``?item``, kept as a field's name when compared), function names (``rate(``,
+``YEAR(``), calls whose arguments are names (``on(instance)``, ``currentUser()``),
+durations in brackets (``[5m]``) and punctuation.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MOST_CHARS = 4000
 """A longer text is a document, not a query."""
@@ -36,8 +38,9 @@ _URL = re.compile(r"\b[A-Za-z][\w+.-]*://\S*")
 _KEYWORDS = frozenset(["and", "or", "not", "to", "in", "by"])
 """Words of a query's syntax, in whatever case they are written."""
 _FUNCTION = re.compile(r"\b[A-Za-z_]\w*\s*\(")
+_FIELD = r"[A-Za-z_?$@][\w.\-/?$@]*"
 _RANGE = re.compile(
-    r"(?P<neg>-|!)?(?P<field>[A-Za-z_?$@][\w.\-/?$@]*):\s*[\[{]\s*(?P<low>\S+)\s+TO\s+"
+    rf"(?P<neg>-|!)?(?P<field>{_FIELD}):\s*[\[{{]\s*(?P<low>\S+)\s+TO\s+"
     r"(?P<high>[^\]}\s]+)\s*[\]}]"
 )
 _PREFIXED = r"[A-Za-z][\w-]*:[A-Za-z_][\w-]*"
@@ -49,7 +52,6 @@ _TRIPLE = re.compile(
 ``;`` continues the subject before it)."""
 _BRACKETS = re.compile(r"\[[^\]]*\]")
 """A bracketed group that is no range (a duration ``[5m]``, a slice): no value."""
-_FIELD = r"[A-Za-z_?$@][\w.\-/?$@]*"
 _VALUE = (
     r"(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')(?:\^\^[\w:#]+|@[A-Za-z-]+)?"
     r"|[^\s,;(){}\[\]\"'\x00]+|\x00"
@@ -85,6 +87,7 @@ _OPS = {
     ":<": "max",
     ":<=": "max",
     "=~": "regex",
+    "!~": "unlike",
     "~": "contains",
 }
 _NEGATED = {"match": "ne", "eq": "ne", "ne": "eq"}
@@ -106,7 +109,12 @@ class Operand:
     value: str | list[str]
 
 
-def query_operands(text: str) -> list[Operand] | None:
+QUERIES_KEPT = 1 << 10
+"""Queries whose reading is remembered: a call's query is read once per collection searched."""
+
+
+@lru_cache(maxsize=QUERIES_KEPT)
+def query_operands(text: str) -> tuple[Operand, ...] | None:
     """``text`` read as a query (see the module); ``None`` when it is no query: a plain value,
     prose, a time, an address. A query has an operand on a field and another term beside it,
     or is a selector in braces."""
@@ -131,7 +139,7 @@ def query_operands(text: str) -> list[Operand] | None:
     found += _free(rest[at:], flat)
     if not fielded or (len(found) < 2 and "{" not in text):
         return None
-    return found
+    return tuple(found)
 
 
 def _ranges(text: str) -> list[Operand]:
@@ -169,6 +177,8 @@ def _operand(match: re.Match[str], negated: bool) -> Operand | None:
         return None
     if op == "regex":
         return _regex(field, value, negated)
+    if op == "unlike":
+        return None  # what a pattern rules out is too loose to exclude by
     if op == "ne" and match["neg"]:
         return None  # a doubled negation says too little to bother
     if negated:

@@ -4,7 +4,13 @@ syntax left out; and what is no query stays a plain value."""
 
 from __future__ import annotations
 
-from mcp_sim.prompting.query_operands import Operand, query_operands
+from mcp_sim.prompting.query_operands import Operand
+from mcp_sim.prompting.query_operands import query_operands as read
+
+
+def query_operands(text: str) -> list[Operand] | None:
+    found = read(text)
+    return None if found is None else list(found)
 
 
 def test_a_mail_search_gives_fields_values_and_negations() -> None:
