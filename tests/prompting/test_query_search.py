@@ -30,7 +30,7 @@ def mailbox() -> World:
         {
             "id": f"m{i}",
             "internalDate": _millis(1 + i % 28),
-            "labelIds": ["INBOX", "UNREAD"] if i % 2 else ["SENT"],
+            "labelIds": (["INBOX", "UNREAD"] if i % 2 else ["SENT"]) + ["Label_9"] * (i % 4 == 1),
             "isStarred": i % 5 == 0,
             "payload": {"headers": {"From": SENDERS[i % 3], "Subject": SUBJECTS[i % 3]}},
         }
@@ -43,7 +43,10 @@ def mailbox() -> World:
             "description": "A mailbox.",
             "state": {
                 "messages": messages,
-                "labels": [{"id": n, "type": "system"} for n in ("INBOX", "SENT", "UNREAD")],
+                "labels": [
+                    *({"id": n, "name": n, "type": "system"} for n in ("INBOX", "SENT", "UNREAD")),
+                    {"id": "Label_9", "name": "Travel", "type": "user"},
+                ],
             },
             "tools": [
                 {
@@ -148,3 +151,12 @@ def test_a_qualifier_naming_a_collection_chooses_it_over_the_tools_name() -> Non
     found = search.search(world.tool("search_issues"), {"query": "is:pr author:bo is:open"})
     assert found[0].collection.pointer == "/pullRequests"
     assert found[0].full == [f"/pullRequests/{i}" for i in range(1, 30, 3)]
+
+
+def test_a_value_naming_a_record_selects_the_records_holding_its_key() -> None:
+    world = mailbox()
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    search = FieldSearch(overlay, world.state)
+    found, *_ = search.search(world.tool("search_messages"), {"q": "label:travel is:unread"})
+    assert 'labelIds/* = ["Label_9"]' in [c.describe() for c in found.constraints]
+    assert found.full == [f"/messages/{i}" for i in range(60) if i % 4 == 1]
