@@ -198,7 +198,10 @@ def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> C
     parts = [p for p in by_prefix(schema, value, "contains", named) if p in named]
     if parts and _kind(value) == "string":
         return Constraint(name, "contains", value, tuple(parts), fit)
-    return exact if exact.fit >= _SURE_NAME else None
+    # A value keying none of these records names none by key (``label:travel`` of labels
+    # keyed ``Label_8``): the key lookups find what it keys elsewhere.
+    sure = exact.fit >= _SURE_NAME and exact.fields != (SELF,)
+    return exact if sure else None
 
 
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
