@@ -53,7 +53,8 @@ def mailbox() -> World:
                     "name": "search_messages",
                     "description": "Search messages.",
                     "input_schema": {"type": "object"},
-                }
+                },
+                {"name": "find_mail", "description": "Find.", "input_schema": {"type": "object"}},
             ],
         }
     )
@@ -160,3 +161,13 @@ def test_a_value_naming_a_record_selects_the_records_holding_its_key() -> None:
     found, *_ = search.search(world.tool("search_messages"), {"q": "label:travel is:unread"})
     assert 'labelIds/* = ["Label_9"]' in [c.describe() for c in found.constraints]
     assert found.full == [f"/messages/{i}" for i in range(60) if i % 4 == 1]
+
+
+def test_a_query_whose_value_keys_a_record_still_searches() -> None:
+    world = mailbox()
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    # ``unread`` keys a label, and the tool names no collection: still a search of messages.
+    query = {"q": "label:travel is:unread"}
+    found = FieldSearch(overlay, world.state).search(world.tool("find_mail"), query)
+    assert found and found[0].collection.pointer == "/messages"
+    assert found[0].full == [f"/messages/{i}" for i in range(60) if i % 4 == 1]
