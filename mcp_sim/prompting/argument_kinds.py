@@ -29,7 +29,8 @@ def own_kind(reading: Reading, kinds: Set[str], id_fields: Mapping[str, str | No
     )
     if len(kept) == len(reading.constraints):
         return reading
-    return Reading(reading.collection, kept, sum(weight_of(c) for c in kept))
+    dropped = sum(weight_of(c) for c in reading.constraints if c not in kept)
+    return Reading(reading.collection, kept, reading.score - dropped)
 
 
 def state_kinds(schemas: Iterable[FieldSchema]) -> frozenset[str]:

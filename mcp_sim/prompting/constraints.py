@@ -18,9 +18,11 @@ from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.prompting.epoch_bounds import epoch_bound
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
+    names_collection,
     read_argument,
     side_of,
     tokens,
@@ -184,9 +186,29 @@ def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
     return found or ([SELF] if kind == "date" and schema.time_keyed else [])
 
 
+def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
+    """A query's ``field:value``: the field's value, or a part of it (``from:lena@x.org`` of
+    a sender written ``Lena Novak <lena@x.org>``) when the fields the name fits hold no such
+    value but hold values containing it; nothing when neither a sure name nor a value ties
+    it to a field here (``is:pr`` is no ``isDraft``)."""
+    exact = _read(schema, name, value, ArgumentName("eq", how.words))
+    if exact is None or _holds(schema, list(exact.fields), value):
+        return exact
+    fit, named = _by_name(schema, how.words, "eq", "string") if how.words else (0.0, [])
+    parts = [p for p in by_prefix(schema, value, "contains", named) if p in named]
+    if parts and _kind(value) == "string":
+        return Constraint(name, "contains", value, tuple(parts), fit)
+    # A value keying none of these records names none by key (``label:travel`` of labels
+    # keyed ``Label_8``): the key lookups find what it keys elsewhere.
+    sure = exact.fit >= _SURE_NAME and exact.fields != (SELF,)
+    return exact if sure else None
+
+
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     kind = _kind(value)
     op = how.op
+    if op == "match":
+        return _matched(schema, name, value, how)
     if how.ambiguous_bound and kind not in ("date", "number"):
         op, how = "eq", ArgumentName("eq", tokens(name))
     if op == "text":
@@ -198,6 +220,9 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     if not fields and op in ("min", "max"):
         # Only fields whose values are of the bound's magnitude, not any that spans it.
         fields = [p for p in _by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
+        epoch = epoch_bound(schema, value, how.words) if kind == "date" and not fields else None
+        if epoch is not None:  # a date on times since 1970 (a message's ``internalDate``)
+            return Constraint(name, op, epoch[1], tuple(epoch[0]), 0.0)
         if how.words:
             # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
             named = [
@@ -282,6 +307,7 @@ def read_collection(
     """The constraints ``arguments`` put on the records of ``schema``'s collection (``told``:
     the words of the tool's name and description, which choose the dates a period bounds)."""
     found: list[Constraint] = []
+    named = 0.0
     for name, value in scalar_arguments(arguments):
         how = read_argument(name)
         if how.control and not _selects(schema, how, value):
@@ -294,8 +320,11 @@ def read_collection(
         )
         if constraint is not None:
             found.append(constraint)
+        elif how.op == "match" and names_collection(schema.collection, value):
+            # A query's qualifier naming the records searched (``is:pr`` of pullRequests).
+            named += 1.0
     found = _ranges(schema, _exclusive(found))
-    score = sum(weight_of(c) for c in found)
+    score = sum(weight_of(c) for c in found) + (named if found else 0.0)
     return Reading(schema.collection, tuple(found), score)
 
 

@@ -58,6 +58,9 @@ _UPPER_BOUND = frozenset(
 )
 _PREFIX = frozenset(["prefix", "starts", "startswith", "start_with", "begins"])
 _CONTAINS = frozenset(["contains", "containing", "like", "includes", "including", "substring"])
+_MATCH = frozenset(["matches"])
+"""The mark of a query's ``field:value`` (see :mod:`mcp_sim.prompting.query_operands`): the
+field's value, or a part of it."""
 _NEGATION = frozenset(["not", "except", "excluding", "exclude", "excluded", "without", "nin"])
 """Marks of an argument that rules a value out (``style_not``, ``exceptColor``)."""
 TEXT_NAMES = frozenset(
@@ -99,6 +102,8 @@ CONTROL_NAMES = frozenset(
         "desc",
         "token",
         "results",
+        "first",
+        "last",
     ]
 )
 _CONTROL_TOO = frozenset({"size", "max", "num", "n", "number", "return"})
@@ -147,12 +152,26 @@ def plural_words(text: str) -> set[str]:
     return {one for w in lowered if (one := singular(w)) != w}
 
 
+def names_collection(pointer: str, value: object) -> bool:
+    """Whether ``value`` is a word naming the records of the collection at ``pointer``: a
+    segment's word (``issue`` of ``/repository/issues``) or the initials of a segment of
+    several words (``pr`` of ``/pullRequests/edges``)."""
+    if not isinstance(value, str) or not value.isalpha():
+        return False
+    wanted = singular(value.casefold())
+    for segment in (tokens(s) for s in pointer.split("/")):
+        initials = "".join(w[0] for w in segment) if len(segment) > 1 else ""
+        if wanted in segment or wanted == initials:
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class ArgumentName:
     """An argument's name read as a constraint: the operation and the field name left."""
 
     op: str
-    """``eq``, ``ne``, ``min``, ``max``, ``prefix``, ``contains`` or ``text``."""
+    """``eq``, ``ne``, ``min``, ``max``, ``prefix``, ``contains``, ``match`` or ``text``."""
     words: tuple[str, ...]
     """The field name's words (empty for a bare ``after`` or ``q``)."""
     ambiguous_bound: bool = False
@@ -177,7 +196,8 @@ def read_argument(name: str) -> ArgumentName:
     if raw[-2:] == ("not", "in"):
         # ``color_not_in``: none of a list.
         raw = (*raw[:-2], "not")
-    for op, marks in (("prefix", _PREFIX), ("contains", _CONTAINS), ("ne", _NEGATION)):
+    marked = (("prefix", _PREFIX), ("contains", _CONTAINS), ("ne", _NEGATION), ("match", _MATCH))
+    for op, marks in marked:
         if raw[-1] in marks or raw[0] in marks:
             rest = raw[:-1] if raw[-1] in marks else raw[1:]
             return ArgumentName(op, tuple(singular(w) for w in rest if w != "with"))

@@ -22,7 +22,7 @@ from mcp_sim.prompting.constraints import (
     Reading,
     names_one,
 )
-from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_names import names_collection, read_argument, tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
     Places,
@@ -37,6 +37,7 @@ from mcp_sim.prompting.link_join import follow_links
 from mcp_sim.prompting.link_kinds import holds, place_key
 from mcp_sim.prompting.listed_in import listing_reading
 from mcp_sim.prompting.named_counts import MOST_NAMING_COUNTED, counted_by
+from mcp_sim.prompting.named_keys import keyed_by_names
 from mcp_sim.prompting.nested_records import (
     in_sequence,
     movement,
@@ -48,6 +49,7 @@ from mcp_sim.prompting.partitions import searched_partitions
 from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
+from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
 from mcp_sim.prompting.value_labels import equal_labels
@@ -75,6 +77,22 @@ def _listed(value: Any) -> list[Any]:
 
 def _natural(pointer: str) -> list[tuple[int, str]]:
     return [(int(p), "") if p.isdigit() else (-1, p) for p in pointer.split("/")]
+
+
+def _linked_to(
+    tool: ToolSpec | None, named: set[str], collection: str, arguments: dict[str, Any]
+) -> set[str] | None:
+    """The words of the collection the records found may be links to: the tool's name's,
+    when it asks for a list (an owner's boats, not an order's user); ``None`` when a query's
+    ``field:value`` names the records found (``is:pr`` of ``search_issues``): they are what
+    it asks for."""
+    if any(
+        read_argument(name).op == "match" and names_collection(collection, value)
+        for name, value in scalar_arguments(arguments)
+    ):
+        return None
+    said = _said(tool)
+    return named if (said[2] or {}).get("type") == "array" else named & asked_words(*said)
 
 
 MOST_PARTIAL = 200
@@ -119,11 +137,9 @@ class FieldSearch:
             linked = readings[1:] if lookup else [r for r in readings[1:] if refers(r)]
             chosen = linked[:LINKED_SEARCHES]
             results += [self.run(self.collection(r.collection), r) for r in chosen]
-        # Links lead to a list the tool asks for (an owner's boats), not to an order's user.
-        said = _said(tool)
-        listed = named if (said[2] or {}).get("type") == "array" else named & asked_words(*said)
+        listed = _linked_to(tool, named, first.collection, arguments)
         results += searched_partitions(collections, results, self.run)
-        if follow_links(self.tables, self.state, collections, results, listed):
+        if listed is None or follow_links(self.tables, self.state, collections, results, listed):
             return results
         hop = self.referring(results[0], asked, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
@@ -178,6 +194,7 @@ class FieldSearch:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
 
     def run(self, collection: Collection, reading: Reading) -> SearchResult:
+        reading = keyed_by_names(self.overlay, self.tables, collection, reading)
         schema = self.tables.schema(collection)
         entity = nested_entity(schema, reading, self.tables.kinds, self.tables.records(collection))
         if entity is not None:

@@ -32,7 +32,7 @@ from typing import Any
 from mcp_sim.prompting.aggregate_calls import is_aggregate
 from mcp_sim.prompting.aggregates import Summary, summarize, summed_search
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
-from mcp_sim.prompting.argument_values import COMPOUND, argument_values
+from mcp_sim.prompting.argument_values import COMPOUND, argument_values, queried_values
 from mcp_sim.prompting.call_searches import call_searches
 from mcp_sim.prompting.composed_ids import composed_records
 from mcp_sim.prompting.event_grounding import EventGrounding
@@ -152,11 +152,12 @@ class Grounding(EventGrounding):
         bounds = _bounds(arguments)
         unbounded = {k: v for k, v in arguments.items() if k not in bounds}
         labels = [label for label in argument_values(unbounded) if label not in self.resolved]
+        # The records a query's values name (``wd:Q5``, ``label:INBOX``) describe what it
+        # searches for: they follow the records it finds.
+        queried = queried_values(unbounded)
         for label in [*labels, *joined_ids(arguments)]:
-            # A nested map's key names a record only when few records have it (an item id
-            # names its product; a date names no sailing: the match below weighs it).
-            for hit in self.overlay.key_hits(label):
-                self._pick(hit.pointer, "named", hit.inner)
+            if label not in queried:
+                self._key_named(label)
         if self.fold(tool, arguments, answers):
             return self.unlog()
         evident = self._evident(tool, arguments, labels, bounds)
@@ -180,6 +181,8 @@ class Grounding(EventGrounding):
             self._match(tool, arguments, labels)
         for search in self.searches:
             self._searched(search, complete=True)
+        for label in (label for label in labels if label in queried):
+            self._key_named(label)
         self._show(evident if self.join is None and telling else [])
         if not self.picks and self.join is None:
             for pointer in read_records(self.overlay, tool):
@@ -195,6 +198,12 @@ class Grounding(EventGrounding):
             self._searched(search, complete=False)
         self._recent(recent)
         return self.unlog()
+
+    def _key_named(self, label: str) -> None:
+        # A nested map's key names a record only when few records have it (an item id
+        # names its product; a date names no sailing: the match below weighs it).
+        for hit in self.overlay.key_hits(label):
+            self._pick(hit.pointer, "named", hit.inner)
 
     def _recent(self, recent: Iterable[str]) -> None:
         """The records the recent turns' texts name."""

@@ -16,7 +16,7 @@ from mcp_sim.prompting.constraints import (
     names_one,
     read_collection,
 )
-from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.periods import is_period
 from mcp_sim.prompting.record_fields import KEY, SELF, FieldSchema
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
@@ -49,7 +49,7 @@ def rank_readings(
         reading = own_kind(read_collection(schema, arguments, told), kinds, id_fields)
         if not reading.constraints:
             continue
-        if is_lookup(reading, id_fields.get(schema.collection)):
+        if is_lookup(reading, id_fields.get(schema.collection)) and not _queried(reading):
             keys |= {v for c in reading.constraints for v in _labels(c.value)}
             continue
         # Any segment may name the records (``/stations/edges``: a paged list of stations).
@@ -81,6 +81,12 @@ _NAMED_BY_VALUE = 2.0
 """The argument whose value names the collection is met by the collection itself: it weighs
 as a constraint does at its best (a field its name names, holding the value; see
 :func:`mcp_sim.prompting.constraints.weight_of`)."""
+
+
+def _queried(reading: Reading) -> bool:
+    """Whether every constraint is a query's ``field:value``: a query searches, whatever
+    keys its values name (``is:unread`` beside ``label:travel``); those are looked up apart."""
+    return all(read_argument(c.argument).op == "match" for c in reading.constraints)
 
 
 def _labels(value: Any) -> set[str]:

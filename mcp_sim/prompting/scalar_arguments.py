@@ -8,6 +8,14 @@ or ``tags``), is read as one pair per requirement, each named by its label's key
 ``web``, ``tier_not`` = ``db`` (a value ruled out), ``env`` = any of ``prod``, ``staging``
 (``notin``: none of them). The search then ties each key to the label field it names, as it
 ties any argument (``app`` ↔ ``labels/app``, ``app.kubernetes.io/name`` ↔ its own key).
+
+Any other string written as a **query** (see :mod:`mcp_sim.prompting.query_operands`:
+``from:alice subject:"q3 report" -in:trash``, ``?item wdt:P31 wd:Q5``, ``up{job="api"}``) is
+read the same way, one pair per operand, named so that :func:`read_argument` reads its
+operation back: ``from_matches`` (the field's value or a part of it), ``in_not``,
+``created_max``, ``instance_prefix``; a term standing alone is a pair without a name (a value
+some field holds, whichever), or named ``text`` when it is a word to find; a literal that
+constrains no field (a language tag) is none.
 """
 
 from __future__ import annotations
@@ -16,7 +24,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_names import read_argument, tokens
+from mcp_sim.prompting.query_operands import Operand, query_operands
+from mcp_sim.prompting.record_fields import magnitude
 
 _SELECTOR_NAMES = frozenset(["selector", "label", "labels", "tag", "tags"])
 _KEY = r"[A-Za-z0-9][A-Za-z0-9._/-]*"
@@ -24,6 +34,15 @@ _REQUIREMENT = re.compile(
     rf"^\s*(?P<key>{_KEY})\s*(?:(?P<op>==|!=|=)\s*(?P<value>[A-Za-z0-9._-]*)"
     rf"|\s+(?P<set>in|notin)\s*\((?P<values>[^)]*)\))\s*$"
 )
+_SUFFIXES = {
+    "ne": "_not",
+    "min": "_min",
+    "max": "_max",
+    "prefix": "_prefix",
+    "contains": "_contains",
+    "match": "_matches",
+}
+"""How a query operand's operation is written after its field's name (see the module)."""
 _PARTS = re.compile(r",(?![^(]*\))")
 """The commas between requirements, not those inside a set's parentheses."""
 
@@ -46,10 +65,35 @@ def selector_requirements(text: str) -> list[tuple[str, Any]] | None:
     return found or None
 
 
+def query_arguments(text: str) -> list[tuple[str, Any]] | None:
+    """``text`` read as a query: one ``(name, value)`` per operand (see the module), each
+    once; ``None`` when it is no query."""
+    operands = query_operands(text)
+    if operands is None:
+        return None
+    pairs = [(operand_name(o), o.value) for o in operands if o.op != "literal"]
+    return [p for i, p in enumerate(pairs) if p not in pairs[:i]]
+
+
+def operand_name(operand: Operand) -> str:
+    """The name a query's operand goes by as an argument (see the module)."""
+    if not operand.field:
+        return "text" if operand.op == "text" else ""
+    how = read_argument(operand.field)
+    if how.control:
+        return operand.field  # ``sort:created-desc`` shapes the answer, as ``sort`` would
+    # ``after:2025-01-03`` bounds, as ``after`` would; ``from:alice`` names a sender.
+    bound = not how.ambiguous_bound or magnitude(operand.value) is not None
+    if operand.op == "match" and how.op in ("min", "max") and bound:
+        return operand.field
+    return operand.field + _SUFFIXES.get(operand.op, "")
+
+
 def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tuple[str, Any]]:
     """``(name, value)`` per argument with a scalar or a list of scalars; a nested object's
     entries by their own names (a ``min``/``max`` entry under its parent's name); a label
-    selector's requirements each by its key (see the module)."""
+    selector's requirements each by its key, a query's operands each by its field (see the
+    module)."""
     for name, value in arguments.items():
         if isinstance(value, dict):
             yield from scalar_arguments(value, name)
@@ -66,4 +110,9 @@ def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tu
             if requirements is not None:
                 yield from requirements
                 continue
+        texts = value if isinstance(value, list) else [value]
+        queries = [q for t in texts if isinstance(t, str) and (q := query_arguments(t))]
+        if queries:  # a query, or a list of them (a metrics API's ``match[]`` selectors)
+            yield from (pair for query in queries for pair in query)
+            continue
         yield (f"{parent}_{name}" if parent and bare and bare[0] in ("min", "max") else name), value

@@ -3,7 +3,7 @@ comparisons are remembered."""
 
 from __future__ import annotations
 
-from mcp_sim.prompting.field_names import name_score, tokens
+from mcp_sim.prompting.field_names import name_score, read_argument, tokens
 
 
 def test_a_name_is_read_as_its_singular_lower_case_words() -> None:
@@ -17,3 +17,14 @@ def test_a_name_scored_again_is_remembered_and_scores_alike() -> None:
     hits = name_score.cache_info().hits
     assert name_score(arg, path) == first == 1.0
     assert name_score.cache_info().hits == hits + 1
+
+
+def test_a_page_size_and_a_query_match_read_as_what_they_are() -> None:
+    # GraphQL's ``first``/``last`` page a list, as ``limit`` does; ``first_name`` is a field.
+    assert read_argument("first").control and read_argument("last").control
+    assert not read_argument("first_name").control
+    # A query's ``from:alice`` (see ``prompting/scalar_arguments.py``) matches a sender.
+    assert (read_argument("from_matches").op, read_argument("from_matches").words) == (
+        "match",
+        ("from",),
+    )

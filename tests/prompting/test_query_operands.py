@@ -1,0 +1,101 @@
+"""A query string read as operands by its structure, whatever its language: fields with
+operators and values, ranges, negations, graph-pattern triples and free terms, with the
+syntax left out; and what is no query stays a plain value."""
+
+from __future__ import annotations
+
+from mcp_sim.prompting.query_operands import Operand
+from mcp_sim.prompting.query_operands import query_operands as read
+
+
+def query_operands(text: str) -> list[Operand] | None:
+    found = read(text)
+    return None if found is None else list(found)
+
+
+def test_a_mail_search_gives_fields_values_and_negations() -> None:
+    found = query_operands('from:alice@x.org subject:"quarterly report" after:2024/01/01 -in:trash')
+    assert found == [
+        Operand("from", "match", "alice@x.org"),
+        Operand("subject", "match", "quarterly report"),
+        Operand("after", "match", "2024-01-01"),
+        Operand("in", "ne", "trash"),
+    ]
+
+
+def test_qualifiers_with_bounds_and_free_words() -> None:
+    found = query_operands("repo:acme/api is:open created:<=2025-01-25 crash NOT label:bug")
+    assert found == [
+        Operand("repo", "match", "acme/api"),
+        Operand("is", "match", "open"),
+        Operand("created", "max", "2025-01-25"),
+        Operand("", "text", "crash"),
+        Operand("label", "ne", "bug"),
+    ]
+
+
+def test_comparisons_words_and_ranges() -> None:
+    jql = 'project = ABC AND status = "In Progress" AND assignee = currentUser()'
+    assert query_operands(jql) == [
+        Operand("project", "eq", "ABC"),
+        Operand("status", "eq", "In Progress"),
+    ]
+    assert query_operands("Price gt 20 and Category eq 'Books'") == [
+        Operand("Price", "min", "20"),
+        Operand("Category", "eq", "Books"),
+    ]
+    assert query_operands("status:active AND price:[10 TO 20]") == [
+        Operand("price", "min", "10"),
+        Operand("price", "max", "20"),
+        Operand("status", "match", "active"),
+    ]
+
+
+def test_a_metrics_selector_gives_its_name_labels_and_regexes() -> None:
+    found = query_operands('rate(http_requests_total{job="api",code=~"5..",env=~"a|b"}[5m])')
+    assert found == [
+        Operand("", "eq", "http_requests_total"),
+        Operand("job", "eq", "api"),
+        Operand("code", "prefix", "5"),
+        Operand("env", "eq", ["a", "b"]),
+    ]
+    # A call over label names gives no value.
+    joined = query_operands('up{job="api"} * on(instance) group_left(version) build_info')
+    assert joined == [
+        Operand("", "eq", "up"),
+        Operand("job", "eq", "api"),
+        Operand("", "eq", "build_info"),
+    ]
+
+
+def test_a_graph_pattern_reads_each_triple_as_its_predicate_and_object() -> None:
+    sparql = """SELECT ?item ?itemLabel WHERE {
+      ?item wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 .
+      wd:Q42 wdt:P108 ?employer .
+      FILTER(YEAR(?born) >= 1950)
+      SERVICE wikibase:label { bd:serviceParam wikibase:language "en". }
+    } ORDER BY DESC(?born)"""
+    found = query_operands(sparql) or []
+    assert Operand("P31", "match", "Q5") in found
+    assert Operand("P27", "match", "Q30") in found
+    assert Operand("", "literal", "Q42") in found  # a subject written out names a record
+    assert Operand("born", "min", "1950") in found
+    assert not any(o.field == "P108" for o in found)  # its object is a variable
+    assert Operand("", "literal", "en") in found  # a literal constrains no field
+
+
+def test_plain_values_are_no_queries() -> None:
+    for text in (
+        "wd:Q5",
+        "label:travel",
+        "2025-12-01T06:15:00Z",
+        "https://x.org/a?b=c",
+        "GRA12/AMB2452",
+        "hello world",
+        "Re: Kickoff notes",
+        "10.0.2.16:9100",
+        "Mon, 17 Mar 2025 04:30:00 -0500",
+    ):
+        assert query_operands(text) is None, text
+    # A selector in braces is one, even with one operand.
+    assert query_operands('{job="api"}') == [Operand("job", "eq", "api")]
