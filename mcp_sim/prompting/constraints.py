@@ -18,7 +18,6 @@ from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_sim.prompting.epoch_bounds import epoch_bound
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
@@ -220,9 +219,6 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     if not fields and op in ("min", "max"):
         # Only fields whose values are of the bound's magnitude, not any that spans it.
         fields = [p for p in _by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
-        epoch = epoch_bound(schema, value, how.words) if kind == "date" and not fields else None
-        if epoch is not None:  # a date on times since 1970 (a message's ``internalDate``)
-            return Constraint(name, op, epoch[1], tuple(epoch[0]), 0.0)
         if how.words:
             # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
             named = [

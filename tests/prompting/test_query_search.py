@@ -85,10 +85,11 @@ def test_a_mail_query_searches_senders_subjects_and_epoch_dates() -> None:
     assert 'payload/headers/From contains "ana@lee.example"' in described
     assert 'payload/headers/Subject contains "invoice"' in described
     assert 'labelIds/* = "unread"' in described
-    # The days bound the message's milliseconds since 1970.
+    # The days bound the message's milliseconds since 1970 (a field of dates: see
+    # :mod:`mcp_sim.prompting.epoch_times`).
     assert {c.op: c.value for c in reading.constraints if c.fields == ("internalDate",)} == {
-        "min": int(datetime(2025, 3, 10, tzinfo=UTC).timestamp() * 1000),
-        "max": int(datetime(2025, 3, 20, tzinfo=UTC).timestamp() * 1000),
+        "min": "2025-03-10",
+        "max": "2025-03-20",
     }
     overlay = index.overlay_of(world.state)
     found, *_ = FieldSearch(overlay, world.state).search(
