@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import read_argument
-from mcp_sim.prompting.field_tables import FieldTables, equal_labels
+from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.value_labels import equal_labels
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import Collection, normalize
 
