@@ -174,6 +174,11 @@ async def test_misses_name_the_facts_a_prompt_lacks_and_the_view_it_had() -> Non
         ("arrival_date", '{"arrival": "2025-03-01"}', False),
         ("a.b", '{"A.B": "2025-03-01"}', True),
         ("a.b", '{"ab": "2025-03-01"}', False),
+        # Marks before or after the words are part of the name, not a casing.
+        ("__typename", '{"__typename": "2025-03-01"}', True),
+        ("_id", '{"_id": "2025-03-01"}', True),
+        ("_id", '{"id": "2025-03-01"}', False),
+        ("_source_ts", '{"_sourceTs": "2025-03-01"}', True),
     ],
 )
 def test_a_fact_is_held_beside_its_key_in_any_casing_of_its_words(
