@@ -40,10 +40,12 @@ def test_a_part_of_a_record_is_shown_as_stored_its_fields_list_decoded() -> None
     shown = shown_record(stored, decoded)
     assert shown["payload"]["headers"] == stored["payload"]["headers"]
     # A list that holds most of the record is its fields: shown by name.
-    fields = {"fields": [{"name": "title", "value": "x" * 200}, {"name": "year", "value": 1}]}
-    assert shown_record(fields, {"fields": {"title": "x" * 200, "year": 1}}) == {
-        "fields": {"title": "x" * 200, "year": 1}
-    }
+    fields = {"meta": {"fields": [{"name": "title", "value": "x" * 200}]}, "id": 7}
+    decoded_fields = {"meta": {"fields": {"title": "x" * 200}}, "id": 7}
+    assert shown_record(fields, decoded_fields) == decoded_fields
+    # So is a field of the record itself however little it holds: every record alike.
+    short = {"fields": [{"name": "year", "value": 1}], "title": "x" * 200}
+    assert shown_record(short, {"fields": {"year": 1}, "title": "x" * 200})["fields"] == {"year": 1}
 
 
 def test_a_view_finds_a_message_by_a_header_and_shows_its_headers_as_stored() -> None:
