@@ -185,13 +185,12 @@ def record_line(
     *,
     focused: bool = False,
     scalars: bool = False,
-    skim_room: int | None = None,
 ) -> str | None:
     """The line showing ``record`` in at most ``room`` characters: whole if it fits (unless
     ``focused``: then its parts beside the focus are outlined first; or ``scalars``: then
     only its scalar fields are shown, every other part outlined), else skimmed (see
-    :mod:`mcp_sim.prompting.skimmed_records`) within ``skim_room``, else trimmed ever harder
-    around its focus; ``None`` if not even that fits."""
+    :mod:`mcp_sim.prompting.skimmed_records`), else trimmed ever harder around its focus;
+    ``None`` if not even that fits."""
     limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
     if scalars:
         limits = (0,)
@@ -203,11 +202,10 @@ def record_line(
             return line
         # Bulk goes before anything an answer would quote is outlined; skimming saves less
         # than two thirds of a record, so one far larger than the room is not tried.
-        skim_room = room if skim_room is None else min(room, skim_room)
-        tries = skims(record, focus) if len(line) <= skim_room * SKIM_REACH else ()
+        tries = skims(record, focus) if len(line) <= room * SKIM_REACH else ()
         for label, shown in zip((SKIMMED_LABEL, PAIRS_LABEL), tries, strict=False):
             line = f"- {pointer}{label}: {dumps(shown)}"
-            if len(line) <= skim_room:
+            if len(line) <= room:
                 return line
     sizes: dict[int, int] = {}
     for limit in limits:

@@ -34,8 +34,6 @@ NOTE_ROOM = 400
 _LEAST_SHARE = 160
 _LEAST_LINE = 16
 """Characters a record's line takes beyond its pointer, at the least."""
-SKIM_LEAVES = 3
-"""A skimmed record leaves the records after it this share (1/N) of the room left."""
 MOST_MISSES = 4
 """Records in a row that do not fit, after which the others are named without being tried."""
 
@@ -143,12 +141,9 @@ class _Section:
         self.partial_heading = False
         self.misses = 0
         """Records in a row that did not fit."""
-        self.following = 0
-        """Picks after the one being shown."""
 
     def render(self) -> str:
-        for at, pick in enumerate(self.picks):
-            self.following = len(self.picks) - at - 1
+        for pick in self.picks:
             if self.left < len(pick.pointer) + _LEAST_LINE or self.misses >= MOST_MISSES:
                 # Trying to fit a large record costs a walk of it per attempt: past a few
                 # that did not fit, the rest are named, not tried.
@@ -189,18 +184,7 @@ class _Section:
         place = place_label(record)
         fit -= len(label) + len(place)
         whole = self.left - 1 - len(label) - len(place)
-        # A skimmed record is larger than its outline: it leaves the records after it a
-        # third of the room, which their outlines or whole lines need.
-        skim_room = fit - (self.left // SKIM_LEAVES if self.following else 0)
-        line = record_line(
-            pick.pointer,
-            record,
-            pick.focus,
-            fit,
-            focused=focused,
-            scalars=scalars,
-            skim_room=skim_room,
-        )
+        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
         if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.

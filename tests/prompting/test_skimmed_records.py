@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.record_render import dumps, record_line
-from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import record_pointers
 from mcp_sim.prompting.skimmed_records import skimmed
 
@@ -70,14 +68,3 @@ def test_a_record_too_large_for_its_room_is_skimmed_before_it_is_outlined() -> N
     assert shown["claims"]["P111"][0]["mainsnak"]["hash"] == f"{11:040x}"
     # A skimmed record is not the record whole: a later turn shows it again.
     assert record_pointers(line) == ()
-
-
-def test_a_skimmed_record_leaves_the_records_after_it_room() -> None:
-    state = {"entities": {"Q42": entity()}, "groups": {"G1": {"id": "G1", "name": "x" * 1200}}}
-    picks = [Pick("/entities/Q42", "named"), Pick("/groups/G1", "linked")]
-    skim = len(dumps(skimmed(entity(), set(), pairs=True)))
-    text = records_section(state, picks, [], skim + 1400)
-    assert '- /groups/G1: {"id":"G1"' in text
-    # Alone, the record is skimmed within all the room.
-    alone = records_section(state, picks[:1], [], skim + 1400)
-    assert "(long text cut" in alone
