@@ -15,7 +15,7 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
-from mcp_sim.prompting.skimmed_records import PAIRS_LABEL, SKIMMED_LABEL, skims
+from mcp_sim.prompting.skimmed_records import PAIRS_LABEL, SKIMMED_LABEL, skimmed
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.state_pages import paged_count, paged_ends
 from mcp_sim.runtime.state_paths import resolve
@@ -173,10 +173,6 @@ FOCUSED_LIMIT = 400
 whole: a sailing matched on one date is shown with that date, not its whole timetable."""
 
 
-SKIM_REACH = 3
-"""A record whose line is at most this many times the room is skimmed before outlined."""
-
-
 def record_line(
     pointer: str,
     record: Any,
@@ -200,11 +196,9 @@ def record_line(
         line = f"- {pointer}: {dumps(record)}"
         if len(line) <= room:
             return line
-        # Bulk goes before anything an answer would quote is outlined; skimming saves less
-        # than two thirds of a record, so one far larger than the room is not tried.
-        tries = skims(record, focus) if len(line) <= room * SKIM_REACH else ()
-        for label, shown in zip((SKIMMED_LABEL, PAIRS_LABEL), tries, strict=False):
-            line = f"- {pointer}{label}: {dumps(shown)}"
+        # Bulk goes before anything an answer would quote is outlined.
+        for label, pairs in ((SKIMMED_LABEL, False), (PAIRS_LABEL, True)):
+            line = f"- {pointer}{label}: {dumps(skimmed(record, focus, pairs))}"
             if len(line) <= room:
                 return line
     sizes: dict[int, int] = {}

@@ -14,7 +14,6 @@ is outlined (see :mod:`mcp_sim.prompting.record_render`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from jsonpointer import escape
@@ -29,13 +28,8 @@ PAIRS_LABEL = " (long text cut, repeated parts and values left out)"
 """The labels of a skimmed record's line: it is not the record whole."""
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-"""One encoder for the many scalars of a record (``json.dumps`` with options builds one a
-call)."""
-
-
 def _dumps(value: Any) -> str:
-    return _ENCODER.encode(value)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def skimmed(record: Any, focus: set[str], pairs: bool = False) -> Any:
@@ -43,34 +37,12 @@ def skimmed(record: Any, focus: set[str], pairs: bool = False) -> Any:
     the record is written) replaced by a note naming where that one is, and, with ``pairs``,
     each ``"key": value`` pair shown earlier in the record left out; the parts at or inside a
     ``focus`` pointer are kept whole."""
-    return next(iter(skims(record, focus, (pairs,))))
-
-
-def skims(record: Any, focus: set[str], tiers: tuple[bool, ...] = (False, True)) -> Iterator[Any]:
-    """:func:`skimmed` ``record`` for each of ``tiers`` (``pairs`` or not), lazily, its
-    parts' JSON written once for all."""
-    texts: dict[int, str] = {}
-    _text(record, texts)
-    for pairs in tiers:
-        yield _Skim(focus, pairs, texts).part(record, "")
-
-
-def _text(value: Any, texts: dict[int, str]) -> str:
-    """``value``'s JSON as :func:`_dumps` writes it, built once from its parts' (each part's
-    kept in ``texts`` by id): dumping each part apart would write a deep record many times."""
-    if isinstance(value, dict):
-        inner = ",".join(f"{_dumps(str(k))}:{_text(value[k], texts)}" for k in sorted(value))
-        text = texts[id(value)] = "{" + inner + "}"
-    elif isinstance(value, list):
-        text = texts[id(value)] = "[" + ",".join(_text(item, texts) for item in value) + "]"
-    else:
-        text = _dumps(value)
-    return text
+    return _Skim(focus, pairs).part(record, "")
 
 
 class _Skim:
-    def __init__(self, focus: set[str], pairs: bool, texts: dict[int, str]) -> None:
-        self.focus, self.pairs, self.texts = focus, pairs, texts
+    def __init__(self, focus: set[str], pairs: bool) -> None:
+        self.focus, self.pairs = focus, pairs
         self.parts: dict[str, str] = {}
         """Each part shown so far (its JSON) → its pointer in the record."""
         self.seen: set[tuple[str, str]] = set()
@@ -96,7 +68,7 @@ class _Skim:
             return value
         if not isinstance(value, dict | list):
             return self.scalar(value)
-        text = self.texts[id(value)]
+        text = _dumps(value)
         if len(text) >= REPEATED_PART:
             first = self.parts.setdefault(text, pointer)
             if first != pointer:
