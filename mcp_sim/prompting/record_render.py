@@ -15,7 +15,6 @@ from typing import Any
 from jsonpointer import escape
 
 from mcp_sim.prompting.record_fields import is_map
-from mcp_sim.prompting.skimmed_records import PAIRS_LABEL, SKIMMED_LABEL, skimmed
 from mcp_sim.runtime.mixed_collections import Kind, array_pointer
 from mcp_sim.runtime.state_pages import paged_count, paged_ends
 from mcp_sim.runtime.state_paths import resolve
@@ -184,9 +183,8 @@ def record_line(
 ) -> str | None:
     """The line showing ``record`` in at most ``room`` characters: whole if it fits (unless
     ``focused``: then its parts beside the focus are outlined first; or ``scalars``: then
-    only its scalar fields are shown, every other part outlined), else skimmed (see
-    :mod:`mcp_sim.prompting.skimmed_records`), else trimmed ever harder around its focus;
-    ``None`` if not even that fits."""
+    only its scalar fields are shown, every other part outlined), else trimmed ever harder
+    around its focus; ``None`` if not even that fits."""
     limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
     if scalars:
         limits = (0,)
@@ -196,11 +194,6 @@ def record_line(
         line = f"- {pointer}: {dumps(record)}"
         if len(line) <= room:
             return line
-        # Bulk goes before anything an answer would quote is outlined.
-        for label, pairs in ((SKIMMED_LABEL, False), (PAIRS_LABEL, True)):
-            line = f"- {pointer}{label}: {dumps(skimmed(record, focus, pairs))}"
-            if len(line) <= room:
-                return line
     sizes: dict[int, int] = {}
     for limit in limits:
         # Only the scalar fields: many records are shown so, and a part's keys would crowd

@@ -15,13 +15,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from mcp_sim.prompting.skimmed_records import PAIRS_LABEL, SKIMMED_LABEL
-
 _RECORD_LINE = re.compile(r"^- (/[^\n]*?): (?=[\[{\"0-9tfn-])", re.MULTILINE)
 """A record line of a view (``- /orders/#W1: {...}``); outlined records carry a label before
 the colon (``(large parts outlined)``) and so are not whole."""
-_PARTIAL = (" (large parts outlined)", SKIMMED_LABEL, PAIRS_LABEL)
-"""The labels of a line showing a record in part."""
+_OUTLINED = " (large parts outlined)"
 _PLACE_LABEL = re.compile(r' \(at \{"lat": [^{}\n]*\}\)(?=:| \(large parts outlined\):)')
 """The position a point feature's line spells out (see :mod:`mcp_sim.prompting.geo_labels`):
 its ``": "`` would otherwise end the pointer early, and the record never count as shown."""
@@ -35,7 +32,7 @@ def record_pointers(head: str) -> tuple[str, ...]:
     """The pointers of the records ``head`` (a turn as shown) shows whole. A session's turns
     keep their heads, so each is read once, not on every later call."""
     found = (_KEY_LABEL.sub("", p) for p in _RECORD_LINE.findall(_PLACE_LABEL.sub("", head)))
-    return tuple(p for p in found if not p.endswith(_PARTIAL))
+    return tuple(p for p in found if not p.endswith(_OUTLINED))
 
 
 def _segments(pointer: str) -> list[str]:

@@ -62,8 +62,7 @@ def test_many_matches_share_the_room_compactly_rather_than_the_first_taking_it()
 def test_past_a_few_records_that_do_not_fit_the_rest_are_named_untried(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Many short fields: nothing to skim or outline, so no record fits.
-    state = {"dirs": {f"d{i}": {f"k{k}": f"v{i}-{k}" for k in range(200)} for i in range(30)}}
+    state = {"dirs": {f"d{i}": {"text": "x" * 2000} for i in range(30)}}
     picks = [Pick(f"/dirs/d{i}", "linked") for i in range(30)]
     tried: list[str] = []
 
