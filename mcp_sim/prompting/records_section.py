@@ -26,6 +26,7 @@ from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.runtime.state_keys import part_name
 from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.stored_parts import shown_record
 
 RECORDS_HEADING = "**Records this call needs** (as they are now; JSON pointer: record):"
 NOTE_ROOM = 400
@@ -95,22 +96,26 @@ def records_section(
     summary: Summary | None = None,
     key_names: dict[str, str] | None = None,
     join: LinkRows | Steps | None = None,
+    stored: Any = None,
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
     ``room`` characters, best first, and a line naming those left out while that fits;
     ``key_names`` names the keys of records that do not hold theirs (see
-    :mod:`mcp_sim.prompting.key_names`)."""
+    :mod:`mcp_sim.prompting.key_names`); ``stored``: the state as stored, when records
+    are shown with their parts as stored (see :mod:`mcp_sim.runtime.stored_parts`)."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
-        rest = records_section(state, picks, searches, room - len(block) - 2, None, key_names, join)
+        left = room - len(block) - 2
+        rest = records_section(state, picks, searches, left, None, key_names, join, stored)
         return f"{block}\n\n{rest}" if rest else block
     # A join's rows are its answer's rows: they come first, then the other records.
     rows = join.render(state, room * 3 // 4 - len(RECORDS_HEADING), key_names or {}) if join else ""
     if rows:
-        rest = records_section(state, picks, searches, room - len(rows) - 1, None, key_names)
+        left = room - len(rows) - 1
+        rest = records_section(state, picks, searches, left, None, key_names, None, stored)
         rest = rest.removeprefix(RECORDS_HEADING).lstrip("\n")
         return "\n".join(p for p in (RECORDS_HEADING, rows, rest) if p)
-    return _Section(state, picks, searches, room, key_names or {}).render()
+    return _Section(state, picks, searches, room, key_names or {}, stored).render()
 
 
 class _Section:
@@ -121,8 +126,10 @@ class _Section:
         searches: list[SearchResult],
         room: int,
         key_names: dict[str, str],
+        stored: Any = None,
     ) -> None:
         self.state, self.picks, self.searches, self.room = state, picks, searches, room
+        self.stored = stored
         self.key_names = key_names
         self.lines: list[str] = []
         self.left = room - len(RECORDS_HEADING) - 1
@@ -144,6 +151,8 @@ class _Section:
                     self.missed.append(pick.pointer)
                 continue
             record = resolve(self.state, pick.pointer)
+            if self.stored is not None:
+                record = shown_record(resolve(self.stored, pick.pointer), record)
             if record is not None:
                 self.add(pick, record)
         if self.missed:

@@ -50,6 +50,7 @@ from mcp_sim.runtime.long_lived import keep_out_of_scans
 from mcp_sim.runtime.state_index import StateIndex, StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import within
+from mcp_sim.runtime.stored_parts import keeps_stored_parts
 from mcp_sim.spec.world import ToolSpec, World
 
 SKELETON_LIMITS = (2000, 400, 80, 0)
@@ -272,12 +273,9 @@ class StateView:
         name otherwise, relabelled (``answered``, see :mod:`mcp_sim.prompting.answer_names`;
         ``picked``: the records picked, those an earlier turn shows included)."""
         picks = list(grounding.picks.values())
+        named = grounding.picks if picked is None else picked
         relabelled = (
-            answered.render(
-                grounding.overlay, state, grounding.picks if picked is None else picked, room // 8
-            )
-            if answered is not None
-            else ""
+            "" if answered is None else answered.render(grounding.overlay, state, named, room // 8)
         )
         room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)
@@ -315,10 +313,17 @@ class StateView:
             grounding.summary,
             names,
             grounding.join,
+            _stored(grounding.overlay),
         )
         labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
         rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
         return "\n\n".join(part for part in (folded, rest, relabelled) if part)
+
+
+def _stored(overlay: StateOverlay) -> Any:
+    """The state as stored, where records are shown with parts of them as stored (see
+    :mod:`mcp_sim.runtime.stored_parts`); else ``None``."""
+    return overlay.state if keeps_stored_parts(overlay.base.encoding) else None
 
 
 def _head(skeleton: Any | None, outline: str) -> str | None:

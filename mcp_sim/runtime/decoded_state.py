@@ -18,6 +18,7 @@ from typing import Any
 from jsonpointer import unescape
 
 from mcp_sim.runtime.state_paths import raw_value
+from mcp_sim.runtime.stored_parts import keeps_stored_parts
 from mcp_sim.runtime.value_decoding import decode
 from mcp_sim.runtime.value_encodings import Encoding, detect
 from mcp_sim.spec.world import World
@@ -58,9 +59,14 @@ def view_encoding(world: World, state: Any) -> Encoding | None:
 def decoded_note(encoding: Encoding) -> str:
     """The line telling the model that the records it is shown are decoded, and how the
     state stores them (which a patch writes)."""
+    parts = (
+        "; a list that is only a part of a record is shown as stored"
+        if keeps_stored_parts(encoding)
+        else ""
+    )
     return (
-        f"Values below are shown decoded; the state stores them encoded ({encoding.describe()}): "
-        "a state patch writes values in the stored form, at the same record pointers."
+        f"Values below are shown decoded; the state stores them encoded ({encoding.describe()})"
+        f"{parts}: a state patch writes values in the stored form, at the same record pointers."
     )
 
 

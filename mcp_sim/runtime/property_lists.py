@@ -326,6 +326,18 @@ def _names_values(tally: ListTally, key: str) -> bool:
     )
 
 
+def _typed_beside(tally: ListTally, key: str) -> bool:
+    """Whether ``key``'s partner is a type tag (``{"__typename": "User", "login": ..}``): its
+    values are names in (nearly) every list and fewer than ``key``'s. Such objects are typed
+    records of one field, not a name and its value: folded, the names would become keys and
+    the type their value (``{"ana": "User"}``), a form no answer quotes."""
+    partner = tally.pair_partners[key].most_common(1)[0][0]
+    kinds = len(tally.pair_names[partner])
+    return tally.pair_lists[partner] * 10 >= tally.pair_keyed[partner] * 9 and 0 < kinds < len(
+        tally.pair_names[key]
+    )
+
+
 def _names_fields(tally: ListTally, key: str) -> bool:
     """Whether ``key`` names a record's fields, some given several times and their values of
     any kind (numbers, objects, lists): its values are names in (nearly) every list that
@@ -353,6 +365,7 @@ def forms_of(tally: ListTally) -> ListForms | None:
         if lists >= _LEAST_LISTS
         and lists * 2 >= tally.pair_keyed[key]
         and (_names_values(tally, key) or _names_fields(tally, key))
+        and not _typed_beside(tally, key)
     )
     tuples = tally.tuple_lists >= _LEAST_LISTS and _vocabulary(tally.tuple_names)
     typed = (

@@ -102,6 +102,22 @@ def test_name_value_pair_lists_read_as_objects() -> None:
     assert plain["Headers"] == {"Accept": "json", "Host": "x"}
 
 
+def test_typed_objects_of_one_field_are_not_name_value_pairs() -> None:
+    people = [f"person-{name}" for name in "abcdefghijkl"]
+    issues = [
+        {
+            "number": i,
+            "assignees": [
+                {"__typename": "Bot" if (i + k) % 5 == 0 else "User", "login": people[(i + k) % 12]}
+                for k in range(2)
+            ],
+        }
+        for i in range(40)
+    ]
+    # The type tag's few values beside many logins: typed records, kept as they are stored.
+    assert detect({"issues": issues}) is None
+
+
 def machine(i: int) -> dict[str, Any]:
     """A record as a list of name/value pairs whose values are of any kind: a nested list
     of pairs, an object, a name given once per watcher and once per service."""
