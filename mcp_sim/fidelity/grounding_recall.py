@@ -125,7 +125,6 @@ def _scalars(value: Any) -> list[Any]:
 
 
 _KEY_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_EDGE_MARKS = re.compile(r"^[_\-]+")
 
 
 def key_pattern(key: str) -> str:
@@ -136,13 +135,9 @@ def key_pattern(key: str) -> str:
     words = _KEY_WORD.findall(key)
     if not words or "".join(words) != re.sub(r"[_\- ]", "", key):
         return "(?i:" + re.escape(json.dumps(key, ensure_ascii=False)) + ")"
-    # Marks around the words are part of the name (``__typename``, ``_id``), not a casing.
-    lead, trail = _EDGE_MARKS.match(key), _EDGE_MARKS.search(key[::-1])
-    ends = (
-        re.escape(lead.group(0) if lead else ""),
-        re.escape(trail.group(0)[::-1] if trail else ""),
-    )
-    return '(?i:"' + ends[0] + r"[_\- ]?".join(re.escape(word) for word in words) + ends[1] + '")'
+    # Marks before the words are part of the name (``__typename``, ``_id``), not a casing.
+    lead = re.escape(key[: len(key) - len(key.lstrip("_-"))])
+    return '(?i:"' + lead + r"[_\- ]?".join(re.escape(word) for word in words) + '")'
 
 
 def present(key: str | None, value: Any, text: str) -> bool:
