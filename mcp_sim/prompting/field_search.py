@@ -28,6 +28,7 @@ from mcp_sim.prompting.field_tables import (
     Places,
     equal_labels,
     held_values,
+    may_bound,
     own_terms,
     record_terms,
     value_test,
@@ -310,6 +311,8 @@ class FieldSearch:
             bounded = ordered.bounded(constraint.op, constraint.value, constraint.argument)
             if bounded is not None:
                 return bounded
+            if not may_bound(constraint.value):
+                return set()
         column = self.tables.column(collection, path, entity)
         return {p for p, values in column if any(map(test, values))}
 

@@ -306,6 +306,15 @@ def _number(value: Any) -> float | None:
         return suffixed_magnitude(value)
 
 
+def may_bound(wanted: Any) -> bool:
+    """Whether a bound of ``wanted`` compares with any value (see :func:`_compare`): a
+    number, a date or a quantity with a unit does, a time of day (``"23:05:00"``) or a word
+    none, so no column need be scanned for it."""
+    if isinstance(wanted, str) and _DATE.match(wanted):
+        return True
+    return _number(wanted) is not None
+
+
 def _compare(actual: Any, wanted: Any) -> int | None:
     """-1, 0, 1 for actual below, at, above wanted; ``None`` when they do not compare."""
     if isinstance(wanted, str) and _DATE.match(wanted) and isinstance(actual, str):
