@@ -45,6 +45,9 @@ class FieldStats:
     """Held under a map keyed by data (a calendar's day, a typed value's ``{"N": "42"}``)."""
     owners: dict[str, str] = field(default_factory=dict)
     """A record's own string field: each value → the key of the record holding it."""
+    said: dict[str, int] | None = field(default=None, compare=False, repr=False)
+    """:meth:`counts` by each value's words (see :func:`summary_asked.narrowed`), read on
+    first use: a field no longer changes once its group is read."""
 
     @property
     def single(self) -> bool:
