@@ -28,7 +28,6 @@ from mcp_sim.prompting.field_tables import (
     Places,
     equal_labels,
     held_values,
-    may_bound,
     own_terms,
     record_terms,
     value_test,
@@ -311,8 +310,6 @@ class FieldSearch:
             bounded = ordered.bounded(constraint.op, constraint.value, constraint.argument)
             if bounded is not None:
                 return bounded
-            if not may_bound(constraint.value):
-                return set()
         column = self.tables.column(collection, path, entity)
         return {p for p, values in column if any(map(test, values))}
 

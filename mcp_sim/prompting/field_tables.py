@@ -238,7 +238,8 @@ class Ordered:
     def bounded(self, op: str, wanted: Any, argument: str = "") -> set[str] | None:
         """The records with a value at or above (``min``) or below (``max``) ``wanted`` (of
         the argument named ``argument``, whose name may say its unit: ``min_memory_gib``);
-        ``None`` when ``wanted`` is neither a number nor a date."""
+        ``None`` when the records must be scanned (a quantity with a unit); none when
+        nothing compares with ``wanted`` (see :func:`may_bound`)."""
         if isinstance(wanted, str) and _DATE.match(wanted):
             keys: list[Any] = [d for d, _ in self.dates]
             pairs: list[Any] = self.dates
@@ -248,7 +249,7 @@ class Ordered:
             try:
                 edge = float(wanted)
             except (TypeError, ValueError):
-                return None
+                return None if may_bound(wanted) else set()
             if self.written:
                 edge = bound_magnitude(edge, argument, self.written)
             keys, pairs = [n for n, _ in self.numbers], self.numbers

@@ -389,17 +389,9 @@ def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:
         if any(said == n + name for n in _NEGATIONS):
             return f.falses
     for f in group.fields.values():
-        held = _said_counts(f) if f.texts else {}
+        held = f.said_counts() if f.texts else {}
         # The value as said, or in the singular ("files" of type ``file``).
         for form in dict.fromkeys([said, singular(said)]):
             if form in held and len(held) <= MOST_DISTINCT:
                 return held[form]
     return None
-
-
-def _said_counts(f: FieldStats) -> dict[str, int]:
-    """How many records hold each value of ``f``, the value's words run together in lower
-    case (``"On Loan"``: ``onloan``): read once per field, as each phrase a tool counts asks."""
-    if f.said is None:
-        f.said = {"".join(words(t)).lower(): n for t, n in f.counts().items()}
-    return f.said
