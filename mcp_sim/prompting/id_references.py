@@ -17,7 +17,7 @@ MOST_HOLDERS = 300
 not looked up."""
 FEW_OWNERS = 2
 """At most this many records holding a value at an id field are the ones it names."""
-MOST_KNOWN = 200_000
+MOST_KNOWN = 50_000
 """Values whose holders a world keeps (all are forgotten past it)."""
 
 

@@ -48,7 +48,7 @@ def kept_group_stats(
     stats = group_stats(name, records, keys, kinds, asked)
     kept.pop(key, None)
     if len(kept) >= MOST_KEPT:
-        kept.pop(next(iter(kept)))
+        kept.pop(next(iter(kept), None), None)
     kept[key] = (list(records), None if keys is None else list(keys), stats)
     return replace(stats)
 
