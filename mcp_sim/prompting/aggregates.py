@@ -27,6 +27,7 @@ from jsonpointer import escape, unescape
 
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
+from mcp_sim.prompting.kept_stats import kept_group_stats
 from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys
@@ -34,7 +35,7 @@ from mcp_sim.prompting.summary_linked import linked_groups
 from mcp_sim.prompting.summary_names import singular
 from mcp_sim.prompting.summary_quantities import narrowed_group, quantity_stats
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
-from mcp_sim.prompting.summary_stats import MOST_RECORDS, group_stats, is_map, sub_records
+from mcp_sim.prompting.summary_stats import MOST_RECORDS, is_map, sub_records
 from mcp_sim.prompting.summary_values import flat_values, group_values
 from mcp_sim.prompting.tool_asks import tool_words
 from mcp_sim.runtime.state_index import StateOverlay
@@ -364,8 +365,8 @@ def _summary(
     wanted = {w.rstrip("s") for w in tool_words(tool.name, tool.description)}
     blocks = []
     for group in groups:
-        stats = group_stats(
-            group.name, group.records, group.keys, _kinds(overlay), frozenset(wanted)
+        stats = kept_group_stats(
+            overlay.base, group.name, group.records, group.keys, _kinds(overlay), frozenset(wanted)
         )
         group, stats = narrowed_group(tool, group, stats, _kinds(overlay), frozenset(wanted))
         stats.outer = group.outer

@@ -225,7 +225,8 @@ class Ordered:
     def bounded(self, op: str, wanted: Any, argument: str = "") -> set[str] | None:
         """The records with a value at or above (``min``) or below (``max``) ``wanted`` (of
         the argument named ``argument``, whose name may say its unit: ``min_memory_gib``);
-        ``None`` when ``wanted`` is neither a number nor a date."""
+        ``None`` when the records must be scanned (a quantity with a unit); none when
+        nothing compares with ``wanted`` (see :func:`may_bound`)."""
         if isinstance(wanted, str) and _DATE.match(wanted):
             keys: list[Any] = [d for d, _ in self.dates]
             pairs: list[Any] = self.dates
@@ -235,7 +236,7 @@ class Ordered:
             try:
                 edge = float(wanted)
             except (TypeError, ValueError):
-                return None
+                return None if may_bound(wanted) else set()
             if self.written:
                 edge = bound_magnitude(edge, argument, self.written)
             keys, pairs = [n for n, _ in self.numbers], self.numbers
@@ -285,6 +286,15 @@ def _number(value: Any) -> float | None:
         return float(value) if isinstance(value, str) else None
     except ValueError:
         return suffixed_magnitude(value)
+
+
+def may_bound(wanted: Any) -> bool:
+    """Whether a bound of ``wanted`` compares with any value (see :func:`_compare`): a
+    number, a date or a quantity with a unit does, a time of day (``"23:05:00"``) or a word
+    none, so no column need be scanned for it."""
+    if isinstance(wanted, str) and _DATE.match(wanted):
+        return True
+    return _number(wanted) is not None
 
 
 def _compare(actual: Any, wanted: Any) -> int | None:

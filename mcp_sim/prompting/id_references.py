@@ -6,6 +6,8 @@ those records (the many records holding it elsewhere only refer to them too)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.value_fields import ID_WORDS
 from mcp_sim.runtime.state_index import StateOverlay
@@ -15,6 +17,8 @@ MOST_HOLDERS = 300
 not looked up."""
 FEW_OWNERS = 2
 """At most this many records holding a value at an id field are the ones it names."""
+MOST_KNOWN = 50_000
+"""Values whose holders a world keeps (all are forgotten past it)."""
 
 
 def id_owners(
@@ -39,14 +43,36 @@ def _id_holders(overlay: StateOverlay, label: str) -> dict[str, str] | None:
     one more than :data:`FEW_OWNERS` do (too many, whichever of them refers)."""
     if overlay.holders(label) > MOST_HOLDERS:
         return None
-    holders: dict[str, str] = {}
-    for pointer, inner in overlay.value_hits(label).items():
-        last = tokens(inner.rsplit("/", 1)[-1])
-        if last and last[-1] in ID_WORDS:
-            holders[pointer] = inner
-            if len(holders) > FEW_OWNERS + 1:
+    base = overlay.base.values.get(label, {})
+    changed = overlay.changed
+    if label in overlay.values or (changed and any(p in changed for p in base)):
+        return _holders_at_ids(overlay.value_hits(label))
+    # No record the session changed holds it: the starting state's holders, looked up once
+    # per world (a call's picked records hold thousands of values).
+    known: dict[str, dict[str, str] | None] = overlay.base.derived.setdefault("id holders", {})
+    if label not in known:
+        if len(known) >= MOST_KNOWN:
+            known.clear()
+        known[label] = _holders_at_ids(base)
+    found = known[label]
+    return None if found is None else dict(found)
+
+
+def _holders_at_ids(hits: dict[str, str]) -> dict[str, str] | None:
+    found: dict[str, str] = {}
+    for pointer, inner in hits.items():
+        if _id_field(inner.rsplit("/", 1)[-1]):
+            found[pointer] = inner
+            if len(found) > FEW_OWNERS + 1:
                 return None
-    return holders
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _id_field(name: str) -> bool:
+    """Whether a field's name says it holds ids (``id``, ``group_id``)."""
+    last = tokens(name)
+    return bool(last) and last[-1] in ID_WORDS
 
 
 def _others(holders: dict[str, str] | None, source: str) -> dict[str, str]:

@@ -389,7 +389,7 @@ def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:
         if any(said == n + name for n in _NEGATIONS):
             return f.falses
     for f in group.fields.values():
-        held = {"".join(words(t)).lower(): n for t, n in f.counts().items()} if f.texts else {}
+        held = f.said_counts() if f.texts else {}
         # The value as said, or in the singular ("files" of type ``file``).
         for form in dict.fromkeys([said, singular(said)]):
             if form in held and len(held) <= MOST_DISTINCT:

@@ -45,6 +45,8 @@ class FieldStats:
     """Held under a map keyed by data (a calendar's day, a typed value's ``{"N": "42"}``)."""
     owners: dict[str, str] = field(default_factory=dict)
     """A record's own string field: each value → the key of the record holding it."""
+    said: dict[str, int] | None = field(default=None, compare=False, repr=False)
+    """See :meth:`said_counts`."""
 
     @property
     def single(self) -> bool:
@@ -61,6 +63,14 @@ class FieldStats:
 
     def counts(self) -> dict[str, int]:
         return dict(sorted(Counter(self.texts).items()))
+
+    def said_counts(self) -> dict[str, int]:
+        """:meth:`counts` by each value's words run together in lower case (``"On Loan"``:
+        ``onloan``), as a phrase names a value; read on first use, as a summary's phrases
+        ask it again and again (a field no longer changes once its group is read)."""
+        if self.said is None:
+            self.said = {"".join(words(t)).lower(): n for t, n in self.counts().items()}
+        return self.said
 
 
 @dataclass

@@ -58,3 +58,20 @@ def test_the_holders_found_once_answer_every_referrer_alike() -> None:
         for source in [f"/things/{n}" for n in range(count + 2)]:
             alone = id_owners(overlay, "grp-7", source)
             assert id_owners(overlay, "grp-7", source, known) == alone, (count, source)
+
+
+def test_a_worlds_holders_are_found_once_and_a_changed_holder_found_anew() -> None:
+    overlay = overlay_of(things(2))
+    assert sorted(id_owners(overlay, "grp-7", "/things/0")) == ["/things/1", "/things/2"]
+    assert "grp-7" in overlay.base.derived["id holders"]
+    # A session that moved the second holder to another group.
+    before = overlay.state
+    items = list(before["things"])
+    items[2] = {"name": "holder1", "attributes": {"group_id": "grp-9"}}
+    state = {"things": items}
+    patch = [{"op": "replace", "path": "/things/2/attributes/group_id", "value": "grp-9"}]
+    moved = overlay.advance(before, state, patch)
+    assert sorted(id_owners(moved, "grp-7", "/things/0")) == ["/things/1"]
+    assert sorted(id_owners(moved, "grp-9", "/things/0")) == ["/things/2"]
+    # The world's starting state still has both.
+    assert sorted(id_owners(overlay, "grp-7", "/things/0")) == ["/things/1", "/things/2"]

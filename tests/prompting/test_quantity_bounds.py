@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.field_search import FieldSearch
+from mcp_sim.prompting.field_tables import may_bound, value_test
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
@@ -107,3 +109,15 @@ def test_a_bound_named_with_a_unit_bounds_the_fields_of_its_dimension_whatever_t
     assert set(searches[0].full) == {
         f"/stations/{i}" for i in range(24) if outputs[i % 4] in ("50 kW", "150 kW")
     }
+
+
+def test_a_bound_nothing_compares_with_meets_no_value_and_scans_no_column() -> None:
+    values = [5, 2.5, "7", "2024-05-01", "2024-05-01T10:00:00Z", "12 kg", "1536Mi", "23:05:00"]
+    nothing: list[Any] = ["23:05:00", "soon", ["a", 1], None]
+    for wanted in nothing:
+        assert not may_bound(wanted)
+        for op in ("min", "max"):
+            test = value_test(Constraint("after", op, wanted, ("time",), 1.0))
+            assert not any(map(test, values)), (wanted, op)
+    bounds: list[Any] = [5, "7", "2024-05-01", "12 kg", "1536Mi"]
+    assert all(map(may_bound, bounds))
