@@ -47,8 +47,9 @@ def kept_group_stats(
         return replace(found[2])
     stats = group_stats(name, records, keys, kinds, asked)
     kept.pop(key, None)
-    if len(kept) >= MOST_KEPT:
-        kept.pop(next(iter(kept), None), None)
+    oldest = next(iter(kept), None) if len(kept) >= MOST_KEPT else None
+    if oldest is not None:
+        kept.pop(oldest, None)
     kept[key] = (list(records), None if keys is None else list(keys), stats)
     return replace(stats)
 
