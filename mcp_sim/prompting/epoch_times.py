@@ -103,10 +103,14 @@ def epoch_time(value: Any, unit: float | None = None) -> str | None:
     return None
 
 
-def as_time_of(actual: Any, wanted: Any) -> Any:
-    """``actual`` as the UTC time it stands for when ``wanted`` is a date and ``actual`` an
-    epoch number (a changed record's value tested against a date), else ``actual``."""
-    if not (isinstance(wanted, str) and _DATE.match(wanted)):
-        return actual
+def names_date(wanted: Any) -> bool:
+    """Whether ``wanted`` is a date, a month or a time written as text: what an epoch number
+    is compared with as the time it stands for (see :func:`as_time`)."""
+    return isinstance(wanted, str) and _DATE.match(wanted) is not None
+
+
+def as_time(actual: Any) -> Any:
+    """``actual`` as the UTC time it stands for when it is an epoch number (a changed
+    record's value tested against a date), else ``actual``."""
     found = epoch_time(actual)
     return actual if found is None else found

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint
-from mcp_sim.prompting.epoch_times import as_time_of, epoch_time
+from mcp_sim.prompting.epoch_times import as_time, epoch_time, names_date
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.side_maps import side_map
@@ -299,12 +299,13 @@ def may_bound(wanted: Any) -> bool:
 
 def _compare(actual: Any, wanted: Any) -> int | None:
     """-1, 0, 1 for actual below, at, above wanted; ``None`` when they do not compare."""
-    actual = as_time_of(actual, wanted)
-    if isinstance(wanted, str) and _DATE.match(wanted) and isinstance(actual, str):
-        if not _DATE.match(actual):
-            return None
-        cut = actual[: len(wanted)]
-        return (cut > wanted) - (cut < wanted)
+    if isinstance(wanted, str) and _DATE.match(wanted):
+        actual = as_time(actual)
+        if isinstance(actual, str):
+            if not _DATE.match(actual):
+                return None
+            cut = actual[: len(wanted)]
+            return (cut > wanted) - (cut < wanted)
     a, w = _number(actual), _number(wanted)
     if a is None or w is None:
         return None
@@ -312,7 +313,8 @@ def _compare(actual: Any, wanted: Any) -> int | None:
 
 
 def _equal(actual: Any, wanted: Any) -> bool:
-    actual = as_time_of(actual, wanted)
+    if isinstance(wanted, str) and _DATE.match(wanted):
+        actual = as_time(actual)
     if normalize(actual) == normalize(wanted) and normalize(actual) is not None:
         return True
     if path_reference(actual) is not None and path_reference(actual) == normalize(wanted):
@@ -348,8 +350,11 @@ def value_test(constraint: Constraint) -> Callable[[Any], bool]:
 
         return meets
     needle = str(wanted).casefold()
+    if constraint.op == "prefix" and names_date(wanted):
+        # A period is a prefix of the time an epoch number stands for too.
+        return lambda actual: str(as_time(actual)).casefold().startswith(needle)
     if constraint.op == "prefix":
-        return lambda actual: str(as_time_of(actual, wanted)).casefold().startswith(needle)
+        return lambda actual: str(actual).casefold().startswith(needle)
     return lambda actual: needle in str(actual).casefold()
 
 

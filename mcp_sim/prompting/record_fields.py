@@ -281,7 +281,7 @@ class FieldSchema:
 def _note_epoch(info: FieldInfo) -> None:
     """Reads a field of epoch numbers as one of dates (see
     :mod:`mcp_sim.prompting.epoch_times`): its kind, and its span as day numbers."""
-    if info.kind not in ("number", "string") or info.sorts_as != "number":
+    if info.sorts_as != "number":
         return
     unit = epoch_unit(info.path, info.low, info.high)
     if unit is None:
