@@ -24,7 +24,7 @@ from benchmarks.zoo.random_shapes.surface import AGGREGATES, EMPTIES, JOINS, LOO
 from benchmarks.zoo.random_shapes.world import RandomShape
 from mcp_sim.spec.world import TOOL_NAME_PATTERN
 from tests.fidelity.zoo_formats import VARIANTS as FORMAT_VARIANTS
-from tests.fidelity.zoo_formats import check_format_call
+from tests.fidelity.zoo_formats import check_format_call, holds
 
 SEEDS = range(40)
 """Development seeds enough for every variant to show up (checked below)."""
@@ -59,23 +59,6 @@ def _field(design: Design, record: dict[str, Any], name: str) -> Any:
     return dig(record, ".".join(design.path(field)))
 
 
-def _holds(op: str, actual: Any, wanted: Any) -> bool:
-    if actual is None:
-        return False
-    if op == "eq":
-        return str(actual) == str(wanted)
-    if op == "ne":
-        return bool(actual != wanted)
-    if op == "in":
-        return actual in wanted
-    if op == "ge":
-        return bool(actual >= wanted)
-    if op == "le":
-        return bool(actual <= wanted)
-    assert op == "prefix", op
-    return str(actual).lower().startswith(str(wanted).lower())
-
-
 def _records(shape: RandomShape, state: State, role: str) -> list[dict[str, Any]]:
     return [r for _, r in shape.design.stores[role].items(state)]
 
@@ -97,7 +80,7 @@ def _check_search(shape: RandomShape, state: State, offer: Offer, args: dict[str
         assert record is not None
         for constraint in search.constraints:
             if constraint.arg in args:
-                assert _holds(constraint.op, constraint.get(record), args[constraint.arg])
+                assert holds(constraint.op, constraint.get(record), args[constraint.arg])
     if isinstance(answer, dict):
         assert answer["total"] >= len(items)
 

@@ -67,14 +67,16 @@ def check_format_call(shape: RandomShape, state: State, offer: Offer, args: dict
             r
             for r in records.values()
             if all(
-                c.arg not in wanted or _meets(c.op, c.get(r), wanted[c.arg])
+                c.arg not in wanted or holds(c.op, c.get(r), wanted[c.arg])
                 for c in search.constraints
             )
         ]
         assert answer == {"totalCount": len(meeting)}
 
 
-def _meets(op: str, actual: Any, wanted: Any) -> bool:
+def holds(op: str, actual: Any, wanted: Any) -> bool:
+    """Whether a record's value ``actual`` meets a search argument's ``wanted`` under ``op``,
+    as the state says, not as the tools' code does."""
     if actual is None:
         return False
     if op == "eq":
@@ -83,8 +85,11 @@ def _meets(op: str, actual: Any, wanted: Any) -> bool:
         return bool(actual != wanted)
     if op == "in":
         return actual in wanted
-    if op in ("ge", "le"):
-        return bool(actual >= wanted if op == "ge" else actual <= wanted)
+    if op == "ge":
+        return bool(actual >= wanted)
+    if op == "le":
+        return bool(actual <= wanted)
+    assert op == "prefix", op
     return str(actual).lower().startswith(str(wanted).lower())
 
 
