@@ -28,25 +28,19 @@ def argument_values(arguments: Any) -> Iterator[str]:
     seen: set[str] = set()
 
     def walk(value: Any) -> Iterator[str]:
-        if isinstance(value, dict):
-            for item in value.values():
-                yield from walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                yield from walk(item)
-        else:
-            label = normalize(value)
+        for scalar in _scalars(value):
+            label = normalize(scalar)
             if label is not None and label not in seen:
                 seen.add(label)
                 yield label
-            query = query_values(value) if isinstance(value, str) else None
+            query = query_values(scalar) if isinstance(scalar, str) else None
             if query is not None:
                 yield from walk(query)
-            elif isinstance(value, str) and COMPOUND.search(value) and not _TIME.match(value):
+            elif isinstance(scalar, str) and COMPOUND.search(scalar) and not _TIME.match(scalar):
                 # A compound key (a unit's path, "warehouse|sku") names its parts, the
                 # last (the innermost) first.
-                for part in reversed(COMPOUND.split(value)):
-                    yield from walk(part) if part != value else iter(())
+                for part in reversed(COMPOUND.split(scalar)):
+                    yield from walk(part) if part != scalar else iter(())
 
     yield from walk(arguments)
 
