@@ -186,9 +186,12 @@ the others) had shown a map keyed by hashes whose values hold small lists read a
 collections, series known by label sets and answers joined across three tables; wikidata, gmail
 and graphql on 2026-11-27 as well, after their first measurement (.58 overall, the same before
 and after a round of development on the others) had shown large records outlined past their ids,
-answers that re-encode the state's values, and query languages in arguments. Held out now:
-elastic, salesforce and datasette, written on 2026-11-27 by someone not tuning the retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"elastic", "salesforce", "datasette"})
+answers that re-encode the state's values, and query languages in arguments; elastic,
+salesforce and datasette on 2026-11-27 as well, after their first measurement (.52 overall,
+.56 after a round of development on the others) had shown query objects nested in arguments
+and rows kept as lines of text. Held out now: none, until new shapes are written by someone not
+tuning the retrieval."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
