@@ -16,59 +16,33 @@ from typing import Any
 from benchmarks.zoo.kit import Planned, State, Tool, note_tool, prop
 from benchmarks.zoo.notion_api import (
     append_block_children,
-    matching,
-    query_database,
     retrieve_block_children,
     retrieve_database,
     retrieve_page,
     retrieve_page_property,
-    search,
     update_page,
 )
 from benchmarks.zoo.notion_build import ROLLUPS, workspace
 from benchmarks.zoo.notion_pages import PRIORITIES, STATUSES, database, in_database, plain
+from benchmarks.zoo.notion_query import compound, conditions, matching, query_database, search
 from benchmarks.zoo.shape import Shape
 
 PAGE = {"page_id": prop("string", "Page id (UUID).")}
 DATABASE = {"database_id": prop("string", "Database id (UUID).")}
+PROPERTY_OUT = {
+    "type": "object",
+    "properties": {
+        "object": {"type": "string", "enum": ["property_item", "list"]},
+        "type": {"type": "string"},
+        "results": {"type": "array"},
+        "property_item": {"type": "object"},
+    },
+    "required": ["object", "type"],
+}
 PAGING = {
     "page_size": prop("integer", "At most this many results (default 100)."),
     "start_cursor": prop("string", "next_cursor of the previous page."),
 }
-
-
-def _conditions(rng: random.Random, page: dict[str, Any]) -> list[dict[str, Any]]:
-    """Filter conditions that ``page`` meets, shuffled."""
-    found: list[dict[str, Any]] = []
-    for name, value in page["properties"].items():
-        kind, content = value["type"], value[value["type"]]
-        if kind == "checkbox":
-            test: Any = {"equals": content}
-        elif kind in ("number", "unique_id") and content is not None:
-            number = content["number"] if kind == "unique_id" else content
-            op = rng.choice(["greater_than_or_equal_to", "less_than_or_equal_to"])
-            test = {op: number + rng.randint(0, 3) * (1 if op[0] == "l" else -1)}
-        elif kind in ("select", "status") and content:
-            test = {"equals": content["name"]}
-        elif kind in ("people", "multi_select") and content:
-            pick = rng.choice(content)
-            test = {"contains": pick["id"] if kind == "people" else pick["name"]}
-        elif kind == "date" and content:
-            test = {rng.choice(["on_or_after", "on_or_before", "equals"]): content["start"]}
-        elif kind == "title":
-            words = plain(content).split()
-            test = rng.choice(
-                [{"starts_with": " ".join(words[:2])}, {"contains": rng.choice(words)}]
-            )
-        else:
-            continue
-        found.append({"property": name, kind: test})
-    rng.shuffle(found)
-    return found
-
-
-def _filter(conditions: list[dict[str, Any]]) -> dict[str, Any]:
-    return conditions[0] if len(conditions) == 1 else {"and": conditions}
 
 
 def _text(kind: str, words: str, **extra: Any) -> dict[str, Any]:
@@ -107,6 +81,7 @@ class Notion(Shape):
                 PAGE | {"property_id": prop("string", "The property's id.")} | PAGING,
                 retrieve_page_property,
                 ("page_id", "property_id"),
+                output=PROPERTY_OUT,
             ),
             Tool(
                 "query_database",
@@ -157,7 +132,9 @@ class Notion(Shape):
             ident = rng.choice(state["databases"])["id"]
             return Planned("lookup", "retrieve_database", {"database_id": ident})
         title = rng.choice(["Tasks", "Tasks", "Projects"])
-        return Planned("lookup", "retrieve_page", {"page_id": rng.choice(in_database(state, title))["id"]})
+        return Planned(
+            "lookup", "retrieve_page", {"page_id": rng.choice(in_database(state, title))["id"]}
+        )
 
     def nested_lookup(self, rng: random.Random, state: State) -> Planned:
         project = rng.choice(in_database(state, "Projects"))
@@ -182,14 +159,16 @@ class Notion(Shape):
         ident = database(state, title)["id"]
         chosen: list[dict[str, Any]] = []
         wanted = rng.randint(1, 4)
-        for condition in _conditions(rng, page):
+        for condition in conditions(rng, page):
             chosen.append(condition)
-            if len(chosen) >= wanted and len(matching(state, ident, _filter(chosen))) <= 10:
+            if len(chosen) >= wanted and len(matching(state, ident, compound(chosen))) <= 10:
                 break
-        args: dict[str, Any] = {"database_id": ident, "filter": _filter(chosen)}
+        args: dict[str, Any] = {"database_id": ident, "filter": compound(chosen)}
         if rng.random() < 0.3:
             sort = "Due" if title == "Tasks" else "Budget"
-            args["sorts"] = [{"property": sort, "direction": rng.choice(["ascending", "descending"])}]
+            args["sorts"] = [
+                {"property": sort, "direction": rng.choice(["ascending", "descending"])}
+            ]
         return Planned("search", "query_database", args)
 
     def join(self, rng: random.Random, state: State) -> Planned:
@@ -199,7 +178,7 @@ class Notion(Shape):
         ]
         if rng.random() < 0.4:
             conditions.append({"property": "Done", "checkbox": {"equals": False}})
-        args = {"database_id": database(state, "Tasks")["id"], "filter": _filter(conditions)}
+        args = {"database_id": database(state, "Tasks")["id"], "filter": compound(conditions)}
         return Planned("join", "query_database", args)
 
     def aggregate(self, rng: random.Random, state: State) -> Planned:
@@ -221,7 +200,9 @@ class Notion(Shape):
             )
         if roll < 0.55:
             page = rng.choice(in_database(state, "Projects"))
-            status = [s[0] for s in STATUSES if s[0] != page["properties"]["Status"]["status"]["name"]]
+            status = [
+                s[0] for s in STATUSES if s[0] != page["properties"]["Status"]["status"]["name"]
+            ]
             choices: dict[str, Any] = {
                 "Status": {"status": {"name": rng.choice(status)}},
                 "Budget": {"number": rng.randrange(5_000, 250_000, 500)},

@@ -17,12 +17,12 @@ from benchmarks.zoo.notion_pages import (
     date_value,
     listed,
     pages,
-    plain,
     rollup,
     run,
     user_ref,
     uuid,
 )
+from benchmarks.zoo.notion_query import paged
 
 PAGINATED = ("title", "rich_text", "people", "relation", "rollup")
 ROLLED = ("Estimate", "Done", "Due")
@@ -94,123 +94,11 @@ def _content(page: dict[str, Any], name: str) -> Any:
     return value[value["type"]]
 
 
-def _comparable(value: dict[str, Any]) -> Any:
-    kind, content = value["type"], value[value["type"]]
-    if kind in ("title", "rich_text"):
-        return plain(content)
-    if kind in ("select", "status"):
-        return content["name"] if content else None
-    if kind == "date":
-        return content["start"][:10] if content else None
-    if kind == "unique_id":
-        return content["number"]
-    if kind in ("multi_select",):
-        return [o["name"] for o in content]
-    if kind in ("people", "relation"):
-        return [o["id"] for o in content]
-    return content
-
-
-def _test(op: str, actual: Any, wanted: Any) -> bool:
-    if op == "is_empty":
-        return actual in (None, "", [])
-    if op == "is_not_empty":
-        return actual not in (None, "", [])
-    if isinstance(actual, list):
-        return (wanted in actual) == (op == "contains")
-    if isinstance(actual, str) and isinstance(wanted, str):
-        actual, wanted = actual.lower(), wanted.lower()
-    tests = {
-        "equals": lambda: actual == wanted,
-        "does_not_equal": lambda: actual != wanted,
-        "contains": lambda: wanted in actual,
-        "does_not_contain": lambda: wanted not in actual,
-        "starts_with": lambda: actual.startswith(wanted),
-        "ends_with": lambda: actual.endswith(wanted),
-    }
-    if op in tests:
-        return actual is not None and bool(tests[op]())
-    if actual is None:
-        return False
-    ranges = {"greater_than": "after", "less_than": "before"}
-    ranges |= {"greater_than_or_equal_to": "on_or_after", "less_than_or_equal_to": "on_or_before"}
-    op = ranges.get(op, op)
-    return {
-        "after": actual > wanted,
-        "before": actual < wanted,
-        "on_or_after": actual >= wanted,
-        "on_or_before": actual <= wanted,
-    }[op]
-
-
-def _meets(page: dict[str, Any], condition: dict[str, Any]) -> bool:
-    if "and" in condition:
-        return all(_meets(page, c) for c in condition["and"])
-    if "or" in condition:
-        return any(_meets(page, c) for c in condition["or"])
-    value = page["properties"].get(condition["property"])
-    if value is None:
-        raise ToolError(f"validation_error: Could not find property with name or id: "
-                        f"{condition['property']}")
-    ((kind, test),) = [(k, v) for k, v in condition.items() if k != "property"]
-    if kind != value["type"]:
-        raise ToolError(f"validation_error: body.filter.{kind} should not be present, the "
-                        f"property {condition['property']} is a {value['type']}.")
-    ((op, wanted),) = test.items()
-    return _test(op, _comparable(value), wanted)
-
-
-def matching(state: State, database_id: str, where: dict[str, Any] | None) -> list[Any]:
-    retrieve_database(state, {"database_id": database_id})
-    rows = [p for p in pages(state) if p["parent"].get("database_id") == database_id]
-    return [p for p in rows if where is None or _meets(p, where)]
-
-
-def _paged(results: list[dict[str, Any]], args: dict[str, Any], kind: str) -> dict[str, Any]:
-    start = next((n for n, r in enumerate(results) if r["id"] == args.get("start_cursor")), 0)
-    size = min(int(args.get("page_size", 100)), 100)
-    shown, rest = results[start : start + size], results[start + size :]
-    answer = listed(shown, kind)
-    return answer | {"next_cursor": rest[0]["id"] if rest else None, "has_more": bool(rest)}
-
-
-def query_database(state: State, args: dict[str, Any]) -> Answer:
-    found = matching(state, args["database_id"], args.get("filter"))
-    for sort in reversed(args.get("sorts", [])):
-        descending = sort.get("direction") == "descending"
-        if "timestamp" in sort:
-            found.sort(key=lambda p: str(p[sort["timestamp"]]), reverse=descending)
-            continue
-        keyed = [(_comparable(p["properties"][sort["property"]]), p) for p in found]
-        present = sorted((k for k in keyed if k[0] is not None), key=lambda k: k[0],
-                         reverse=descending)
-        found = [p for _, p in present] + [p for k, p in keyed if k is None]
-    return _paged(found, args, "page_or_database"), []
-
-
-def search(state: State, args: dict[str, Any]) -> Answer:
-    wanted = args.get("query", "").lower()
-    kind = args.get("filter", {}).get("value")
-    found = [
-        item
-        for item in [*state["databases"], *pages(state)]
-        if kind in (None, item["object"]) and wanted in _title(item).lower()
-    ]
-    found.sort(key=lambda item: str(item["last_edited_time"]), reverse=True)
-    return _paged(found, args, "page_or_database"), []
-
-
-def _title(item: dict[str, Any]) -> str:
-    if item["object"] == "database":
-        return plain(item["title"])
-    return plain(next(v["title"] for v in item["properties"].values() if v["type"] == "title"))
-
-
 def retrieve_block_children(state: State, args: dict[str, Any]) -> Answer:
     found = state["blocks"].get(args["block_id"])
     if found is None:
         raise _missing("block", args["block_id"])
-    return _paged(found["results"], args, "block"), []
+    return paged(found["results"], args, "block"), []
 
 
 def _now(state: State) -> str:
@@ -230,7 +118,7 @@ def _value(state: State, schema: dict[str, Any], given: dict[str, Any]) -> Any:
         options = schema[kind]["options"]
         chosen = next((o for o in options if o["name"] == content["name"]), None)
         if chosen is None:
-            raise ToolError(f"validation_error: Invalid {kind} option \"{content['name']}\".")
+            raise ToolError(f'validation_error: Invalid {kind} option "{content["name"]}".')
         return {k: chosen[k] for k in ("id", "name", "color")}
     if kind == "date":
         return date_value(content["start"]) if content else None
@@ -253,12 +141,15 @@ def update_page(state: State, args: dict[str, Any]) -> Answer:
         value = _value(state, db["properties"][name], given)
         kind = db["properties"][name]["type"]
         new["properties"][name] = page["properties"][name] | {kind: value}
-        patch.append({"op": "replace", "path": pointer("pages", n, "properties", name, kind),
-                      "value": value})
+        patch.append(
+            {"op": "replace", "path": pointer("pages", n, "properties", name, kind), "value": value}
+        )
     now, bot = _now(state), _bot(state)
     new |= {"last_edited_time": now, "last_edited_by": bot}
-    patch += [{"op": "replace", "path": f"/pages/{n}/last_edited_time", "value": now},
-              {"op": "replace", "path": f"/pages/{n}/last_edited_by", "value": bot}]
+    patch += [
+        {"op": "replace", "path": f"/pages/{n}/last_edited_time", "value": now},
+        {"op": "replace", "path": f"/pages/{n}/last_edited_by", "value": bot},
+    ]
     if any(name in ROLLED for name in args["properties"]) and "Project" in page["properties"]:
         view = state | {"pages": [new if p is page else p for p in pages(state)]}
         for ref in page["properties"]["Project"]["relation"]:
@@ -281,8 +172,11 @@ def append_block_children(state: State, args: dict[str, Any]) -> Answer:
     added = []
     for given in args["children"]:
         kind = given["type"]
-        content = given[kind] | {"rich_text": _value(state, {"type": "rich_text"}, {
-            "rich_text": given[kind].get("rich_text", [])})}
+        content = given[kind] | {
+            "rich_text": _value(
+                state, {"type": "rich_text"}, {"rich_text": given[kind].get("rich_text", [])}
+            )
+        }
         block = {"object": "block", "id": uuid(rng), "parent": {"type": under, under: parent}}
         block |= {"created_time": made, "last_edited_time": made, "created_by": bot}
         block |= {"last_edited_by": bot, "has_children": False, "archived": False}

@@ -149,7 +149,7 @@ class Workspace:
         follow = f"Follow up with {owner['name']}"
         self.text(toggle["id"], "to_do", follow, "block_id", checked=False)
         note = self.block(ident, "callout", {"rich_text": [run(f"Budget owner: {owner['name']}")]})
-        note["callout"]["icon"] = {"type": "emoji", "emoji": "💡"}
+        note["callout"]["icon"] = {"type": "emoji", "emoji": "\u2139\ufe0f"}
         note["callout"]["color"] = "gray_background"
 
     def add_task(self) -> None:
@@ -203,7 +203,7 @@ def _database(ident: str, title: str, properties: Any, by: dict[str, str]) -> di
         "object": "database",
         "id": ident,
         "cover": None,
-        "icon": {"type": "emoji", "emoji": "📋" if title == "Tasks" else "🗂️"},
+        "icon": {"type": "emoji", "emoji": "\u2611\ufe0f" if title == "Tasks" else "\u2693"},
         "created_time": "2024-11-04T09:30:00.000Z",
         "created_by": by,
         "last_edited_by": by,
@@ -239,4 +239,3 @@ def workspace(rng: random.Random, target_bytes: int) -> State:
         for name in ROLLUPS:
             project["properties"][name]["rollup"] = rollup(state, project, name)
     return state
-

@@ -14,7 +14,7 @@ import random
 import string
 from typing import Any
 
-from benchmarks.zoo.kit import FIRST, LAST, WORDS, State, fill, size_of
+from benchmarks.zoo.kit import FIRST, LAST, WORDS, State
 
 COLORS = ["default", "gray", "brown", "orange", "yellow", "green", "blue", "purple", "pink"]
 PRIORITIES = ["P0", "P1", "P2", "P3"]
@@ -26,7 +26,9 @@ VERBS = ["Migrate", "Draft", "Review", "Ship", "Audit", "Prototype", "Document",
 NOUNS = ["pricing page", "onboarding flow", "invoice export", "SSO settings", "search index"]
 NOUNS += ["usage dashboard", "webhook retries", "dark mode", "audit log", "CSV import"]
 CODE_WORDS = ["billing_v2", "user_events", "api/v3", "feature_flags", "cron.yaml"]
-EMOJI = ["🚀", "📈", "🧭", "🛠️", "🔒", "💳", "📱", "🧪"]
+EMOJI = ["\u2b50", "\u26a1", "\u2615", "\u2699\ufe0f", "\u270f\ufe0f", "\u26f5", "\u2744\ufe0f"]
+"""Icons of the Basic Multilingual Plane (a YAML loader refuses the surrogate pairs JSON writes
+for others)."""
 PLAIN = {"bold": False, "italic": False, "strikethrough": False, "underline": False}
 PLAIN |= {"code": False, "color": "default"}
 ID_CHARS = string.ascii_letters + string.digits + ":;<=>?@[]^_`{|}~"
@@ -125,65 +127,106 @@ def schemas(
     ids |= {n: property_id(rng) for n in ["Tasks", "Estimate total", "Progress", "Latest due"]}
     ids |= {n: property_id(rng) for n in ["Project", "Assignee", "Done", "Estimate", "Priority"]}
     ids |= {n: property_id(rng) for n in ["Due", "Notes", "Code", "ID"]}
-    groups = [{"id": property_id(rng), "name": g, "color": c} for g, c in
-              [("To-do", "gray"), ("In progress", "blue"), ("Complete", "green")]]
-    status = [{"id": property_id(rng), "name": n, "color": c, "description": None}
-              for n, c, _ in STATUSES]
+    groups = [
+        {"id": property_id(rng), "name": g, "color": c}
+        for g, c in [("To-do", "gray"), ("In progress", "blue"), ("Complete", "green")]
+    ]
+    status = [
+        {"id": property_id(rng), "name": n, "color": c, "description": None} for n, c, _ in STATUSES
+    ]
     for group in groups:
-        group["option_ids"] = [o["id"] for o, s in zip(status, STATUSES, strict=True)
-                               if s[2] == group["name"]]
+        group["option_ids"] = [
+            o["id"] for o, s in zip(status, STATUSES, strict=True) if s[2] == group["name"]
+        ]
 
     def prop(name: str, kind: str, config: Any = None) -> tuple[str, dict[str, Any]]:
         ident = "title" if kind == "title" else ids[name]
         return name, {"id": ident, "name": name, "type": kind, kind: config or {}}
 
     def roll(name: str, of: str, function: str) -> tuple[str, dict[str, Any]]:
-        return prop(name, "rollup", {
-            "rollup_property_name": of, "relation_property_name": "Tasks",
-            "rollup_property_id": ids[of], "relation_property_id": ids["Tasks"],
-            "function": function,
-        })
+        return prop(
+            name,
+            "rollup",
+            {
+                "rollup_property_name": of,
+                "relation_property_name": "Tasks",
+                "rollup_property_id": ids[of],
+                "relation_property_id": ids["Tasks"],
+                "function": function,
+            },
+        )
 
-    projects = dict([
-        prop("Name", "title"),
-        prop("Status", "status", {"options": status, "groups": groups}),
-        prop("Owner", "people"),
-        prop("Budget", "number", {"format": "dollar"}),
-        prop("Quarter", "select", {"options": [option(rng, q) for q in QUARTERS]}),
-        prop("Tags", "multi_select", {"options": [option(rng, t) for t in TAGS]}),
-        prop("Dates", "date"),
-        prop("Tasks", "relation", {"database_id": tasks_id, "type": "dual_property",
-                                   "dual_property": {"synced_property_name": "Project",
-                                                     "synced_property_id": ids["Project"]}}),
-        roll("Estimate total", "Estimate", "sum"),
-        roll("Progress", "Done", "percent_checked"),
-        roll("Latest due", "Due", "latest_date"),
-        prop("Code", "unique_id", {"prefix": "PRJ"}),
-    ])
-    priorities = [option(rng, p, c) for p, c in zip(PRIORITIES, ["red", "orange", "yellow", "gray"], strict=True)]
-    tasks = dict([
-        prop("Task", "title"),
-        prop("Project", "relation", {"database_id": projects_id, "type": "dual_property",
-                                     "dual_property": {"synced_property_name": "Tasks",
-                                                       "synced_property_id": ids["Tasks"]}}),
-        prop("Assignee", "people"),
-        prop("Done", "checkbox"),
-        prop("Estimate", "number", {"format": "number"}),
-        prop("Priority", "select", {"options": priorities}),
-        prop("Due", "date"),
-        prop("Notes", "rich_text"),
-        prop("ID", "unique_id", {"prefix": "TSK"}),
-    ])
+    projects = dict(
+        [
+            prop("Name", "title"),
+            prop("Status", "status", {"options": status, "groups": groups}),
+            prop("Owner", "people"),
+            prop("Budget", "number", {"format": "dollar"}),
+            prop("Quarter", "select", {"options": [option(rng, q) for q in QUARTERS]}),
+            prop("Tags", "multi_select", {"options": [option(rng, t) for t in TAGS]}),
+            prop("Dates", "date"),
+            prop(
+                "Tasks",
+                "relation",
+                {
+                    "database_id": tasks_id,
+                    "type": "dual_property",
+                    "dual_property": {
+                        "synced_property_name": "Project",
+                        "synced_property_id": ids["Project"],
+                    },
+                },
+            ),
+            roll("Estimate total", "Estimate", "sum"),
+            roll("Progress", "Done", "percent_checked"),
+            roll("Latest due", "Due", "latest_date"),
+            prop("Code", "unique_id", {"prefix": "PRJ"}),
+        ]
+    )
+    priorities = [
+        option(rng, p, c)
+        for p, c in zip(PRIORITIES, ["red", "orange", "yellow", "gray"], strict=True)
+    ]
+    tasks = dict(
+        [
+            prop("Task", "title"),
+            prop(
+                "Project",
+                "relation",
+                {
+                    "database_id": projects_id,
+                    "type": "dual_property",
+                    "dual_property": {
+                        "synced_property_name": "Tasks",
+                        "synced_property_id": ids["Tasks"],
+                    },
+                },
+            ),
+            prop("Assignee", "people"),
+            prop("Done", "checkbox"),
+            prop("Estimate", "number", {"format": "number"}),
+            prop("Priority", "select", {"options": priorities}),
+            prop("Due", "date"),
+            prop("Notes", "rich_text"),
+            prop("ID", "unique_id", {"prefix": "TSK"}),
+        ]
+    )
     return projects, tasks
 
 
 def users(rng: random.Random) -> list[dict[str, Any]]:
     people = []
     for first, last in {(rng.choice(FIRST), rng.choice(LAST)) for _ in range(22)}:
-        people.append({
-            "object": "user", "id": uuid(rng), "name": f"{first} {last}", "avatar_url": None,
-            "type": "person", "person": {"email": f"{first}.{last}@northwind.example".lower()},
-        })
+        people.append(
+            {
+                "object": "user",
+                "id": uuid(rng),
+                "name": f"{first} {last}",
+                "avatar_url": None,
+                "type": "person",
+                "person": {"email": f"{first}.{last}@northwind.example".lower()},
+            }
+        )
     people.sort(key=lambda u: u["name"])
     bot = {"object": "user", "id": uuid(rng), "name": "Roadmap Assistant", "avatar_url": None}
     return [*people, bot | {"type": "bot", "bot": {}}]

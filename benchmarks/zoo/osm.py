@@ -20,11 +20,11 @@ from benchmarks.zoo.osm_api import (
     get_relations_of,
     get_way_full,
     get_ways_of_node,
-    overpass,
-    query,
     update_tags,
 )
-from benchmarks.zoo.osm_map import CUISINES, FOOD, HOURS, elements, town
+from benchmarks.zoo.osm_map import elements, town
+from benchmarks.zoo.osm_overpass import overpass, query
+from benchmarks.zoo.osm_tags import CUISINES, FOOD, HOURS
 from benchmarks.zoo.shape import Shape
 
 TYPE = prop("string", "Element type.", enum=["node", "way", "relation"])
@@ -33,7 +33,9 @@ HEADER = "[out:json][timeout:25];\n"
 
 
 def _pois(state: State) -> list[dict[str, Any]]:
-    return [e for e in elements(state) if "name" in e.get("tags", {}) and "addr:street" in e["tags"]]
+    return [
+        e for e in elements(state) if "name" in e.get("tags", {}) and "addr:street" in e["tags"]
+    ]
 
 
 def _of(state: State, kind: str, key: str) -> list[dict[str, Any]]:
@@ -76,7 +78,9 @@ class Osm(Shape):
         element = {"type": TYPE, "id": ID}
         tags = prop("object", "Tags to set (string values); a null value deletes the tag.")
         return [
-            Tool("get_element", "GET /api/0.6/{type}/{id}.json", element, get_element, ("type", "id")),
+            Tool(
+                "get_element", "GET /api/0.6/{type}/{id}.json", element, get_element, ("type", "id")
+            ),
             Tool(
                 "get_way_full",
                 "GET /api/0.6/way/{id}/full.json: a way and every node it uses.",
@@ -124,13 +128,19 @@ class Osm(Shape):
                 ("lat", "lon", "tags"),
                 effect="write",
             ),
-            note_tool("add_survey_note", "note", "Keep a note for the next survey (answers nothing)."),
+            note_tool(
+                "add_survey_note", "note", "Keep a note for the next survey (answers nothing)."
+            ),
         ]
 
     def lookup(self, rng: random.Random, state: State) -> Planned:
         pool = rng.choice(
-            [_pois(state), _of(state, "node", "highway"), _of(state, "way", "highway")]
-            + [_of(state, "relation", "route")]
+            [
+                _pois(state),
+                _of(state, "node", "highway"),
+                _of(state, "way", "highway"),
+                _of(state, "relation", "route"),
+            ]
         )
         chosen = rng.choice(pool)
         return Planned("lookup", "get_element", {"type": chosen["type"], "id": chosen["id"]})
@@ -150,7 +160,9 @@ class Osm(Shape):
                 break
             chosen.append(extra)
         out = rng.choice(["out;", "out tags;", "out meta;"])
-        return Planned("search", "overpass", {"data": f"{HEADER}{selector}{''.join(chosen)};\n{out}"})
+        return Planned(
+            "search", "overpass", {"data": f"{HEADER}{selector}{''.join(chosen)};\n{out}"}
+        )
 
     def join(self, rng: random.Random, state: State) -> Planned:
         roll = rng.random()
@@ -192,8 +204,11 @@ class Osm(Shape):
             ids = set(street["nodes"])
             vertex = next(e for e in elements(state) if e["type"] == "node" and e["id"] in ids)
             tags = rng.choice(
-                [{"amenity": "bench", "backrest": "yes"}, {"amenity": "post_box", "ref": "SO41 88"}]
-                + [{"amenity": "cafe", "name": "Harbour Kiosk", "cuisine": "coffee_shop"}]
+                [
+                    {"amenity": "bench", "backrest": "yes"},
+                    {"amenity": "post_box", "ref": "SO41 88"},
+                    {"amenity": "cafe", "name": "Harbour Kiosk", "cuisine": "coffee_shop"},
+                ]
             )
             args = {"lat": round(vertex["lat"] + 4e-5, 7), "lon": round(vertex["lon"] + 4e-5, 7)}
             args |= {"tags": tags, "comment": "Added from survey"}

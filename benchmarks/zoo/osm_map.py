@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from benchmarks.zoo.kit import CITIES, LAST, WORDS, State, fill, size_of
+from benchmarks.zoo.osm_tags import poi
 
 GENERATOR = "CGImap 0.9.3 (2041905 spike-08.openstreetmap.org)"
 ENVELOPE = {
@@ -28,14 +29,6 @@ ENVELOPE = {
 BOUNDS = {"minlat": 50.7, "minlon": -1.62, "maxlat": 50.76, "maxlon": -1.52}
 SUFFIXES = ["Road", "Street", "Lane", "Close", "Avenue", "Way", "Gardens", "Hill"]
 HIGHWAYS = ["residential", "residential", "residential", "unclassified", "tertiary", "secondary"]
-CUISINES = ["italian", "indian", "chinese", "british", "thai", "fish_and_chips", "pizza"]
-CUISINES += ["coffee_shop", "turkish", "japanese"]
-FOOD = {"restaurant", "cafe", "fast_food", "pub"}
-AMENITIES = ["restaurant", "cafe", "fast_food", "pub", "pharmacy", "parking", "bicycle_parking"]
-AMENITIES += ["post_box", "bench", "dentist", "bank"]
-SHOPS = ["bakery", "butcher", "convenience", "hairdresser", "books", "bicycle", "florist"]
-HOURS = ["Mo-Sa 09:00-17:30", "Mo-Fr 08:00-18:00; Sa 09:00-13:00", "Mo-Su 11:00-23:00"]
-HOURS += ["Tu-Su 12:00-14:30,17:30-22:00", "24/7", "Mo-Sa 07:00-22:00; Su 10:00-16:00"]
 PEOPLE = [("harbourmapper", 1283745), ("Rosslare_GIS", 4471902), ("tidal_survey", 88213)]
 PEOPLE += [("quayle.j", 9901237), ("SomeoneElse", 61942), ("kellsey_walks", 15523871)]
 PEOPLE += [("Mallow Buses", 7023458), ("pine_ridge", 230817), ("oban_osm", 11874403)]
@@ -162,7 +155,9 @@ class Town:
         lat = rng.uniform(BOUNDS["minlat"] + 0.003, BOUNDS["maxlat"] - 0.003)
         lon = rng.uniform(BOUNDS["minlon"] + 0.005, BOUNDS["maxlon"] - 0.005)
         step = (rng.uniform(-0.0009, 0.0009), rng.uniform(-0.0012, 0.0012))
-        vertices = [self.node(lat + step[0] * i, lon + step[1] * i) for i in range(rng.randint(3, 9))]
+        vertices = [
+            self.node(lat + step[0] * i, lon + step[1] * i) for i in range(rng.randint(3, 9))
+        ]
         ids = [v["id"] for v in vertices]
         junction = None
         if self.streets and rng.random() < 0.5:
@@ -195,34 +190,9 @@ class Town:
             if rng.random() < 0.3:
                 self.building(near, address)
             else:
-                self.node(*near, tags=self.poi(address))
+                self.node(*near, tags=poi(self.rng, address))
         if rng.random() < 0.45 or len(self.streets) <= len(self.routes):
             self.stop(street, rng.choice(vertices))
-
-    def poi(self, address: dict[str, str]) -> dict[str, str]:
-        rng = self.rng
-        if rng.random() < 0.35:
-            shop = rng.choice(SHOPS)
-            tags = {"shop": shop, "name": f"{rng.choice(LAST)}'s {shop.title()}"} | address
-        else:
-            amenity = rng.choice(AMENITIES)
-            tags = {"amenity": amenity}
-            if amenity in ("post_box", "bench"):
-                ref = f"SO41 {rng.randint(1, 999)}"
-                return tags | ({"ref": ref, "royal_cypher": "EIIR"} if amenity == "post_box" else {})
-            tags |= {"name": f"The {rng.choice(WORDS).title()} {amenity.replace('_', ' ').title()}"}
-            tags |= address
-            if amenity in FOOD:
-                tags |= {"cuisine": rng.choice(CUISINES), "outdoor_seating": rng.choice(["yes", "no"])}
-            if amenity in ("parking", "bicycle_parking"):
-                tags |= {"capacity": str(rng.randint(4, 180)), "fee": rng.choice(["yes", "no"])}
-        if rng.random() < 0.7:
-            tags["opening_hours"] = rng.choice(HOURS)
-        if rng.random() < 0.6:
-            tags["wheelchair"] = rng.choice(["yes", "no", "limited"])
-        if rng.random() < 0.3:
-            tags["phone"] = f"+44 1590 {rng.randint(600000, 699999)}"
-        return dict(sorted(tags.items()))
 
     def building(self, at: tuple[float, float], address: dict[str, str]) -> None:
         rng = self.rng
@@ -232,7 +202,7 @@ class Town:
         tags = {"building": rng.choice(["house", "detached", "retail", "apartments"])} | address
         tags["building:levels"] = str(rng.randint(1, 5))
         if rng.random() < 0.4:
-            tags |= self.poi({})
+            tags |= poi(self.rng, {})
         self.way([*ring, ring[0]], dict(sorted(tags.items())))
 
     def stop(self, street: dict[str, Any], at: dict[str, Any]) -> None:
