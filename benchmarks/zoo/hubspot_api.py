@@ -69,7 +69,9 @@ def associated(state: State, kind: str, ident: str, to: str) -> list[dict[str, A
     """The v4 associations of one object with objects of type ``to``."""
     if (kind, to) in PAIRS:
         rows = state["associations"][PAIRS[(kind, to)]]["results"]
-        found = next((r["to"] for r in rows if r["from"]["id"] == str(ident)), [])
+        found: list[dict[str, Any]] = next(
+            (r["to"] for r in rows if r["from"]["id"] == str(ident)), []
+        )
         return sorted(found, key=lambda a: a["toObjectId"])
     if (to, kind) not in PAIRS:
         raise ToolError(f"No association type between {kind} and {to}")
@@ -179,7 +181,7 @@ def create_contact(state: State, args: dict[str, Any]) -> Answer:
     blank = dict.fromkeys(objects(state, "contacts")[0]["properties"])
     values = blank | given | {"email": email, "createdate": now, "lastmodifieddate": now}
     values["hs_object_id"] = ident
-    record = {"id": ident, "properties": dict(sorted(values.items()))}
+    record: dict[str, Any] = {"id": ident, "properties": dict(sorted(values.items()))}
     record |= {"createdAt": now, "updatedAt": now, "archived": False}
     patch = [{"op": "add", "path": "/objects/contacts/results/-", "value": record}]
     for link in args.get("associations", []):

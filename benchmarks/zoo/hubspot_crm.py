@@ -24,6 +24,7 @@ LEAD_STATUS = ["NEW", "OPEN", "IN_PROGRESS", "CONNECTED", "UNQUALIFIED", None]
 ROLES = ["DECISION_MAKER", "BUDGET_HOLDER", "CHAMPION", "INFLUENCER", "END_USER", "BLOCKER"]
 INTERESTS = ["analytics", "api_access", "sso", "audit_logs", "sandbox", "premium_support"]
 TITLES = ["CTO", "VP Engineering", "Head of IT", "Procurement Manager", "Data Analyst", "CFO"]
+PRODUCTS = ["Platform", "Seats", "Renewal", "Pilot"]
 COUNTRIES = ["United Kingdom", "Ireland", "Germany", "Netherlands", "United States"]
 SALES = [
     ("appointmentscheduled", "Appointment Scheduled", "0.2", "false"),
@@ -91,7 +92,7 @@ def _pipelines() -> dict[str, Any]:
     made = "2023-02-01T09:00:00.000Z"
     results = []
     for order, (ident, (label, listed)) in enumerate(PIPELINES.items()):
-        shown = [
+        shown: list[dict[str, Any]] = [
             {"label": name, "displayOrder": n, "metadata": {"isClosed": closed}}
             | {"id": stage, "createdAt": made, "updatedAt": made, "archived": False}
             | {"writePermissions": "CRUD_ALL"}
@@ -145,7 +146,7 @@ class Portal:
         changed = stamp(self.time + self.rng.randint(0, 9_000_000_000))
         modified = "lastmodifieddate" if kind == "contacts" else "hs_lastmodifieddate"
         properties |= {"createdate": made, modified: changed, "hs_object_id": ident}
-        record = {"id": ident, "properties": dict(sorted(properties.items()))}
+        record: dict[str, Any] = {"id": ident, "properties": dict(sorted(properties.items()))}
         record |= {"createdAt": made, "updatedAt": changed, "archived": False}
         objects(self.state, kind).append(record)
         return record
@@ -215,7 +216,7 @@ class Portal:
         deal = self.make(
             "deals",
             {
-                "dealname": f"{company['properties']['name']} - {rng.choice(['Platform', 'Seats', 'Renewal', 'Pilot'])}",
+                "dealname": f"{company['properties']['name']} - {rng.choice(PRODUCTS)}",
                 "amount": str(rng.randrange(2_000, 180_000, 250)),
                 "deal_currency_code": "GBP",
                 "dealstage": stage["id"],

@@ -32,24 +32,25 @@ def _order(name: str, text: str | None) -> Any:
 
 
 def _passes(state: State, kind: str, record: dict[str, Any], spec: dict[str, Any]) -> bool:
-    name, op = spec["propertyName"], spec["operator"]
+    name, op = str(spec["propertyName"]), str(spec["operator"])
     if name.startswith("associations."):
         to = {v: k for k, v in SINGULAR.items()}[name.split(".", 1)[1]]
         linked = {a["toObjectId"] for a in associated(state, kind, record["id"], to)}
-        return (int(spec["value"]) in linked) == (op == "EQ")
-    actual = record["properties"].get(name)
+        return bool((int(spec["value"]) in linked) == (op == "EQ"))
+    actual: str | None = record["properties"].get(name)
     if op in ("HAS_PROPERTY", "NOT_HAS_PROPERTY"):
         return (actual not in (None, "")) == (op == "HAS_PROPERTY")
-    if actual in (None, ""):
+    if actual is None or actual == "":
         return op in ("NEQ", "NOT_IN", "NOT_CONTAINS_TOKEN")
     if op in ("IN", "NOT_IN"):
-        have = set(actual.lower().split(";")) if name in MULTI else {actual.lower()}
-        return bool(have & {str(v).lower() for v in spec["values"]}) == (op == "IN")
+        values = set(actual.lower().split(";")) if name in MULTI else {actual.lower()}
+        return bool(values & {str(v).lower() for v in spec["values"]}) == (op == "IN")
     if op in ("CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"):
         pattern = re.escape(str(spec["value"]).lower()).replace(r"\*", ".*")
         tokens = [actual.lower(), *re.split(r"[^\w@.]+", actual.lower())]
         return any(re.fullmatch(pattern, t) for t in tokens) == (op == "CONTAINS_TOKEN")
-    have, value = _order(name, actual), _order(name, str(spec.get("value")))
+    have: Any = _order(name, actual)
+    value: Any = _order(name, str(spec.get("value")))
     if isinstance(have, str) != isinstance(value, str):
         have, value = str(have), str(value)
     compare = {

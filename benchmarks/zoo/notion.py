@@ -154,8 +154,8 @@ class Notion(Shape):
         page = rng.choice(in_database(state, title))
         if rng.random() < 0.15:
             words = plain(page["properties"][next(iter(page["properties"]))]["title"])
-            args = {"query": words, "filter": {"property": "object", "value": "page"}}
-            return Planned("search", "search", args | {"page_size": 10})
+            found = {"query": words, "filter": {"property": "object", "value": "page"}}
+            return Planned("search", "search", found | {"page_size": 10})
         ident = database(state, title)["id"]
         chosen: list[dict[str, Any]] = []
         wanted = rng.randint(1, 4)

@@ -177,7 +177,8 @@ def append_block_children(state: State, args: dict[str, Any]) -> Answer:
                 state, {"type": "rich_text"}, {"rich_text": given[kind].get("rich_text", [])}
             )
         }
-        block = {"object": "block", "id": uuid(rng), "parent": {"type": under, under: parent}}
+        block: dict[str, Any] = {"object": "block", "id": uuid(rng)}
+        block["parent"] = {"type": under, under: parent}
         block |= {"created_time": made, "last_edited_time": made, "created_by": bot}
         block |= {"last_edited_by": bot, "has_children": False, "archived": False}
         block |= {"in_trash": False, "type": kind, kind: {"color": "default"} | content}

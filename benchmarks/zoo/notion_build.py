@@ -99,7 +99,8 @@ class Workspace:
     ) -> dict[str, Any]:
         by = user_ref(self.rng.choice(self.people)["id"])
         made = self.tick()
-        block = {"object": "block", "id": uuid(self.rng), "parent": {"type": under, under: parent}}
+        block: dict[str, Any] = {"object": "block", "id": uuid(self.rng)}
+        block["parent"] = {"type": under, under: parent}
         block |= {"created_time": made, "last_edited_time": made, "created_by": by}
         block |= {"last_edited_by": by, "has_children": False, "archived": False}
         block |= {"in_trash": False, "type": kind, kind: content | {"color": "default"}}

@@ -29,7 +29,7 @@ CODE_WORDS = ["billing_v2", "user_events", "api/v3", "feature_flags", "cron.yaml
 EMOJI = ["\u2b50", "\u26a1", "\u2615", "\u2699\ufe0f", "\u270f\ufe0f", "\u26f5", "\u2744\ufe0f"]
 """Icons of the Basic Multilingual Plane (a YAML loader refuses the surrogate pairs JSON writes
 for others)."""
-PLAIN = {"bold": False, "italic": False, "strikethrough": False, "underline": False}
+PLAIN: dict[str, Any] = {"bold": False, "italic": False, "strikethrough": False, "underline": False}
 PLAIN |= {"code": False, "color": "default"}
 ID_CHARS = string.ascii_letters + string.digits + ":;<=>?@[]^_`{|}~"
 
@@ -127,11 +127,11 @@ def schemas(
     ids |= {n: property_id(rng) for n in ["Tasks", "Estimate total", "Progress", "Latest due"]}
     ids |= {n: property_id(rng) for n in ["Project", "Assignee", "Done", "Estimate", "Priority"]}
     ids |= {n: property_id(rng) for n in ["Due", "Notes", "Code", "ID"]}
-    groups = [
+    groups: list[dict[str, Any]] = [
         {"id": property_id(rng), "name": g, "color": c}
         for g, c in [("To-do", "gray"), ("In progress", "blue"), ("Complete", "green")]
     ]
-    status = [
+    status: list[dict[str, Any]] = [
         {"id": property_id(rng), "name": n, "color": c, "description": None} for n, c, _ in STATUSES
     ]
     for group in groups:
@@ -215,7 +215,7 @@ def schemas(
 
 
 def users(rng: random.Random) -> list[dict[str, Any]]:
-    people = []
+    people: list[dict[str, Any]] = []
     for first, last in {(rng.choice(FIRST), rng.choice(LAST)) for _ in range(22)}:
         people.append(
             {
@@ -227,7 +227,7 @@ def users(rng: random.Random) -> list[dict[str, Any]]:
                 "person": {"email": f"{first}.{last}@northwind.example".lower()},
             }
         )
-    people.sort(key=lambda u: u["name"])
+    people.sort(key=lambda u: str(u["name"]))
     bot = {"object": "user", "id": uuid(rng), "name": "Roadmap Assistant", "avatar_url": None}
     return [*people, bot | {"type": "bot", "bot": {}}]
 

@@ -7,6 +7,7 @@ title search over pages and databases; and the filter conditions the planners dr
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from benchmarks.zoo.kit import Answer, State, ToolError
@@ -39,7 +40,7 @@ def _test(op: str, actual: Any, wanted: Any) -> bool:
         return (wanted in actual) == (op == "contains")
     if isinstance(actual, str) and isinstance(wanted, str):
         actual, wanted = actual.lower(), wanted.lower()
-    tests = {
+    tests: dict[str, Callable[[], Any]] = {
         "equals": lambda: actual == wanted,
         "does_not_equal": lambda: actual != wanted,
         "contains": lambda: wanted in actual,
@@ -54,12 +55,14 @@ def _test(op: str, actual: Any, wanted: Any) -> bool:
     ranges = {"greater_than": "after", "less_than": "before"}
     ranges |= {"greater_than_or_equal_to": "on_or_after", "less_than_or_equal_to": "on_or_before"}
     op = ranges.get(op, op)
-    return {
-        "after": actual > wanted,
-        "before": actual < wanted,
-        "on_or_after": actual >= wanted,
-        "on_or_before": actual <= wanted,
-    }[op]
+    return bool(
+        {
+            "after": actual > wanted,
+            "before": actual < wanted,
+            "on_or_after": actual >= wanted,
+            "on_or_before": actual <= wanted,
+        }[op]
+    )
 
 
 def _meets(page: dict[str, Any], condition: dict[str, Any]) -> bool:

@@ -181,7 +181,8 @@ class Town:
             self.relation({"restriction": turn, "type": "restriction"}, members)
         self.streets.append(street)
         self.postcode += 1
-        postcode = f"SO41 {self.postcode % 9 + 1}{chr(65 + self.postcode % 26)}{chr(65 + rng.randint(0, 25))}"
+        letters = chr(65 + self.postcode % 26) + chr(65 + rng.randint(0, 25))
+        postcode = f"SO41 {self.postcode % 9 + 1}{letters}"
         for number in sorted(rng.sample(range(1, 120), rng.randint(1, 4))):
             at = rng.choice(vertices)
             near = (at["lat"] + rng.uniform(-2e-4, 2e-4), at["lon"] + rng.uniform(-2e-4, 2e-4))

@@ -2,10 +2,10 @@
 as the Overpass API does (its own envelope with ``osm3s``; elements by type, then id): one
 query statement of a type (``node``, ``way``, ``relation``, ``nwr``) and filters
 (``["k"="v"]``, ``["k"!="v"]``, ``["k"]``, ``["k"~"^re"]``, ``(if: t["k"] >= n)``, a bounding
-box ``(s,w,n,e)`` of nodes), then ``out`` (``body``, ``tags``, ``meta``, ``count``), ``make
-stat`` with ``count()``, ``set()``, ``sum()``, ``min()`` and ``max()`` (tags as text, as
-Overpass writes them), or a ``for (t["k"])`` loop making one element per value of a tag
-(elements without it grouped under ``""``)."""
+box ``(s,w,n,e)``, which a way is in where one of its nodes is), then ``out`` (``body``,
+``tags``, ``meta``, ``count``), ``make stat`` with ``count()``, ``set()``, ``sum()``, ``min()``
+and ``max()`` (tags as text, as Overpass writes them), or a ``for (t["k"])`` loop making one
+element per value of a tag (elements without it grouped under ``""``)."""
 
 from __future__ import annotations
 
@@ -27,14 +27,8 @@ FILTER = re.compile(
     r'|\(if:\s*t\["([^"]+)"\]\s*(>=|<=|>|<|==)\s*(-?[\d.]+)\)'
     r"|\((-?[\d.]+),(-?[\d.]+),(-?[\d.]+),(-?[\d.]+)\)"
 )
-
-
-TYPES = {"node": ("node",), "way": ("way",), "relation": ("relation",)}
-
-
+TYPES: dict[str, tuple[str, ...]] = {"node": ("node",), "way": ("way",), "relation": ("relation",)}
 TYPES |= {"nwr": ("node", "way", "relation"), "nw": ("node", "way")}
-
-
 OVERPASS = {
     "version": 0.6,
     "generator": "Overpass API 0.7.62.4 2390de5a",
@@ -62,26 +56,39 @@ COMPARE: dict[str, Callable[[float, float], bool]] = {
 }
 
 
-def _meets(element: dict[str, Any], parts: tuple[str, ...]) -> bool:
-    tags = element.get("tags", {})
+class Positions:
+    """Where elements are, for bounding boxes: a node at its position; a way where any of its
+    nodes is; a relation where any member is."""
+
+    def __init__(self, state: State) -> None:
+        self.index = {(e["type"], e["id"]): e for e in elements(state)}
+
+    def inside(self, element: dict[str, Any], box: list[float], depth: int = 0) -> bool:
+        south, west, north, east = box
+        if element["type"] == "node":
+            return bool(south <= element["lat"] <= north and west <= element["lon"] <= east)
+        refs = [("node", n) for n in element.get("nodes", [])]
+        refs += [(m["type"], m["ref"]) for m in element.get("members", []) if depth < 2]
+        found = (self.index.get(ref) for ref in refs)
+        return any(e is not None and self.inside(e, box, depth + 1) for e in found)
+
+
+def _meets(element: dict[str, Any], parts: tuple[str, ...], where: Positions | None) -> bool:
+    tags: dict[str, str] = element.get("tags", {})
     key, op, value, if_key, if_op, if_value, *box = parts
     if key:
         if not op:
             return key in tags
         if op == "=":
-            return tags.get(key) == value
+            return bool(tags.get(key) == value)
         if op == "!=":
-            return tags.get(key) != value
+            return bool(tags.get(key) != value)
         return key in tags and re.search(value, tags[key]) is not None
     if if_key:
         number = _number(tags.get(if_key))
         return number is not None and COMPARE[if_op](number, float(if_value))
-    south, west, north, east = map(float, box)
-    return (
-        element["type"] == "node"
-        and south <= element["lat"] <= north
-        and west <= element["lon"] <= east
-    )
+    assert where is not None
+    return where.inside(element, [float(b) for b in box])
 
 
 def query(state: State, statement: str) -> list[dict[str, Any]]:
@@ -90,10 +97,11 @@ def query(state: State, statement: str) -> list[dict[str, Any]]:
     if found is None:
         raise ToolError(f'line 1: parse error: Unknown type "{statement.split("[")[0]}"')
     kinds, filters = TYPES[found.group(1)], FILTER.findall(found.group(2))
+    where = Positions(state) if any(parts[6] for parts in filters) else None
     return [
         e
         for e in elements(state)
-        if e["type"] in kinds and all(_meets(e, parts) for parts in filters)
+        if e["type"] in kinds and all(_meets(e, parts, where) for parts in filters)
     ]
 
 

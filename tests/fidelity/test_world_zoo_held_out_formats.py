@@ -92,6 +92,21 @@ def test_an_overpass_query_answers_exactly_the_elements_its_filters_select() -> 
         and box[1] <= e["lon"] <= box[3]
     }
     assert all(set(e) == {"type", "id", "tags"} for e in inside)  # out tags
+    # A way is in a box where one of its nodes is: no position of its own.
+    data = 'way["highway"]({:.4f},{:.4f},{:.4f},{:.4f});\nout;'.format(*box)
+    ways = run_tool("osm", state, "overpass", {"data": HEADER + data})["elements"]
+    index = _index(state)
+    assert ways and {e["id"] for e in ways} == {
+        e["id"]
+        for e in elements(state)
+        if e["type"] == "way"
+        and "highway" in e["tags"]
+        and any(
+            box[0] <= index[("node", n)]["lat"] <= box[2]
+            and box[1] <= index[("node", n)]["lon"] <= box[3]
+            for n in e["nodes"]
+        )
+    }
 
 
 def test_overpass_stats_group_count_and_sum_as_an_independent_count_does() -> None:
