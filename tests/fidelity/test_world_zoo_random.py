@@ -181,7 +181,13 @@ def test_arguments_keep_their_names_whatever_the_stored_spelling() -> None:
     the state spells fields its own way (another casing, or another name for the field), so
     the names differ."""
     seed = next(
-        s for s in DEVELOPMENT if draw(s).casing == "camel" and draw(s).surface.arg_case == "snake"
+        s
+        for s in DEVELOPMENT
+        if draw(s).casing == "camel"
+        and draw(s).surface.arg_case == "snake"
+        # One argument holding a query string or object is named by one word.
+        and draw(s).formats.objects is None
+        and draw(s).formats.query is None
     )
     spec, _ = generate(f"random-{seed}", 0.03, seed=1, episodes=1)
     design = draw(seed)
