@@ -19,7 +19,11 @@ that draws some keeps the rest of its layout and tools), each by about three see
 - searches taking their constraints as a nested query object (an Elasticsearch ``bool``
   query, a MongoDB filter, a GraphQL ``where`` object, a list of filters), answered as the
   family's API answers (:mod:`.query_objects`, :mod:`.object_search`): drawn only by seeds
-  without query strings, from a generator of its own."""
+  without query strings, from a generator of its own;
+- records held as lines of text (CSV, TSV, an SQL dump, logfmt, JSON lines, a spreadsheet's
+  rows) that every tool parses (:mod:`.text_lines`, :mod:`.text_store`,
+  :mod:`.text_holding`): drawn from a generator of its own, held where the collection is free
+  to be."""
 
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ import random
 from dataclasses import dataclass
 
 from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
+from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
 
 SHARE = 0.3
 """The share of seeds that draw each class."""
@@ -57,6 +62,8 @@ class Formats:
     """The key naming another record by its title; with it, a count of a filtered set."""
     objects: QueryStyle | None = None
     """How the searches take a nested query object (none: not so; :mod:`.query_objects`)."""
+    text: TextStyle | None = None
+    """How records are held as lines of text (none: not so; :mod:`.text_lines`)."""
 
     @property
     def names(self) -> str:
@@ -68,6 +75,7 @@ class Formats:
             f"query {self.query}" if self.query else "",
             f"title refs {self.title_ref}" if self.title_ref else "",
             self.objects.names if self.objects else "",
+            self.text.names if self.text else "",
         ]
         return ", ".join(d for d in drawn if d) or "none"
 
@@ -95,4 +103,5 @@ def draw_formats(seed: int) -> Formats:
         query=query if on[3] else None,
         title_ref=title_ref if on[4] else None,
         objects=draw_style(seed, on[3]),
+        text=draw_text(seed),
     )
