@@ -170,7 +170,9 @@ class StateView:
                     overlay=overlay,
                     answers=answers,
                 )
-            parts = [render_changes(unseen)] if unseen else []
+            # A later turn's changes and records together fit the anchor's budget.
+            changes_room = _chars(max(0, self.budget_tokens - self.turn_budget_tokens))
+            parts = [render_changes(unseen, changes_room)] if unseen else []
             overlay = self.overlay_for(state, overlay)
             if not self.fits(overlay):
                 grounding = ground(
