@@ -23,7 +23,7 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.runtime.collection_scopes import CollectionScopes
-from mcp_sim.runtime.decoded_state import patched, view_encoding
+from mcp_sim.runtime.decoded_state import patched, read_view, view_encoding
 from mcp_sim.runtime.filed_records import FiledFacts
 from mcp_sim.runtime.kind_collections import (
     item_of,
@@ -42,6 +42,7 @@ from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
+    is_record,
     normalize,
     record_count,
     record_items,
@@ -51,7 +52,7 @@ from mcp_sim.runtime.state_shape import (
     within,
 )
 from mcp_sim.runtime.state_tables import row_of
-from mcp_sim.runtime.value_decoding import decode
+from mcp_sim.runtime.text_rows import find_text_rows, line_collections, moved_lines
 from mcp_sim.spec.world import World
 
 FEW_HOLDERS = 3
@@ -76,9 +77,11 @@ class StateIndex:
         self.encoding = view_encoding(world, state)
         """How its values are encoded, when they are and views decode them: ``state`` is
         then the decoded document (see :mod:`mcp_sim.runtime.decoded_state`)."""
-        self.state = decode(state, self.encoding) if self.encoding else state
+        self.text = find_text_rows(state)  # arrays of text lines: ``state`` holds them read
+        self.state = read_view(state, self.encoding, self.text)
         self.size = record_size(state)
-        self.collections = split_kinds(find_collections(world, self.state), self.state)
+        found = find_collections(world, self.state)
+        self.collections = split_kinds(line_collections(found, self.text, self.state), self.state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
         self.inner_keys: dict[str, list[Hit]] = {}
@@ -146,7 +149,7 @@ class StateIndex:
         restore or a reset: committed patches move an overlay on by :meth:`StateOverlay.advance`)."""
         if state is self.stored:
             return StateOverlay(self, state=state, size=self.size, view=self.state)
-        stored, state = state, decode(state, self.encoding) if self.encoding else state
+        stored, state = state, read_view(state, self.encoding, self.text)
         changed: dict[str, RecordFacts | None] = {}
         for collection in self.collections:
             was = resolve(self.state, collection.pointer)
@@ -217,25 +220,23 @@ class StateOverlay:
     size: int = 0
     """The length of the state's compact JSON, kept up to date record by record."""
     shifted: set[str] = field(default_factory=set)
-    """Array collections whose items moved (an insert or removal before the end): their
-    records are all re-indexed."""
+    """Array collections whose items moved (an insert or removal before the end): re-indexed."""
     loose: set[str] = field(default_factory=set)
     """Keys added to a flat store that follow none of its patterns (pointers): no collection
     holds them, and the store's outline names them beside its patterns."""
     view: Any = None
-    """The state as views read it: ``state`` itself, or its values decoded (see
-    :mod:`mcp_sim.runtime.decoded_state`)."""
+    """The state as views read it: ``state``, or its values decoded, its lines of records read."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
-        touched: set[str] = set()
-        paths: set[str] = set()
-        for op in patch:
+        touched, paths, ops, text = set[str](), set[str](), list(patch), self.base.text
+        lines = text.reread(self.view, state, ops) if text else state  # a dump's tables told apart
+        for op in ops:
             for path in (op.get("path"), op.get("from")):
                 if isinstance(path, str):
-                    self._touch(path, state, op, touched)
+                    self._touch(path, lines, op, touched)
                     paths.add(path)
-        view = self._view_after(state, touched, paths)
+        view = lines if text else self._view_after(state, touched, paths)
         changed = dict(self.changed)
         grown = 0
         # In a fixed order: the order of changed records is the order a lookup lists them.
@@ -276,7 +277,10 @@ class StateOverlay:
             appended = last == "-" or (
                 isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
             )
-            if not appended:
+            moved = moved_lines(self.base.text, path, items)
+            if moved is not None:  # a line added or removed near the end: the few after it
+                touched.update(moved)
+            elif not appended:
                 self.shifted.update(same_array(self.base.collections, collection.pointer))
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
@@ -294,7 +298,7 @@ class StateOverlay:
     def _facts(self, pointer: str, state: Any) -> RecordFacts | None:
         record = resolve(state, pointer)
         collection = self.base.collection_of(pointer, state)
-        if record is None or collection is None:
+        if record is None or collection is None or not is_record(collection, record):
             return None
         key = record_key(collection, record_position(collection, pointer), record)
         return FiledFacts(collection, state).of(key, pointer, record)
@@ -320,7 +324,7 @@ class StateOverlay:
             keys,
             inner_keys,
             values,
-            self.state if self.base.encoding else state,
+            self.state if self.base.encoding or self.base.text else state,
             self.size,
             set(self.shifted),
             set(self.loose),

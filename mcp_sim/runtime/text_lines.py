@@ -1,0 +1,173 @@
+"""Reading one line of text as a record: the line formats that hold one record a line.
+
+Some stores keep a collection as lines of text, not as JSON objects: a SQLite database as
+``sqlite3 .dump`` writes it (``CREATE TABLE t (a, b, ...)``, then ``INSERT INTO t VALUES(1,
+'x');`` lines of positional values), a CSV or TSV file under its header line, ``key=value``
+(logfmt) lines, JSON objects one a line. Each parser here reads one line, given what the
+lines before it said (a table's columns, a header), into the record it stands for: a dict of
+its fields in their order, values as the line types them (a SQL literal's number as a number,
+``NULL`` as ``None``; a CSV cell as its text, as the file holds it). ``None`` for a line that
+is no record of the format. :mod:`mcp_sim.runtime.text_rows` finds which format an array of
+lines is written in.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_NAME = r'(?:"[^"]+"|`[^`]+`|\[[^\]]+\]|[A-Za-z_][\w$]*)'
+_INSERT = re.compile(
+    rf"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(?:{_NAME}\.)?({_NAME})\s*(\([^)]*\))?\s*VALUES\s*\(",
+    re.IGNORECASE,
+)
+_CREATE = re.compile(
+    rf"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:{_NAME}\.)?({_NAME})\s*\(", re.IGNORECASE
+)
+_LITERAL = re.compile(
+    r"(\s*(?:'((?:[^']|'')*)'|(-?\d+)|(-?\d*\.?\d+(?:[eE][-+]?\d+)?)|(NULL)|([^,')]*?))\s*"
+    r"(,|\)\s*;?\s*$))",
+    re.IGNORECASE,
+)
+"""One value of a row and what follows it: a quoted text (``''`` for a quote), a whole number,
+a number, ``NULL``, or a bare word (``TRUE``, ``X'00'`` as written)."""
+_FIRST_NAME = re.compile(rf"\s*({_NAME})")
+_CONSTRAINTS = ("primary", "foreign", "unique", "check", "constraint")
+"""What starts a table constraint, not a column, in ``CREATE TABLE``'s list."""
+_PAIR = re.compile(r'\s*([A-Za-z_][\w.\-]*)=("(?:[^"\\]|\\.)*"|\S*)')
+_HEADER_NAME = re.compile(r"^[A-Za-z_][\w.\-/#%()]{0,40}(?: [A-Za-z_(][\w.\-/#%()]*){0,2}(?<!\.)$")
+"""A column's name: a word or a few (``unit_price``, ``Unit Price (NOK)``), not a sentence."""
+
+
+def unquoted(name: str) -> str:
+    """A SQL name without its quotes (``"a b"``, ```a```, ``[a]``)."""
+    if name[:1] in '"`[' and len(name) > 1:
+        return name[1:-1]
+    return name
+
+
+def insert_table(line: str) -> tuple[str, tuple[str, ...] | None, int] | None:
+    """The table an ``INSERT`` line fills, the columns it names (if it names them) and where
+    its values start; ``None`` for another line."""
+    match = _INSERT.match(line)
+    if match is None:
+        return None
+    named = match.group(2)
+    columns = None
+    if named:
+        columns = tuple(unquoted(c.strip()) for c in named[1:-1].split(",") if c.strip())
+    return unquoted(match.group(1)), columns, match.end()
+
+
+def sql_values(line: str, start: int) -> list[Any] | None:
+    """The positional values of a one-row ``VALUES(...)`` from ``start`` (just after its
+    parenthesis); ``None`` when the line holds more than one row or no such list."""
+    found = _LITERAL.findall(line, start)
+    # The values follow each other up to the line's end: a second row's are not skipped over.
+    if not found or sum(len(whole) for whole, *_ in found) != len(line) - start:
+        return None
+    return [_typed(*groups[1:6]) for groups in found]
+
+
+def _typed(text: str, digits: str, number: str, null: str, word: str) -> Any:
+    """A value as the group of :data:`_LITERAL` it matched types it."""
+    if digits:
+        return int(digits)
+    if number:
+        return float(number)
+    if null:
+        return None
+    return word if word else text.replace("''", "'")
+
+
+def create_columns(line: str) -> tuple[str, tuple[str, ...]] | None:
+    """The table and its columns in order that a ``CREATE TABLE`` line names."""
+    match = _CREATE.match(line)
+    if match is None:
+        return None
+    body = line[match.end() : line.rfind(")")]
+    columns: list[str] = []
+    depth, part = 0, ""
+    for char in body + ",":
+        if char == "," and depth == 0:
+            name = _FIRST_NAME.match(part)
+            if name and name.group(1).casefold() not in _CONSTRAINTS:
+                columns.append(unquoted(name.group(1)))
+            part = ""
+            continue
+        depth += (char == "(") - (char == ")")
+        part += char
+    return (unquoted(match.group(1)), tuple(columns)) if columns else None
+
+
+def sql_record(
+    line: str, tables: Mapping[str, tuple[str, ...]]
+) -> tuple[str, dict[str, Any]] | None:
+    """An ``INSERT`` line's table and its row named by the table's columns (those the line
+    names, else those ``tables`` gives: its ``CREATE TABLE``)."""
+    found = insert_table(line)
+    if found is None:
+        return None
+    table, named, start = found
+    columns = named or tables.get(table)
+    values = sql_values(line, start)
+    if columns is None or values is None or len(values) != len(columns):
+        return None
+    return table, dict(zip(columns, values, strict=True))
+
+
+def cells(line: str, delimiter: str) -> list[str]:
+    """A delimited line's cells (quotes as CSV writes them)."""
+    return next(csv.reader([line], delimiter=delimiter), [])
+
+
+def header_names(line: str, delimiter: str) -> tuple[str, ...] | None:
+    """A header line's column names: two or more distinct names, none a number."""
+    names = [name.strip() for name in cells(line, delimiter)]
+    if len(names) < 2 or len(set(names)) != len(names):
+        return None
+    if not all(_HEADER_NAME.match(name) for name in names):
+        return None
+    return tuple(names)
+
+
+def delimited_record(line: str, delimiter: str, columns: tuple[str, ...]) -> dict[str, Any] | None:
+    """A delimited line as its cells named by the header's columns; ``None`` for a line of
+    another width."""
+    found = cells(line, delimiter)
+    if len(found) != len(columns):
+        return None
+    return dict(zip(columns, found, strict=True))
+
+
+def pairs_record(line: str) -> dict[str, Any] | None:
+    """A ``key=value`` line (logfmt: values quoted where they hold spaces) as its pairs; two
+    pairs at least, and nothing else on the line."""
+    record: dict[str, Any] = {}
+    at = 0
+    text = line.rstrip()
+    while at < len(text):
+        match = _PAIR.match(text, at)
+        if match is None:
+            return None
+        value = match.group(2)
+        if value.startswith('"'):
+            value = value[1:-1].replace('\\"', '"')
+        record[match.group(1)] = value
+        at = match.end()
+    return record if len(record) >= 2 else None
+
+
+def json_record(line: str) -> dict[str, Any] | None:
+    """A line holding one JSON object (JSON lines)."""
+    text = line.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) and found else None

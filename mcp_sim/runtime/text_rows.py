@@ -1,0 +1,362 @@
+"""Collections kept as lines of text, read as the records they hold.
+
+A store may keep a collection as an array of text lines: a ``sqlite3 .dump`` (``CREATE TABLE``
+lines naming each table's columns, then one ``INSERT INTO t VALUES(...)`` line per row), a
+CSV or TSV file split into lines under its header, ``key=value`` log lines, JSON lines.
+Nothing that reads records by their fields (keys, values, searches, joins, summaries) could
+see a record in a string. :func:`find_text_rows` recognises such arrays by structure, not by
+name: most of their lines parse, in one of the formats of :mod:`mcp_sim.runtime.text_lines`,
+into records of one layout (a SQL dump's lines into rows of the tables its ``CREATE TABLE``
+lines name; a delimited file's into rows as wide as its header).
+
+:meth:`TextRows.read` gives the view of the state in which each such line is the record it
+stands for (a dict of its fields in column order; a SQL row a :class:`Row` that knows its
+table, which makes each table a kind of record of the dump's array, see
+:mod:`mcp_sim.runtime.mixed_collections`, without a field that no line holds) at the line's
+own pointer, so a record's pointer is the one a patch rewrites; lines that hold no record (a header, ``CREATE TABLE``, ``COMMIT;``)
+stay as they are. Reading is done once per world; a committed patch re-reads only the lines
+it touched (:meth:`TextRows.reread`), or an array whose lines moved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jsonpointer import escape, unescape
+
+from mcp_sim.runtime.mixed_collections import Kind, kind_pointer
+from mcp_sim.runtime.record_ids import id_field_of
+from mcp_sim.runtime.state_shape import Collection
+from mcp_sim.runtime.text_lines import (
+    create_columns,
+    delimited_record,
+    header_names,
+    json_record,
+    pairs_record,
+    sql_record,
+)
+
+TABLE = "/table"
+"""How the outline says which table a kind's rows are of (``whose table is 'objects'``)."""
+_LEAST_LINES = 8
+_SAMPLE = 200
+_LEAST_READ = 0.9
+"""The share of sampled lines (outside a dump's statements) that must read as records."""
+_FEW_MOVED = 64
+"""A line added or removed at most this far from the end re-indexes the lines after it alone
+(a dump's row inserted before its closing statements), not the whole array."""
+_DELIMITERS = (",", "\t", "|", ";")
+_MAX_DEPTH = 4
+_FORMS = {
+    "sql": "SQL `INSERT` lines (a row's values in the order of its table's `CREATE TABLE` columns)",
+    "delimited": "delimited lines under the header line",
+    "pairs": "`key=value` lines",
+    "json": "JSON lines",
+}
+
+
+class Row(dict[str, Any]):
+    """A SQL row read from its line: its fields, and the table the line fills, which is no
+    field of it (a search or an answer never sees it)."""
+
+    table: str = ""
+
+    @classmethod
+    def of(cls, table: str, fields: dict[str, Any]) -> Row:
+        row = cls(fields)
+        row.table = table
+        return row
+
+
+@dataclass(frozen=True)
+class TableKind(Kind):
+    """The rows of one table of a dump's array of lines."""
+
+    def holds(self, item: Any) -> bool:
+        return isinstance(item, Row) and item.table == self.value
+
+
+@dataclass(frozen=True)
+class LineLayout:
+    """How the lines of one array are read as records."""
+
+    form: str
+    """``sql``, ``delimited``, ``pairs`` or ``json``."""
+    tables: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """A SQL dump's tables and their columns, in the order its ``CREATE TABLE`` lines give."""
+    delimiter: str = ""
+    header: str = ""
+    """A delimited file's header line, as stored."""
+    columns: tuple[str, ...] = ()
+    """A delimited file's columns (its header's names)."""
+    example: str = ""
+    """One record's line as stored: the form a patch writes."""
+
+    def record(self, line: Any, columns: Mapping[str, tuple[str, ...]]) -> dict[str, Any] | None:
+        """The record ``line`` stands for, ``None`` for a line that holds none (``columns``:
+        a SQL dump's tables, :meth:`table_columns`)."""
+        if not isinstance(line, str):
+            return None
+        if self.form == "sql":
+            found = sql_record(line, columns)
+            return None if found is None else Row.of(found[0], found[1])
+        if self.form == "delimited":
+            if line == self.header:
+                return None
+            return delimited_record(line, self.delimiter, self.columns)
+        return pairs_record(line) if self.form == "pairs" else json_record(line)
+
+    def table_columns(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.tables)
+
+    def describe(self, pointer: str) -> str:
+        """What the model is told of the array: its format, each table's columns in order
+        (as a service answering rows as arrays lists them), one line as stored."""
+        text = f"{pointer}: {_FORMS[self.form]}"
+        if self.tables:
+            named = "; ".join(f"{t} {_columns(c)}" for t, c in self.tables)
+            text += f"; tables: {named}"
+        elif self.columns:
+            text += f" {_columns(self.columns)}"
+        return f"{text}; a line as stored: `{self.example}`" if self.example else text
+
+
+def _columns(names: tuple[str, ...]) -> str:
+    return json.dumps({"columns": list(names)}, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class TextRows:
+    """The arrays of a state whose lines are records: array pointer → how they are read."""
+
+    layouts: dict[str, LineLayout]
+
+    def read(self, state: Any) -> Any:
+        """``state`` with each array's record lines replaced by their records (the arrays and
+        the containers above them copied, everything else shared)."""
+        for pointer, layout in self.layouts.items():
+            lines = _at(state, pointer)
+            if isinstance(lines, list):
+                state = _put(state, _parts(pointer), _read_lines(layout, lines))
+        return state
+
+    def reread(self, view: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> Any:
+        """``view`` moved on to the stored ``state`` after ``patch``: a line replaced, added
+        or removed is read (or dropped) alone, the view's other records kept where they move
+        to; an array replaced, or changed by several operations at once, is read whole."""
+        ops = [op for op in patch if isinstance(op.get("path"), str)]
+        for op in ops:
+            found = self.array_of(op["path"])
+            if found is None:
+                continue
+            pointer, layout = found
+            lines, held = _at(state, pointer), _at(view, pointer)
+            rest = op["path"][len(pointer) + 1 :] if len(op["path"]) > len(pointer) else ""
+            alone = len(ops) == 1 and op.get("op") in ("replace", "add", "remove")
+            if isinstance(lines, list) and isinstance(held, list) and alone and "/" not in rest:
+                moved = _line_changed(layout, held, lines, str(op["op"]), rest)
+                if moved is not None:
+                    view = _put(view, _parts(pointer), moved)
+                    continue
+            view = _put(view, _parts(pointer), self._read_all(layout, lines))
+        return view
+
+    @staticmethod
+    def _read_all(layout: LineLayout, lines: Any) -> Any:
+        return _read_lines(layout, lines) if isinstance(lines, list) else lines
+
+    def array_of(self, path: str) -> tuple[str, LineLayout] | None:
+        """The array of lines ``path`` is, or is inside, and its layout."""
+        for pointer, layout in self.layouts.items():
+            if path == pointer or path.startswith(pointer + "/"):
+                return pointer, layout
+        return None
+
+    def note(self) -> str:
+        """The line telling the model how the records it is shown are stored."""
+        arrays = " | ".join(layout.describe(p) for p, layout in self.layouts.items())
+        return (
+            "Lines of text holding records are shown as the records they hold (fields named by "
+            f"their columns): {arrays}. A state patch writes a record as its line, in the "
+            "stored form, at the same pointer."
+        )
+
+
+def line_collections(
+    found: Sequence[Collection], text: TextRows | None, view: Any
+) -> list[Collection]:
+    """``found`` (the collections of the ``view`` that ``text`` read) with each array of lines
+    a collection of the records its lines hold, whether or not the walk found it (a dump's
+    first lines are statements); a dump's rows one collection per table, its kind."""
+    if text is None:
+        return list(found)
+    # The walk's own reading of an array of lines (its few records, or none) gives way.
+    inside = tuple(f"{p}/" for p in text.layouts)
+    kept = [c for c in found if not (c.pointer in text.layouts or c.pointer.startswith(inside))]
+    for pointer, layout in text.layouts.items():
+        if any(within(pointer, c) for c in kept):
+            continue  # inside a record: a field of that record
+        lines = _at(view, pointer)
+        records = (
+            [item for item in lines if isinstance(item, dict)] if isinstance(lines, list) else []
+        )
+        if layout.form != "sql":
+            kept.append(Collection(pointer, False, id_field_of(records), len(records), lines=True))
+            continue
+        for table, _ in layout.tables:
+            kind = TableKind(TABLE, table)
+            rows = [r for r in records if kind.holds(r)]
+            at = kind_pointer(pointer, kind)
+            kept.append(Collection(at, False, id_field_of(rows), len(rows), kind=kind, lines=True))
+    return sorted(kept, key=lambda c: c.pointer)
+
+
+def within(pointer: str, collection: Collection) -> bool:
+    """Whether the array at ``pointer`` is inside one of ``collection``'s records."""
+    return pointer.startswith(collection.pointer + "/")
+
+
+def moved_lines(text: TextRows | None, path: str, lines: Any) -> list[str] | None:
+    """The lines whose place a line added or removed at ``path`` moved (``lines``: the array
+    after it), and the place one past them that a removal emptied, when ``path`` is in an
+    array of lines and they are few; ``None`` otherwise (the array's records all move)."""
+    array, _, last = path.rpartition("/")
+    if text is None or array not in text.layouts or not isinstance(lines, list):
+        return None
+    at = len(lines) - 1 if last == "-" else int(last) if last.isdigit() else -1
+    if at < 0 or len(lines) - at > _FEW_MOVED:
+        return None
+    return [f"{array}/{k}" for k in range(at, len(lines) + 1)]
+
+
+def _line_changed(
+    layout: LineLayout, held: list[Any], lines: list[Any], op: str, rest: str
+) -> list[Any] | None:
+    """The view's array ``held`` after one line at ``rest`` was replaced, added or removed,
+    leaving the stored ``lines``; ``None`` when the two do not line up (read it whole)."""
+    grown = len(lines) - len(held)
+    at = len(lines) - 1 if rest == "-" else int(rest) if rest.isdigit() else -1
+    if not 0 <= at < len(lines) + (op == "remove") or grown != {"add": 1, "remove": -1}.get(op, 0):
+        return None
+    items = list(held)
+    if op == "remove":
+        del items[at]
+        return items
+    record = layout.record(lines[at], layout.table_columns())
+    line = lines[at] if record is None else record
+    if op == "add":
+        items.insert(at, line)
+    else:
+        items[at] = line
+    return items
+
+
+def _read_lines(layout: LineLayout, lines: list[Any]) -> list[Any]:
+    columns = layout.table_columns()
+    return [
+        record if (record := layout.record(line, columns)) is not None else line for line in lines
+    ]
+
+
+def find_text_rows(state: Any) -> TextRows | None:
+    """The arrays of ``state`` whose lines are records (see the module's docstring); ``None``
+    when it has none."""
+    layouts = dict(_arrays(state, "", 0))
+    return TextRows(layouts) if layouts else None
+
+
+def _arrays(value: Any, pointer: str, depth: int) -> Iterator[tuple[str, LineLayout]]:
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _arrays(item, f"{pointer}/{escape(key)}", depth + 1)
+    elif isinstance(value, list) and len(value) >= _LEAST_LINES:
+        sample = value[:: max(1, len(value) // _SAMPLE)]
+        if sum(isinstance(line, str) for line in sample) * 5 >= len(sample) * 4:
+            layout = layout_of(value)
+            if layout is not None:
+                yield pointer, layout
+
+
+def layout_of(lines: list[Any]) -> LineLayout | None:
+    """How ``lines`` are records, if most of them are, in one format."""
+    texts = [line for line in lines if isinstance(line, str)]
+    sample = texts[:: max(1, len(texts) // _SAMPLE)]
+    return _sql(texts, sample) or _by_line(sample) or _delimited(texts, sample)
+
+
+def _sql(texts: list[str], sample: list[str]) -> LineLayout | None:
+    """A SQL dump: its ``CREATE TABLE`` lines' columns, and most sampled ``INSERT`` lines rows
+    of them."""
+    tables = [found for line in texts if (found := create_columns(line)) is not None]
+    columns = dict(tables)
+    inserts = [line for line in sample if line.lstrip()[:6].upper() == "INSERT"]
+    read = [line for line in inserts if sql_record(line, columns) is not None]
+    if len(read) < 3 or len(read) < _LEAST_READ * len(inserts):
+        return None
+    return LineLayout("sql", tuple(tables), example=read[-1])
+
+
+def _by_line(sample: list[str]) -> LineLayout | None:
+    """``key=value`` lines or JSON lines, most of one set of keys."""
+    for form, reader in (("json", json_record), ("pairs", pairs_record)):
+        records = [r for line in sample if (r := reader(line)) is not None]
+        if len(records) < _LEAST_LINES or len(records) < _LEAST_READ * len(sample):
+            continue
+        first = set(records[0])
+        alike = sum(len(first & set(r)) * 2 >= len(first | set(r)) for r in records)
+        if alike >= _LEAST_READ * len(records):
+            example = next(line for line in reversed(sample) if reader(line) is not None)
+            return LineLayout(form, example=example)
+    return None
+
+
+def _delimited(texts: list[str], sample: list[str]) -> LineLayout | None:
+    """Lines under a header line, each as wide as the header in one delimiter."""
+    header = texts[0]
+    rows = [line for line in sample if line != header]
+    for delimiter in _DELIMITERS:
+        if delimiter not in header:
+            continue
+        columns = header_names(header, delimiter)
+        if columns is None:
+            continue
+        read = [line for line in rows if delimited_record(line, delimiter, columns) is not None]
+        if len(read) >= _LEAST_LINES - 1 and len(read) >= _LEAST_READ * len(rows):
+            return LineLayout("delimited", (), delimiter, header, columns, read[-1])
+    return None
+
+
+def _parts(pointer: str) -> list[str]:
+    return [unescape(p) for p in pointer.split("/")[1:]] if pointer else []
+
+
+def _at(state: Any, pointer: str) -> Any:
+    value = state
+    for key in _parts(pointer):
+        if isinstance(value, dict):
+            value = value.get(key)
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    return value
+
+
+def _put(view: Any, parts: list[str], value: Any) -> Any:
+    """``view`` with the value at ``parts`` set to ``value``, the containers on the way
+    copied."""
+    if not parts:
+        return value
+    head, rest = parts[0], parts[1:]
+    if isinstance(view, dict):
+        return {**view, head: _put(view.get(head), rest, value)}
+    if isinstance(view, list) and head.isdigit() and int(head) < len(view):
+        items = list(view)
+        items[int(head)] = _put(items[int(head)], rest, value)
+        return items
+    return view

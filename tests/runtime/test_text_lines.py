@@ -1,0 +1,68 @@
+"""Reading one line of text as a record: SQL ``INSERT`` rows, ``CREATE TABLE`` columns,
+delimited rows under a header, ``key=value`` lines, JSON lines."""
+
+from __future__ import annotations
+
+from mcp_sim.runtime.text_lines import (
+    create_columns,
+    delimited_record,
+    header_names,
+    insert_table,
+    json_record,
+    pairs_record,
+    sql_record,
+    sql_values,
+)
+
+
+def test_a_rows_values_are_typed_as_the_sql_literals_write_them() -> None:
+    line = "INSERT INTO t VALUES(1,'O''Hara',NULL,2.5,-3,'',1e3,TRUE);"
+    found = insert_table(line)
+    assert found is not None and found[:2] == ("t", None)
+    assert sql_values(line, found[2]) == [1, "O'Hara", None, 2.5, -3, "", 1000.0, "TRUE"]
+
+
+def test_a_line_of_several_rows_or_no_closing_parenthesis_is_no_row() -> None:
+    for line in ("INSERT INTO t VALUES(1,'x'),(2,'y');", "INSERT INTO t VALUES(1,'x'"):
+        found = insert_table(line)
+        assert found is not None and sql_values(line, found[2]) is None
+
+
+def test_a_tables_columns_leave_its_constraints_and_quotes_out() -> None:
+    line = 'CREATE TABLE "x" (id INTEGER PRIMARY KEY, "a b" TEXT, c NUMERIC(10,2), UNIQUE(c));'
+    assert create_columns(line) == ("x", ("id", "a b", "c"))
+    assert create_columns("CREATE INDEX i ON x(c);") is None
+
+
+def test_an_insert_is_named_by_its_own_columns_or_its_tables() -> None:
+    tables = {"t": ("id", "name")}
+    assert sql_record("INSERT INTO t VALUES(7,'Ana');", tables) == ("t", {"id": 7, "name": "Ana"})
+    named = "INSERT INTO [u] (k, v) VALUES ('a', 2);"
+    assert sql_record(named, tables) == ("u", {"k": "a", "v": 2})
+    assert sql_record("INSERT INTO t VALUES(7);", tables) is None  # not as wide as the table
+    assert sql_record("INSERT INTO other VALUES(7,'x');", tables) is None  # no columns known
+
+
+def test_delimited_rows_are_named_by_a_header_of_names() -> None:
+    columns = header_names("id,name,city", ",")
+    assert columns == ("id", "name", "city")
+    assert delimited_record('3,"Berg, Ana",Oslo', ",", columns) == {
+        "id": "3",
+        "name": "Berg, Ana",
+        "city": "Oslo",
+    }
+    assert delimited_record("3,Oslo", ",", columns) is None
+    assert header_names("1,2,3", ",") is None and header_names("a,a", ",") is None
+
+
+def test_key_value_and_json_lines_are_records_of_their_pairs() -> None:
+    line = 'ts=2026-01-02T10:00:00Z level=warn msg="disk almost full" host=web-2'
+    assert pairs_record(line) == {
+        "ts": "2026-01-02T10:00:00Z",
+        "level": "warn",
+        "msg": "disk almost full",
+        "host": "web-2",
+    }
+    assert pairs_record("just some words here") is None
+    assert json_record('{"id": 1, "ok": true}') == {"id": 1, "ok": True}
+    assert json_record("[1, 2]") is None and json_record("{broken") is None
