@@ -20,10 +20,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonpointer import escape, unescape
+from jsonpointer import escape
 
 from mcp_sim.runtime.collection_scopes import CollectionScopes
 from mcp_sim.runtime.decoded_state import patched, read_view, view_encoding
+from mcp_sim.runtime.fact_maps import Hit, add_facts
 from mcp_sim.runtime.filed_records import FiledFacts
 from mcp_sim.runtime.kind_collections import (
     item_of,
@@ -34,16 +35,13 @@ from mcp_sim.runtime.kind_collections import (
 )
 from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_collections import find_collections
-from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record
 from mcp_sim.runtime.state_partitions import appended, slot_records
 from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
-from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
     is_record,
-    normalize,
     record_count,
     record_items,
     record_key,
@@ -58,14 +56,6 @@ from mcp_sim.spec.world import World
 FEW_HOLDERS = 3
 """A nested map's key held by at most this many records names them (an item id names its
 product); one held by more is a value to match, not a name."""
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A record that holds a value: the record's pointer and where inside it (relative)."""
-
-    pointer: str
-    inner: str
 
 
 class StateIndex:
@@ -104,7 +94,7 @@ class StateIndex:
 
     def _add(self, pointer: str, facts: RecordFacts) -> None:
         self.records[pointer] = facts
-        _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
+        add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
     def collection_of(self, pointer: str, state: Any = None) -> Collection | None:
         """The collection whose record ``pointer`` is, or is inside (the innermost: a
@@ -179,30 +169,6 @@ class StateIndex:
         return loose
 
 
-def _add_facts(
-    keys: dict[str, list[Hit]],
-    inner_keys: dict[str, list[Hit]],
-    values: dict[str, dict[str, str]],
-    pointer: str,
-    facts: RecordFacts,
-) -> None:
-    from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
-    from_key.append(Hit(pointer, ""))
-    said = key_values(facts.key)
-    if len(said) > 1:
-        # A series' reading answers to its time, the key of the series (its source is the
-        # key of a time's map, which every time has: a value to match, not a name).
-        keys.setdefault(normalize(said[0]) or said[0], []).append(Hit(pointer, ""))
-    if WILDCARD in facts.collection.rpartition("/")[2]:
-        # A flat store's record answers to its whole stored key too (``bike:B10442``).
-        stored = unescape(pointer.rpartition("/")[2])
-        keys.setdefault(normalize(stored) or stored.casefold(), []).append(Hit(pointer, ""))
-    for label, inner in facts.inner_keys.items():
-        inner_keys.setdefault(label, []).append(Hit(pointer, inner))
-    for label, inner in facts.values.items():
-        values.setdefault(label, {})[pointer] = inner
-
-
 @dataclass
 class StateOverlay:
     """One session's state as the index knows it: the world's index, plus the records its
@@ -231,6 +197,8 @@ class StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
         touched, paths, ops, text = set[str](), set[str](), list(patch), self.base.text
         lines = text.reread(self.view, state, ops) if text else state  # a dump's tables told apart
+        for pointer in text.rewritten(ops) if text else ():
+            self.shifted.update(same_array(self.base.collections, pointer))
         for op in ops:
             for path in (op.get("path"), op.get("from")):
                 if isinstance(path, str):
@@ -317,7 +285,7 @@ class StateOverlay:
         values: dict[str, dict[str, str]] = {}
         for pointer, facts in changed.items():
             if facts is not None:
-                _add_facts(keys, inner_keys, values, pointer, facts)
+                add_facts(keys, inner_keys, values, pointer, facts)
         return StateOverlay(
             self.base,
             changed,

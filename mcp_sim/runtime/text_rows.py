@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jsonpointer import escape, unescape
@@ -94,6 +94,15 @@ class LineLayout:
     """A delimited file's columns (its header's names)."""
     example: str = ""
     """One record's line as stored: the form a patch writes."""
+    joined: bool = False
+    """The lines are one string's, split at its line breaks (a CSV file's text): record ``N``
+    is its line ``N``, and a patch rewrites the whole string."""
+
+    def lines(self, stored: Any) -> list[Any] | None:
+        """The lines as stored at the layout's place (``None`` where there are none)."""
+        if self.joined:
+            return stored.split("\n") if isinstance(stored, str) else None
+        return stored if isinstance(stored, list) else None
 
     def record(self, line: Any, columns: Mapping[str, tuple[str, ...]]) -> dict[str, Any] | None:
         """The record ``line`` stands for, ``None`` for a line that holds none (``columns``:
@@ -115,7 +124,7 @@ class LineLayout:
     def describe(self, pointer: str) -> str:
         """What the model is told of the array: its format, each table's columns in order
         (as a service answering rows as arrays lists them), one line as stored."""
-        text = f"{pointer}: {_FORMS[self.form]}"
+        text = f"{pointer}: {'one text of ' if self.joined else ''}{_FORMS[self.form]}"
         if self.tables:
             named = "; ".join(f"{t} {_columns(c)}" for t, c in self.tables)
             text += f"; tables: {named}"
@@ -138,50 +147,57 @@ class TextRows:
         """``state`` with each array's record lines replaced by their records (the arrays and
         the containers above them copied, everything else shared)."""
         for pointer, layout in self.layouts.items():
-            lines = _at(state, pointer)
-            if isinstance(lines, list):
+            lines = layout.lines(_at(state, pointer))
+            if lines is not None:
                 state = _put(state, _parts(pointer), _read_lines(layout, lines))
         return state
+
+    def rewritten(self, patch: Iterable[Mapping[str, Any]]) -> list[str]:
+        """The arrays of lines, and texts of lines, that ``patch`` replaced whole (or replaced
+        a container of): their records are all read anew, and re-indexed."""
+        paths = [p for op in patch if isinstance(p := op.get("path"), str)]
+        return [
+            p for p in self.layouts if any(p == path or p.startswith(path + "/") for path in paths)
+        ]
 
     def reread(self, view: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> Any:
         """``view`` moved on to the stored ``state`` after ``patch``: a line replaced, added
         or removed is read (or dropped) alone, the view's other records kept where they move
         to; an array replaced, or changed by several operations at once, is read whole."""
         ops = [op for op in patch if isinstance(op.get("path"), str)]
-        for op in ops:
-            found = self.array_of(op["path"])
-            if found is None:
-                continue
-            pointer, layout = found
-            lines, held = _at(state, pointer), _at(view, pointer)
+        changes = [(op, found) for op in ops for found in self._arrays_at(op["path"])]
+        for op, (pointer, layout) in changes:
+            lines, held = layout.lines(_at(state, pointer)), _at(view, pointer)
             rest = op["path"][len(pointer) + 1 :] if len(op["path"]) > len(pointer) else ""
-            alone = len(ops) == 1 and op.get("op") in ("replace", "add", "remove")
+            alone = len(ops) == 1 and op.get("op") in ("replace", "add", "remove") and rest
             if isinstance(lines, list) and isinstance(held, list) and alone and "/" not in rest:
                 moved = _line_changed(layout, held, lines, str(op["op"]), rest)
                 if moved is not None:
                     view = _put(view, _parts(pointer), moved)
                     continue
-            view = _put(view, _parts(pointer), self._read_all(layout, lines))
+            read = _read_lines(layout, lines) if lines is not None else _at(state, pointer)
+            view = _put(view, _parts(pointer), read)
         return view
 
-    @staticmethod
-    def _read_all(layout: LineLayout, lines: Any) -> Any:
-        return _read_lines(layout, lines) if isinstance(lines, list) else lines
-
-    def array_of(self, path: str) -> tuple[str, LineLayout] | None:
-        """The array of lines ``path`` is, or is inside, and its layout."""
-        for pointer, layout in self.layouts.items():
-            if path == pointer or path.startswith(pointer + "/"):
-                return pointer, layout
-        return None
+    def _arrays_at(self, path: str) -> list[tuple[str, LineLayout]]:
+        """The arrays of lines a change at ``path`` is in, or replaces whole."""
+        return [
+            (pointer, layout)
+            for pointer, layout in self.layouts.items()
+            if path in ("", pointer)
+            or path.startswith(pointer + "/")
+            or pointer.startswith(path + "/")
+        ]
 
     def note(self) -> str:
         """The line telling the model how the records it is shown are stored."""
         arrays = " | ".join(layout.describe(p) for p, layout in self.layouts.items())
+        whole = any(layout.joined for layout in self.layouts.values())
         return (
             "Lines of text holding records are shown as the records they hold (fields named by "
             f"their columns): {arrays}. A state patch writes a record as its line, in the "
-            "stored form, at the same pointer."
+            "stored form, at the same pointer"
+            + ("; a text of lines held in one string is rewritten whole." if whole else ".")
         )
 
 
@@ -225,6 +241,8 @@ def moved_lines(text: TextRows | None, path: str, lines: Any) -> list[str] | Non
     array of lines and they are few; ``None`` otherwise (the array's records all move)."""
     array, _, last = path.rpartition("/")
     if text is None or array not in text.layouts or not isinstance(lines, list):
+        return None
+    if text.layouts[array].joined:
         return None
     at = len(lines) - 1 if last == "-" else int(last) if last.isdigit() else -1
     if at < 0 or len(lines) - at > _FEW_MOVED:
@@ -280,6 +298,10 @@ def _arrays(value: Any, pointer: str, depth: int) -> Iterator[tuple[str, LineLay
             layout = layout_of(value)
             if layout is not None:
                 yield pointer, layout
+    elif isinstance(value, str) and value.count("\n", 0, 100_000) >= _LEAST_LINES:
+        layout = layout_of(value.split("\n"))
+        if layout is not None:
+            yield pointer, replace(layout, joined=True)
 
 
 def layout_of(lines: list[Any]) -> LineLayout | None:

@@ -124,3 +124,20 @@ def test_the_new_record_of_an_inserted_line_is_found_under_its_table() -> None:
     facts = overlay.facts(f"/db/{end}")
     assert facts is not None and facts.collection == "/db/@people"
     assert overlay.record_count("/db/@people") == 11
+
+
+def test_a_text_of_lines_in_one_string_is_read_and_rewritten_whole() -> None:
+    rows = [f"{i}\tPerson {i}\t{CITIES[i % 4]}" for i in range(30)]
+    state = {"files": {"people.tsv": "\n".join(["id\tname\tcity", *rows, ""])}}
+    text = find_text_rows(state)
+    assert text is not None and text.layouts["/files/people.tsv"].joined
+    view = text.read(state)
+    assert view["files"]["people.tsv"][4] == {"id": "3", "name": "Person 3", "city": "Molde"}
+    assert "one text of delimited lines" in text.note() and "rewritten whole" in text.note()
+    renamed = (
+        state["files"]["people.tsv"].replace("Person 3\t", "Renamed\t") + "41\tNewcomer\tOslo\n"
+    )
+    patch = [{"op": "replace", "path": "/files/people.tsv", "value": renamed}]
+    index = StateIndex(_world(state), state)
+    assert [(c.pointer, c.size) for c in index.collections] == [("/files/people.tsv", 30)]
+    _moved_on(state, [patch])
