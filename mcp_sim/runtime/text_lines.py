@@ -37,6 +37,7 @@ a number, ``NULL``, or a bare word (``TRUE``, ``X'00'`` as written)."""
 _FIRST_NAME = re.compile(rf"\s*({_NAME})")
 _CONSTRAINTS = ("primary", "foreign", "unique", "check", "constraint")
 """What starts a table constraint, not a column, in ``CREATE TABLE``'s list."""
+_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^\s=]+(?=\s|$))')
 _PAIR = re.compile(r'\s*([A-Za-z_][\w.\-]*)=("(?:[^"\\]|\\.)*"|\S*)')
 _HEADER_NAME = re.compile(r"^[A-Za-z_][\w.\-/#%()]{0,40}(?: [A-Za-z_(][\w.\-/#%()]*){0,2}(?<!\.)$")
 """A column's name: a word or a few (``unit_price``, ``Unit Price (NOK)``), not a sentence."""
@@ -143,22 +144,59 @@ def delimited_record(line: str, delimiter: str, columns: tuple[str, ...]) -> dic
     return dict(zip(columns, found, strict=True))
 
 
+def tokens(line: str) -> list[str]:
+    """A log line's tokens: words, a quoted string or a bracketed group each one token
+    (``[10/Oct/2026:13:55:36 +0000]``, ``"GET /a HTTP/1.1"``), quotes and brackets kept."""
+    return _TOKEN.findall(line)
+
+
+def field_name(position: int) -> str:
+    """The name of a line's ``position``-th unnamed field (``field1``): a log line names
+    none of its own."""
+    return f"field{position}"
+
+
 def pairs_record(line: str) -> dict[str, Any] | None:
-    """A ``key=value`` line (logfmt: values quoted where they hold spaces) as its pairs; two
-    pairs at least, and nothing else on the line."""
+    """A ``key=value`` line (logfmt: values quoted where they hold spaces) as its pairs, two
+    at least; bare words before the first pair (a time, a level) are fields of their
+    position, and nothing but pairs may follow."""
     record: dict[str, Any] = {}
-    at = 0
+    at, bare = 0, 0
     text = line.rstrip()
     while at < len(text):
         match = _PAIR.match(text, at)
         if match is None:
-            return None
+            word = _TOKEN.match(text, at) if not record or bare == len(record) else None
+            if word is None:
+                return None
+            bare += 1
+            record[field_name(bare)] = word.group(1)
+            at = word.end()
+            continue
         value = match.group(2)
         if value.startswith('"'):
             value = value[1:-1].replace('\\"', '"')
         record[match.group(1)] = value
         at = match.end()
-    return record if len(record) >= 2 else None
+    return record if len(record) - bare >= 2 else None
+
+
+def token_record(line: str, width: int) -> dict[str, Any] | None:
+    """A log line of unnamed fields: its first ``width - 1`` tokens, then the rest of the
+    line (a message of any length) as the last; ``None`` for a shorter line."""
+    record: dict[str, Any] = {}
+    at = 0
+    for position in range(1, width):
+        match = _TOKEN.match(line, at)
+        if match is None:
+            return None
+        record[field_name(position)] = match.group(1)
+        at = match.end()
+    rest = line[at:].strip()
+    if not rest:
+        return None
+    record[field_name(width)] = rest
+    return record
 
 
 def json_record(line: str) -> dict[str, Any] | None:

@@ -1,140 +1,48 @@
 """Collections kept as lines of text, read as the records they hold.
 
-A store may keep a collection as an array of text lines: a ``sqlite3 .dump`` (``CREATE TABLE``
-lines naming each table's columns, then one ``INSERT INTO t VALUES(...)`` line per row), a
-CSV or TSV file split into lines under its header, ``key=value`` log lines, JSON lines.
-Nothing that reads records by their fields (keys, values, searches, joins, summaries) could
-see a record in a string. :func:`find_text_rows` recognises such arrays by structure, not by
-name: most of their lines parse, in one of the formats of :mod:`mcp_sim.runtime.text_lines`,
-into records of one layout (a SQL dump's lines into rows of the tables its ``CREATE TABLE``
-lines name; a delimited file's into rows as wide as its header).
+A store may keep a collection as an array of text lines, or as one text of them: a ``sqlite3
+.dump`` (``CREATE TABLE`` lines naming each table's columns, then one ``INSERT INTO t
+VALUES(...)`` line per row), a CSV or TSV file under its header, ``key=value`` or access-log
+lines, JSON lines. Nothing that reads records by their fields (keys, values, searches, joins,
+summaries) could see a record in a string. :func:`find_text_rows` finds the arrays (outside
+records keyed by id) most of whose lines read as records of one layout (see
+:mod:`mcp_sim.runtime.line_layouts`); :func:`line_collections` makes each a collection, a
+dump's each table one.
 
 :meth:`TextRows.read` gives the view of the state in which each such line is the record it
-stands for (a dict of its fields in column order; a SQL row a :class:`Row` that knows its
-table, which makes each table a kind of record of the dump's array, see
-:mod:`mcp_sim.runtime.mixed_collections`, without a field that no line holds) at the line's
-own pointer, so a record's pointer is the one a patch rewrites; lines that hold no record (a header, ``CREATE TABLE``, ``COMMIT;``)
-stay as they are. Reading is done once per world; a committed patch re-reads only the lines
+stands for (see :mod:`mcp_sim.runtime.line_layouts`: a dict of its fields in column order, a
+SQL row one that knows its table) at the line's own pointer, so a record's pointer is the one
+a patch rewrites; lines that hold no record (a header, ``CREATE TABLE``, ``COMMIT;``) stay as
+they are. Reading is done once per world; a committed patch re-reads only the lines
 it touched (:meth:`TextRows.reread`), or an array whose lines moved.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from jsonpointer import escape, unescape
 
-from mcp_sim.runtime.mixed_collections import Kind, kind_pointer
-from mcp_sim.runtime.record_ids import id_field_of
-from mcp_sim.runtime.state_shape import Collection
-from mcp_sim.runtime.text_lines import (
-    create_columns,
-    delimited_record,
-    header_names,
-    json_record,
-    pairs_record,
-    sql_record,
+from mcp_sim.runtime.line_layouts import (
+    LEAST_LINES,
+    SAMPLE,
+    TABLE,
+    LineLayout,
+    TableKind,
+    layout_of,
 )
+from mcp_sim.runtime.mixed_collections import kind_pointer
+from mcp_sim.runtime.record_ids import id_field_of
+from mcp_sim.runtime.state_shape import Collection, looks_keyed
 
-TABLE = "/table"
-"""How the outline says which table a kind's rows are of (``whose table is 'objects'``)."""
-_LEAST_LINES = 8
-_SAMPLE = 200
-_LEAST_READ = 0.9
-"""The share of sampled lines (outside a dump's statements) that must read as records."""
+_HEAD = 10
+"""The first lines of a text that must read as records before the whole text is tried."""
 _FEW_MOVED = 64
 """A line added or removed at most this far from the end re-indexes the lines after it alone
 (a dump's row inserted before its closing statements), not the whole array."""
-_DELIMITERS = (",", "\t", "|", ";")
 _MAX_DEPTH = 4
-_FORMS = {
-    "sql": "SQL `INSERT` lines (a row's values in the order of its table's `CREATE TABLE` columns)",
-    "delimited": "delimited lines under the header line",
-    "pairs": "`key=value` lines",
-    "json": "JSON lines",
-}
-
-
-class Row(dict[str, Any]):
-    """A SQL row read from its line: its fields, and the table the line fills, which is no
-    field of it (a search or an answer never sees it)."""
-
-    table: str = ""
-
-    @classmethod
-    def of(cls, table: str, fields: dict[str, Any]) -> Row:
-        row = cls(fields)
-        row.table = table
-        return row
-
-
-@dataclass(frozen=True)
-class TableKind(Kind):
-    """The rows of one table of a dump's array of lines."""
-
-    def holds(self, item: Any) -> bool:
-        return isinstance(item, Row) and item.table == self.value
-
-
-@dataclass(frozen=True)
-class LineLayout:
-    """How the lines of one array are read as records."""
-
-    form: str
-    """``sql``, ``delimited``, ``pairs`` or ``json``."""
-    tables: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """A SQL dump's tables and their columns, in the order its ``CREATE TABLE`` lines give."""
-    delimiter: str = ""
-    header: str = ""
-    """A delimited file's header line, as stored."""
-    columns: tuple[str, ...] = ()
-    """A delimited file's columns (its header's names)."""
-    example: str = ""
-    """One record's line as stored: the form a patch writes."""
-    joined: bool = False
-    """The lines are one string's, split at its line breaks (a CSV file's text): record ``N``
-    is its line ``N``, and a patch rewrites the whole string."""
-
-    def lines(self, stored: Any) -> list[Any] | None:
-        """The lines as stored at the layout's place (``None`` where there are none)."""
-        if self.joined:
-            return stored.split("\n") if isinstance(stored, str) else None
-        return stored if isinstance(stored, list) else None
-
-    def record(self, line: Any, columns: Mapping[str, tuple[str, ...]]) -> dict[str, Any] | None:
-        """The record ``line`` stands for, ``None`` for a line that holds none (``columns``:
-        a SQL dump's tables, :meth:`table_columns`)."""
-        if not isinstance(line, str):
-            return None
-        if self.form == "sql":
-            found = sql_record(line, columns)
-            return None if found is None else Row.of(found[0], found[1])
-        if self.form == "delimited":
-            if line == self.header:
-                return None
-            return delimited_record(line, self.delimiter, self.columns)
-        return pairs_record(line) if self.form == "pairs" else json_record(line)
-
-    def table_columns(self) -> dict[str, tuple[str, ...]]:
-        return dict(self.tables)
-
-    def describe(self, pointer: str) -> str:
-        """What the model is told of the array: its format, each table's columns in order
-        (as a service answering rows as arrays lists them), one line as stored."""
-        text = f"{pointer}: {'one text of ' if self.joined else ''}{_FORMS[self.form]}"
-        if self.tables:
-            named = "; ".join(f"{t} {_columns(c)}" for t, c in self.tables)
-            text += f"; tables: {named}"
-        elif self.columns:
-            text += f" {_columns(self.columns)}"
-        return f"{text}; a line as stored: `{self.example}`" if self.example else text
-
-
-def _columns(names: tuple[str, ...]) -> str:
-    return json.dumps({"columns": list(names)}, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -289,68 +197,23 @@ def find_text_rows(state: Any) -> TextRows | None:
 def _arrays(value: Any, pointer: str, depth: int) -> Iterator[tuple[str, LineLayout]]:
     if depth > _MAX_DEPTH:
         return
-    if isinstance(value, dict):
+    if isinstance(value, dict) and not looks_keyed(value):
+        # Not into records keyed by id: a record's list of notes is a field of that record.
         for key, item in value.items():
             yield from _arrays(item, f"{pointer}/{escape(key)}", depth + 1)
-    elif isinstance(value, list) and len(value) >= _LEAST_LINES:
-        sample = value[:: max(1, len(value) // _SAMPLE)]
+    elif isinstance(value, list) and len(value) >= LEAST_LINES:
+        sample = value[:: max(1, len(value) // SAMPLE)]
         if sum(isinstance(line, str) for line in sample) * 5 >= len(sample) * 4:
             layout = layout_of(value)
             if layout is not None:
                 yield pointer, layout
-    elif isinstance(value, str) and value.count("\n", 0, 100_000) >= _LEAST_LINES:
+    elif isinstance(value, str) and value.count("\n", 0, 100_000) >= LEAST_LINES:
+        # A file's text is most often no records: its first lines tell, before all are split.
+        if layout_of(value.split("\n", _HEAD)[:_HEAD]) is None:
+            return
         layout = layout_of(value.split("\n"))
         if layout is not None:
             yield pointer, replace(layout, joined=True)
-
-
-def layout_of(lines: list[Any]) -> LineLayout | None:
-    """How ``lines`` are records, if most of them are, in one format."""
-    texts = [line for line in lines if isinstance(line, str)]
-    sample = texts[:: max(1, len(texts) // _SAMPLE)]
-    return _sql(texts, sample) or _by_line(sample) or _delimited(texts, sample)
-
-
-def _sql(texts: list[str], sample: list[str]) -> LineLayout | None:
-    """A SQL dump: its ``CREATE TABLE`` lines' columns, and most sampled ``INSERT`` lines rows
-    of them."""
-    tables = [found for line in texts if (found := create_columns(line)) is not None]
-    columns = dict(tables)
-    inserts = [line for line in sample if line.lstrip()[:6].upper() == "INSERT"]
-    read = [line for line in inserts if sql_record(line, columns) is not None]
-    if len(read) < 3 or len(read) < _LEAST_READ * len(inserts):
-        return None
-    return LineLayout("sql", tuple(tables), example=read[-1])
-
-
-def _by_line(sample: list[str]) -> LineLayout | None:
-    """``key=value`` lines or JSON lines, most of one set of keys."""
-    for form, reader in (("json", json_record), ("pairs", pairs_record)):
-        records = [r for line in sample if (r := reader(line)) is not None]
-        if len(records) < _LEAST_LINES or len(records) < _LEAST_READ * len(sample):
-            continue
-        first = set(records[0])
-        alike = sum(len(first & set(r)) * 2 >= len(first | set(r)) for r in records)
-        if alike >= _LEAST_READ * len(records):
-            example = next(line for line in reversed(sample) if reader(line) is not None)
-            return LineLayout(form, example=example)
-    return None
-
-
-def _delimited(texts: list[str], sample: list[str]) -> LineLayout | None:
-    """Lines under a header line, each as wide as the header in one delimiter."""
-    header = texts[0]
-    rows = [line for line in sample if line != header]
-    for delimiter in _DELIMITERS:
-        if delimiter not in header:
-            continue
-        columns = header_names(header, delimiter)
-        if columns is None:
-            continue
-        read = [line for line in rows if delimited_record(line, delimiter, columns) is not None]
-        if len(read) >= _LEAST_LINES - 1 and len(read) >= _LEAST_READ * len(rows):
-            return LineLayout("delimited", (), delimiter, header, columns, read[-1])
-    return None
 
 
 def _parts(pointer: str) -> list[str]:

@@ -12,6 +12,8 @@ from mcp_sim.runtime.text_lines import (
     pairs_record,
     sql_record,
     sql_values,
+    token_record,
+    tokens,
 )
 
 
@@ -66,3 +68,28 @@ def test_key_value_and_json_lines_are_records_of_their_pairs() -> None:
     assert pairs_record("just some words here") is None
     assert json_record('{"id": 1, "ok": true}') == {"id": 1, "ok": True}
     assert json_record("[1, 2]") is None and json_record("{broken") is None
+
+
+def test_bare_words_before_the_pairs_are_fields_of_their_position() -> None:
+    line = "2026-01-02T10:00:00Z WARN user=u7 msg=ok"
+    assert pairs_record(line) == {
+        "field1": "2026-01-02T10:00:00Z",
+        "field2": "WARN",
+        "user": "u7",
+        "msg": "ok",
+    }
+    assert pairs_record("user=u7 WARN msg=ok") is None  # a bare word after a pair
+
+
+def test_a_log_lines_tokens_keep_quoted_and_bracketed_parts_whole() -> None:
+    line = '10.0.0.7 - ana [10/Oct/2026:13:55:36 +0000] "GET /a b HTTP/1.1" 404 17'
+    assert tokens(line)[3:5] == ["[10/Oct/2026:13:55:36 +0000]", '"GET /a b HTTP/1.1"']
+    record = token_record("Oct 11 22:14:15 host7 sshd[12]: Accepted key for ana", 5)
+    assert record == {
+        "field1": "Oct",
+        "field2": "11",
+        "field3": "22:14:15",
+        "field4": "host7",
+        "field5": "sshd[12]: Accepted key for ana",
+    }
+    assert token_record("too short", 5) is None

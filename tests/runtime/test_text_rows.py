@@ -8,9 +8,10 @@ from typing import Any
 
 import jsonpatch
 
+from mcp_sim.runtime.line_layouts import Row
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_shape import normalize
-from mcp_sim.runtime.text_rows import Row, find_text_rows
+from mcp_sim.runtime.text_rows import find_text_rows
 from mcp_sim.spec.world import World
 
 CITIES = ["Oslo", "Bergen", "Tromsø", "Molde"]
@@ -68,6 +69,25 @@ def test_csv_key_value_and_json_lines_are_found_and_prose_is_not() -> None:
     index = StateIndex(_world({"csv": csv}), {"csv": csv})
     assert [(c.pointer, c.size, c.id_field) for c in index.collections] == [("/csv", 30, "id")]
     assert find_text_rows({"tags": ["red", "blue", "green"] * 5}) is None
+
+
+def test_log_lines_of_unnamed_fields_are_records_of_their_positions() -> None:
+    access = [
+        f'10.0.0.{i} - u{i} [10/Oct/2026:13:{i:02d}:36 +0000] "GET /items/{i} HTTP/1.1" 200 {900 + i}'
+        for i in range(30)
+    ]
+    prose = [f"We walked to the harbor and saw {w} boats." for w in ("many", "two", "red") * 8]
+    text = find_text_rows({"access": access, "prose": prose})
+    assert text is not None and list(text.layouts) == ["/access"]
+    record = text.read({"access": access})["access"][5]
+    assert record["field1"] == "10.0.0.5" and record["field6"] == "200"
+    assert "field1`, `field2`" in text.note()
+
+
+def test_lines_inside_records_keyed_by_id_are_fields_of_those_records() -> None:
+    notes = [f"2026-01-{d:02d} 10:00 ana fixed item {d}" for d in range(1, 20)]
+    tickets = {f"T{n}": {"title": f"Ticket {n}", "notes": notes} for n in range(5)}
+    assert find_text_rows({"tickets": tickets}) is None
 
 
 def test_a_world_without_lines_of_records_is_read_as_it_is() -> None:
