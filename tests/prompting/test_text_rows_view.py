@@ -74,3 +74,18 @@ def test_a_rewritten_and_an_added_line_are_shown_as_they_are_now() -> None:
         text = view.render(now.state, None, [], tool=get, arguments={"pk": 401}, overlay=now)
         assert f'- /db/{end}: {{"born":2001,"city_id":1,"id":401,"name":"Nea"}}' in text
         assert "the 401 items of /db whose table is 'people'" in text
+
+
+def test_a_csv_texts_rows_are_found_by_a_columns_value() -> None:
+    header = "sku,name,warehouse,on_hand"
+    rows = [f"SKU-{n:04d},Part {n},{CITIES[n % 4]},{n % 37}" for n in range(600)]
+    state = {"exports": {"stock.csv": "\n".join([header, *rows]) + "\n", "note": "nightly"}}
+    tools = [tool("get_stock", sku="Stock keeping unit.")]
+    view = StateView(world_of(state, tools), budget_tokens=3000)
+    text = view.render(
+        state, None, [], tool=view.world.tool("get_stock"), arguments={"sku": "SKU-0417"}
+    )
+    assert "/exports/stock.csv: one text of delimited lines under the header line" in text
+    assert "rewritten whole" in text
+    line = '- /exports/stock.csv/418: {"name":"Part 417","on_hand":"10","sku":"SKU-0417"'
+    assert line in text
