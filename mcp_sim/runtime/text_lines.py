@@ -38,7 +38,7 @@ _FIRST_NAME = re.compile(rf"\s*({_NAME})")
 _CONSTRAINTS = ("primary", "foreign", "unique", "check", "constraint")
 """What starts a table constraint, not a column, in ``CREATE TABLE``'s list."""
 _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^\s=]+(?=\s|$))')
-_PAIR = re.compile(r'\s*([A-Za-z_][\w.\-]*)=("(?:[^"\\]|\\.)*"|\S*)')
+_PAIR = re.compile(r'\s*([A-Za-z_][\w.\-/]*)=("(?:[^"\\]|\\.)*"|\S*)')
 _HEADER_NAME = re.compile(r"^[A-Za-z_][\w.\-/#%()]{0,40}(?: [A-Za-z_(][\w.\-/#%()]*){0,2}(?<!\.)$")
 """A column's name: a word or a few (``unit_price``, ``Unit Price (NOK)``), not a sentence."""
 

@@ -42,7 +42,8 @@ _HEAD = 10
 _FEW_MOVED = 64
 """A line added or removed at most this far from the end re-indexes the lines after it alone
 (a dump's row inserted before its closing statements), not the whole array."""
-_MAX_DEPTH = 4
+_MAX_DEPTH = 8
+_FEW_KEYS = 12
 
 
 @dataclass(frozen=True)
@@ -197,8 +198,9 @@ def find_text_rows(state: Any) -> TextRows | None:
 def _arrays(value: Any, pointer: str, depth: int) -> Iterator[tuple[str, LineLayout]]:
     if depth > _MAX_DEPTH:
         return
-    if isinstance(value, dict) and not looks_keyed(value):
-        # Not into records keyed by id: a record's list of notes is a field of that record.
+    if isinstance(value, dict) and not (len(value) > _FEW_KEYS and looks_keyed(value)):
+        # Not into records keyed by id: a record's list of notes is a field of that record
+        # (a few collections' texts side by side, each under a ``content`` key, look keyed).
         for key, item in value.items():
             yield from _arrays(item, f"{pointer}/{escape(key)}", depth + 1)
     elif isinstance(value, list) and len(value) >= LEAST_LINES:

@@ -93,3 +93,12 @@ def test_a_log_lines_tokens_keep_quoted_and_bracketed_parts_whole() -> None:
         "field5": "sshd[12]: Accepted key for ana",
     }
     assert token_record("too short", 5) is None
+
+
+def test_a_pairs_key_may_be_a_flattened_path() -> None:
+    line = 'REEL_ID=rl1 SPECS/PROPS/GAUGE=8mm specs.base="poly ester"'
+    assert pairs_record(line) == {
+        "REEL_ID": "rl1",
+        "SPECS/PROPS/GAUGE": "8mm",
+        "specs.base": "poly ester",
+    }

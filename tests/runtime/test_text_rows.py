@@ -86,8 +86,12 @@ def test_log_lines_of_unnamed_fields_are_records_of_their_positions() -> None:
 
 def test_lines_inside_records_keyed_by_id_are_fields_of_those_records() -> None:
     notes = [f"2026-01-{d:02d} 10:00 ana fixed item {d}" for d in range(1, 20)]
-    tickets = {f"T{n}": {"title": f"Ticket {n}", "notes": notes} for n in range(5)}
+    tickets = {f"T{n}": {"title": f"Ticket {n}", "notes": notes} for n in range(20)}
     assert find_text_rows({"tickets": tickets}) is None
+    # A few collections' texts side by side, each in an object of its own, are read.
+    csv = "\n".join(["id,name", *(f"{i},Person {i}" for i in range(20))])
+    texts = find_text_rows({"people": {"content": csv}, "staff": {"content": csv}})
+    assert texts is not None and list(texts.layouts) == ["/people/content", "/staff/content"]
 
 
 def test_a_world_without_lines_of_records_is_read_as_it_is() -> None:
