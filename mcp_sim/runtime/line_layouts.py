@@ -25,6 +25,7 @@ from mcp_sim.runtime.text_lines import (
     header_names,
     json_record,
     pairs_record,
+    shaped,
     sql_record,
     token_record,
     tokens,
@@ -103,14 +104,20 @@ class LineLayout:
             return None
         if self.form == "sql":
             found = sql_record(line, columns)
-            return None if found is None else Row.of(found[0], found[1])
-        if self.form == "delimited":
-            if line == self.header:
-                return None
-            return delimited_record(line, self.delimiter, self.columns)
+            return None if found is None else Row.of(found[0], shaped(found[1]))
         if self.form == "tokens":
             return token_record(line, len(self.columns))
-        return pairs_record(line) if self.form == "pairs" else json_record(line)
+        if self.form == "json":
+            return json_record(line)
+        if self.form == "delimited":
+            fields = (
+                None
+                if line == self.header
+                else delimited_record(line, self.delimiter, self.columns)
+            )
+        else:
+            fields = pairs_record(line)
+        return None if fields is None else shaped(fields)
 
     def table_columns(self) -> dict[str, tuple[str, ...]]:
         return dict(self.tables)

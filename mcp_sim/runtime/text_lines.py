@@ -39,6 +39,8 @@ _CONSTRAINTS = ("primary", "foreign", "unique", "check", "constraint")
 """What starts a table constraint, not a column, in ``CREATE TABLE``'s list."""
 _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^\s=]+(?=\s|$))')
 _PAIR = re.compile(r'\s*([A-Za-z_][\w.\-/]*)=("(?:[^"\\]|\\.)*"|\S*)')
+_PATH = re.compile(r"[./]")
+"""What joins the parts of a flattened column's name (``props.floor``, ``SPECS/GAUGE``)."""
 _HEADER_NAME = re.compile(r"^[A-Za-z_][\w.\-/#%()]{0,40}(?: [A-Za-z_(][\w.\-/#%()]*){0,2}(?<!\.)$")
 """A column's name: a word or a few (``unit_price``, ``Unit Price (NOK)``), not a sentence."""
 
@@ -209,3 +211,43 @@ def json_record(line: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return found if isinstance(found, dict) and found else None
+
+
+def shaped(fields: dict[str, Any]) -> dict[str, Any]:
+    """A line's fields as the record a loader makes of them, the form an answer gives: a
+    cell holding a JSON object or array as that value, and columns named by one object's
+    path (``props.floor``, ``props.surface``; ``SPECS/GAUGE``) as that object's fields. A
+    path that no other column shares stays a name (``unit.price`` alone)."""
+    record = {name: _parsed(value) for name, value in fields.items()}
+    paths = {name: _PATH.split(name) for name in record if _PATH.search(name)}
+    heads: dict[str, int] = {}
+    for parts in paths.values():
+        heads[parts[0]] = heads.get(parts[0], 0) + 1
+    nested = {n: p for n, p in paths.items() if heads[p[0]] > 1 and p[0] not in record and all(p)}
+    if not nested:
+        return record
+    out: dict[str, Any] = {}
+    for name, value in record.items():
+        if name not in nested:
+            out[name] = value
+            continue
+        *outer, last = nested[name]
+        place = out
+        for part in outer:
+            inner = place.setdefault(part, {})
+            if not isinstance(inner, dict):
+                break
+            place = inner
+        else:
+            place[last] = value
+    return out
+
+
+def _parsed(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in ("{", "[") and value[-1:] in ("}", "]"):
+        try:
+            found = json.loads(value)
+        except ValueError:
+            return value
+        return found if isinstance(found, dict | list) else value
+    return value

@@ -104,7 +104,8 @@ class TextRows:
         whole = any(layout.joined for layout in self.layouts.values())
         return (
             "Lines of text holding records are shown as the records they hold (fields named by "
-            f"their columns): {arrays}. A state patch writes a record as its line, in the "
+            "their columns; a cell holding JSON as its value, columns named by one object's "
+            f"path, `props.floor`, as that object's fields): {arrays}. A state patch writes a record as its line, in the "
             "stored form, at the same pointer"
             + ("; a text of lines held in one string is rewritten whole." if whole else ".")
         )

@@ -10,6 +10,7 @@ from mcp_sim.runtime.text_lines import (
     insert_table,
     json_record,
     pairs_record,
+    shaped,
     sql_record,
     sql_values,
     token_record,
@@ -102,3 +103,16 @@ def test_a_pairs_key_may_be_a_flattened_path() -> None:
         "SPECS/PROPS/GAUGE": "8mm",
         "specs.base": "poly ester",
     }
+
+
+def test_json_cells_and_path_columns_are_read_as_a_loader_reads_them() -> None:
+    fields = {"id": "1", "props.floor": "3", "props.surface": "soil", "unit.price": "9"}
+    fields |= {"tags": '["a","b"]', "note": "{not json"}
+    assert shaped(fields) == {
+        "id": "1",
+        "props": {"floor": "3", "surface": "soil"},
+        "unit.price": "9",  # a path no other column shares stays a name
+        "tags": ["a", "b"],
+        "note": "{not json",
+    }
+    assert shaped({"A/B": 1, "A/C": 2}) == {"A": {"B": 1, "C": 2}}
