@@ -234,6 +234,8 @@ class StateView:
         lines = ["**Collections** (JSON pointer: what it holds):"]
         if overlay.base.encoding:
             lines.insert(0, decoded_note(overlay.base.encoding))
+        if overlay.base.text:
+            lines.insert(0, overlay.base.text.note())
         collections = overlay.base.collections
         for i, collection in enumerate(collections):
             value = _gathered(overlay, collection.pointer, collection.keys is not None, state)
