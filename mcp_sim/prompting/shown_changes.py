@@ -14,9 +14,9 @@ text), so:
   its large parts outlined as a record's are (and a long string clipped), and the operations
   past the room are left out, counted and named by path.
 
-The room is the anchor's budget less the records' (so a later turn is never larger than the
-anchor could be, and the prompt's bound holds). Patches within it are shown as committed, byte
-for byte.
+The room is half the later-turn budget, and the records take what the changes leave of it (so
+a later turn stays within the share of the prompt's bound counted for it). Patches within the
+room are shown as committed, byte for byte.
 """
 
 from __future__ import annotations

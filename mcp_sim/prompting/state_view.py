@@ -170,9 +170,12 @@ class StateView:
                     overlay=overlay,
                     answers=answers,
                 )
-            # A later turn's changes and records together fit the anchor's budget.
-            changes_room = _chars(max(0, self.budget_tokens - self.turn_budget_tokens))
-            parts = [render_changes(unseen, changes_room)] if unseen else []
+            # A later turn's changes and records together fit the turn budget (the prompt's
+            # bound counts it so), the changes in half of it at most.
+            turn_room = _chars(self.turn_budget_tokens)
+            changes = render_changes(unseen, turn_room // 2) if unseen else ""
+            turn_room -= len(changes)
+            parts = [changes] if changes else []
             overlay = self.overlay_for(state, overlay)
             if not self.fits(overlay):
                 grounding = ground(
@@ -184,27 +187,14 @@ class StateView:
                 picked = list(grounding.picks)
                 for pointer in known:
                     grounding.picks.pop(pointer, None)
-                room = _chars(self.turn_budget_tokens) - len(named)
+                room = turn_room - len(named)
                 names = answer_names(overlay, overlay.view, answers, tool)
                 records = self._records(overlay.view, grounding, room, names, picked)
                 parts += [records, named]
             elif self.world.entities:
                 index = index if index is not None else EntityIndex.build(self.world, state)
-                parts.append(self.referenced(index, string_values(arguments)))
+                parts.append(referenced(index, string_values(arguments), turn_room))
             return "\n\n".join(part for part in parts if part)
-
-    def referenced(self, index: EntityIndex, texts: Iterable[str]) -> str:
-        """The declared entities' records that ``texts`` (a call's arguments) name, as they
-        are now, with their JSON pointers, within the turn budget; ``""`` when none."""
-        room = _chars(self.turn_budget_tokens) - len(REFERENCED_HEADING)
-        lines: list[str] = []
-        for record in index.referenced(texts):
-            line = f"- {record.pointer}: {dumps(record.record)}"
-            room -= len(line) + 1
-            if room < 0:
-                break
-            lines.append(line)
-        return "\n".join([REFERENCED_HEADING, *lines]) if lines else ""
 
     def _view(
         self,
@@ -328,6 +318,20 @@ def _stored(overlay: StateOverlay) -> Any:
     """The state as stored, where records are shown with parts of them as stored (see
     :mod:`mcp_sim.runtime.stored_parts`); else ``None``."""
     return overlay.state if keeps_stored_parts(overlay.base.encoding) else None
+
+
+def referenced(index: EntityIndex, texts: Iterable[str], room: int) -> str:
+    """The declared entities' records that ``texts`` (a call's arguments) name, as they are
+    now, with their JSON pointers, within ``room`` characters; ``""`` when none."""
+    room -= len(REFERENCED_HEADING)
+    lines: list[str] = []
+    for record in index.referenced(texts):
+        line = f"- {record.pointer}: {dumps(record.record)}"
+        room -= len(line) + 1
+        if room < 0:
+            break
+        lines.append(line)
+    return "\n".join([REFERENCED_HEADING, *lines]) if lines else ""
 
 
 def _head(skeleton: Any | None, outline: str) -> str | None:

@@ -106,5 +106,7 @@ async def test_a_write_to_a_text_held_collection_keeps_the_next_prompt_within_it
     prompt = model.requests[1].messages
     assert sum(estimate_tokens(m["content"]) for m in prompt) <= simulator.budget.bound
     turn = prompt[-1]["content"]
+    section = turn[turn.index("### Turn 2") : turn.index("**Action:**")]
+    assert estimate_tokens(section) <= simulator.budget.turn_tokens
     edit = json.dumps(_unified(DUMP, after), ensure_ascii=False)
     assert f'"edit": {edit}' in turn and "INSERT INTO orders VALUES (16," not in turn
