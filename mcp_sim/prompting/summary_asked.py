@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import dropwhile
 
 from mcp_sim.prompting.field_names import name_score, tokens
-from mcp_sim.prompting.summary_counts import is_count_name, narrowed, units
+from mcp_sim.prompting.summary_counts import is_count_name, narrowed, referred, units
 from mcp_sim.prompting.summary_names import (
     BEFORE,
     Stat,
@@ -370,6 +370,9 @@ def _bare_field(phrase: tuple[str, ...], group: GroupStats, style: str) -> list[
     """A listed noun naming a field: its total where it holds numbers ("fares":
     ``fares_total``), its distinct values where few texts; else nothing."""
     fits = [f for f in group.fields.values() if _fits(phrase, f) >= _NAMED and f.single]
+    referring = referred(phrase, group) if not fits else None
+    if referring is not None:
+        return [Stat([join([*phrase[:-1], plural(phrase[-1])], style)], referring, asked=True)]
     if not fits or is_identifier(fits[0]):
         return []
     f, noun = fits[0], [*phrase[:-1], plural(phrase[-1])]

@@ -257,3 +257,16 @@ def test_values_asked_of_a_field_no_name_fits_are_an_enumerations() -> None:
     world = _world({"beds": beds}, "list_medium_values", "Every medium any bed has.")
     values = _values(world, {})
     assert values["medium_values"] == ["coir", "hydro", "soil"]
+
+
+def test_a_listed_kind_of_record_counts_those_the_records_refer_to() -> None:
+    readings = [
+        {"id": f"obs-{i}", "code": "8310-5", "subject": {"reference": f"Patient/{i % 7}"}}
+        | {"value": 36 + i % 3}
+        for i in range(40)
+    ]
+    world = _world(
+        {"readings": readings}, "vital_statistics", "Count, patients and mean of a reading."
+    )
+    values = _values(world, {"code": "8310-5"})
+    assert values["patients"] == 7 and values["count"] == 40
