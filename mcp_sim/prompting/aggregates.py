@@ -95,7 +95,7 @@ def _cut(value: Any, most: int) -> Any:
     return kept
 
 
-def _named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | None:
+def named_collection(tool: ToolSpec, overlay: StateOverlay) -> Collection | None:
     """The collection the tool's words name best: by its name or a part of its pointer
     (``list_all_cities``, ``/locomotives/results``), and by the fields they name (``fleetStats``: "vehicle count, odometer, fuel types" → the
     vehicles, not the depots its description also names)."""
@@ -292,7 +292,7 @@ def _groups(
         # The records linked to say which they link to: the found records' keys, listed.
         searched.listed = bool(linked)
         return [searched, *linked]
-    found = _named_collection(tool, overlay)
+    found = named_collection(tool, overlay)
     if found is None:
         return []
     pointers = overlay.pointers(found.pointer)

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from mcp_sim.prompting.aggregates import Summary
+from mcp_sim.prompting.aggregates import Summary, named_collection
 from mcp_sim.prompting.event_projection import EventView, event_view
 from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.movement_times import Steps
@@ -67,7 +67,11 @@ class EventGrounding(ABC):
         if entities is not None:
             inner = self.inner(entities.overlay, entities.state)
             inner.for_call(tool, arguments, (), answers)
-            if inner.summary is not None or any(s.full for s in inner.searches):
+            # A summary of the entities, unless the tool's words name another collection to
+            # sum up (``top_beds_by_ph`` beside a log of harvests): the state's own records.
+            named = named_collection(tool, self.overlay) if tool and inner.summary else None
+            sums = inner.summary is not None and (named is None or named.pointer == log)
+            if sums or any(s.full for s in inner.searches):
                 self.folded = inner
             else:
                 self.events = None

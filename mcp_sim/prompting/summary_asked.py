@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import dropwhile
 
 from mcp_sim.prompting.field_names import name_score, tokens
+from mcp_sim.prompting.summary_counts import is_count_name, narrowed, referred, units
 from mcp_sim.prompting.summary_names import (
     BEFORE,
     Stat,
@@ -79,7 +80,6 @@ _NAMED = 0.85
 """How well a listed noun must fit a field's name to name it (``fares`` ↔ ``fare``)."""
 _NAMED_OP = {"sum": "total", "max": "max", "min": "min", "mean": "mean", "values": "values"}
 _SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
-_NEGATIONS = ("un", "non", "not")
 _CHUNKS = re.compile(r",|;|\.\s|\.$|\band\b|\bwith\b|\(|\)|:")
 _ENDS = frozenset(
     ["of", "for", "per", "in", "by", "from", "on", "at", "over", "across", "between", "during"]
@@ -107,11 +107,16 @@ class Asked:
     bare: bool = False
     """A noun listed alone ("total bytes, files and owners"): a count of the records holding
     a value it names (``type`` = ``file``), where one does; else nothing."""
+    named: str = ""
+    """The answer's own name for a count of the records, written in the description as one
+    (``totalCount``): the value goes under it as written."""
 
 
 def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
     """The statistic one comma- or "and"-separated part of a description asks for."""
     bare = list(dropwhile(lambda w: w.lower() in _SKIPPED, chunk))
+    if len(bare) == 1 and is_count_name(bare[0]):
+        return Asked("count", (), bare[0], named=bare[0])  # "(a totalCount)"
     if bare and bare[0].lower() in ("count", "number") and bare[1:2] == ["of"]:
         # "(a) number of visits": the records themselves.
         of = next((w for w in bare[2:] if w.lower() not in _SKIPPED), "")
@@ -143,7 +148,7 @@ def _phrase(chunk: list[str]) -> tuple[str, ...]:
 def _split(token: str) -> list[str]:
     """A description's word, or the words of a name it quotes (``TotalAreaM2``,
     ``max_ph``, ``medium-values``: the answer's own keys, listed)."""
-    return words(token) if _COMPOUND.search(token) else [token]
+    return words(token) if _COMPOUND.search(token) and not is_count_name(token) else [token]
 
 
 def asked(tool: ToolSpec) -> list[Asked]:
@@ -245,9 +250,12 @@ def resolve(
         # name a time; of the values, an enumeration's (fewest distinct) before a place's.
         timed = is_time(" ".join(a.phrase)) or a.said.lower() in ("latest", "earliest")
         # A field most records hold before a rarer one (a directory's own ``size``, not
-        # that of the one file three levels down that only one record holds).
+        # that of the one file three levels down that only one record holds). Values to list
+        # repeat and vary: neither a value every record holds alike (a kind, a source) nor
+        # names nearly each its own are an enumeration's.
         rest.sort(
             key=lambda f: (
+                a.op == "values" and not _enumerates(f),
                 not f.single,
                 -f.holders,
                 f.dates != timed if a.op in ("max", "min") else False,
@@ -257,6 +265,12 @@ def resolve(
         if a not in chosen and rest:
             chosen[a], owner[rest[0].path] = rest[0], a.phrase
     return chosen
+
+
+def _enumerates(f: FieldStats) -> bool:
+    """Whether a field's texts are an enumeration's: a few values, each held by several."""
+    distinct = len(set(f.texts))
+    return distinct >= 2 and 2 * distinct <= len(f.texts)
 
 
 def asked_stats(
@@ -335,6 +349,8 @@ def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
         if part is None:
             return _bare_field(a.phrase, group, style)
         return [Stat(list(dict.fromkeys(said)), part, asked=True)]
+    if a.named:
+        return [Stat([a.named, spelled("count", style)], group.count, asked=True)]
     if not a.phrase:
         # "Number of turns" answered as ``turn_count`` (or ``turns``) beside ``count``.
         said = [join([singular(a.of), "count"], style), join([a.of], style)] if a.of else []
@@ -354,6 +370,9 @@ def _bare_field(phrase: tuple[str, ...], group: GroupStats, style: str) -> list[
     """A listed noun naming a field: its total where it holds numbers ("fares":
     ``fares_total``), its distinct values where few texts; else nothing."""
     fits = [f for f in group.fields.values() if _fits(phrase, f) >= _NAMED and f.single]
+    referring = referred(phrase, group) if not fits else None
+    if referring is not None:
+        return [Stat([join([*phrase[:-1], plural(phrase[-1])], style)], referring, asked=True)]
     if not fits or is_identifier(fits[0]):
         return []
     f, noun = fits[0], [*phrase[:-1], plural(phrase[-1])]
@@ -364,34 +383,3 @@ def _bare_field(phrase: tuple[str, ...], group: GroupStats, style: str) -> list[
         names = [join(noun, style), join([*noun, "values"], style)]
         return [Stat(names, value_of("values", f), asked=True)]
     return []
-
-
-def units(group: GroupStats) -> int | None:
-    """The total quantity of records that each hold a quantity of a priced thing (the count
-    of a count × amount total), where exactly one field is such a quantity."""
-    quantities = {count for count, _ in group.products}
-    if len(quantities) != 1:
-        return None
-    return round(sum(group.fields[(quantities.pop(),)].numbers))
-
-
-def narrowed(phrase: tuple[str, ...], group: GroupStats) -> int | None:
-    """How many records a counted phrase picks out of the group: those whose yes/no field
-    it names is true (or false, for ``un``-, ``non``-, ``not``-), or those holding a value
-    it names; ``None`` when it names the records themselves."""
-    said = "".join(w.lower() for w in phrase)
-    for f in group.fields.values():
-        if not (f.trues or f.falses):
-            continue
-        name = "".join(w.lower() for w in words(f.path[-1]))
-        if said == name:
-            return f.trues
-        if any(said == n + name for n in _NEGATIONS):
-            return f.falses
-    for f in group.fields.values():
-        held = f.said_counts() if f.texts else {}
-        # The value as said, or in the singular ("files" of type ``file``).
-        for form in dict.fromkeys([said, singular(said)]):
-            if form in held and len(held) <= MOST_DISTINCT:
-                return held[form]
-    return None

@@ -11,7 +11,8 @@ from collections import Counter
 from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
-from mcp_sim.prompting.summary_asked import asked_stats, counted, narrowed
+from mcp_sim.prompting.summary_asked import asked_stats, counted
+from mcp_sim.prompting.summary_counts import narrowed
 from mcp_sim.prompting.summary_names import (
     Stat,
     count_names,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_sim.prompting.grounding import ground
+from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.state_view import StateView
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
@@ -131,3 +131,31 @@ def test_a_search_whose_arguments_name_no_field_reads_the_entities_as_records() 
     text = view.render(state, None, [], tool=tool, arguments=arguments)
     assert "the entities folded from /log, as records at /entities/ID" in text
     assert f"- /entities/ord-{wanted[0]:04d}: " in text
+
+
+def test_an_aggregate_naming_another_collection_sums_up_its_records_not_the_entities() -> None:
+    """A ranking of the beds beside a log of harvests that name their bed: the beds are
+    summed up, not the harvests folded from the log."""
+    beds = [{"bed_id": f"bed_{n}", "ph": 5 + (n * 7 % 30) / 10} for n in range(30)]
+    harvests: list[dict[str, Any]] = []
+    for n in range(300):
+        at = f"2025-01-{n % 28 + 1:02d}T00:00:00Z"
+        created = {"id": 1000 + n, "bed_url": f"/beds/bed_{n % 30}", "weight": 100.0 + n}
+        updated = {"on": "2025-11-14", "weight": 120.0 + n, "grade": "AB"[n % 2]}
+        harvests += [
+            {"seq": 2 * n + 1, "type": "created", "id": 1000 + n, "at": at, "data": created},
+            {"seq": 2 * n + 2, "type": "updated", "id": 1000 + n, "at": at, "data": updated},
+        ]
+    state = {"beds": beds, "harvests": {"events": harvests}}
+    spec = {
+        "name": "top_beds_by_ph",
+        "description": "The n beds with the largest ph.",
+        "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+    }
+    world = World.model_validate(
+        {"world": "t", "title": "T", "description": "Beds.", "state": state, "tools": [spec]}
+    )
+    overlay = StateIndex(world, state).overlay_of(state)
+    grounding = Grounding(overlay, state, world.tools)
+    grounding.fold(world.tool("top_beds_by_ph"), {"n": 3})
+    assert grounding.events is None and grounding.folded is None

@@ -230,3 +230,43 @@ def test_a_number_of_records_keeps_its_counted_name_where_room_is_short() -> Non
     assert grounding.summary is not None
     short = grounding.summary.render(700)
     assert '"turn_count": 20' in short and '"total_km": 400' in short
+
+
+def test_a_count_the_description_names_as_one_word_goes_under_that_name() -> None:
+    world = _world(
+        {"Boats": _boats(lambda n: join([n], "pascal"))},
+        "find_count_boats",
+        "How many boats the filters select (a totalCount).",
+    )
+    values = _values(world, {"hull": "sloop"})
+    # As written, not in the state's spelling; and no total of a field named "Count".
+    assert values["totalCount"] == values["Count"] == 30
+    assert "TotalCount" not in values
+
+
+def test_values_asked_of_a_field_no_name_fits_are_an_enumerations() -> None:
+    beds = [
+        {
+            "bed_id": 1000 + i,
+            "source": "https://ids.example.com/beds",  # one value, every record alike
+            "planting": f"Planting {i}",  # nearly each its own
+            "substrate": ["coir", "soil", "hydro"][i % 3],
+        }
+        for i in range(40)
+    ]
+    world = _world({"beds": beds}, "list_medium_values", "Every medium any bed has.")
+    values = _values(world, {})
+    assert values["medium_values"] == ["coir", "hydro", "soil"]
+
+
+def test_a_listed_kind_of_record_counts_those_the_records_refer_to() -> None:
+    readings = [
+        {"id": f"obs-{i}", "code": "8310-5", "subject": {"reference": f"Patient/{i % 7}"}}
+        | {"value": 36 + i % 3}
+        for i in range(40)
+    ]
+    world = _world(
+        {"readings": readings}, "vital_statistics", "Count, patients and mean of a reading."
+    )
+    values = _values(world, {"code": "8310-5"})
+    assert values["patients"] == 7 and values["count"] == 40
