@@ -71,8 +71,20 @@ class TeacherModel:
 
 def _pairs(value: Any, key: str | None = None) -> list[tuple[str | None, Any]]:
     """``(key, value)`` for each checkable scalar; an array's scalar items take the array's
-    key marked with a ``[]`` suffix (``"orders": ["#W1", "#W2"]`` gives ``orders[]``)."""
+    key marked with a ``[]`` suffix (``"orders": ["#W1", "#W2"]`` gives ``orders[]``), and a
+    positional row's cells the names of their columns (:func:`_row_columns`)."""
     if isinstance(value, dict):
+        columns = _row_columns(value)
+        if columns is not None:
+            names, rows_key = columns
+            cells = [
+                p
+                for row in value[rows_key]
+                for name, cell in zip(names, row, strict=True)
+                for p in _pairs(cell, name)
+            ]
+            rest = [p for k, v in value.items() if k != rows_key for p in _pairs(v, str(k))]
+            return cells + rest
         return [p for k, v in value.items() for p in _pairs(v, str(k))]
     if isinstance(value, list):
         inner = f"{key}[]" if key is not None and not key.endswith("[]") else key
@@ -82,6 +94,31 @@ def _pairs(value: Any, key: str | None = None) -> list[tuple[str | None, Any]]:
     if isinstance(value, str) and len(value) < 3:
         return []
     return [(key, value)]
+
+
+_COLUMNS_KEY = re.compile(r"(?i)(columns?|cols|fields|headers?)([_ -]?names)?")
+"""The keys that name rows' columns in the answers of SQL and table services."""
+
+
+def _row_columns(value: dict[str, Any]) -> tuple[list[str], str] | None:
+    """The column names and the rows' key of an object holding rows as positional arrays
+    beside a list naming their columns (Datasette's ``{"columns": [...], "rows": [[...]]}``,
+    a SQL result's ``fields`` and ``values``): a cell's fact is its value under its column's
+    name, not under ``rows``, which no store keeps it beside (and only the first row's cells
+    were found beside it, in the first array after the key)."""
+    names = [
+        k
+        for k, v in value.items()
+        if _COLUMNS_KEY.fullmatch(k) and isinstance(v, list) and all(isinstance(n, str) for n in v)
+    ]
+    for rows_key, rows in value.items():
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+            continue
+        for name in names:
+            columns = value[name]
+            if all(len(row) == len(columns) for row in rows):
+                return columns, rows_key
+    return None
 
 
 def facts(response: str, arguments: dict[str, Any]) -> list[tuple[str | None, Any]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from mcp_sim.fidelity.grounding_recall import Figures, anywhere, facts, present
 
 
@@ -48,3 +50,22 @@ def test_a_number_a_store_writes_as_text_counts_by_value() -> None:
     prompt = '{"battery":"78","fare":"8.20","code":"78-B"}'
     assert present("battery", 78, prompt) and present("fare", 8.2, prompt)
     assert not present("code", 78, prompt) and not present("battery", 7, prompt)
+
+
+def test_a_positional_rows_cells_are_facts_under_their_columns_names() -> None:
+    answer = json.dumps(
+        {
+            "columns": ["id", "city", "population"],
+            "rows": [[1, "Oslo", 709037], [2, "Bergen", 291189]],
+            "truncated": False,
+        }
+    )
+    found = facts(answer, {})
+    assert ("city", "Bergen") in found and ("population", 291189) in found
+    assert ("city", "Oslo") in found and not any(key == "rows[]" for key, _ in found)
+    # Labelled as the state holds it, the second row's values are found beside their columns.
+    prompt = '- /rows/2: {"city":"Bergen","id":2,"population":291189}'
+    assert present("city", "Bergen", prompt) and present("population", 291189, prompt)
+    # Arrays of arrays beside a list that names no columns keep the array's key.
+    plain = facts(json.dumps({"tags": ["abc", "defg"], "points": [[10, 20], [30, 40]]}), {})
+    assert ("points[]", 30) in plain and ("abc", 30) not in plain
