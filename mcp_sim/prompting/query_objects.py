@@ -83,6 +83,7 @@ _WRAPPERS = frozenset(["query", "where", "filter", "filters", "postfilter", "cri
 ``{"filters": {"city": "Oslo"}}`` is read as arguments, as ever); beside one, a request's
 other entries are its options (``size``, ``from``, ``sort``, ``_source``), no fields."""
 _ANY_OF = frozenset(["or", "should", "any", "anyof"])
+_RANGE_ENDS = {"from": "gte", "to": "lte"}
 _WHOLE_CLAUSES = frozenset(["ids", "querystring", "simplequerystring", "multimatch"])
 _NONE_OF = frozenset(["mustnot", "nor", "none", "noneof", "not"])
 _REQUEST_OPTIONS = frozenset(["aggs", "aggregations", "highlight", "collapse", "suggest"])
@@ -233,12 +234,19 @@ class _Reader:
         for key, spec in body.items():
             if _spelling(key) in _OPTIONS or _spelling(key) in _REQUEST_OPTIONS:
                 continue
-            if isinstance(spec, dict) and op == "range":
-                self.compare(key, spec, negated)
+            if op == "range":
+                # An older range's ``from``/``to`` are its ``gte``/``lte``.
+                ends = spec.items() if isinstance(spec, dict) else ()
+                bounds = {_RANGE_ENDS.get(k, k): v for k, v in ends}
+                if bounds and _operators_only(bounds):
+                    self.compare(key, bounds, negated)
             elif isinstance(spec, dict):
                 # The value under ``value``/``query``; else the spec names where to read it.
                 given = [spec[k] for k in ("value", "query", "values") if k in spec]
-                self.add(key, op, given[0] if given else spec, negated)
+                if given:
+                    self.add(key, op, given[0], negated)
+                else:
+                    self.looked_up = self.looked_up or not negated
             else:
                 self.add(key, op, spec, negated)
 
@@ -293,10 +301,9 @@ class _Reader:
         """One operand, as the constraint its operator amounts to (see :func:`_operand`)."""
         if value is None or isinstance(value, bool) or value in ("", []):
             return
-        if isinstance(value, dict):
-            self.looked_up = self.looked_up or not negated
-            return
-        if isinstance(value, list) and any(isinstance(v, dict | list | bool) for v in value):
+        if isinstance(value, dict) or (
+            isinstance(value, list) and any(isinstance(v, dict | list | bool) for v in value)
+        ):
             return  # a shape, a list of pairs: no value written out
         if op == "between" and isinstance(value, list) and len(value) == 2:
             self.add(field, "min", value[0], negated)

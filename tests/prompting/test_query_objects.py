@@ -120,6 +120,29 @@ def test_filter_entries_name_field_operator_and_value_beside_one_another() -> No
     assert operands(groups, "body") == [Operand("amount", "min", 5), Operand("amount", "max", 9)]
 
 
+def test_patterns_and_older_ranges_read_as_the_bounds_and_prefixes_they_fix() -> None:
+    body = {
+        "query": {
+            "bool": {
+                "filter": [
+                    {"range": {"year": {"from": 1990, "to": 2000}}},
+                    {"wildcard": {"code": {"value": "AB*7"}}},
+                    {"regexp": {"city": "Os.*"}},
+                    {"query_string": {"query": "status:open AND tier:gold"}},
+                ]
+            }
+        }
+    }
+    assert operands(body, "body") == [
+        Operand("year", "min", 1990),
+        Operand("year", "max", 2000),
+        Operand("code", "prefix", "AB"),
+        Operand("city", "prefix", "Os"),
+        Operand("status", "match", "open"),
+        Operand("tier", "match", "gold"),
+    ]
+
+
 def test_an_object_of_operators_compares_the_argument_it_is_given_as() -> None:
     assert operands({"gte": 1700000000, "lt": 1800000000}, "created") == [
         Operand("created", "min", 1700000000),
@@ -133,6 +156,7 @@ def test_what_is_no_query_stays_arguments() -> None:
     assert operands({"city": "Oslo", "min_price": 4}, "filters") is None
     assert operands([{"_index": "listings", "_id": "x1"}], "docs") is None
     assert operands({"name": "Bo", "value": 5}, "row") is None
+    assert operands({"query": {"range": {"min": 1, "max": 5}}}, "doc") is None
     assert dict(scalar_arguments({"filters": {"city": "Oslo", "min_price": 4}})) == {
         "city": "Oslo",
         "filters_min_price": 4,
