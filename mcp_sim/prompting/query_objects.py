@@ -30,9 +30,10 @@ no query (:func:`object_operands` says ``None``): its entries are read as argume
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from mcp_sim.prompting.field_names import read_argument
+from mcp_sim.prompting.field_names import read_argument, tokens
 from mcp_sim.prompting.query_operands import Operand, query_operands, regex_operand
 
 _COMPARISONS = {
@@ -78,8 +79,9 @@ _CLAUSES = {
 """Search clauses that name their field inside (``{"term": {"status": "open"}}``)."""
 _ALL_OF = frozenset(["and", "must", "bool", "constantscore", "elemmatch", "some", "every"])
 _ALL_OF |= frozenset(["nested", "haschild", "hasparent", "dismax", "functionscore", "positive"])
-_WRAPPERS = frozenset(["query", "where", "filter", "filters", "postfilter", "criteria"])
-"""Keys holding a query, read through as a grouping is but no sign of one (a plain
+_WRAPPERS = frozenset(["query", "where", "filter", "criteria", "condition"])
+"""Words of keys holding a query (``query``, ``post_filter``, ``filterGroups``), read through
+as a grouping is but no sign of one (a plain
 ``{"filters": {"city": "Oslo"}}`` is read as arguments, as ever); beside one, a request's
 other entries are its options (``size``, ``from``, ``sort``, ``_source``), no fields."""
 _ANY_OF = frozenset(["or", "should", "any", "anyof"])
@@ -117,7 +119,7 @@ def object_operands(value: Any, name: str = "") -> tuple[Operand, ...] | None:
     (``created={"gte": 1700000000}``), or a grouping (``AND=[...]``). ``None`` when it is no
     query, or gives no operand."""
     reader = _Reader()
-    if name and _spelling(name) in _ALL_OF | _ANY_OF | _NONE_OF | _WRAPPERS:
+    if name and (_spelling(name) in _ALL_OF | _ANY_OF | _NONE_OF or _wraps(name, value)):
         reader.object({name: value}, "", negated=False)
     elif isinstance(value, dict) and value and _operators_only(value):
         if not name:
@@ -136,6 +138,13 @@ def _operators_only(node: dict[str, Any]) -> bool:
     return any(s in _COMPARISONS for s in spelled) and all(
         s in _COMPARISONS or s in _OPTIONS for s in spelled
     )
+
+
+def _wraps(key: str, value: Any) -> bool:
+    """Whether ``key`` holds a query (see :data:`_WRAPPERS`): not when its value compares it
+    (a product's ``{"condition": {"$eq": "new"}}``)."""
+    nested = isinstance(value, dict | list) and not _compares(value)
+    return nested and bool(set(tokens(key)) & _WRAPPERS)
 
 
 def _compares(value: Any) -> bool:
@@ -185,15 +194,19 @@ class _Reader:
             return
         # A request holding its query under ``query``/``where``: its other entries are its
         # options (``size``, ``from``, ``sort``), no fields.
-        request = any(
-            _spelling(k) in _WRAPPERS and isinstance(v, dict | list) for k, v in node.items()
-        )
+        request = any(_wraps(k, v) for k, v in node.items())
         for key, value in node.items():
             spelled = _spelling(key)
             nested = isinstance(value, dict | list)
             if spelled in _REQUEST_OPTIONS or (read_argument(key).control and not _compares(value)):
                 continue
-            if nested and spelled in _WRAPPERS:
+            if not field and spelled in _CLAUSES and isinstance(value, dict):
+                self.structured = True
+                self.clause(_CLAUSES[spelled], value, negated)
+            elif not field and spelled in _WHOLE_CLAUSES:
+                self.structured = True
+                self.whole_clause(spelled, value, negated)
+            elif _wraps(key, value):
                 self.walk(value, field, negated)
             elif nested and spelled in _ANY_OF:
                 self.structured = True
@@ -204,12 +217,6 @@ class _Reader:
             elif nested and spelled in _ALL_OF:
                 self.structured = True
                 self.walk(value, field, negated)
-            elif not field and spelled in _CLAUSES and isinstance(value, dict):
-                self.structured = True
-                self.clause(_CLAUSES[spelled], value, negated)
-            elif not field and spelled in _WHOLE_CLAUSES:
-                self.structured = True
-                self.whole_clause(spelled, value, negated)
             elif not request:
                 self.walk(value, _path(field, key), negated)
 
@@ -236,8 +243,8 @@ class _Reader:
                 continue
             if op == "range":
                 # An older range's ``from``/``to`` are its ``gte``/``lte``.
-                ends = spec.items() if isinstance(spec, dict) else ()
-                bounds = {_RANGE_ENDS.get(k, k): v for k, v in ends}
+                ends: dict[str, Any] = spec if isinstance(spec, dict) else {}
+                bounds = {_RANGE_ENDS.get(k, k): v for k, v in ends.items()}
                 if bounds and _operators_only(bounds):
                     self.compare(key, bounds, negated)
             elif isinstance(spec, dict):
@@ -323,6 +330,8 @@ def _listed(value: Any) -> list[Any]:
 def _operand(field: str, op: str, value: Any) -> Operand | None:
     """The operand an operator on ``field`` amounts to: a pattern or an expression the value,
     prefix or part it fixes; nothing for a bound or a part given as a list."""
+    if op == "contains" and isinstance(value, str) and "*" in value:
+        op = "pattern"  # a token with wildcards (HubSpot's ``CONTAINS_TOKEN`` of ``Ab*``)
     if op == "pattern" and isinstance(value, str):
         return _like_operand(field, value)
     if op == "regex" and isinstance(value, str):
@@ -351,13 +360,19 @@ def _like_operand(field: str, pattern: str) -> Operand | None:
 
 def _regex_operand(field: str, pattern: str) -> Operand | None:
     """A regular expression, searched anywhere in the value unless anchored (``^Ab``: a
-    prefix; ``^open$``: the value); anything else as a query string's pattern reads."""
+    prefix; ``^open$``: the value), its escaped marks literal (``^Sea\\ Breeze``); anything
+    else as a query string's pattern reads."""
     body = pattern.removeprefix("^").removesuffix("$")
-    if body and not any(c in _REGEX_MARKS for c in body):
+    if body and not any(c in _REGEX_MARKS for c in _ESCAPED.sub("", body)):
+        literal = _ESCAPED.sub(r"\1", body)
         if pattern.startswith("^"):
-            return Operand(field, "eq" if pattern.endswith("$") else "prefix", body)
-        return Operand(field, "contains", body)
+            return Operand(field, "eq" if pattern.endswith("$") else "prefix", literal)
+        return Operand(field, "contains", literal)
     return regex_operand(field, body, negated=False)
+
+
+_ESCAPED = re.compile(r"\\(\W)")
+"""A mark escaped to stand for itself (``\\.``, ``\\ ``)."""
 
 
 _REGEX_MARKS = frozenset("\\^$*+?()[]{}|.")

@@ -108,16 +108,26 @@ def test_filter_entries_name_field_operator_and_value_beside_one_another() -> No
         Operand("status", "eq", ["a", "b"]),
         Operand("city", "ne", "Oslo"),
     ]
-    groups = {
+    # HubSpot's groups of filters beside the request's paging (``after`` is no bound here).
+    request = {
         "filterGroups": [
             {
                 "filters": [
-                    {"propertyName": "amount", "operator": "BETWEEN", "value": 5, "highValue": 9}
+                    {"propertyName": "amount", "operator": "BETWEEN", "value": 5, "highValue": 9},
+                    {"propertyName": "stage", "operator": "IN", "values": ["won", "lost"]},
+                    {"propertyName": "name", "operator": "CONTAINS_TOKEN", "value": "Ac*"},
                 ]
             }
-        ]
+        ],
+        "limit": 10,
+        "after": 20,
     }
-    assert operands(groups, "body") == [Operand("amount", "min", 5), Operand("amount", "max", 9)]
+    assert operands(request, "search_request") == [
+        Operand("amount", "min", 5),
+        Operand("amount", "max", 9),
+        Operand("stage", "eq", ["won", "lost"]),
+        Operand("name", "prefix", "Ac"),
+    ]
 
 
 def test_patterns_and_older_ranges_read_as_the_bounds_and_prefixes_they_fix() -> None:
@@ -140,6 +150,17 @@ def test_patterns_and_older_ranges_read_as_the_bounds_and_prefixes_they_fix() ->
         Operand("city", "prefix", "Os"),
         Operand("status", "match", "open"),
         Operand("tier", "match", "gold"),
+    ]
+
+
+def test_a_field_named_like_a_query_holder_is_still_a_field() -> None:
+    document = {
+        "condition": {"$eq": "new"},
+        "name": {"$regex": "^Sea\\ Breeze", "$options": "i"},
+    }
+    assert operands(document, "q") == [
+        Operand("condition", "eq", "new"),
+        Operand("name", "prefix", "Sea Breeze"),
     ]
 
 
