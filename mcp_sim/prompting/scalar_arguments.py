@@ -83,8 +83,10 @@ def operand_name(operand: Operand) -> str:
     if not operand.field:
         return "text" if operand.op == "text" else ""
     how = read_argument(operand.field)
-    if how.control:
-        return operand.field  # ``sort:created-desc`` shapes the answer, as ``sort`` would
+    if how.control and operand.op in ("eq", "match"):
+        # ``sort:created-desc`` shapes the answer, as ``sort`` would; a field so named that is
+        # ruled out or bounded (``{"format": {"$ne": "jazz"}}``) is compared all the same.
+        return operand.field
     # ``after:2025-01-03`` bounds, as ``after`` would; ``from:alice`` names a sender.
     bound = not how.ambiguous_bound or magnitude(operand.value) is not None
     if operand.op == "match" and how.op in ("min", "max") and bound:

@@ -202,6 +202,10 @@ def test_operands_become_arguments_named_for_their_operation() -> None:
     body = {"query": {"bool": {"filter": [{"range": {"price": {"gte": 5}}}]}}, "size": 3}
     pairs = list(scalar_arguments({"index": "homes", "body": body}))
     assert pairs == [("index", "homes"), ("price_min", 5)]
+    # A field named as an answer's shape is (``format``) is compared all the same.
+    ruled_out = {"$and": [{"format": {"$ne": "jazz"}}, {"format": {"$in": ["pop", "rock"]}}]}
+    pairs = list(scalar_arguments({"filter": ruled_out}))
+    assert pairs == [("format_not", "jazz"), ("format", ["pop", "rock"])]
 
 
 def _shop() -> World:
