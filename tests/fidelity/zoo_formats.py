@@ -11,6 +11,9 @@ from benchmarks.zoo.kit import State, dig
 from benchmarks.zoo.random_shapes.offer import Offer
 from benchmarks.zoo.random_shapes.query_language import parse
 from benchmarks.zoo.random_shapes.world import RandomShape
+from tests.fidelity.zoo_query_objects import holds, meets_query
+
+__all__ = ["VARIANTS", "check_format_call", "holds"]
 
 VARIANTS = ("claim", "claims", "pairs", "comments", "title_ref", "count")
 """The offers' variants the classes add (a search by query string is a search)."""
@@ -61,7 +64,7 @@ def check_format_call(shape: RandomShape, state: State, offer: Offer, args: dict
         id_key = design.stores["primary"].id_key
         assert [str(r[id_key]) for r in found] == named and named
     elif offer.variant == "count":
-        search = shape.code.search
+        search, style = shape.code.search, design.formats.objects
         wanted = parse(search.constraints, args[search.query]) if search.query else args
         meeting = [
             r
@@ -71,26 +74,9 @@ def check_format_call(shape: RandomShape, state: State, offer: Offer, args: dict
                 for c in search.constraints
             )
         ]
+        if style is not None:  # the records meeting the query object, as its family reads it
+            meeting = [r for r in records.values() if meets_query(style, args[style.arg], r)]
         assert answer == {"totalCount": len(meeting)}
-
-
-def holds(op: str, actual: Any, wanted: Any) -> bool:
-    """Whether a record's value ``actual`` meets a search argument's ``wanted`` under ``op``,
-    as the state says, not as the tools' code does."""
-    if actual is None:
-        return False
-    if op == "eq":
-        return str(actual) == str(wanted)
-    if op == "ne":
-        return bool(actual != wanted)
-    if op == "in":
-        return actual in wanted
-    if op == "ge":
-        return bool(actual >= wanted)
-    if op == "le":
-        return bool(actual <= wanted)
-    assert op == "prefix", op
-    return str(actual).lower().startswith(str(wanted).lower())
 
 
 def _check_page(

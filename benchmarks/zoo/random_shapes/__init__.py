@@ -26,7 +26,12 @@ about three seeds in ten, the classes later held-out formats exposed: large reco
 statements keyed by party ids, fields of name/value pairs, Relay-style connections with
 ``__typename`` and global ids, searches taking one query string, and counts no record holds
 with records naming another by its title (:mod:`.formats`, :mod:`.big_records`,
-:mod:`.relay`, :mod:`.query_language`, :mod:`.title_refs`). The
+:mod:`.relay`, :mod:`.query_language`, :mod:`.title_refs`); and, each for about three seeds in
+ten from generators of their own, searches taking a nested query object (an Elasticsearch
+``bool`` query, a MongoDB filter, a GraphQL ``where``, a list of filters:
+:mod:`.query_objects`, :mod:`.object_search`) and records held as lines of text (CSV, TSV, an
+SQL dump, logfmt, JSON lines, a spreadsheet's rows) that every tool parses
+(:mod:`.text_lines`, :mod:`.text_store`, :mod:`.text_holding`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,

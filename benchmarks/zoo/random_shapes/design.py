@@ -24,6 +24,7 @@ from benchmarks.zoo.random_shapes.relay import CONNECTED, connect, gid, typename
 from benchmarks.zoo.random_shapes.reshaping import Reshaping, draw_reshaping, reshape
 from benchmarks.zoo.random_shapes.structures import Structure, draw_structure
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
+from benchmarks.zoo.random_shapes.text_holding import hold_as_text
 from benchmarks.zoo.random_shapes.vocabulary import DOMAINS
 
 ID_STYLES = ("prefixed", "int", "hex", "slug", "uuid")
@@ -230,6 +231,9 @@ def draw(
     _mix(design, wrap)
     reshape(design, _columns)
     connect(design)
+    if not hold_as_text(design, _columns):
+        # Drawn, yet no collection is free to be held as text: the seed holds none.
+        design = dataclasses.replace(design, formats=dataclasses.replace(formats, text=None))
     return design
 
 

@@ -15,12 +15,23 @@ that draws some keeps the rest of its layout and tools), each by about three see
 - searches taking one query string (:mod:`.query_language`: ``q='hull:sloop
   name:"Sea Breeze" -flag:NO length_m:>=12'``) instead of one argument per field;
 - counts no record holds (the ``totalCount`` of a filtered set) and records that refer to
-  another by its title, not its id, answered two hops away (:mod:`.title_refs`)."""
+  another by its title, not its id, answered two hops away (:mod:`.title_refs`);
+- searches taking their constraints as a nested query object (an Elasticsearch ``bool``
+  query, a MongoDB filter, a GraphQL ``where`` object, a list of filters), answered as the
+  family's API answers (:mod:`.query_objects`, :mod:`.object_search`): drawn only by seeds
+  without query strings, from a generator of its own;
+- records held as lines of text (CSV, TSV, an SQL dump, logfmt, JSON lines, a spreadsheet's
+  rows) that every tool parses (:mod:`.text_lines`, :mod:`.text_store`,
+  :mod:`.text_holding`): drawn from a generator of its own, held where the collection is free
+  to be."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+
+from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
+from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
 
 SHARE = 0.3
 """The share of seeds that draw each class."""
@@ -49,6 +60,10 @@ class Formats:
     """The argument the searches take a query string in (none: one argument per field)."""
     title_ref: str | None = None
     """The key naming another record by its title; with it, a count of a filtered set."""
+    objects: QueryStyle | None = None
+    """How the searches take a nested query object (none: not so; :mod:`.query_objects`)."""
+    text: TextStyle | None = None
+    """How records are held as lines of text (none: not so; :mod:`.text_lines`)."""
 
     @property
     def names(self) -> str:
@@ -59,6 +74,8 @@ class Formats:
             "relay" if self.relay else "",
             f"query {self.query}" if self.query else "",
             f"title refs {self.title_ref}" if self.title_ref else "",
+            self.objects.names if self.objects else "",
+            self.text.names if self.text else "",
         ]
         return ", ".join(d for d in drawn if d) or "none"
 
@@ -85,4 +102,6 @@ def draw_formats(seed: int) -> Formats:
         relay=comments if on[2] else None,
         query=query if on[3] else None,
         title_ref=title_ref if on[4] else None,
+        objects=draw_style(seed, on[3]),
+        text=draw_text(seed),
     )

@@ -17,6 +17,7 @@ from benchmarks.zoo.random_shapes.encodings import CODECS, Codec, typed_id
 from benchmarks.zoo.random_shapes.mixed import Mixed
 from benchmarks.zoo.random_shapes.parents import Parents
 from benchmarks.zoo.random_shapes.partitions import Partitions
+from benchmarks.zoo.random_shapes.text_store import TextTable
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
 """The containers a design draws (an ``events`` seed makes one an event log, and a seed that
@@ -83,6 +84,7 @@ class Store:
     parents: Parents | Partitions | None = None
     """The parents (or partitions) a ``parented`` container keeps the records in."""
     typename: str = ""  # the __typename of a ``relay`` connection's nodes (:mod:`.relay`)
+    text: TextTable | None = None  # the lines a ``text`` container holds (:mod:`.text_store`)
 
     def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
@@ -101,11 +103,18 @@ class Store:
         """This store kept in a container of several kinds (:mod:`.mixed`)."""
         return replace(self, container="mixed", mixed=share, key_prefix="")
 
+    def seal(self, state: State) -> None:
+        """Finish the container once the state is built (text joined into one string)."""
+        if self.text is not None:
+            self.text.seal(self._box(state))
+
     def make(self) -> Any:
         if self.mixed is not None:
             return mixed.make(self.mixed.frame)
         if self.parents is not None:
             return self.parents.make()
+        if self.text is not None:
+            return self.text.make()
         return eventlog.make() if self.container == "events" else _empty(self)
 
     @property
@@ -138,6 +147,9 @@ class Store:
         box, key = self._box(state), f"{self.key_prefix}{plain[self.id_key]}"
         if self.container == "events":
             eventlog.append(box, plain, self.id_key)
+            return
+        if self.text is not None:
+            self.text.append(box, plain)
             return
         record = self.codec.encode(plain, self.id_key, self.at[-1])
         if self.mixed is not None:
@@ -201,6 +213,8 @@ class Store:
         box = self._box(state)
         if self.container == "events":
             return list(eventlog.fold(box).items())
+        if self.text is not None:
+            return list(self.text.records(box).items())
         if self.mixed is not None:
             return [(key, self._unmixed(key, stored)) for key, stored in self._mine(box)]
         if self.container == "keyed":
@@ -255,6 +269,8 @@ class Store:
         found: dict[str, Any] | None
         if self.container == "events":
             return eventlog.fold(box).get(key)
+        if self.text is not None:
+            return self.text.records(box).get(key)
         if self.mixed is not None:
             found = dict(self._mine(box)).get(key)
             return None if found is None else self._unmixed(key, found)
@@ -276,6 +292,8 @@ class Store:
         box = self._box(state)
         if self.container == "events":
             return list(eventlog.fold(box))
+        if self.text is not None:
+            return list(self.text.records(box))
         if self.mixed is not None:
             return [key for key, _ in self._mine(box)]
         if self.container in ("keyed", "keyed_bare"):
@@ -302,6 +320,8 @@ class Store:
         box = self._box(state)
         if self.container == "events":
             return eventlog.adding(box, self.where, key, inside, value)
+        if self.text is not None:
+            return self.text.adding(box, self.where, key, inside, value)
         if self.codec.name == "plain":
             return [{"op": "add", "path": self.pointer(state, key, *inside), "value": value}]
         record = self.pointer(state, key)

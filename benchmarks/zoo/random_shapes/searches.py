@@ -46,6 +46,9 @@ class Constraint:
     choices: tuple[Any, ...] = ()
     key: str = ""
     """The field's name in a query string (:mod:`.query_language`)."""
+    field: tuple[str, ...] = ()
+    """Where the record stores the field (stored names), as a query object names it
+    (:mod:`.query_objects`)."""
 
     def value_from(self, rng: random.Random, actual: Any) -> Any:
         """An argument value that ``actual`` meets."""
@@ -69,13 +72,14 @@ def primary_constraints(read: Reader) -> list[Constraint]:
     surface, found = read.design.surface, []
     for field in read.primary.fields:
         name, kind = read.arg_name(field), field.kind
+        path = read.paths[field.name]
 
         def get(record: dict[str, Any], name: str = field.name) -> Any:
             return read.value(record, name)
 
         if kind in ("category", "city"):
             key = surface.arg(name)
-            found.append(Constraint(key, get, "eq", prop("string", f"{name}."), key=key))
+            found.append(Constraint(key, get, "eq", prop("string", f"{name}."), (), key, path))
             if surface.exclusions and kind == "category":
                 many = prop("array", f"Any of these {name} values.", items={"type": "string"})
                 found.append(
@@ -86,20 +90,23 @@ def primary_constraints(read: Reader) -> list[Constraint]:
                         prop("string", f"Not this {name}."),
                         field.values,
                         key,
+                        path,
                     )
                 )
                 found.append(
-                    Constraint(surface.arg(f"{name}_in"), get, "in", many, field.values, key)
+                    Constraint(surface.arg(f"{name}_in"), get, "in", many, field.values, key, path)
                 )
         elif field.numeric or kind == "date":
             type_ = {"int": "integer", "decimal": "number"}.get(kind, "string")
             low, high = surface.range_args(name)
             key = surface.arg(name)
-            found.append(Constraint(low, get, "ge", prop(type_, f"Least {name}."), key=key))
-            found.append(Constraint(high, get, "le", prop(type_, f"Most {name}."), key=key))
+            least, most = prop(type_, f"Least {name}."), prop(type_, f"Most {name}.")
+            found.append(Constraint(low, get, "ge", least, key=key, field=path))
+            found.append(Constraint(high, get, "le", most, key=key, field=path))
         elif kind == "title":
             starts, key = surface.arg(f"{name}_starts"), surface.arg(name)
-            found.append(Constraint(starts, get, "prefix", prop("string", "Prefix."), key=key))
+            prefix = prop("string", "Prefix.")
+            found.append(Constraint(starts, get, "prefix", prefix, key=key, field=path))
     return found
 
 
@@ -110,8 +117,10 @@ def link_constraints(read: Reader) -> list[Constraint]:
     def referred(record: dict[str, Any]) -> Any:
         return read.arg_id("secondary", design.referred("secondary", record))
 
-    key = surface.arg(f"{party}_id")
-    found = [Constraint(key, referred, "eq", read.id_schema("secondary"), key=key)]
+    key, held = surface.arg(f"{party}_id"), design.reference_key("secondary")
+    # A reference held in an object is its id there (other forms: the reference's own key).
+    path = (held, "id") if design.reference in ("nested", "typed") else (held,)
+    found = [Constraint(key, referred, "eq", read.id_schema("secondary"), key=key, field=path)]
     for field in design.domain.link.fields:
         stored = design.spell(f"{design.domain.link.singular}.{field.name}")
 
@@ -120,12 +129,13 @@ def link_constraints(read: Reader) -> list[Constraint]:
 
         key = surface.arg(field.name)
         if field.kind == "category":
-            found.append(Constraint(key, get, "eq", prop("string", ""), key=key))
+            found.append(Constraint(key, get, "eq", prop("string", ""), key=key, field=(stored,)))
         else:
             type_ = {"int": "integer", "decimal": "number"}.get(field.kind, "string")
             low, high = surface.range_args(field.name)
-            found.append(Constraint(low, get, "ge", prop(type_, f"Least {field.name}."), key=key))
-            found.append(Constraint(high, get, "le", prop(type_, f"Most {field.name}."), key=key))
+            least, most = prop(type_, f"Least {field.name}."), prop(type_, f"Most {field.name}.")
+            found.append(Constraint(low, get, "ge", least, key=key, field=(stored,)))
+            found.append(Constraint(high, get, "le", most, key=key, field=(stored,)))
     return found
 
 
@@ -188,7 +198,7 @@ class RandomSearch:
         if self.query is not None:
             properties = {self.query: prop("string", query_help(self.constraints))}
         surface = self.read.design.surface
-        if surface.page:
+        if self.pages():
             size, at = self._paging()
             properties[size] = prop("integer", f"At most this many (default {self.limit}).")
             first = "0-based offset" if surface.page == "offset" else "1-based page"
@@ -239,9 +249,20 @@ class RandomSearch:
             if count >= rng.randint(1, most) and len(meeting) <= self.limit:
                 break
         args = self.queried(args)
-        if self.read.design.surface.page and rng.random() < 0.4:
+        if self.pages() and rng.random() < 0.4:
             args |= self._page(rng, len(meeting))
         return args
+
+    def pages(self) -> bool:
+        """Whether the search takes a page size and where the page starts."""
+        return bool(self.read.design.surface.page)
+
+    def hits(self, answer: Any) -> list[dict[str, Any]]:
+        """The records (as shown) an answer of the search lists."""
+        found: list[dict[str, Any]] = (
+            answer if isinstance(answer, list) else answer[self.read.design.surface.search_wrap]
+        )
+        return found
 
     def parsed(self, args: dict[str, Any]) -> dict[str, Any]:
         """``args`` with the terms of its query string (where the tool takes one) read out."""
@@ -251,7 +272,7 @@ class RandomSearch:
 
     def paging_args(self) -> set[str]:
         """The paging arguments the search takes (none where it does not page)."""
-        return set(self._paging()) if self.read.design.surface.page else set()
+        return set(self._paging()) if self.pages() else set()
 
     def queried(self, args: dict[str, Any]) -> dict[str, Any]:
         """``args`` as the tool takes them: in a query string, where it takes one."""

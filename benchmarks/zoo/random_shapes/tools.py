@@ -15,6 +15,7 @@ from benchmarks.zoo.random_shapes.big_records import claims_offers, pairs_offer
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.joins import empty_join_offers, join_offers
 from benchmarks.zoo.random_shapes.lookups import empty_offers, lookup_offers, nested_offers
+from benchmarks.zoo.random_shapes.object_search import ObjectSearch
 from benchmarks.zoo.random_shapes.offer import Offer, object_schema
 from benchmarks.zoo.random_shapes.reading import Reader
 from benchmarks.zoo.random_shapes.relay import comments_offer
@@ -35,8 +36,11 @@ class RandomTools:
             "slot": surface.tool_name("get", singular, domain.calendar, "entry"),
             "set": surface.tool_name("set", singular, domain.calendar, "entry"),
         }
-        self.search = RandomSearch.primary(self.read)
-        self.searches = [self.search, *RandomSearch.links(self.read)]
+        self.searches = [RandomSearch.primary(self.read), *RandomSearch.links(self.read)]
+        style = design.formats.objects
+        if style is not None:
+            self.searches = [ObjectSearch.of(s, style) for s in self.searches]
+        self.search = self.searches[0]
         core = [Offer("lookup", self._get_tool(), self._plan_id, "id")]
         core.append(Offer("nested_lookup", self._slot_tool(), self._plan_slot, "calendar"))
         self.offers: dict[str, list[Offer]] = {

@@ -58,6 +58,8 @@ class RandomShape(Shape):
                 design.stores["link"].append(state, link)
 
         fill(add, lambda: size_of(state), target_bytes)
+        for store in design.stores.values():
+            store.seal(state)
         return state
 
     def _values(self, rng: random.Random, role: str, fields: tuple[Field, ...]) -> dict[str, Any]:
