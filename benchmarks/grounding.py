@@ -199,6 +199,11 @@ def _zoo(args: argparse.Namespace) -> int:
     for shape, block in report["shapes"].items():
         print(f"{shape}: {block['info']}", file=sys.stderr)
     print("\n".join(table(report)))
+    over = report["over_bound"]
+    print(
+        f"prompts over their bound: {', '.join(over)}" if over else "every prompt within its bound",
+        file=sys.stderr,
+    )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0

@@ -11,9 +11,11 @@ from typing import Any
 
 from benchmarks.zoo import KINDS, SHAPES, generate, is_held_out
 from benchmarks.zoo.random_shapes import expand, seed_of
-from mcp_sim.fidelity.grounding_recall import Figures, measure_figures
+from mcp_sim.fidelity.grounding_recall import Figures, TeacherModel, measure_figures
 from mcp_sim.fidelity.prefix_reuse import HYBRID_BLOCK_TOKENS, PLAIN_BLOCK_TOKENS, PrefixReuse
+from mcp_sim.prompting.native import estimate_tokens, render_system
 from mcp_sim.settings.combined import Settings
+from mcp_sim.simulator.core import Simulator
 from mcp_sim.spec.world import World
 
 COLUMNS = (
@@ -78,12 +80,19 @@ async def measure_shape(
     )
     if misses is not None:
         misses.extend({"shape": shape, **miss} for miss in missed)
+    bound = (
+        estimate_tokens(render_system(world))
+        + Simulator(world, TeacherModel(), settings=settings).budget.bound
+    )
+    largest = groups["overall"].row()["tokens_max"] if "overall" in groups else 0
     info = {
         "state_chars": len(json.dumps(spec["state"])),
         "calls": len(calls),
         "episodes": episodes,
         "generate_s": round(generated, 2),
         "index_ms": round(index_ms, 1),
+        "prompt_bound": bound,
+        "largest_prompt": largest,
     }
     kept = {name: figures for name, figures in groups.items() if not name.startswith("tool ")}
     return kept, info
@@ -109,6 +118,11 @@ async def measure_zoo(
             merged[name].merge(figures)
         report["shapes"][shape] = {"info": info, "rows": _rows(groups)}
     report["all"] = _rows(merged)
+    report["over_bound"] = [
+        shape
+        for shape, block in report["shapes"].items()
+        if block["info"]["largest_prompt"] > block["info"]["prompt_bound"]
+    ]
     return report
 
 

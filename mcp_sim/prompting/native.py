@@ -48,6 +48,7 @@ from mcp_sim.models.base import ChatMessage
 from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.canon import render_canon
 from mcp_sim.prompting.search_formats import search_conventions
+from mcp_sim.prompting.shown_changes import bounded_changes, op_line
 from mcp_sim.prompting.wording import (
     CONVENTIONS,
     ENVELOPE_INSTRUCTION,
@@ -230,15 +231,19 @@ def _layout(value: Any, depth: int = 0) -> str:
     return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
 
 
-def render_changes(patch: Sequence[dict[str, Any]]) -> str:
-    """The state changes committed since the previous turn, as one JSON Patch."""
-    operations = ",\n".join(
-        " " + json.dumps(op, ensure_ascii=False, sort_keys=True) for op in patch
-    )
-    return (
+def render_changes(patch: Sequence[dict[str, Any]], room: int | None = None) -> str:
+    """The state changes committed since the previous turn, as one JSON Patch; within
+    ``room`` characters when given (see :func:`~mcp_sim.prompting.shown_changes.bounded_changes`)."""
+    if room is None:
+        lines, left_out = [op_line(op) for op in patch], ""
+    else:
+        lines, left_out = bounded_changes(patch, room)
+    operations = ",\n".join(lines)
+    section = (
         "**State Changes** (committed since the previous turn, as a JSON Patch on the world "
         f"state):\n```json\n[\n{operations}\n]\n```"
     )
+    return f"{section}\n{left_out}" if left_out else section
 
 
 def render_preamble(state: dict[str, Any], context: TurnContext) -> str:

@@ -170,7 +170,9 @@ class StateView:
                     overlay=overlay,
                     answers=answers,
                 )
-            parts = [render_changes(unseen)] if unseen else []
+            # A later turn's changes and records together fit the anchor's budget.
+            changes_room = _chars(max(0, self.budget_tokens - self.turn_budget_tokens))
+            parts = [render_changes(unseen, changes_room)] if unseen else []
             overlay = self.overlay_for(state, overlay)
             if not self.fits(overlay):
                 grounding = ground(
@@ -232,6 +234,8 @@ class StateView:
         lines = ["**Collections** (JSON pointer: what it holds):"]
         if overlay.base.encoding:
             lines.insert(0, decoded_note(overlay.base.encoding))
+        if overlay.base.text:
+            lines.insert(0, overlay.base.text.note())
         collections = overlay.base.collections
         for i, collection in enumerate(collections):
             value = _gathered(overlay, collection.pointer, collection.keys is not None, state)

@@ -19,6 +19,7 @@ from jsonpointer import unescape
 
 from mcp_sim.runtime.state_paths import raw_value
 from mcp_sim.runtime.stored_parts import keeps_stored_parts
+from mcp_sim.runtime.text_rows import TextRows
 from mcp_sim.runtime.value_decoding import decode
 from mcp_sim.runtime.value_encodings import Encoding, detect
 from mcp_sim.spec.world import World
@@ -54,6 +55,12 @@ def view_encoding(world: World, state: Any) -> Encoding | None:
     if encoding is None or answers_encoded(world, encoding):
         return None
     return encoding
+
+
+def read_view(state: Any, encoding: Encoding | None, text: TextRows | None) -> Any:
+    """The view of a stored ``state``: its values decoded, its lines of records read."""
+    state = decode(state, encoding) if encoding else state
+    return text.read(state) if text else state
 
 
 def decoded_note(encoding: Encoding) -> str:

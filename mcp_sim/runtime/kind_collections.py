@@ -38,6 +38,7 @@ def _kinds(collection: Collection, state: Any) -> Iterator[Collection]:
         or collection.pages
         or collection.inner
         or collection.entity
+        or collection.kind
     )
     items = resolve(state, collection.pointer) if plain else None
     kinds = kinds_of(items) if isinstance(items, list) else []

@@ -20,10 +20,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonpointer import escape, unescape
+from jsonpointer import escape
 
 from mcp_sim.runtime.collection_scopes import CollectionScopes
-from mcp_sim.runtime.decoded_state import patched, view_encoding
+from mcp_sim.runtime.decoded_state import patched, read_view, view_encoding
+from mcp_sim.runtime.fact_maps import Hit, add_facts
 from mcp_sim.runtime.filed_records import FiledFacts
 from mcp_sim.runtime.kind_collections import (
     item_of,
@@ -34,15 +35,13 @@ from mcp_sim.runtime.kind_collections import (
 )
 from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_collections import find_collections
-from mcp_sim.runtime.state_keys import WILDCARD
 from mcp_sim.runtime.state_pages import page_record
 from mcp_sim.runtime.state_partitions import appended, slot_records
 from mcp_sim.runtime.state_paths import grown_size, raw_value, record_size, resolve
-from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import (
     Collection,
     RecordFacts,
-    normalize,
+    is_record,
     record_count,
     record_items,
     record_key,
@@ -51,20 +50,12 @@ from mcp_sim.runtime.state_shape import (
     within,
 )
 from mcp_sim.runtime.state_tables import row_of
-from mcp_sim.runtime.value_decoding import decode
+from mcp_sim.runtime.text_rows import find_text_rows, line_collections, moved_lines
 from mcp_sim.spec.world import World
 
 FEW_HOLDERS = 3
 """A nested map's key held by at most this many records names them (an item id names its
 product); one held by more is a value to match, not a name."""
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A record that holds a value: the record's pointer and where inside it (relative)."""
-
-    pointer: str
-    inner: str
 
 
 class StateIndex:
@@ -76,9 +67,11 @@ class StateIndex:
         self.encoding = view_encoding(world, state)
         """How its values are encoded, when they are and views decode them: ``state`` is
         then the decoded document (see :mod:`mcp_sim.runtime.decoded_state`)."""
-        self.state = decode(state, self.encoding) if self.encoding else state
+        self.text = find_text_rows(state)  # arrays of text lines: ``state`` holds them read
+        self.state = read_view(state, self.encoding, self.text)
         self.size = record_size(state)
-        self.collections = split_kinds(find_collections(world, self.state), self.state)
+        found = find_collections(world, self.state)
+        self.collections = split_kinds(line_collections(found, self.text, self.state), self.state)
         self.records: dict[str, RecordFacts] = {}
         self.keys: dict[str, list[Hit]] = {}
         self.inner_keys: dict[str, list[Hit]] = {}
@@ -101,7 +94,7 @@ class StateIndex:
 
     def _add(self, pointer: str, facts: RecordFacts) -> None:
         self.records[pointer] = facts
-        _add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
+        add_facts(self.keys, self.inner_keys, self.values, pointer, facts)
 
     def collection_of(self, pointer: str, state: Any = None) -> Collection | None:
         """The collection whose record ``pointer`` is, or is inside (the innermost: a
@@ -146,7 +139,7 @@ class StateIndex:
         restore or a reset: committed patches move an overlay on by :meth:`StateOverlay.advance`)."""
         if state is self.stored:
             return StateOverlay(self, state=state, size=self.size, view=self.state)
-        stored, state = state, decode(state, self.encoding) if self.encoding else state
+        stored, state = state, read_view(state, self.encoding, self.text)
         changed: dict[str, RecordFacts | None] = {}
         for collection in self.collections:
             was = resolve(self.state, collection.pointer)
@@ -176,30 +169,6 @@ class StateIndex:
         return loose
 
 
-def _add_facts(
-    keys: dict[str, list[Hit]],
-    inner_keys: dict[str, list[Hit]],
-    values: dict[str, dict[str, str]],
-    pointer: str,
-    facts: RecordFacts,
-) -> None:
-    from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
-    from_key.append(Hit(pointer, ""))
-    said = key_values(facts.key)
-    if len(said) > 1:
-        # A series' reading answers to its time, the key of the series (its source is the
-        # key of a time's map, which every time has: a value to match, not a name).
-        keys.setdefault(normalize(said[0]) or said[0], []).append(Hit(pointer, ""))
-    if WILDCARD in facts.collection.rpartition("/")[2]:
-        # A flat store's record answers to its whole stored key too (``bike:B10442``).
-        stored = unescape(pointer.rpartition("/")[2])
-        keys.setdefault(normalize(stored) or stored.casefold(), []).append(Hit(pointer, ""))
-    for label, inner in facts.inner_keys.items():
-        inner_keys.setdefault(label, []).append(Hit(pointer, inner))
-    for label, inner in facts.values.items():
-        values.setdefault(label, {})[pointer] = inner
-
-
 @dataclass
 class StateOverlay:
     """One session's state as the index knows it: the world's index, plus the records its
@@ -217,25 +186,25 @@ class StateOverlay:
     size: int = 0
     """The length of the state's compact JSON, kept up to date record by record."""
     shifted: set[str] = field(default_factory=set)
-    """Array collections whose items moved (an insert or removal before the end): their
-    records are all re-indexed."""
+    """Array collections whose items moved (an insert or removal before the end): re-indexed."""
     loose: set[str] = field(default_factory=set)
     """Keys added to a flat store that follow none of its patterns (pointers): no collection
     holds them, and the store's outline names them beside its patterns."""
     view: Any = None
-    """The state as views read it: ``state`` itself, or its values decoded (see
-    :mod:`mcp_sim.runtime.decoded_state`)."""
+    """The state as views read it: ``state``, or its values decoded, its lines of records read."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
-        touched: set[str] = set()
-        paths: set[str] = set()
-        for op in patch:
+        touched, paths, ops, text = set[str](), set[str](), list(patch), self.base.text
+        lines = text.reread(self.view, state, ops) if text else state  # a dump's tables told apart
+        for pointer in text.rewritten(ops) if text else ():
+            self.shifted.update(same_array(self.base.collections, pointer))
+        for op in ops:
             for path in (op.get("path"), op.get("from")):
                 if isinstance(path, str):
-                    self._touch(path, state, op, touched)
+                    self._touch(path, lines, op, touched)
                     paths.add(path)
-        view = self._view_after(state, touched, paths)
+        view = lines if text else self._view_after(state, touched, paths)
         changed = dict(self.changed)
         grown = 0
         # In a fixed order: the order of changed records is the order a lookup lists them.
@@ -276,7 +245,10 @@ class StateOverlay:
             appended = last == "-" or (
                 isinstance(items, list) and last.isdigit() and int(last) >= len(items) - 1
             )
-            if not appended:
+            moved = moved_lines(self.base.text, path, items)
+            if moved is not None:  # a line added or removed near the end: the few after it
+                touched.update(moved)
+            elif not appended:
                 self.shifted.update(same_array(self.base.collections, collection.pointer))
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
@@ -294,7 +266,7 @@ class StateOverlay:
     def _facts(self, pointer: str, state: Any) -> RecordFacts | None:
         record = resolve(state, pointer)
         collection = self.base.collection_of(pointer, state)
-        if record is None or collection is None:
+        if record is None or collection is None or not is_record(collection, record):
             return None
         key = record_key(collection, record_position(collection, pointer), record)
         return FiledFacts(collection, state).of(key, pointer, record)
@@ -313,14 +285,14 @@ class StateOverlay:
         values: dict[str, dict[str, str]] = {}
         for pointer, facts in changed.items():
             if facts is not None:
-                _add_facts(keys, inner_keys, values, pointer, facts)
+                add_facts(keys, inner_keys, values, pointer, facts)
         return StateOverlay(
             self.base,
             changed,
             keys,
             inner_keys,
             values,
-            self.state if self.base.encoding else state,
+            self.state if self.base.encoding or self.base.text else state,
             self.size,
             set(self.shifted),
             set(self.loose),

@@ -98,6 +98,9 @@ class Collection:
     kind: Kind | None = None
     """The kind of the records, when they are those of one kind in an array of several
     (see :mod:`mcp_sim.runtime.mixed_collections`); ``pointer`` then ends with the kind."""
+    lines: bool = False
+    """The array's items are lines of text, those holding a record read as it (see
+    :mod:`mcp_sim.runtime.text_rows`): the other lines (a header, ``CREATE TABLE``) are none."""
 
 
 def within(collection: str, pointer: str) -> bool:
@@ -192,8 +195,16 @@ def record_items(collection: Collection, value: Any) -> Iterator[tuple[str, str,
     elif isinstance(value, list):
         inner = collection.inner
         for i, item in enumerate(value):
+            if not is_record(collection, item):
+                continue
             record = resolve(item, inner) if inner else item
             yield record_key(collection, str(i), record), f"{collection.pointer}/{i}{inner}", record
+
+
+def is_record(collection: Collection, item: Any) -> bool:
+    """Whether an item of ``collection``'s array is one of its records: in an array of text
+    lines, only a line read as a record is (a header, ``CREATE TABLE`` are none)."""
+    return not collection.lines or isinstance(item, dict)
 
 
 def record_key(collection: Collection, position: str, record: Any) -> str:
@@ -281,4 +292,6 @@ def record_count(collection: Collection, value: Any) -> int | None:
         return row_count(collection.table, value)
     if collection.pages:
         return paged_count(value, collection.pages)
+    if collection.lines and isinstance(value, list):
+        return sum(isinstance(item, dict) for item in value)
     return len(value) if isinstance(value, list) else None

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from mcp_sim.journal import Journal, JournalRecord
 from mcp_sim.prompting.native import action_json
 from mcp_sim.runtime.session import Session, SessionStore, Turn
+from mcp_sim.runtime.state import PatchOp
 from mcp_sim.simulator.context import CallContext, CallResult
 from mcp_sim.simulator.metrics import Metrics
+from mcp_sim.simulator.transition import Change
 from mcp_sim.spec.world import World
 
 
@@ -28,8 +30,16 @@ def history_turn(ctx: CallContext, result: CallResult) -> Turn:
         action=action_json(ctx.tool.name, ctx.arguments) if usage.turn_head is None else None,
         head=usage.turn_head,
         anchor=usage.turn_anchor,
-        change=usage.change.patch if usage.change.status == "committed" else None,
+        change=shown_change(usage.change),
     )
+
+
+def shown_change(change: Change) -> list[PatchOp] | None:
+    """The committed patch as later turns show it (see :attr:`Change.shown`); ``None`` when
+    nothing was committed."""
+    if change.status != "committed":
+        return None
+    return change.shown if change.shown is not None else change.patch
 
 
 def journal_record(

@@ -17,6 +17,7 @@ from mcp_sim.errors import ModelError, PatchRejected
 from mcp_sim.journal import PatchStatus
 from mcp_sim.models.base import ChatMessage, CompletionRequest, Sampling
 from mcp_sim.prompting.answer_format import patch_request_messages
+from mcp_sim.prompting.shown_changes import shown_patch
 from mcp_sim.runtime.audit import record_deletions
 from mcp_sim.runtime.entities import EntityIndex
 from mcp_sim.runtime.session import Session
@@ -41,6 +42,9 @@ class Change:
     """The state after the patch, when it can be committed."""
     error: str | None = None
     """Why it was rejected."""
+    shown: list[PatchOp] | None = None
+    """The patch as later turns show it (a long text's replacement as its edit, see
+    :func:`mcp_sim.prompting.shown_changes.shown_patch`); ``None``: as it was committed."""
 
 
 def patch_request(
@@ -95,7 +99,9 @@ class Transitions:
             except PatchRejected as exc:
                 rejection = str(exc)
                 continue
-            return Change("committed" if after != session.state else "unchanged", patch, after)
+            if after == session.state:
+                return Change("unchanged", patch, after)
+            return Change("committed", patch, after, shown=shown_patch(session.state, patch))
         return Change("rejected", patch, None, rejection)
 
     def commit(

@@ -359,6 +359,7 @@ async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
         assert overall["reuse_hybrid_blocks"] <= overall["reuse_plain_blocks"], shape
         assert overall["reuse_plain_blocks"] <= overall["reuse_tokens"], shape
         assert {f"kind {k}" for k in KINDS} >= set(rows) - {"overall"}, shape
+    assert report["over_bound"] == []
     assert report["all"]["overall"]["calls"] == sum(
         b["info"]["calls"] for b in report["shapes"].values()
     )
@@ -366,6 +367,16 @@ async def test_the_benchmark_measures_every_shape_per_kind_of_call() -> None:
     assert lines[0].startswith("shape\tgroup\tcalls\tunsimulated\trecall")
     assert "\treuse\treuse_tokens\t" in lines[0]  # the prefix reuse in characters and tokens
     assert any(line.startswith("ALL\tsearch\t") for line in lines)
+
+
+async def test_writes_to_records_held_as_one_text_keep_every_prompt_within_its_bound() -> None:
+    """random-35 keeps its records as an SQL dump in one string, which a write replaces whole;
+    shown as committed, the next turn was three times the prompt's bound (90,096 tokens of
+    29,389 at 0.3 MB)."""
+    report = await measure_zoo(["random-35"], 0.3, seed=5, episodes=2, settings=Settings())
+    info = report["shapes"]["random-35"]["info"]
+    assert "kind write" in report["shapes"]["random-35"]["rows"]
+    assert report["over_bound"] == [] and 0 < info["largest_prompt"] <= info["prompt_bound"]
 
 
 def test_an_aggregate_over_a_compound_key_sums_every_warehouse() -> None:

@@ -38,6 +38,17 @@ def test_a_turn_the_model_was_shown_keeps_it_and_its_committed_change(bookstore:
     )
 
 
+def test_a_turn_keeps_its_change_as_later_turns_show_it(bookstore: World) -> None:
+    ctx = context(bookstore)
+    patch = [{"op": "replace", "path": "/dump", "value": "a long text"}]
+    shown = [{"op": "replace", "path": "/dump", "value": "<text>", "edit": "@@ -1 +1 @@"}]
+    ctx.usage.turn_head = "### Turn 2 ..."
+    ctx.usage.change = Change("committed", patch, {"dump": "a long text"}, shown=shown)
+    assert history_turn(ctx, ctx.result("ok", None, False, "model")).change == shown
+    ctx.usage.change = Change("rejected", patch, None, "no such path", shown=shown)
+    assert history_turn(ctx, ctx.result("ok", None, False, "model")).change is None
+
+
 def test_the_journal_record_carries_the_call_and_what_it_cost(bookstore: World) -> None:
     ctx = context(bookstore)
     ctx.usage.prompt_tokens, ctx.usage.completion_tokens, ctx.usage.cache_hits = 100, 10, 1
