@@ -52,7 +52,7 @@ def query_values(text: str) -> list[str] | None:
     if operands is None:
         return None
     values = (o.value if isinstance(o.value, list) else [o.value] for o in operands)
-    return [v for o, vs in zip(operands, values, strict=True) if _names_records(o) for v in vs]
+    return [str(v) for o, vs in zip(operands, values, strict=True) if _names_records(o) for v in vs]
 
 
 def queried_values(arguments: Any) -> set[str]:

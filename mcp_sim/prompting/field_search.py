@@ -95,6 +95,14 @@ def _linked_to(
     return named if (said[2] or {}).get("type") == "array" else named & asked_words(*said)
 
 
+def _other_kinds(asked: set[str], found: str) -> set[str]:
+    """Of the collections a tool asks a list of, those whose records are of another kind than
+    those ``found`` (its last name's): another index's ``hits`` are not what a search of one
+    index asks beside the hits it found."""
+    own = tokens(found.rsplit("/", 1)[-1])
+    return {p for p in asked if tokens(p.rsplit("/", 1)[-1]) != own}
+
+
 MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
@@ -141,7 +149,8 @@ class FieldSearch:
         results += searched_partitions(collections, results, self.run)
         if listed is None or follow_links(self.tables, self.state, collections, results, listed):
             return results
-        hop = self.referring(results[0], asked, {r.collection.pointer for r in results})
+        others = _other_kinds(asked, first.collection)
+        hop = self.referring(results[0], others, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
 
     def referring(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 MOST_CHARS = 4000
 """A longer text is a document, not a query."""
@@ -102,11 +103,12 @@ class Operand:
     """One constraint of a query: ``field`` (empty for a free term), ``op`` (``match`` for
     ``field:value``, whose value may be part of the field's; ``eq``, ``ne``, ``min``, ``max``,
     ``prefix``, ``contains``; ``text`` for words to find, ``literal`` for a value that may
-    name records but constrains no field) and the value as written (a list: any of them)."""
+    name records but constrains no field) and the value as written (a list: any of them; a
+    number as typed where an object gives it, see :mod:`mcp_sim.prompting.query_objects`)."""
 
     field: str
     op: str
-    value: str | list[str]
+    value: str | int | float | list[Any]
 
 
 QUERIES_KEPT = 1 << 10
@@ -176,7 +178,7 @@ def _operand(match: re.Match[str], negated: bool) -> Operand | None:
     if value == "\x00":
         return None
     if op == "regex":
-        return _regex(field, value, negated)
+        return regex_operand(field, value, negated)
     if op == "unlike":
         return None  # what a pattern rules out is too loose to exclude by
     if op == "ne" and match["neg"]:
@@ -188,7 +190,7 @@ def _operand(match: re.Match[str], negated: bool) -> Operand | None:
     return Operand(field, op, value)
 
 
-def _regex(field: str, pattern: str, negated: bool) -> Operand | None:
+def regex_operand(field: str, pattern: str, negated: bool) -> Operand | None:
     """A regular expression as the constraint it amounts to: alternatives of literals any of
     them, a literal followed by anything its prefix, else its longest literal run a part."""
     if negated:

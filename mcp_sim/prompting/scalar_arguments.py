@@ -15,7 +15,9 @@ read the same way, one pair per operand, named so that :func:`read_argument` rea
 operation back: ``from_matches`` (the field's value or a part of it), ``in_not``,
 ``created_max``, ``instance_prefix``; a term standing alone is a pair without a name (a value
 some field holds, whichever), or named ``text`` when it is a word to find; a literal that
-constrains no field (a language tag) is none.
+constrains no field (a language tag) is none. A query written as a nested object (an
+Elasticsearch body, a MongoDB filter, a GraphQL where-input, a list of filters: see
+:mod:`mcp_sim.prompting.query_objects`) is read so too, one pair per operand.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcp_sim.prompting.field_names import read_argument, tokens
+from mcp_sim.prompting.query_objects import object_operands
 from mcp_sim.prompting.query_operands import Operand, query_operands
 from mcp_sim.prompting.record_fields import magnitude
 
@@ -80,8 +83,10 @@ def operand_name(operand: Operand) -> str:
     if not operand.field:
         return "text" if operand.op == "text" else ""
     how = read_argument(operand.field)
-    if how.control:
-        return operand.field  # ``sort:created-desc`` shapes the answer, as ``sort`` would
+    if how.control and operand.op in ("eq", "match"):
+        # ``sort:created-desc`` shapes the answer, as ``sort`` would; a field so named that is
+        # ruled out or bounded (``{"format": {"$ne": "jazz"}}``) is compared all the same.
+        return operand.field
     # ``after:2025-01-03`` bounds, as ``after`` would; ``from:alice`` names a sender.
     bound = not how.ambiguous_bound or magnitude(operand.value) is not None
     if operand.op == "match" and how.op in ("min", "max") and bound:
@@ -90,11 +95,19 @@ def operand_name(operand: Operand) -> str:
 
 
 def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tuple[str, Any]]:
-    """``(name, value)`` per argument with a scalar or a list of scalars; a nested object's
-    entries by their own names (a ``min``/``max`` entry under its parent's name); a label
-    selector's requirements each by its key, a query's operands each by its field (see the
-    module)."""
+    """``(name, value)`` per argument with a scalar or a list of scalars; a query object's
+    operands each by its field, any other nested object's entries by their own names (a
+    ``min``/``max`` entry under its parent's name); a label selector's requirements each by
+    its key, a query's operands each by its field (see the module)."""
     for name, value in arguments.items():
+        nested = isinstance(value, dict) or (
+            isinstance(value, list) and any(isinstance(v, dict | list) for v in value)
+        )
+        operands = object_operands(value, name) if nested else None
+        if operands is not None:  # a query written as an object
+            pairs = [(operand_name(o), o.value) for o in operands if o.op != "literal"]
+            yield from (p for i, p in enumerate(pairs) if p not in pairs[:i])
+            continue
         if isinstance(value, dict):
             yield from scalar_arguments(value, name)
             continue
