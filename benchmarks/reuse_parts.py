@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT))  # benchmarks.zoo, when this runs as a script
 
 from benchmarks.zoo import generate  # noqa: E402
 from benchmarks.zoo.measuring import chosen_shapes  # noqa: E402
-from mcp_sim.fidelity.grounding_recall import facts, measure_figures, read_calls  # noqa: E402
+from mcp_sim.fidelity.answer_facts import facts  # noqa: E402
+from mcp_sim.fidelity.grounding_recall import measure_figures, read_calls  # noqa: E402
 from mcp_sim.fidelity.prefix_reuse import CallReuse, PrefixReuse, render_chat  # noqa: E402
 from mcp_sim.prompting.shown_records import KNOWN_HEADING  # noqa: E402
 from mcp_sim.settings import PromptSettings, Settings  # noqa: E402

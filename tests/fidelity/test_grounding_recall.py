@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from mcp_sim.errors import SpecError
-from mcp_sim.fidelity.grounding_recall import TeacherModel, measure, present
+from mcp_sim.fidelity.answer_facts import present
+from mcp_sim.fidelity.grounding_recall import TeacherModel, measure
 from mcp_sim.prompting.native import estimate_tokens, render_system
 from mcp_sim.settings import PromptSettings, Settings
 from mcp_sim.simulator.core import Simulator

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from mcp_sim.fidelity.grounding_recall import Figures, anywhere, facts, present
+from mcp_sim.fidelity.answer_facts import anywhere, facts, present
+from mcp_sim.fidelity.grounding_recall import Figures
 
 
 def test_a_number_counts_by_value_under_any_key() -> None:
