@@ -31,12 +31,11 @@ from mcp_sim.prompting.field_tables import (
     record_terms,
     value_test,
 )
-from mcp_sim.prompting.joins import FEW_DIRECT, named_records, referring_reading, two_hop
+from mcp_sim.prompting.joins import FEW_DIRECT, two_hop
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
 from mcp_sim.prompting.link_kinds import holds, place_key
 from mcp_sim.prompting.listed_in import listing_reading
-from mcp_sim.prompting.named_counts import MOST_NAMING_COUNTED, counted_by
 from mcp_sim.prompting.named_keys import keyed_by_names
 from mcp_sim.prompting.nested_records import (
     in_sequence,
@@ -47,15 +46,15 @@ from mcp_sim.prompting.nested_records import (
 )
 from mcp_sim.prompting.partitions import searched_partitions
 from mcp_sim.prompting.reading_rank import rank_readings, refers
-from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
+from mcp_sim.prompting.search_hops import referring
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
 from mcp_sim.prompting.value_labels import equal_labels
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
+from mcp_sim.runtime.state_shape import Collection, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 
@@ -69,10 +68,6 @@ def _named(tool: ToolSpec | None) -> tuple[set[str], set[str]]:
     if tool is None:
         return set(), set()
     return set(tokens(tool.name)), tool_words(tool.name, tool.description)
-
-
-def _listed(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
 
 
 def _natural(pointer: str) -> list[tuple[int, str]]:
@@ -107,9 +102,6 @@ MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
 """Collections searched for records linked to one an identifier names (its loans, its stock)."""
-MOST_NAMING = 400
-"""Records found whose entries are read for the keys they name (see
-:meth:`FieldSearch.named_by`)."""
 MOST_RANKED = 2000
 """Records a search's start-to-end order is tested on (each is walked)."""
 
@@ -150,54 +142,8 @@ class FieldSearch:
         if listed is None or follow_links(self.tables, self.state, collections, results, listed):
             return results
         others = _other_kinds(asked, first.collection)
-        hop = self.referring(results[0], others, {r.collection.pointer for r in results})
+        hop = referring(self, results[0], others, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
-
-    def referring(
-        self, found: SearchResult, asked: set[str], searched: set[str]
-    ) -> SearchResult | None:
-        """The records of a collection the tool asks a list of (``depot_drivers``: the
-        drivers; see :func:`asked_collections`) that the arguments do not select but that
-        refer to the records they do (the drivers of the depot's vehicles), when one of its
-        fields holds those records' keys."""
-        if not found.full or found.join is not None:
-            return None
-        wanted = [c for c in self.overlay.base.collections if c.pointer in asked - searched]
-        flat = found.nested is None
-        keys = list(self.keys(found.collection, found.full).values()) if wanted and flat else []
-        for collection in wanted if flat else []:
-            schema = self.tables.schema(collection)
-            reading = referring_reading(schema, found.collection.pointer, keys)
-            if reading is not None:
-                return self.run(collection, reading)
-        for collection in wanted:
-            named_by = self.named_by(found, collection)
-            if named_by is not None or found.through is not None:
-                return named_by
-        return None
-
-    def named_by(self, found: SearchResult, collection: Collection) -> SearchResult | None:
-        """The records of ``collection`` that the records found name, or the entries they sit
-        in (the accounts of the other postings of an account's journal entries), in document
-        order (see :mod:`mcp_sim.prompting.named_counts` for an answer counting them)."""
-        most = MOST_NAMING_COUNTED if self.counted else MOST_NAMING
-        outers = dict.fromkeys(record_pointer(found.collection, p) for p in found.full[:most])
-        if self.counted:  # the records found become links to those named, each counted
-            found.through = counted_by(self.overlay, found, collection, [*outers], self.keys)
-            return None
-        named = named_records(self.overlay, outers, collection.pointer)
-        # The records the search's own values name (the account searched for) are known.
-        given = {v for c in found.constraints for v in map(normalize, _listed(c.value))}
-        position = self.tables.position(collection)
-        ordered = sorted(named, key=lambda p: position.get(p, len(position)))
-        keyed = self.keys(collection, ordered).items()
-        by_key = {p: k for p, k in keyed if normalize(k) not in given}
-        if not by_key:
-            return None
-        full, keys = list(by_key), list(by_key.values())
-        where = "the records found" if found.nested is None else "the entries found"
-        constraint = Constraint(f"keys {where} name", "eq", keys, (SELF,), 0.0)
-        return SearchResult(collection, Reading(collection.pointer, (constraint,), 1.0), full, [])
 
     def collection(self, pointer: str) -> Collection:
         return next(c for c in self.overlay.base.collections if c.pointer == pointer)
