@@ -226,7 +226,7 @@ class EventView:
     def _search(self, lines: list[str], room: int) -> None:
         found = self.found()
         described = "; ".join(c.describe() for c in self.constraints)
-        count = f'(the answer\'s "{self.count.name}": {len(found)}) ' if self.count else ""
+        count = f"(the answer's {self.count.entry(len(found))}) " if self.count else ""
         rows: list[str] = []
         left = room - 200
         for projection in found:

@@ -85,7 +85,7 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
 def _count_part(count: CountField, total: int) -> str:
     """The answer's count (and, with none found, its empty list) under their names."""
     listed = f' and "{count.listed}": []' if count.listed is not None and not total else ""
-    return f'(the answer\'s "{count.name}": {total}{listed})'
+    return f"(the answer's {count.entry(total)}{listed})"
 
 
 def records_section(

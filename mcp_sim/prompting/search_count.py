@@ -44,6 +44,14 @@ class CountField:
 
     name: str
     listed: str | None = None
+    inner: str | None = None
+    """The key of the number when the count is an object holding it (Elasticsearch's
+    ``"total": {"value": 40, "relation": "eq"}``)."""
+
+    def entry(self, total: int) -> str:
+        """The count as the answer writes it: ``"total": 40``, ``"total": {"value": 40}``."""
+        number = f'{{"{self.inner}": {total}}}' if self.inner is not None else str(total)
+        return f'"{self.name}": {number}'
 
 
 def count_field(tool: ToolSpec | None, answers: Sequence[str] = ()) -> CountField | None:
@@ -80,23 +88,35 @@ def _counts(name: str) -> bool:
 
 
 def _wrapper(answer: str) -> CountField | None:
-    """The count and list names of an answer ``{list: [...], count: n}`` (the count also
-    one level down, ``{"data": [...], "meta": {"total": n}}``)."""
+    """The count and list names of an answer ``{list: [...], count: n}``: the count also one
+    level down (``{"data": [...], "meta": {"total": n}}``) or an object holding the number
+    (``"total": {"value": n}``), and the pair also inside an envelope one level down
+    (Elasticsearch's ``{"took": 3, "hits": {"total": {"value": n}, "hits": [...]}}``)."""
     try:
         parsed = json.loads(answer)
     except (json.JSONDecodeError, TypeError):
         return None
     if not isinstance(parsed, dict):
         return None
-    lists = [k for k, v in parsed.items() if isinstance(v, list)]
-    if not lists:
-        return None
-    inner = (v.items() for v in parsed.values() if isinstance(v, dict))
-    for name, value in [*parsed.items(), *(item for items in inner for item in items)]:
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        if whole and _counts(name):
-            return CountField(name, lists[0])
+    holders = [parsed, *(v for v in parsed.values() if isinstance(v, dict))]
+    for holder in holders:
+        lists = [k for k, v in holder.items() if isinstance(v, list)]
+        if not lists:
+            continue
+        inner = (v.items() for v in holder.values() if isinstance(v, dict))
+        for name, value in [*holder.items(), *(item for items in inner for item in items)]:
+            if not _counts(name):
+                continue
+            if _whole(value):
+                return CountField(name, lists[0])
+            held = [k for k, v in value.items() if _whole(v)] if isinstance(value, dict) else []
+            if len(held) == 1:
+                return CountField(name, lists[0], held[0])
     return None
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _described(tool: ToolSpec | None) -> str | None:

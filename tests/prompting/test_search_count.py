@@ -76,3 +76,18 @@ def test_a_prompt_reads_the_count_name_from_the_tools_earlier_answers() -> None:
     # The count's name is the one this tool answered with, not another tool's.
     assert '(the answer\'s "total": 0 and "users": [])' in prompt.head
     assert '"count": 0' not in prompt.head
+
+
+def test_a_count_held_in_an_object_inside_an_envelope_is_read_with_its_key() -> None:
+    tool = _tool("Search the index.")
+    answer = {
+        "took": 3,
+        "_shards": {"total": 1, "successful": 1},
+        "hits": {"total": {"value": 40, "relation": "eq"}, "hits": [{"_id": "a"}]},
+    }
+    found = count_field(tool, [json.dumps(answer)])
+    assert found == CountField("total", "hits", "value")
+    assert found.entry(12) == '"total": {"value": 12}'
+    # The shards' total sits beside no list: it is not the search's count.
+    del answer["hits"]
+    assert count_field(tool, [json.dumps(answer)]) is None
