@@ -25,11 +25,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from jsonpointer import JsonPointerException, resolve_pointer
-
 from mcp_sim.prompting.record_render import note, trimmed
 from mcp_sim.prompting.text_edits import text_edit
 from mcp_sim.runtime.state import PatchOp
+from mcp_sim.runtime.state_paths import stored_at
 
 LONG_TEXT = 2_000
 """Characters past which a replaced text is shown as its edit."""
@@ -55,7 +54,7 @@ def shown_patch(before: Any, patch: Sequence[PatchOp]) -> list[PatchOp]:
             and len(value) > LONG_TEXT
             and not any(_related(path, other) for other in touched)
         ):
-            op = _as_edit(op, path, value, _value_at(before, path))
+            op = _as_edit(op, path, value, stored_at(before, path))
         touched.extend(p for p in (op.get("path"), op.get("from")) if isinstance(p, str))
         shown.append(op)
     return shown
@@ -72,13 +71,6 @@ def _as_edit(op: PatchOp, path: str, value: str, old: Any) -> PatchOp:
         "value": f"<text of {lines:,} lines: the text before, changed as the edit shows>",
         "edit": edit,
     }
-
-
-def _value_at(state: Any, path: str) -> Any:
-    try:
-        return resolve_pointer(state, path, None)
-    except JsonPointerException:
-        return None
 
 
 def _related(one: str, other: str) -> bool:

@@ -15,7 +15,9 @@ from mcp_sim.runtime.state_keys import pattern_of, pattern_records
 from mcp_sim.runtime.state_tables import named, row_values, rows_columns, step_into_row
 
 
-def _raw(state: Any, pointer: str) -> Any:
+def stored_at(state: Any, pointer: str) -> Any:
+    """The value at ``pointer`` as stored, read key by key (``None`` where there is none): no
+    table's row named, no key pattern's records gathered."""
     value = state
     for part in pointer.split("/")[1:] if pointer else []:
         key = unescape(part)
@@ -79,7 +81,7 @@ def _row_at(rows: list[Any], key: str, width: int) -> bool:
 def raw_value(state: Any, pointer: str) -> Any:
     """The value at ``pointer`` as stored (a table's row as its bare values; a row of a table
     kept by column, which no single place stores, as its values in a list)."""
-    value = _raw(state, pointer)
+    value = stored_at(state, pointer)
     if value is None:
         record = resolve(state, pointer)
         return list(record.values()) if isinstance(record, dict) else record

@@ -35,6 +35,7 @@ from mcp_sim.runtime.line_layouts import (
 )
 from mcp_sim.runtime.mixed_collections import kind_pointer
 from mcp_sim.runtime.record_ids import id_field_of
+from mcp_sim.runtime.state_paths import stored_at
 from mcp_sim.runtime.state_shape import Collection, looks_keyed
 
 _HEAD = 10
@@ -56,7 +57,7 @@ class TextRows:
         """``state`` with each array's record lines replaced by their records (the arrays and
         the containers above them copied, everything else shared)."""
         for pointer, layout in self.layouts.items():
-            lines = layout.lines(_at(state, pointer))
+            lines = layout.lines(stored_at(state, pointer))
             if lines is not None:
                 state = _put(state, _parts(pointer), _read_lines(layout, lines))
         return state
@@ -76,7 +77,7 @@ class TextRows:
         ops = [op for op in patch if isinstance(op.get("path"), str)]
         changes = [(op, found) for op in ops for found in self._arrays_at(op["path"])]
         for op, (pointer, layout) in changes:
-            lines, held = layout.lines(_at(state, pointer)), _at(view, pointer)
+            lines, held = layout.lines(stored_at(state, pointer)), stored_at(view, pointer)
             rest = op["path"][len(pointer) + 1 :] if len(op["path"]) > len(pointer) else ""
             alone = len(ops) == 1 and op.get("op") in ("replace", "add", "remove") and rest
             if isinstance(lines, list) and isinstance(held, list) and alone and "/" not in rest:
@@ -84,7 +85,7 @@ class TextRows:
                 if moved is not None:
                     view = _put(view, _parts(pointer), moved)
                     continue
-            read = _read_lines(layout, lines) if lines is not None else _at(state, pointer)
+            read = _read_lines(layout, lines) if lines is not None else stored_at(state, pointer)
             view = _put(view, _parts(pointer), read)
         return view
 
@@ -125,7 +126,7 @@ def line_collections(
     for pointer, layout in text.layouts.items():
         if any(within(pointer, c) for c in kept):
             continue  # inside a record: a field of that record
-        lines = _at(view, pointer)
+        lines = stored_at(view, pointer)
         records = (
             [item for item in lines if isinstance(item, dict)] if isinstance(lines, list) else []
         )
@@ -221,18 +222,6 @@ def _arrays(value: Any, pointer: str, depth: int) -> Iterator[tuple[str, LineLay
 
 def _parts(pointer: str) -> list[str]:
     return [unescape(p) for p in pointer.split("/")[1:]] if pointer else []
-
-
-def _at(state: Any, pointer: str) -> Any:
-    value = state
-    for key in _parts(pointer):
-        if isinstance(value, dict):
-            value = value.get(key)
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        else:
-            return None
-    return value
 
 
 def _put(view: Any, parts: list[str], value: Any) -> Any:
