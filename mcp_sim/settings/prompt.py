@@ -58,6 +58,17 @@ class PromptSettings(BaseModel):
             embedded=1000,
         ),
     ] = 2_000
+    action_budget: Annotated[
+        int,
+        Field(ge=1),
+        Flag(
+            "TOKENS",
+            "the largest call the model is shown: a call whose arguments take more is refused "
+            "as invalid input, for the model could neither read it within the prompt's bound "
+            "nor write it into the state",
+            embedded=600,
+        ),
+    ] = 4_000
     context_window: Annotated[
         int | None,
         Field(ge=1),

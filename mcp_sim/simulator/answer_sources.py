@@ -22,6 +22,7 @@ import jsonschema
 from mcp_sim.models.replay import Replay, ReplayAnswer
 from mcp_sim.perturb import injection as inject
 from mcp_sim.perturb.planner import NO_PLAN, Plan
+from mcp_sim.prompting.native import action_json, estimate_tokens
 from mcp_sim.runtime.session import Session
 from mcp_sim.simulator.answers import format_validation_error
 from mcp_sim.spec.world import ToolSpec, World
@@ -88,6 +89,25 @@ def validation_message(tool: str, errors: list[jsonschema.ValidationError]) -> s
     return f"Input validation error for {tool}:\n{details}"
 
 
+def oversized_message(tool: str, args: dict[str, Any], action_tokens: int | None) -> str | None:
+    """The validation error for a call too large to show the model, or ``None``.
+
+    The model answers from a prompt of bounded size, and a write's change is the model's to
+    write: arguments past ``action_tokens`` (a 1 MB file to save) could be neither shown within
+    the bound nor written into the state, so the server refuses them as real servers refuse an
+    oversized request, saying by how much."""
+    if action_tokens is None:
+        return None
+    action = action_json(tool, args)
+    if estimate_tokens(action) <= action_tokens:
+        return None
+    limit = 3 * action_tokens
+    return (
+        f"Input validation error for {tool}:\n- the arguments are too large: "
+        f"{len(action):,} characters, where this server accepts at most {limit:,}"
+    )
+
+
 def fixture_for(tool: ToolSpec, args: dict[str, Any], world: World) -> Fixture | None:
     """The world's fixture pinning this call, if any (structured only for a tool with an
     output schema and an object result that is not an error)."""
@@ -105,10 +125,20 @@ def fixture_for(tool: ToolSpec, args: dict[str, Any], world: World) -> Fixture |
 class SourceChooser:
     """Chooses who answers the calls of one world."""
 
-    def __init__(self, world: World, *, replay: Replay | None, pages: PageStore | None) -> None:
+    def __init__(
+        self,
+        world: World,
+        *,
+        replay: Replay | None,
+        pages: PageStore | None,
+        action_tokens: int | None = None,
+    ) -> None:
+        """``action_tokens`` bounds a call's arguments as the model is shown them (``None``:
+        no bound)."""
         self.world = world
         self.replay = replay
         self.pages = pages
+        self.action_tokens = action_tokens
         self._validators = {
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in world.tools
         }
@@ -130,13 +160,16 @@ class SourceChooser:
         if session is not None and self.replay is not None:
             replayed = self.replay.answer(session.id, session.steps + 1, tool.name, args)
         errors = sorted(self._validators[tool.name].iter_errors(args), key=str)
-        planned = plan() if replayed is None and not errors else NO_PLAN
+        invalid = validation_message(tool.name, errors) if errors else None
+        if invalid is None:
+            invalid = oversized_message(tool.name, args, self.action_tokens)
+        planned = plan() if replayed is None and invalid is None else NO_PLAN
         fault = inject.server_answer(planned, tool.name)
         instruction = inject.instruction(planned)
         fixture = fixture_for(tool, args, self.world)
         source = choose_source(
             replayed=replayed is not None,
-            invalid=bool(errors),
+            invalid=invalid is not None,
             fault=fault is not None,
             instructed=instruction is not None,
             pinned=fixture is not None,
@@ -146,7 +179,7 @@ class SourceChooser:
             source,
             planned,
             replayed,
-            validation_message(tool.name, errors) if errors else None,
+            invalid,
             fault,
             instruction,
             fixture,

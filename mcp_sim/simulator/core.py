@@ -138,7 +138,12 @@ class Simulator:
             world_hash=self.world.content_hash(),
             seeds=self.options.model_seeds,
         )
-        self.sources = SourceChooser(self.world, replay=self.replay, pages=self.pages)
+        self.sources = SourceChooser(
+            self.world,
+            replay=self.replay,
+            pages=self.pages,
+            action_tokens=self.prompts.budget.action_tokens,
+        )
         self.answerer = ModelAnswerer(
             self.world,
             prompts=self.prompts,

@@ -124,6 +124,7 @@ class PromptShaper:
             system_tokens=estimate_tokens(render_system(world)),
             context_tokens=options.context_window,
             max_tokens=max_tokens,
+            action_tokens=options.action_budget,
         )
         self.view = StateView(
             world, self.budget.state_tokens, self.budget.turn_tokens, warm=options.warm_tables

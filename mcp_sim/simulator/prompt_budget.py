@@ -33,13 +33,22 @@ class PromptBudget:
     among them, which the state budget bounds (compaction keeps to it)."""
     total_tokens: int | None = None
     """The whole prompt, when the model's window is known."""
+    action_tokens: int = 0
+    """The current call's action: a call whose arguments take more is refused before it is
+    shown (:mod:`mcp_sim.simulator.answer_sources`). Earlier calls' actions are the history's."""
 
     @property
     def bound(self) -> int:
         """Tokens no prompt's dynamic parts exceed: the anchor turn's state section (in the
-        history or now), a later turn's section, the rest of the history and the closing
-        part."""
-        return self.state_tokens + self.turn_tokens + self.history_tokens + CLOSING_TOKENS
+        history or now), a later turn's section, the rest of the history, the current action
+        and the closing part."""
+        return (
+            self.state_tokens
+            + self.turn_tokens
+            + self.history_tokens
+            + self.action_tokens
+            + CLOSING_TOKENS
+        )
 
 
 def fit_budget(
@@ -50,26 +59,31 @@ def fit_budget(
     system_tokens: int,
     context_tokens: int | None,
     max_tokens: int,
+    action_tokens: int = 0,
 ) -> PromptBudget:
     """The budgets to use: as given, or shrunk in proportion so that the system part, the
-    parts and the answer's ``max_tokens`` fit ``context_tokens``. Raises ``ValueError`` when
-    not even the smallest parts fit (a window too small for this world's tools)."""
+    parts, the largest action and the answer's ``max_tokens`` fit ``context_tokens``. Raises
+    ``ValueError`` when not even the smallest parts fit (a window too small for this world's
+    tools)."""
     if context_tokens is None:
-        return PromptBudget(state_tokens, turn_tokens, history_tokens)
-    room = context_tokens - max_tokens - system_tokens - CLOSING_TOKENS
+        return PromptBudget(state_tokens, turn_tokens, history_tokens, None, action_tokens)
+    room = context_tokens - max_tokens - system_tokens - CLOSING_TOKENS - action_tokens
     wanted = state_tokens + turn_tokens + history_tokens
+    total = context_tokens - max_tokens
     if room >= wanted:
-        return PromptBudget(state_tokens, turn_tokens, history_tokens, context_tokens - max_tokens)
+        return PromptBudget(state_tokens, turn_tokens, history_tokens, total, action_tokens)
     if room < 2 * MIN_PART_TOKENS:
         raise ValueError(
             f"a context window of {context_tokens} tokens leaves no room for the world: its "
             f"tools and description take about {system_tokens} tokens and the answer "
-            f"{max_tokens}; lower --max-tokens or serve the model with a longer context"
+            f"{max_tokens} and a call's arguments {action_tokens}; lower --max-tokens or "
+            "--action-budget, or serve the model with a longer context"
         )
     scale = room / wanted
     return PromptBudget(
         max(MIN_PART_TOKENS, int(state_tokens * scale)),
         max(MIN_PART_TOKENS, int(turn_tokens * scale)),
         max(MIN_PART_TOKENS, int(history_tokens * scale)),
-        context_tokens - max_tokens,
+        total,
+        action_tokens,
     )

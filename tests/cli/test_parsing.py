@@ -46,6 +46,7 @@ BAD_VALUES = {
     "--keep-turns": "0",
     "--state-budget": "many",
     "--turn-budget": "0",
+    "--action-budget": "0",
     "--context-window": "-5",
     "--reference-turns": "-1",
     "--history-keep-share": "1.5",
