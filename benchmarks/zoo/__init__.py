@@ -54,6 +54,7 @@ from benchmarks.zoo.osm import Osm
 from benchmarks.zoo.parcels import Parcels
 from benchmarks.zoo.prometheus import Prometheus
 from benchmarks.zoo.random_shapes import held_out, random_shape, seed_of
+from benchmarks.zoo.s3 import S3
 from benchmarks.zoo.salesforce import Salesforce
 from benchmarks.zoo.shape import Shape, record
 from benchmarks.zoo.shop import Shop
@@ -106,6 +107,7 @@ SHAPES: dict[str, type[Shape]] = {
         Osm,
         Notion,
         Hubspot,
+        S3,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
