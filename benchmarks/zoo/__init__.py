@@ -59,6 +59,7 @@ from benchmarks.zoo.salesforce import Salesforce
 from benchmarks.zoo.shape import Shape, record
 from benchmarks.zoo.shop import Shop
 from benchmarks.zoo.slack import Slack
+from benchmarks.zoo.spotify import Spotify
 from benchmarks.zoo.stripe import Stripe
 from benchmarks.zoo.tfstate import TfState
 from benchmarks.zoo.university import University
@@ -108,6 +109,7 @@ SHAPES: dict[str, type[Shape]] = {
         Notion,
         Hubspot,
         S3,
+        Spotify,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,

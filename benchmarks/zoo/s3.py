@@ -11,7 +11,6 @@ console's folder sizes give it, ``PutObject``, ``DeleteObject`` and ``ListObject
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 from typing import Any
 
 from benchmarks.zoo.kit import (
@@ -23,189 +22,31 @@ from benchmarks.zoo.kit import (
     Tool,
     ToolError,
     note_tool,
-    pointer,
     prop,
+)
+from benchmarks.zoo.s3_api import (
+    KEY,
+    B,
+    delete_object,
+    head_of,
+    list_object_versions,
+    objects_by_tag,
+    put_object,
+    summarize_prefix,
+    viewed,
 )
 from benchmarks.zoo.s3_bucket import (
     BUCKET,
     CLASSES,
-    EXPORTED,
-    OWNER,
     TAGS,
     bucket,
     check_bucket,
     contents,
     current,
-    etag,
     latest,
-    markers,
-    version_id,
     versions,
-    when,
 )
 from benchmarks.zoo.shape import Shape
-
-B = {"Bucket": prop("string", f"Bucket name ({BUCKET}).")}
-KEY = {"Key": prop("string", "Object key, e.g. reports/finance/2025/q1.xlsx.")}
-
-
-def _viewed(state: State) -> list[tuple[str, dict[str, Any]]]:
-    return [(v["Key"], v | {"Day": v["LastModified"][:10]}) for _, v in current(state)]
-
-
-def _head(version: dict[str, Any]) -> dict[str, Any]:
-    head = {
-        "AcceptRanges": "bytes",
-        "LastModified": version["LastModified"],
-        "ContentLength": version["Size"],
-        "ETag": version["ETag"],
-        "VersionId": version["VersionId"],
-        "ServerSideEncryption": "AES256",
-        "Metadata": {},
-    }
-    # HeadObject names the storage class only when it is not STANDARD.
-    storage = version["StorageClass"]
-    return head if storage == "STANDARD" else head | {"StorageClass": storage}
-
-
-def _level(prefix: str, key: str) -> str | None:
-    """The common prefix (``Delimiter="/"``) a key rolls up into below ``prefix``."""
-    rest = key[len(prefix) :]
-    return prefix + rest.split("/")[0] + "/" if "/" in rest else None
-
-
-def _summary(state: State, args: dict[str, Any]) -> Answer:
-    check_bucket(args)
-    prefix = args["Prefix"]
-    live = [v for _, v in current(state) if v["Key"].startswith(prefix)]
-    by_class: dict[str, dict[str, int]] = {}
-    folders: dict[str, dict[str, int]] = {}
-    for version in live:
-        for group, name in (
-            (by_class, version["StorageClass"]),
-            (folders, _level(prefix, version["Key"])),
-        ):
-            if name is not None:
-                row = group.setdefault(name, {"Objects": 0, "Size": 0})
-                row["Objects"] += 1
-                row["Size"] += version["Size"]
-    old = [v for v in versions(state) if v["Key"].startswith(prefix) and not v["IsLatest"]]
-    return {
-        "Bucket": BUCKET,
-        "Prefix": prefix,
-        "TotalObjects": len(live),
-        "TotalSize": sum(v["Size"] for v in live),
-        "ByStorageClass": dict(sorted(by_class.items())),
-        "CommonPrefixes": [{"Prefix": p} | row for p, row in sorted(folders.items())],
-        "NoncurrentVersions": len(old),
-        "NoncurrentSize": sum(v["Size"] for v in old),
-        "DeleteMarkers": sum(1 for m in markers(state) if m["Key"].startswith(prefix)),
-    }, []
-
-
-def _tagged(state: State, args: dict[str, Any]) -> Answer:
-    check_bucket(args)
-    wanted = {"Key": args["TagKey"], "Value": args["TagValue"]}
-    tagging = state["ObjectTagging"]
-    found = [
-        contents(v) | {"TagSet": tagging[v["Key"]]["TagSet"]}
-        for _, v in current(state)
-        if v["Key"].startswith(args.get("Prefix", "")) and wanted in tagging[v["Key"]]["TagSet"]
-    ]
-    return {
-        "Contents": found[:50],
-        "KeyCount": min(len(found), 50),
-        "IsTruncated": len(found) > 50,
-    }, []
-
-
-def _versions_of(state: State, args: dict[str, Any]) -> Answer:
-    check_bucket(args)
-    prefix = args["Prefix"]
-    answer: dict[str, Any] = {"IsTruncated": False, "KeyMarker": "", "VersionIdMarker": ""}
-    answer["Versions"] = [v for v in versions(state) if v["Key"].startswith(prefix)]
-    dead = [m for m in markers(state) if m["Key"].startswith(prefix)]
-    if dead:  # the API leaves out what is empty
-        answer["DeleteMarkers"] = dead
-    return answer | {"Name": BUCKET, "Prefix": prefix, "MaxKeys": 1000}, []
-
-
-def _moment(state: State) -> str:
-    """When the next write happens: a minute after the last, after the export."""
-    return when(EXPORTED + timedelta(minutes=len(versions(state)) + len(markers(state))))
-
-
-def _tag_set(text: str) -> list[dict[str, str]]:
-    """``x-amz-tagging``'s URL query form (``project=atlas&retention=1y``) as a TagSet."""
-    pairs = [part.split("=", 1) for part in text.split("&") if part]
-    return [{"Key": k, "Value": v} for k, v in pairs]
-
-
-def _put(state: State, args: dict[str, Any]) -> Answer:
-    check_bucket(args)
-    key, size = args["Key"], args["ContentLength"]
-    rng = random.Random(f"{key}/{len(versions(state))}")
-    new = {
-        "ETag": etag(key, size, rng),
-        "Size": size,
-        "StorageClass": args.get("StorageClass", "STANDARD"),
-        "Key": key,
-        "VersionId": version_id(rng),
-        "IsLatest": True,
-        "LastModified": _moment(state),
-        "Owner": OWNER,
-    }
-    patch: list[dict[str, Any]] = []
-    at = next((n for n, v in enumerate(versions(state)) if v["Key"] >= key), len(versions(state)))
-    if (
-        at < len(versions(state))
-        and versions(state)[at]["Key"] == key
-        and versions(state)[at]["IsLatest"]
-    ):
-        patch.append(
-            {
-                "op": "replace",
-                "path": pointer("ListObjectVersions", "Versions", at, "IsLatest"),
-                "value": False,
-            }
-        )
-    for n, marker in enumerate(markers(state)):
-        if marker["Key"] == key and marker["IsLatest"]:
-            patch.append(
-                {
-                    "op": "replace",
-                    "path": pointer("ListObjectVersions", "DeleteMarkers", n, "IsLatest"),
-                    "value": False,
-                }
-            )
-    patch.append({"op": "add", "path": pointer("ListObjectVersions", "Versions", at), "value": new})
-    tags = {"VersionId": new["VersionId"], "TagSet": _tag_set(args.get("Tagging", ""))}
-    patch.append({"op": "add", "path": pointer("ObjectTagging", key), "value": tags})
-    answer = {"ETag": new["ETag"], "ServerSideEncryption": "AES256", "VersionId": new["VersionId"]}
-    return answer, patch
-
-
-def _delete(state: State, args: dict[str, Any]) -> Answer:
-    check_bucket(args)
-    key = args["Key"]
-    n, _ = latest(state, key)
-    marker = {
-        "Owner": OWNER,
-        "Key": key,
-        "VersionId": version_id(random.Random(f"{key}/marker/{len(markers(state))}")),
-        "IsLatest": True,
-        "LastModified": _moment(state),
-    }
-    at = next((m for m, v in enumerate(markers(state)) if v["Key"] >= key), len(markers(state)))
-    return {"DeleteMarker": True, "VersionId": marker["VersionId"]}, [
-        {
-            "op": "replace",
-            "path": pointer("ListObjectVersions", "Versions", n, "IsLatest"),
-            "value": False,
-        },
-        {"op": "add", "path": pointer("ListObjectVersions", "DeleteMarkers", at), "value": marker},
-        {"op": "remove", "path": pointer("ObjectTagging", key)},
-    ]
 
 
 class S3(Shape):
@@ -223,7 +64,7 @@ class S3(Shape):
             "list_objects",
             "ListObjectsV2 of current objects under a key prefix, filtered by storage class, "
             "size range in bytes and last-modified day range (UTC); keys in order.",
-            _viewed,
+            viewed,
             [
                 Filter("Prefix", "Key", "prefix", prop("string", "Key prefix, e.g. logs/api/.")),
                 Filter("StorageClass", "StorageClass", "eq", prop("string", "", enum=CLASSES)),
@@ -270,7 +111,7 @@ class S3(Shape):
                 B
                 | prefix
                 | {"TagKey": prop("string", "Tag key."), "TagValue": prop("string", "Tag value.")},
-                _tagged,
+                objects_by_tag,
                 ("Bucket", "TagKey", "TagValue"),
             ),
             Tool(
@@ -278,7 +119,7 @@ class S3(Shape):
                 "Current objects under a prefix: count and bytes in all, per storage class and "
                 "per next-level folder; noncurrent versions and delete markers.",
                 B | prefix,
-                _summary,
+                summarize_prefix,
                 ("Bucket", "Prefix"),
             ),
             Tool(
@@ -293,7 +134,7 @@ class S3(Shape):
                         "string", "Tags as a URL query, e.g. project=atlas&retention=1y."
                     ),
                 },
-                _put,
+                put_object,
                 ("Bucket", "Key", "ContentLength"),
                 effect="write",
             ),
@@ -301,7 +142,7 @@ class S3(Shape):
                 "delete_object",
                 "DeleteObject without a version: adds a delete marker.",
                 B | KEY,
-                _delete,
+                delete_object,
                 ("Bucket", "Key"),
                 effect="write",
             ),
@@ -309,7 +150,7 @@ class S3(Shape):
                 "list_object_versions",
                 "ListObjectVersions under a prefix.",
                 B | prefix,
-                _versions_of,
+                list_object_versions,
                 ("Bucket", "Prefix"),
             ),
             note_tool("log_step", "text", "Write a line to the run log (answers nothing)."),
@@ -318,10 +159,10 @@ class S3(Shape):
     def _head_object(self, state: State, args: dict[str, Any]) -> Answer:
         check_bucket(args)
         if "VersionId" not in args:
-            return _head(latest(state, args["Key"])[1]), []
+            return head_of(latest(state, args["Key"])[1]), []
         for version in versions(state):
             if version["Key"] == args["Key"] and version["VersionId"] == args["VersionId"]:
-                return _head(version), []
+                return head_of(version), []
         raise ToolError(
             "An error occurred (400) when calling the HeadObject operation: Bad Request"
         )
