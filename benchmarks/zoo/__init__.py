@@ -25,6 +25,7 @@ from benchmarks.zoo.airline import Airline
 from benchmarks.zoo.bikeshare import Bikeshare
 from benchmarks.zoo.clinic import Clinic
 from benchmarks.zoo.conference import Conference
+from benchmarks.zoo.confluence import Confluence
 from benchmarks.zoo.datasette import Datasette
 from benchmarks.zoo.dynamo import Dynamo
 from benchmarks.zoo.elastic import Elastic
@@ -110,6 +111,7 @@ SHAPES: dict[str, type[Shape]] = {
         Hubspot,
         S3,
         Spotify,
+        Confluence,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
