@@ -49,6 +49,19 @@ from benchmarks.zoo.s3_bucket import (
 from benchmarks.zoo.shape import Shape
 
 
+HEAD = {
+    "type": "object",
+    "properties": {
+        "AcceptRanges": {"enum": ["bytes"]},
+        "ContentLength": {"type": "integer"},
+        "ServerSideEncryption": {"enum": ["AES256", "aws:kms", "aws:kms:dsse"]},
+        "StorageClass": {"enum": CLASSES},
+        "Metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+}
+"""HeadObject's answer, as the SDK's shape types it."""
+
+
 class S3(Shape):
     name = "s3"
     title = "Storage assistant over a versioned S3 bucket"
@@ -89,6 +102,7 @@ class S3(Shape):
                 B | KEY | version,
                 self._head_object,
                 ("Bucket", "Key"),
+                output=HEAD,
             ),
             Tool(
                 "get_object_tagging",
