@@ -52,7 +52,7 @@ def _clause(page: dict[str, Any], field: str, op: str, value: str) -> bool:
     if field == "contributor":
         return bool(page["version"]["by"]["accountId"] == value)
     if field == "lastmodified":
-        day = page["version"]["when"][:10]
+        day = str(page["version"]["when"][:10])
         return day >= value if op == ">=" else day <= value if op == "<=" else day == value
     raise ToolError(f"Could not parse cql : {field} {op} {value}")
 

@@ -48,7 +48,6 @@ from benchmarks.zoo.s3_bucket import (
 )
 from benchmarks.zoo.shape import Shape
 
-
 HEAD = {
     "type": "object",
     "properties": {

@@ -159,7 +159,7 @@ def add_items(state: State, args: dict[str, Any]) -> Answer:
         for k, u in enumerate(args["uris"])
     ]
     made = snapshot(f"{playlist['id']}/{total}/{args['uris']}")
-    patch = [
+    patch: list[dict[str, Any]] = [
         {
             "op": "add",
             "path": pointer("playlists", n, "tracks", "items", position + k),
@@ -183,7 +183,7 @@ def remove_items(state: State, args: dict[str, Any]) -> Answer:
     gone = [k for k, item in enumerate(items) if item["track"]["uri"] in uris]
     total = len(items) - len(gone)
     made = snapshot(f"{playlist['id']}/{total}/{sorted(uris)}")
-    patch = [
+    patch: list[dict[str, Any]] = [
         {"op": "remove", "path": pointer("playlists", n, "tracks", "items", k)}
         for k in reversed(gone)
     ]

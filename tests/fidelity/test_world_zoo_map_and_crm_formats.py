@@ -1,4 +1,4 @@
-"""The held-out zoo shapes hold what the services they copy serve: a town's OpenStreetMap data
+"""The map and CRM zoo shapes hold what the services they copy serve: a town's OpenStreetMap data
 as API 0.6's ``map.json`` (``osm``), a Notion workspace through its API (``notion``) and a
 HubSpot CRM through its v3 and v4 APIs (``hubspot``); their computed answers are checked here
 against independent computations over the state, and their writes against what the services
@@ -24,7 +24,7 @@ HEADER = "[out:json][timeout:25];\n"
 
 
 @pytest.mark.parametrize("shape", ["osm", "notion", "hubspot"])
-def test_the_same_seed_makes_the_same_held_out_world(shape: str) -> None:
+def test_the_same_seed_makes_the_same_map_or_crm_world(shape: str) -> None:
     first = generate(shape, 0.05, seed=11, episodes=2)
     assert generate(shape, 0.05, seed=11, episodes=2) == first
     assert generate(shape, 0.05, seed=12, episodes=2)[0]["state"] != first[0]["state"]
