@@ -49,6 +49,9 @@ class Aggregation:
     """For a histogram: the width of a bucket (``50000``; ``month``, ``1M``, ``1d``)."""
     inner: tuple[Aggregation, ...] = ()
     """The aggregations computed per bucket."""
+    order: tuple[str, str] = ("_count", "desc")
+    """For ``terms``: what orders the buckets (``_count``, ``_key`` or an inner metric's
+    name) and which way."""
 
 
 def requested_aggregations(arguments: dict[str, Any]) -> tuple[Aggregation, ...]:
@@ -102,4 +105,17 @@ def _aggregation(name: str, spec: Any) -> Aggregation | None:
         size if isinstance(size, int) and not isinstance(size, bool) else _DEFAULT_SIZE,
         str(interval),
         inner if kind in BUCKET_KINDS else (),
+        _order(body.get("order")),
     )
+
+
+def _order(value: Any) -> tuple[str, str]:
+    """A ``terms`` aggregation's order: ``{"_key": "asc"}`` (``_term`` in older versions),
+    ``{"_count": "asc"}``, ``{"avg_price": "desc"}``; the first of a list."""
+    if isinstance(value, list) and value:
+        value = value[0]
+    if not isinstance(value, dict) or len(value) != 1:
+        return ("_count", "desc")
+    ((by, way),) = value.items()
+    by = "_key" if by == "_term" else str(by)
+    return (by, "asc" if str(way).lower() == "asc" else "desc")

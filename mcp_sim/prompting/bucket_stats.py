@@ -70,16 +70,40 @@ def _terms(records: list[Any], values: list[list[Any]], spec: Aggregation) -> di
     for record, held in zip(records, values, strict=True):
         for value in dict.fromkeys(_hashable(v) for v in held):
             groups.setdefault(value, []).append(record)
-    ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), _order(item[0])))
+    by, way = spec.order
+    if by == "_key":
+        ranked = sorted(groups.items(), key=lambda item: _order(item[0]))
+    else:
+        # By count (or an inner metric's value), ties by key: Elasticsearch's own order.
+        ranked = sorted(groups.items(), key=lambda item: _order(item[0]))
+        ranked.sort(key=lambda item: _ranking(item[1], by, spec), reverse=way == "desc")
+    if by == "_key" and way == "desc":
+        ranked.reverse()
     shown = ranked[: max(spec.size, 0)]
     return {
         "doc_count_error_upper_bound": 0,
         "sum_other_doc_count": sum(len(group) for _, group in ranked[len(shown) :]),
         "buckets": [
-            {"key": key, "doc_count": len(group)} | aggregated(group, spec.inner)
+            _key_of(key) | {"doc_count": len(group)} | aggregated(group, spec.inner)
             for key, group in shown
         ],
     }
+
+
+def _ranking(group: list[Any], by: str, spec: Aggregation) -> float:
+    """A bucket's place in a ``terms`` order: its count, or an inner metric's value."""
+    inner = [a for a in spec.inner if a.name == by and a.kind not in ("terms", "stats")]
+    if not inner or inner[0].kind in ("histogram", "date_histogram"):
+        return len(group)
+    value = aggregated(group, (inner[0],))[by].get("value")
+    return float(value) if isinstance(value, int | float) else -math.inf
+
+
+def _key_of(key: Any) -> dict[str, Any]:
+    """A bucket's key as the service writes it: a yes/no field's as 1 or 0, with its text."""
+    if isinstance(key, bool):
+        return {"key": int(key), "key_as_string": "true" if key else "false"}
+    return {"key": key}
 
 
 def _hashable(value: Any) -> Any:

@@ -225,3 +225,25 @@ def test_a_pipelines_group_stage_answers_a_document_per_group_over_its_match() -
     counted = [{"$match": {"status": "paid"}}, {"$count": "paid"}]
     text = _summary_text(world, {"collection": "orders", "pipeline": counted})
     assert json.loads(text.splitlines()[-1])["rows"] == [{"paid": 20}]
+
+
+def test_terms_buckets_follow_the_order_asked_and_yes_no_keys_read_as_numbers() -> None:
+    by_key = {"c": {"terms": {"field": "address.city", "order": {"_key": "asc"}}}}
+    answer = aggregated(_listings(), requested_aggregations({"aggs": by_key}))
+    assert [b["key"] for b in answer["c"]["buckets"]] == ["Dunmore", "Jura", "Kells", "Larne"]
+    by_metric = {
+        "c": {
+            "terms": {"field": "address.city", "order": {"low": "asc"}},
+            "aggs": {"low": {"min": {"field": "price"}}},
+        }
+    }
+    answer = aggregated(_listings(), requested_aggregations({"aggs": by_metric}))
+    assert [b["low"]["value"] for b in answer["c"]["buckets"]] == [1000, 1100, 1300, 1600]
+    flags = [{"on_view": i % 3 == 0} for i in range(6)]
+    answer = aggregated(
+        flags, requested_aggregations({"aggs": {"v": {"terms": {"field": "on_view"}}}})
+    )
+    assert answer["v"]["buckets"] == [
+        {"key": 0, "key_as_string": "false", "doc_count": 4},
+        {"key": 1, "key_as_string": "true", "doc_count": 2},
+    ]
