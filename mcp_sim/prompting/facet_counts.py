@@ -4,9 +4,10 @@ the query selects hold each value.
 Search services take the fields to facet by as an argument named for it (Datasette's
 ``_facet``, Solr's ``facet.field``, Typesense's ``facet_by``, Algolia's and Meilisearch's
 ``facets``), a field's name or a list of them, and answer each value with its count, most
-first. No record holds these counts; the view must. Each value goes with its ``count`` and
-itself as its ``label`` (a service may label a key by the record it refers to; that needs a
-join this does not make).
+first. No record holds these counts; the view must. A field's facet says its name and that
+it is of a column's values (``"type": "column"``, as Datasette writes it, beside its date and
+array facets); each value goes with its ``count`` and itself as its ``label`` (a service may
+label a key by the record it refers to; that needs a join this does not make).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def facet_counts(records: list[Any], fields: tuple[str, ...]) -> dict[str, Any] 
             continue
         ranked = sorted(counts.items(), key=lambda item: (-item[1], str(item[0])))
         facets[field] = {
+            "name": field,
+            "type": "column",
             "results": [
                 {"value": value, "label": value, "count": count}
                 for value, count in ranked[:_MOST_VALUES]
