@@ -188,6 +188,7 @@ def test_facets_count_each_value_of_the_fields_named_most_first() -> None:
     assert requested_facets({"query": "x"}) == ()
     counted = facet_counts(_listings(), ("address.city", "missing"))
     assert counted is not None and list(counted) == ["address.city"]
+    assert counted["address.city"]["name"] == "address.city"
     assert counted["address.city"]["results"][:2] == [
         {"value": "Jura", "label": "Jura", "count": 3},
         {"value": "Larne", "label": "Larne", "count": 2},
