@@ -9,8 +9,8 @@ under the names the request gives. No record holds these; the call's view must (
 :class:`Aggregation` trees by the structure the languages share, one named entry per
 aggregation holding one kind:
 
-- a **bucket** kind (``terms``, ``histogram``, ``date_histogram``) groups the records by a
-  field's values, with its own ``aggs`` computed per bucket;
+- a **bucket** kind (``terms``, ``histogram``, ``date_histogram``, ``range``) groups the
+  records by a field's values, with its own ``aggs`` computed per bucket;
 - a **metric** kind (``avg``, ``sum``, ``min``, ``max``, ``value_count``, ``cardinality``,
   ``stats``) is one figure over a field's values.
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-BUCKET_KINDS = frozenset(["terms", "histogram", "date_histogram"])
+BUCKET_KINDS = frozenset(["terms", "histogram", "date_histogram", "range"])
 METRIC_KINDS = frozenset(["avg", "sum", "min", "max", "value_count", "cardinality", "stats"])
 _AGGS_KEYS = ("aggs", "aggregations")
 _OPTIONS = frozenset(["meta"])
@@ -52,6 +52,9 @@ class Aggregation:
     order: tuple[str, str] = ("_count", "desc")
     """For ``terms``: what orders the buckets (``_count``, ``_key`` or an inner metric's
     name) and which way."""
+    ranges: tuple[tuple[float | None, float | None, str | None], ...] = ()
+    """For ``range``: each bucket's lower bound (inclusive), upper bound (exclusive) and own
+    key, where the request gives them."""
 
 
 def requested_aggregations(arguments: dict[str, Any]) -> tuple[Aggregation, ...]:
@@ -106,7 +109,25 @@ def _aggregation(name: str, spec: Any) -> Aggregation | None:
         str(interval),
         inner if kind in BUCKET_KINDS else (),
         _order(body.get("order")),
+        _ranges(body.get("ranges")),
     )
+
+
+def _ranges(value: Any) -> tuple[tuple[float | None, float | None, str | None], ...]:
+    """A ``range`` aggregation's ranges: ``[{"to": 100}, {"from": 100, "to": 200}]``."""
+    read = []
+    for entry in value if isinstance(value, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        low, high, key = entry.get("from"), entry.get("to"), entry.get("key")
+        read.append(
+            (
+                float(low) if isinstance(low, int | float) else None,
+                float(high) if isinstance(high, int | float) else None,
+                str(key) if key is not None else None,
+            )
+        )
+    return tuple(read)
 
 
 def _order(value: Any) -> tuple[str, str]:

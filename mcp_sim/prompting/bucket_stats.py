@@ -4,8 +4,8 @@ computed over the records its query selects, as the service answers them.
 A ``terms`` aggregation answers its buckets most records first (ties by key), each ``{"key":
 …, "doc_count": …}`` with its inner aggregations under their names, and how many records
 the buckets left out hold (``sum_other_doc_count``); a histogram answers every bucket from
-the lowest value's to the highest's, empty ones too; a metric answers ``{"value": …}`` (a
-``stats`` its five figures). A field is read by its dotted path (``address.city.keyword``:
+the lowest value's to the highest's, empty ones too; a ``range`` each range asked, in order;
+a metric answers ``{"value": …}`` (a ``stats`` its five figures). A field is read by its dotted path (``address.city.keyword``:
 ``keyword`` names the text's own sub-field, no level of the record), from the record or from
 the object that wraps its fields (a document's ``_source``).
 """
@@ -39,6 +39,8 @@ def aggregated(records: list[Any], aggregations: tuple[Aggregation, ...]) -> dic
         values = [field_values(r, aggregation.field) for r in records]
         if aggregation.kind == "terms":
             answers[aggregation.name] = _terms(records, values, aggregation)
+        elif aggregation.kind == "range":
+            answers[aggregation.name] = _ranged(records, values, aggregation)
         elif aggregation.kind in ("histogram", "date_histogram"):
             answers[aggregation.name] = _histogram(records, values, aggregation)
         else:
@@ -104,6 +106,28 @@ def _key_of(key: Any) -> dict[str, Any]:
     if isinstance(key, bool):
         return {"key": int(key), "key_as_string": "true" if key else "false"}
     return {"key": key}
+
+
+def _ranged(records: list[Any], values: list[list[Any]], spec: Aggregation) -> dict[str, Any]:
+    """Each range's bucket, in the request's order: its key (``*-100.0``, ``100.0-200.0``,
+    ``200.0-*`` unless it gives one), its bounds and the records holding a value in it."""
+    buckets = []
+    for low, high, key in spec.ranges:
+        group = [
+            record
+            for record, held in zip(records, values, strict=True)
+            if any(_within(_number(v), low, high) for v in held)
+        ]
+        named = key or f"{'*' if low is None else low}-{'*' if high is None else high}"
+        bounds = {"from": low} if low is not None else {}
+        bounds |= {"to": high} if high is not None else {}
+        buckets.append({"key": named, **bounds, "doc_count": len(group)})
+        buckets[-1] |= aggregated(group, spec.inner)
+    return {"buckets": buckets}
+
+
+def _within(number: float | None, low: float | None, high: float | None) -> bool:
+    return number is not None and (low is None or number >= low) and (high is None or number < high)
 
 
 def _hashable(value: Any) -> Any:

@@ -248,3 +248,14 @@ def test_terms_buckets_follow_the_order_asked_and_yes_no_keys_read_as_numbers() 
         {"key": 0, "key_as_string": "false", "doc_count": 4},
         {"key": 1, "key_as_string": "true", "doc_count": 2},
     ]
+
+
+def test_a_range_aggregation_answers_each_range_asked_in_order() -> None:
+    ranges = [{"to": 1200}, {"from": 1200, "to": 1500}, {"from": 1500, "key": "dear"}]
+    aggs = {"bands": {"range": {"field": "price", "ranges": ranges}}}
+    answer = aggregated(_listings(), requested_aggregations({"aggs": aggs}))
+    assert answer["bands"]["buckets"] == [
+        {"key": "*-1200.0", "to": 1200.0, "doc_count": 2},
+        {"key": "1200.0-1500.0", "from": 1200.0, "to": 1500.0, "doc_count": 3},
+        {"key": "dear", "from": 1500.0, "doc_count": 2},
+    ]
