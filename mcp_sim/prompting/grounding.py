@@ -31,6 +31,7 @@ from typing import Any
 
 from mcp_sim.prompting.aggregate_calls import is_aggregate
 from mcp_sim.prompting.aggregates import Summary, summarize, summed_search
+from mcp_sim.prompting.aggregation_summary import aggregation_summary
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_values, queried_values
 from mcp_sim.prompting.call_searches import call_searches
@@ -169,9 +170,8 @@ class Grounding(EventGrounding):
             # A composed identifier names its records: no field holds it to be searched.
             searched = {k: v for k, v in arguments.items() if k not in self.composed}
             self.searches = call_searches(self.overlay, self.state, tool, searched, answers)
-        if tool is not None and is_aggregate(tool) and self.events is None:
-            summed = summed_search(tool, self.searches)
-            self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
+        if self.events is None and not writes:
+            self._summarize(tool, arguments)
         self._joined(tool)
         # A search meeting few records tells which the call is about: the evident ones
         # follow them; else they come first. A join's rows are the answer.
@@ -198,6 +198,16 @@ class Grounding(EventGrounding):
             self._searched(search, complete=False)
         self._recent(recent)
         return self.unlog()
+
+    def _summarize(self, tool: ToolSpec | None, arguments: dict[str, Any]) -> None:
+        """The summary the call answers with: one its request asks for beside its query
+        (a body's ``aggs``, a ``GROUP BY``, facets), else one its tool asks for."""
+        asked = aggregation_summary(self.overlay, self.state, self.searches, arguments)
+        if asked is not None:
+            self.summary = asked
+        elif tool is not None and is_aggregate(tool):
+            summed = summed_search(tool, self.searches)
+            self.summary = summarize(self.overlay, self.state, tool, summed, arguments)
 
     def _key_named(self, label: str) -> None:
         # A nested map's key names a record only when few records have it (an item id
