@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from benchmarks.zoo.random_shapes.aggregation_requests import AggStyle, draw_requests
 from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
 from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
 
@@ -64,6 +65,9 @@ class Formats:
     """How the searches take a nested query object (none: not so; :mod:`.query_objects`)."""
     text: TextStyle | None = None
     """How records are held as lines of text (none: not so; :mod:`.text_lines`)."""
+    requests: AggStyle | None = None
+    """How aggregations are asked in a family's request (none: not so;
+    :mod:`.aggregation_requests`)."""
 
     @property
     def names(self) -> str:
@@ -76,6 +80,7 @@ class Formats:
             f"title refs {self.title_ref}" if self.title_ref else "",
             self.objects.names if self.objects else "",
             self.text.names if self.text else "",
+            self.requests.names if self.requests else "",
         ]
         return ", ".join(d for d in drawn if d) or "none"
 
@@ -104,4 +109,5 @@ def draw_formats(seed: int) -> Formats:
         title_ref=title_ref if on[4] else None,
         objects=draw_style(seed, on[3]),
         text=draw_text(seed),
+        requests=draw_requests(seed),
     )

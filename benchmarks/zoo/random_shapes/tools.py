@@ -11,6 +11,7 @@ from typing import Any
 
 from benchmarks.zoo.kit import Answer, Planned, State, Tool, ToolError, day, prop
 from benchmarks.zoo.random_shapes.aggregates import aggregate_offers
+from benchmarks.zoo.random_shapes.aggregation_offers import request_offers
 from benchmarks.zoo.random_shapes.big_records import claims_offers, pairs_offer
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.joins import empty_join_offers, join_offers
@@ -213,4 +214,4 @@ def format_offers(read: Reader, search: RandomSearch) -> list[Offer]:
         found.append(comments_offer(read))
     if formats.title_ref:
         found.extend((title_join(read), count_offer(search)))
-    return found
+    return found + request_offers(read)
