@@ -3,7 +3,9 @@ aggregation_requests.py``), a class random zoo shapes draw: drawn by a fifth to 
 development seeds, in several families; a call answers what the family's own engine answers
 (SQL and SOQL run by SQLite, the others by a plain loop reading the request as the family means
 it: :mod:`tests.fidelity.zoo_aggregations`); a request reads back as it was written; a seed
-draws the same every time, and a seed that draws none offers what it did."""
+draws the same every time, and a seed that draws none offers what it did. And records holding
+sub-items (``sub_items.py``), drawn apart: a summary counts the sub-items meeting every
+constraint at once, not the records meeting each through a different sub-item."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from benchmarks.zoo.random_shapes.aggregation_parsing import parse
 from benchmarks.zoo.random_shapes.aggregation_requests import AggStyle
 from benchmarks.zoo.random_shapes.aggregation_writing import write
 from benchmarks.zoo.random_shapes.design import draw
+from benchmarks.zoo.random_shapes.sub_item_offers import SubItemOffers
 from benchmarks.zoo.random_shapes.world import RandomShape
 from tests.fidelity.zoo_aggregations import elastic, hasura, mongo, prisma, same, sqlite_rows
 
@@ -187,3 +190,88 @@ def test_a_seed_draws_and_plans_the_same_every_time() -> None:
     assert [t.spec() for t in one.tools()] == [t.spec() for t in two.tools()]
     for a, b in zip(one.code.offers["aggregate"], two.code.offers["aggregate"], strict=True):
         assert a.plan(random.Random(3), state) == b.plan(random.Random(3), state)
+
+
+def _sub_drawing() -> list[int]:
+    return [s for s in DEVELOPMENT if draw(s).formats.sub_items is not None]
+
+
+def test_a_fifth_to_a_third_of_the_seeds_hold_sub_items_apart_from_the_requests() -> None:
+    drawing = _sub_drawing()
+    assert 20 <= len(drawing) <= 35
+    assert 3 <= len(set(drawing) & set(_drawing())) < len(drawing)
+    assert len({draw(s).formats.sub_items.key for s in drawing}) >= 4  # type: ignore[union-attr]
+    for seed in (drawing[0], next(s for s in DEVELOPMENT if s not in drawing)):
+        shape, state = _shape(seed, 20_000)
+        style = shape.design.formats.sub_items
+        key = shape.design.spell(style.key) if style else None
+        held = [key in r for r in shape.code.read.records(state, "primary")]
+        assert all(held) if style else not any(held)
+
+
+def _items(shape: RandomShape, record: dict[str, Any]) -> list[dict[str, Any]]:
+    style = shape.design.formats.sub_items
+    assert style is not None
+    found: list[dict[str, Any]] = record[shape.design.spell(style.key)]
+    return found
+
+
+@pytest.mark.parametrize("seed", _sub_drawing()[:12])
+def test_a_sub_item_summary_counts_the_sub_items_meeting_every_constraint(seed: int) -> None:
+    shape, state = _shape(seed)
+    style, design, read = shape.design.formats.sub_items, shape.design, shape.code.read
+    assert style is not None
+    first, second, count = (design.spell(n) for n in (style.first, style.second, style.count))
+    price = design.spell(style.price)
+    records = read.records(state, "primary")
+    offers = {o.variant: o for o in shape.code.offers["aggregate"]}
+    rng, per_record_differs = random.Random(seed), False
+    for _ in range(10):
+        tally = offers["sub_tally"]
+        args = tally.plan(rng, state)
+        x, y = args.values()
+        answer, _ = tally.tool.run(state, args)
+        both = [[i for i in _items(shape, r) if i[first] == x and i[second] == y] for r in records]
+        figures = list(answer.values())[2:]
+        assert figures == [sum(map(len, both)), sum(1 for b in both if b),
+                           sum(i[count] for b in both for i in b)]  # fmt: skip
+        loose = sum(
+            1 for r in records
+            if any(i[first] == x for i in _items(shape, r)) and any(i[second] == y for i in _items(shape, r))
+        )  # fmt: skip
+        per_record_differs |= loose != figures[1]
+        party = offers["sub_party_total"]
+        args = party.plan(rng, state)
+        who, x, least = args.values()
+        linked = dict.fromkeys(
+            design.referred("primary", link) for link in read.records(state, "link")
+            if design.referred("secondary", link) == str(who)
+        )  # fmt: skip
+        answer, _ = party.tool.run(state, args)
+        mine = [(k, [i for i in _items(shape, read.record(state, "primary", k))
+                     if i[first] == x and i[price] >= least]) for k in linked]  # fmt: skip
+        *_, n, total, holding = answer.values()
+        assert (n, total) == (
+            sum(len(m) for _, m in mine),
+            sum(i[count] for _, m in mine for i in m),
+        )
+        assert [str(h) for h in holding] == [k for k, m in mine if m]
+    assert per_record_differs, seed
+
+
+def test_constraints_on_one_sub_item_are_not_met_by_two() -> None:
+    seed = _sub_drawing()[0]
+    shape = RandomShape(draw(seed))
+    style = shape.design.formats.sub_items
+    assert style is not None
+    spell = shape.design.spell
+    first, second = spell(style.first), spell(style.second)
+    x, other_x = style.first_values[:2]
+    y, other_y = style.second_values[:2]
+    split = {spell(style.key): [{first: x, second: other_y}, {first: other_x, second: y}]}
+    whole = {spell(style.key): [{first: x, second: y}, {first: x, second: y}]}
+    tally = next(o for o in shape.code.offers["aggregate"] if o.variant == "sub_tally")
+    made = SubItemOffers(shape.code.read, style)
+    made.read.records = lambda state, role: [split, whole, split]  # type: ignore[method-assign]
+    answer, _ = made.tally().tool.run({}, dict(zip(tally.tool.required, (x, y), strict=True)))
+    assert list(answer.values())[2:4] == [2, 1]

@@ -21,6 +21,7 @@ from benchmarks.zoo.random_shapes.offer import Offer, object_schema
 from benchmarks.zoo.random_shapes.reading import Reader
 from benchmarks.zoo.random_shapes.relay import comments_offer
 from benchmarks.zoo.random_shapes.searches import RandomSearch
+from benchmarks.zoo.random_shapes.sub_item_offers import sub_item_offers
 from benchmarks.zoo.random_shapes.title_refs import count_offer, title_join
 
 
@@ -214,4 +215,4 @@ def format_offers(read: Reader, search: RandomSearch) -> list[Offer]:
         found.append(comments_offer(read))
     if formats.title_ref:
         found.extend((title_join(read), count_offer(search)))
-    return found + request_offers(read)
+    return found + request_offers(read) + sub_item_offers(read)
