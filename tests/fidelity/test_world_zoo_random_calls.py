@@ -232,6 +232,9 @@ def test_every_offered_call_answers_what_the_state_holds(seed: int) -> None:
         for offer in offers:
             for _ in range(3):
                 args = offer.plan(rng, state)
+                if offer.variant.startswith(("request_", "sub_")):
+                    # Checked against oracles of their own: test_world_zoo_random_aggregations.
+                    continue
                 if offer.variant in FORMAT_VARIANTS:
                     check_format_call(shape, state, offer, args)
                     continue

@@ -31,7 +31,15 @@ ten from generators of their own, searches taking a nested query object (an Elas
 ``bool`` query, a MongoDB filter, a GraphQL ``where``, a list of filters:
 :mod:`.query_objects`, :mod:`.object_search`) and records held as lines of text (CSV, TSV, an
 SQL dump, logfmt, JSON lines, a spreadsheet's rows) that every tool parses
-(:mod:`.text_lines`, :mod:`.text_store`, :mod:`.text_holding`). The
+(:mod:`.text_lines`, :mod:`.text_store`, :mod:`.text_holding`); and, each for about three
+seeds in ten from generators of their own, aggregations asked through a family's own request
+(an Elasticsearch body with ``aggs``, a MongoDB pipeline, Hasura's ``_aggregate``, Prisma's
+``groupBy``, SQL or SOQL text), answered as the family answers them
+(:mod:`.aggregation_requests`, :mod:`.aggregation_writing`, :mod:`.aggregation_parsing`,
+:mod:`.aggregation_answers`, :mod:`.aggregation_offers`), and records holding lists of
+sub-items (copies, holdings, stock lots, attendees, order lines) summarised over the
+sub-items meeting constraints tied to the same sub-item (:mod:`.sub_items`,
+:mod:`.sub_item_offers`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,

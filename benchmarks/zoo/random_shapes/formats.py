@@ -30,7 +30,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from benchmarks.zoo.random_shapes.aggregation_requests import AggStyle, draw_requests
 from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
+from benchmarks.zoo.random_shapes.sub_items import SubItems, draw_sub_items
 from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
 
 SHARE = 0.3
@@ -64,6 +66,11 @@ class Formats:
     """How the searches take a nested query object (none: not so; :mod:`.query_objects`)."""
     text: TextStyle | None = None
     """How records are held as lines of text (none: not so; :mod:`.text_lines`)."""
+    requests: AggStyle | None = None
+    """How aggregations are asked in a family's request (none: not so;
+    :mod:`.aggregation_requests`)."""
+    sub_items: SubItems | None = None
+    """The list of sub-items each record holds (none: not so; :mod:`.sub_items`)."""
 
     @property
     def names(self) -> str:
@@ -76,6 +83,8 @@ class Formats:
             f"title refs {self.title_ref}" if self.title_ref else "",
             self.objects.names if self.objects else "",
             self.text.names if self.text else "",
+            self.requests.names if self.requests else "",
+            self.sub_items.names if self.sub_items else "",
         ]
         return ", ".join(d for d in drawn if d) or "none"
 
@@ -83,7 +92,8 @@ class Formats:
     def keys(self) -> tuple[str, ...]:
         """The canonical names of the top-level keys the classes add to a record, in order."""
         found = (self.claims, self.pairs[0] if self.pairs else None, self.relay, self.title_ref)
-        return tuple(k for k in found if k is not None)
+        held = (self.sub_items.key,) if self.sub_items else ()
+        return tuple(k for k in found if k is not None) + held
 
 
 def draw_formats(seed: int) -> Formats:
@@ -104,4 +114,6 @@ def draw_formats(seed: int) -> Formats:
         title_ref=title_ref if on[4] else None,
         objects=draw_style(seed, on[3]),
         text=draw_text(seed),
+        requests=draw_requests(seed),
+        sub_items=draw_sub_items(seed),
     )

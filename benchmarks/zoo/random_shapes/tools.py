@@ -11,6 +11,7 @@ from typing import Any
 
 from benchmarks.zoo.kit import Answer, Planned, State, Tool, ToolError, day, prop
 from benchmarks.zoo.random_shapes.aggregates import aggregate_offers
+from benchmarks.zoo.random_shapes.aggregation_offers import request_offers
 from benchmarks.zoo.random_shapes.big_records import claims_offers, pairs_offer
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.joins import empty_join_offers, join_offers
@@ -20,6 +21,7 @@ from benchmarks.zoo.random_shapes.offer import Offer, object_schema
 from benchmarks.zoo.random_shapes.reading import Reader
 from benchmarks.zoo.random_shapes.relay import comments_offer
 from benchmarks.zoo.random_shapes.searches import RandomSearch
+from benchmarks.zoo.random_shapes.sub_item_offers import sub_item_offers
 from benchmarks.zoo.random_shapes.title_refs import count_offer, title_join
 
 
@@ -213,4 +215,4 @@ def format_offers(read: Reader, search: RandomSearch) -> list[Offer]:
         found.append(comments_offer(read))
     if formats.title_ref:
         found.extend((title_join(read), count_offer(search)))
-    return found
+    return found + request_offers(read) + sub_item_offers(read)

@@ -13,6 +13,7 @@ from benchmarks.zoo.random_shapes.big_records import claims, pairs
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.fields import Field
 from benchmarks.zoo.random_shapes.relay import comments
+from benchmarks.zoo.random_shapes.sub_items import sub_items
 from benchmarks.zoo.random_shapes.title_refs import title_ref
 from benchmarks.zoo.random_shapes.tools import RandomTools
 from benchmarks.zoo.shape import Shape
@@ -160,6 +161,8 @@ def extras(
         found[spell(formats.relay)] = comments(rng, "Comment")
     if formats.title_ref:
         found[spell(formats.title_ref)] = title_ref(rng, titles)
+    if formats.sub_items:
+        found[spell(formats.sub_items.key)] = sub_items(design.seed, n, formats.sub_items, spell)
     if design.roster_key is not None and (formats.claims or formats.relay):
         # Large records are few in a small state: where the seed's calls need them, the first
         # lists nobody and the second two parties, so that one of each is there.
