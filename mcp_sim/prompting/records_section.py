@@ -18,6 +18,7 @@ from jsonpointer import unescape
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.geo_labels import place_label
 from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.item_data import with_item_data
 from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.movement_times import Steps
@@ -184,14 +185,17 @@ class _Section:
         place = place_label(record)
         fit -= len(label) + len(place)
         whole = self.left - 1 - len(label) - len(place)
-        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
+        # A record an item wraps beside its data (a series' samples) is shown in its item.
+        at, shown, focus = with_item_data(self.state, pick.pointer, record, pick.focus)
+        line = record_line(at, shown, focus, fit, focused=focused, scalars=scalars)
         if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.
-            line = record_line(pick.pointer, record, pick.focus, whole, scalars=True)
+            at = pick.pointer
+            line = record_line(at, record, pick.focus, whole, scalars=True)
         if line is None or fit <= 0:
             return None
-        head = f"- {pick.pointer}"
+        head = f"- {at}"
         return head + label + _part_label(pick.pointer, record) + place + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
