@@ -172,7 +172,10 @@ class _Section:
 
     def widen(self) -> None:
         """Shows again, in the room the others left, the records a fair share of it trimmed
-        (a fair share is set before the others' sizes are known), in the order picked."""
+        (a fair share is set before the others' sizes are known), or that were too large to
+        show whole, in the order picked: with the room, and their lists of records opened
+        (see :func:`~mcp_sim.prompting.record_render.record_line`), which would otherwise
+        crowd out the records after them."""
         for index, pick, record in self.trimmed:
             if self.left < _LEAST_SHARE:
                 return
@@ -213,7 +216,7 @@ class _Section:
         whole = fit if again else self.left - 1 - len(label) - len(place)
         # A record an item wraps beside its data (a series' samples) is shown in its item.
         at, shown, focus = with_item_data(self.state, pick.pointer, record, pick.focus)
-        line = record_line(at, shown, focus, fit, focused=focused, scalars=scalars)
+        line = record_line(at, shown, focus, fit, focused=focused, scalars=scalars, opened=again)
         if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.
