@@ -123,9 +123,11 @@ def key_pattern(key: str) -> str:
     words = _KEY_WORD.findall(key)
     if not words or "".join(words) != re.sub(r"[_\- ]", "", key):
         return "(?i:" + re.escape(json.dumps(key, ensure_ascii=False)) + ")"
-    # Marks before the words are part of the name (``__typename``, ``_id``), not a casing.
+    # Marks before or after the words are part of the name (``__typename``, ``_id``,
+    # Prometheus's ``__name__``), not a casing.
     lead = re.escape(key[: len(key) - len(key.lstrip("_-"))])
-    return '(?i:"' + lead + r"[_\- ]?".join(re.escape(word) for word in words) + '")'
+    trail = re.escape(key[len(key.rstrip("_-")) :])
+    return '(?i:"' + lead + r"[_\- ]?".join(re.escape(word) for word in words) + trail + '")'
 
 
 def present(key: str | None, value: Any, text: str) -> bool:
@@ -133,12 +135,22 @@ def present(key: str | None, value: Any, text: str) -> bool:
         return str(value) in text
     in_array = key.endswith("[]")
     quoted = key_pattern(key.removesuffix("[]"))
-    # An array item counts where it stands inside the array that follows its key.
-    before = r"\s*:\s*\[[^\]]*?" if in_array else r"\s*:\s*"
-    if isinstance(value, int | float) and in_array:
-        # Every item of the array counts, not only its first.
-        arrays = re.finditer(quoted + r"\s*:\s*\[([^\]]*)\]", text)
-        return any(anywhere(value, found.group(1)) for found in arrays)
+    before = r"\s*:\s*"
+    if in_array:
+        # An array item counts where it stands inside the array that follows its key, every
+        # item alike, those of arrays inside it too (a series' ``[time, value]`` pairs).
+        starts = re.finditer(quoted + r"\s*:\s*\[", text)
+        arrays = (_array_after(text, found.end()) for found in starts)
+        if isinstance(value, int | float):
+            return any(anywhere(value, held) for held in arrays)
+        forms = {json.dumps(value, ensure_ascii=False), json.dumps(value)}
+        held = list(arrays)
+        if any(form in part for part in held for form in forms):
+            return True
+        return any(
+            any(f"{form}:" in text[m.end() : m.end() + 4000] for form in forms)
+            for m in re.finditer(quoted + r"\s*:\s*\{", text)
+        )
     if isinstance(value, int | float):
         # A number a store writes as text (``"battery": "78"``) holds the same fact.
         number = r'"?(?<![0-9.])(-?[0-9][0-9.eE+-]*)'
@@ -150,14 +162,26 @@ def present(key: str | None, value: Any, text: str) -> bool:
                 continue
         return False
     forms = {json.dumps(value, ensure_ascii=False), json.dumps(value)}
-    if any(re.search(quoted + before + re.escape(form), text) for form in forms):
-        return True
-    # An answer may list the keys of a map the state holds under the same name (a product's
-    # variants by name): the value then stands as a key inside that map.
-    return in_array and any(
-        any(f"{form}:" in text[m.end() : m.end() + 4000] for form in forms)
-        for m in re.finditer(quoted + r"\s*:\s*\{", text)
-    )
+    return any(re.search(quoted + before + re.escape(form), text) for form in forms)
+
+
+def _array_after(text: str, start: int) -> str:
+    """The text of the array whose ``[`` ends just before ``start``, up to its matching ``]``
+    (brackets inside strings left alone), or to the text's end."""
+    depth = 1
+    for token in _BRACKETS.finditer(text, start):
+        mark = token.group()
+        if mark == "[":
+            depth += 1
+        elif mark == "]":
+            depth -= 1
+            if not depth:
+                return text[start : token.start()]
+    return text[start:]
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]]')
+"""A JSON string (skipped whole) or a bracket."""
 
 
 def anywhere(value: Any, text: str) -> bool:

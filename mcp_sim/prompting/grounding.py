@@ -46,7 +46,7 @@ from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
 from mcp_sim.prompting.movement_times import Steps, steps_of
-from mcp_sim.prompting.named_beside import named_beside
+from mcp_sim.prompting.named_beside import answer_itself, named_beside
 from mcp_sim.prompting.rare_values import FEW, Evident, call_values, evident_records
 from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
@@ -362,6 +362,13 @@ def ground(
     grounding.appended = appended_item(state, tool, tools, arguments, named)
     for pointer in named_beside(tool, grounding.searches, named):
         grounding.picks[pointer].beside = True
+    evident = [
+        (p.pointer, facts.collection)
+        for p in grounding.picks.values()
+        if p.evident and (facts := overlay.facts(p.pointer)) is not None
+    ]
+    for pointer in answer_itself(tool, grounding.searches, evident):
+        grounding.picks[pointer].evident = False
     return grounding
 
 

@@ -39,3 +39,21 @@ def named_beside(
         for p in named
         if not any(p.startswith(c) for c in searched) and not set(tokens(p.rsplit("/", 1)[0])) & own
     ]
+
+
+def answer_itself(
+    tool: ToolSpec | None,
+    searches: list[SearchResult],
+    evident: Iterable[tuple[str, str]],
+) -> list[str]:
+    """Of the ``evident`` records (pointer, collection pointer: those the call's rarest value
+    names), those of a collection the tool's name names, when no search that found records
+    is of such a collection: ``node_by_ip(ip)`` finds the pods whose ``hostIP`` it is, but the
+    answer is the node holding it among its addresses, which keeps its room rather than a fair
+    share beside the pods."""
+    if tool is None:
+        return []
+    own = set(tokens(tool.name))
+    if any(s.full and set(tokens(s.collection.pointer)) & own for s in searches):
+        return []
+    return [p for p, collection in evident if set(tokens(collection)) & own]

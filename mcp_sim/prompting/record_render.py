@@ -73,20 +73,28 @@ def trimmed(
     pointer: str = "",
     sizes: dict[int, int] | None = None,
     brief: bool = False,
+    opened: bool = False,
 ) -> Any:
     """``value`` with every part larger than ``limit`` characters, and not on the way to a
     focus, replaced by its :func:`note` (``brief`` or not); focus parts are kept whole.
     ``sizes`` remembers the JSON size of the parts by id, for trying several limits on one
-    record."""
-    trimmer = _Trimmer(focus, limit, sizes if sizes is not None else {}, brief)
+    record; ``opened``: a list of records near the top (see :data:`OPENED_DEPTH`) is kept,
+    each item with its own large parts outlined, rather than outlined whole."""
+    trimmer = _Trimmer(focus, limit, sizes if sizes is not None else {}, brief, opened)
     return trimmer.trim(value, pointer)
 
 
 class _Trimmer:
     def __init__(
-        self, focus: set[str], limit: int, sizes: dict[int, int], brief: bool = False
+        self,
+        focus: set[str],
+        limit: int,
+        sizes: dict[int, int],
+        brief: bool = False,
+        opened: bool = False,
     ) -> None:
         self.focus, self.limit, self.sizes, self.brief = focus, limit, sizes, brief
+        self.opened = opened
 
     def size(self, value: Any) -> int:
         known = self.sizes.get(id(value))
@@ -106,6 +114,12 @@ class _Trimmer:
             if isinstance(value, dict):
                 return self.trim_object(value, pointer)
             return [self.trim(v, f"{pointer}/{i}", item=True) for i, v in enumerate(value)]
+        if self.opened and pointer.count("/") <= OPENED_DEPTH and _records(value):
+            # Each record of the list by its own fields, its large parts outlined.
+            return [
+                {k: self.trim(v, f"{pointer}/{i}/{escape(k)}") for k, v in item.items()}
+                for i, item in enumerate(value)
+            ]
         short = note(value, self.brief)
         # A part shorter than its note (a list of two tags) is kept as it is; beside the
         # scalar fields, so is a field's value of a few scalars little longer (a name's two
@@ -165,8 +179,29 @@ def _nested(value: Any) -> bool:
     return isinstance(value, dict | list)
 
 
+def _records(value: Any) -> bool:
+    """Whether ``value`` is a list of records (objects), two at least and at most
+    :data:`MOST_OPENED`."""
+    if not isinstance(value, list) or not 1 < len(value) <= MOST_OPENED:
+        return False
+    return all(isinstance(v, dict) for v in value)
+
+
+MOST_OPENED = 100
+"""Records at most in a list that is opened: more would not fit a view's room even so."""
+
+
+OPENED_DEPTH = 2
+"""How deep a list of records in a record too large to show whole is opened (its records
+each shown by their own fields) before it is outlined: a record's field (a page's blocks, a
+unit's sub-units) or a field's (an issue's ``comments.edges``)."""
+
+
 _SMALL = 60
 """A part this short is kept beside a focus: its note would not be shorter."""
+OPENED_LIMITS = (2000, 600, 200)
+"""The limits a record is trimmed at with its lists of records opened (see
+:func:`record_line`): below the last, an item would keep too little to be worth its place."""
 FOCUSED_LIMIT = 400
 """Parts larger than this beside a record's focus are outlined even when the record would fit
 whole: a sailing matched on one date is shown with that date, not its whole timetable."""
@@ -180,11 +215,13 @@ def record_line(
     *,
     focused: bool = False,
     scalars: bool = False,
+    opened: bool = False,
 ) -> str | None:
     """The line showing ``record`` in at most ``room`` characters: whole if it fits (unless
     ``focused``: then its parts beside the focus are outlined first; or ``scalars``: then
     only its scalar fields are shown, every other part outlined), else trimmed ever harder
-    around its focus; ``None`` if not even that fits."""
+    around its focus (``opened``: first with its lists of records opened, see
+    :func:`trimmed`); ``None`` if not even that fits."""
     limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
     if scalars:
         limits = (0,)
@@ -195,10 +232,13 @@ def record_line(
         if len(line) <= room:
             return line
     sizes: dict[int, int] = {}
-    for limit in limits:
+    # Opened, a record's lists of records show each record by its own fields (a page's
+    # blocks by their ids and times): outlined whole, the list an answer lists is lost.
+    tries = [(limit, True) for limit in OPENED_LIMITS if opened and not (scalars or focused)]
+    for limit, opened in [*tries, *((limit, False) for limit in limits)]:
         # Only the scalar fields: many records are shown so, and a part's keys would crowd
         # them out.
-        shown = trimmed(record, focus, limit, sizes=sizes, brief=scalars)
+        shown = trimmed(record, focus, limit, sizes=sizes, brief=scalars, opened=opened)
         label = "" if shown == record else " (large parts outlined)"
         line = f"- {pointer}{label}: {dumps(shown)}"
         if len(line) <= room:

@@ -18,6 +18,7 @@ from jsonpointer import unescape
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.geo_labels import place_label
 from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.item_data import with_item_data
 from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
 from mcp_sim.prompting.movement_times import Steps
@@ -141,6 +142,10 @@ class _Section:
         self.partial_heading = False
         self.misses = 0
         """Records in a row that did not fit."""
+        self.trimmed: list[tuple[int, Pick, Any]] = []
+        """Lines of records shown with large parts outlined, for the room left at the end."""
+        self.alone = {s.full[0] for s in searches if len(s.full) == 1}
+        """Records that alone meet every constraint of their search."""
 
     def render(self) -> str:
         for pick in self.picks:
@@ -155,6 +160,7 @@ class _Section:
                 record = shown_record(resolve(self.stored, pick.pointer), record)
             if record is not None:
                 self.add(pick, record)
+        self.widen()
         if self.missed:
             _name_missed(self.lines, self.missed, self.left)
         notes = [
@@ -164,13 +170,37 @@ class _Section:
         lines = [*notes, *self.lines]
         return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
 
-    def line_of(self, pick: Pick, record: Any) -> str | None:
-        # The one record meeting every constraint is the answer's whole source (a lookup by a
-        # value held deep in it): shown whole where it fits, not around what matched.
-        only = pick.complete and self.complete == 1
-        focused = pick.reason in ("matched", "listed", "enclosing") and not only
-        fit = self.left - 1
-        shared = pick.complete or ((pick.beside or pick.evident) and self.waiting > 0)
+    def widen(self) -> None:
+        """Shows again, in the room the others left, the records a fair share of it trimmed
+        (a fair share is set before the others' sizes are known), or that were too large to
+        show whole, in the order picked: with the room, and their lists of records opened
+        (see :func:`~mcp_sim.prompting.record_render.record_line`), which would otherwise
+        crowd out the records after them."""
+        for index, pick, record in self.trimmed:
+            if self.left < _LEAST_SHARE:
+                return
+            shown = self.lines[index]
+            line = self.line_of(pick, record, len(shown) + self.left, again=True)
+            if line is not None and len(line) > len(shown):
+                self.lines[index] = line
+                self.left -= len(line) - len(shown)
+
+    def focused(self, pick: Pick) -> bool:
+        """Whether ``pick`` is shown around what matched (its other large parts outlined).
+        The one record meeting every constraint (of the call, or of its search) is the
+        answer's whole source (a lookup by a value held deep in it): shown whole where it
+        fits, not around what matched."""
+        only = pick.complete and (self.complete == 1 or pick.pointer in self.alone)
+        return pick.reason in ("matched", "listed", "enclosing") and not only
+
+    def line_of(
+        self, pick: Pick, record: Any, room: int | None = None, again: bool = False
+    ) -> str | None:
+        focused = self.focused(pick)
+        fit = self.left - 1 if room is None else room
+        shared = not again and (
+            pick.complete or ((pick.beside or pick.evident) and self.waiting > 0)
+        )
         if shared:
             # Every record meeting all constraints gets a fair share of the room first, and a
             # record an argument names beside them (a hotel beside its reservations, one the
@@ -183,15 +213,18 @@ class _Section:
         )
         place = place_label(record)
         fit -= len(label) + len(place)
-        whole = self.left - 1 - len(label) - len(place)
-        line = record_line(pick.pointer, record, pick.focus, fit, focused=focused, scalars=scalars)
+        whole = fit if again else self.left - 1 - len(label) - len(place)
+        # A record an item wraps beside its data (a series' samples) is shown in its item.
+        at, shown, focus = with_item_data(self.state, pick.pointer, record, pick.focus)
+        line = record_line(at, shown, focus, fit, focused=focused, scalars=scalars, opened=again)
         if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.
-            line = record_line(pick.pointer, record, pick.focus, whole, scalars=True)
+            at = pick.pointer
+            line = record_line(at, record, pick.focus, whole, scalars=True)
         if line is None or fit <= 0:
             return None
-        head = f"- {pick.pointer}"
+        head = f"- {at}"
         return head + label + _part_label(pick.pointer, record) + place + line[len(head) :]
 
     def add(self, pick: Pick, record: Any) -> None:
@@ -214,6 +247,9 @@ class _Section:
             if len(line) > self.left:
                 self.missed.append(pick.pointer)
                 return
+        trimmed = " (large parts outlined)" in line and not self.focused(pick)
+        if trimmed and (pick.complete or not pick.constraints):
+            self.trimmed.append((len(self.lines), pick, record))
         self.lines.append(line)
         self.left -= len(line) + 1
         if pick.complete:

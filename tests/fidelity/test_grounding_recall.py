@@ -180,6 +180,9 @@ async def test_misses_name_the_facts_a_prompt_lacks_and_the_view_it_had() -> Non
         ("_id", '{"_id": "2025-03-01"}', True),
         ("_id", '{"id": "2025-03-01"}', False),
         ("_source_ts", '{"_sourceTs": "2025-03-01"}', True),
+        ("__name__", '{"__name__": "2025-03-01"}', True),
+        ("__name__", '{"__name": "2025-03-01"}', False),
+        ("__name__", '{"name": "2025-03-01"}', False),
     ],
 )
 def test_a_fact_is_held_beside_its_key_in_any_casing_of_its_words(

@@ -22,6 +22,14 @@ def test_every_number_of_an_array_counts_after_its_key() -> None:
     assert not present("MEMBER_IDS[]", 7, prompt)
 
 
+def test_every_item_of_an_arrays_inner_arrays_counts_after_its_key() -> None:
+    # A Prometheus series' samples: ``[time, "value"]`` pairs, each an item of ``values``.
+    prompt = '{"values":[[1764569100,"21400"],[1764569700,"21418"]],"tags":["a]b"],"other":[7]}'
+    assert present("values[]", 1764569700, prompt) and present("values[]", "21418", prompt)
+    assert present("tags[]", "a]b", prompt)
+    assert not present("values[]", 7, prompt) and not present("tags[]", "21400", prompt)
+
+
 def test_a_string_counts_as_json_writes_it_or_bare() -> None:
     assert anywhere("root", 'owners: ["gus", "root"]')
     assert anywhere("Zoë", "owner Zoë")

@@ -129,7 +129,12 @@ def test_an_evident_record_beside_search_matches_takes_a_fair_share() -> None:
     matches = [Pick(f"/nodes/{n}", "matched", complete=True) for n in (0, 1, 3)]
     evident = Pick("/nodes/2", "named", {"/address"}, evident=True)
     shown = records_section(state, [evident, *matches], [], 3_000)
+    assert all(f"- /nodes/{n} (large parts outlined):" in shown for n in (0, 1, 3))
+    assert '- /nodes/2: {"address":"10.1.0.2"' in shown
+    # With less room, the matches keep theirs and it takes a fair share.
+    shown = records_section(state, [evident, *matches], [], 1_200)
     assert "- /nodes/2 (large parts outlined):" in shown and '"address":"10.1.0.2"' in shown
+    assert all(f"- /nodes/{n} " in shown for n in (0, 1, 3))
     # Alone, it is shown whole.
     assert "x" * 40 in records_section(state, [evident], [], 20_000)
 

@@ -74,3 +74,47 @@ def test_past_a_few_records_that_do_not_fit_the_rest_are_named_untried(
     text = records_section(state, picks, [], 900)
     assert len(tried) == records_section_module.MOST_MISSES
     assert "- not shown for room: /dirs/d0, /dirs/d1" in text
+
+
+def page() -> dict[str, Any]:
+    """A page's children as a block-children list: each block's text nested deep in it."""
+    blocks = [
+        {
+            "id": f"b{n}",
+            "created_time": f"2025-05-0{n}T10:00:00Z",
+            "paragraph": {"rich_text": [{"text": {"content": "word " * 60}}]},
+        }
+        for n in range(1, 9)
+    ]
+    return {"object": "list", "has_more": False, "results": blocks}
+
+
+def test_a_list_of_records_too_large_to_show_is_opened_before_it_is_outlined() -> None:
+    line = record_line("/blocks/p1", page(), set(), 1_200, opened=True)
+    assert line is not None and '"results":[{' in line
+    # Each block by its own fields, its large parts outlined.
+    assert all(f'"id":"b{n}"' in line for n in range(1, 9)) and "word word" not in line
+    # Whole where it fits; outlined whole where not even its records' fields fit.
+    assert "word word" in (record_line("/blocks/p1", page(), set(), 20_000, opened=True) or "")
+    assert '"results":"<outlined: array of 8 items>"' in (
+        record_line("/blocks/p1", page(), set(), 300, opened=True) or ""
+    )
+
+
+def test_a_focused_record_keeps_its_lists_outlined() -> None:
+    line = record_line("/blocks/p1", page(), {"/object"}, 1_200, focused=True, opened=True)
+    assert line is not None and '"results":"<outlined' in line
+
+
+def test_a_list_of_records_is_opened_only_when_asked() -> None:
+    line = record_line("/blocks/p1", page(), set(), 1_200)
+    assert line is not None and '"results":"<outlined: array of 8 items>"' in line
+
+
+def test_room_left_at_the_end_opens_a_named_records_list() -> None:
+    # Shown first with its blocks outlined (it does not fit whole); the room the page left
+    # shows them by their own fields.
+    state = {"blocks": {"p1": page()}, "pages": [{"id": "p1", "title": "Plan"}]}
+    picks = [Pick("/blocks/p1", "named"), Pick("/pages/0", "named")]
+    section = records_section(state, picks, [], 1_800)
+    assert '"results":[{' in section and '- /pages/0: {"id":"p1"' in section

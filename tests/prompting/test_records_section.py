@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.records_section import records_section
+from mcp_sim.prompting.search_result import SearchResult
 
 
 def _record(n: int) -> dict[str, Any]:
@@ -33,3 +35,37 @@ def test_records_sharing_the_room_are_shown_around_what_matched() -> None:
     section = records_section(STATE, [_pick(0), _pick(1)], [], 20_000)
     assert section.count("large parts outlined") == 2
     assert "39999001001" + "0039" not in section
+
+
+def test_the_one_record_meeting_its_searchs_constraints_is_shown_whole_beside_anothers() -> None:
+    # ``get_issue(number=806)``: the issue is the one record its search meets; a pull
+    # request closing it is the one another search meets. Each is its search's whole answer.
+    searches = [_search("/records", ["/records/0"]), _search("/other", ["/records/1"])]
+    section = records_section(STATE, [_pick(0), _pick(1)], searches, 20_000)
+    assert "large parts outlined" not in section
+
+
+def test_room_a_fair_share_left_unused_goes_to_the_records_it_trimmed() -> None:
+    # A named record shares the room with a match first; the match takes less than its share.
+    small = {"id": "x", "fields": {"999": {"c": "7"}}}
+    state = {"records": [_record(1001)], "matches": [small]}
+    named = Pick("/records/0", "named", evident=True)
+    match = Pick("/matches/0", "matched", {"/fields/999"}, matched=1, complete=True)
+    section = records_section(state, [named, match], [], 5_000)
+    assert "39999001001" + "0039" in section and "large parts outlined" not in section
+    # With no room to spare, it keeps its share.
+    section = records_section(state, [named, match], [], 1_500)
+    assert "- /records/0 (large parts outlined)" in section and "- /matches/0" in section
+
+
+def _search(collection: str, full: list[str]) -> SearchResult:
+    found = SimpleNamespace(
+        collection=SimpleNamespace(pointer=collection),
+        full=full,
+        constraints=[],
+        join=None,
+        nested=None,
+        page=None,
+        count=None,
+    )
+    return cast(SearchResult, found)
