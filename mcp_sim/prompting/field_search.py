@@ -44,6 +44,7 @@ from mcp_sim.prompting.nested_records import (
     nested_entity,
     nested_hits,
 )
+from mcp_sim.prompting.parent_paths import searched_reading, through_parents
 from mcp_sim.prompting.partitions import searched_partitions
 from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.relevance import terms
@@ -130,7 +131,11 @@ class FieldSearch:
         readings, lookup = rank_readings([*schemas.values()], arguments, named, ids, asked, told)
         if not readings:
             return []
-        first = readings[0]
+        first = searched_reading(readings, collections, arguments)
+        # A path through a reference (``Account.Industry``) constrains the parent records.
+        first = through_parents(
+            first, schemas[first.collection], collections, schemas, arguments, self.run, self.keys
+        )
         results = [self.run(self.collection(first.collection), first)]
         if lookup or names_one(first, schemas[first.collection]):
             # A lookup's readings are those that refer to the records it names already.
