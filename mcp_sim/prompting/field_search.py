@@ -32,6 +32,7 @@ from mcp_sim.prompting.field_tables import (
     value_test,
 )
 from mcp_sim.prompting.joins import FEW_DIRECT, two_hop
+from mcp_sim.prompting.kind_links import follow_kind
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
 from mcp_sim.prompting.link_kinds import holds, place_key
@@ -146,6 +147,8 @@ class FieldSearch:
         results += searched_partitions(collections, results, self.run)
         if listed is None or follow_links(self.tables, self.state, collections, results, listed):
             return results
+        if follow_kind(self.tables, self.state, results, listed - set(tokens(first.collection))):
+            return results  # a kind of its own records the tool asks for (an issue's epic)
         others = _other_kinds(asked, first.collection)
         hop = referring(self, results[0], others, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results
