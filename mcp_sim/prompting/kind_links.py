@@ -23,7 +23,6 @@ from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_join import MOST_LINKS, LinkJoin, Searched
 from mcp_sim.prompting.link_keys import (
-    SAMPLED_LINKS,
     Keys,
     key_fields,
     may_refer,
@@ -33,9 +32,13 @@ from mcp_sim.prompting.link_keys import (
     targets_of,
 )
 from mcp_sim.prompting.link_kinds import kind_words, typed_values
-from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, field_paths, values_at
+from mcp_sim.prompting.record_fields import ENUM_MOST, FieldSchema, values_at
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize
+
+SAMPLED = 20
+"""Records found whose fields are tried to find the one referring to records of the kind
+asked for (a join within a collection is tried on every search naming a kind)."""
 
 
 def kind_fields(schema: FieldSchema, words: set[str]) -> dict[str, set[str]]:
@@ -84,7 +87,7 @@ def follow_kind(
         }
         kinds = kind_words(tables.index.collections)
         refers = _Refers(keys, given, collection, kinds, asked)
-        path = _reference(refers, state, result.full, own)
+        path = _reference(refers, state, result.full, _candidates(tables, refers, own))
         if path is None:
             continue
         constrained = tuple(f for c in result.constraints for f in c.fields)
@@ -117,24 +120,42 @@ class _Refers:
         return [t for t in found if _of_kind(state, t, self.asked)]
 
 
-def _reference(refers: _Refers, state: Any, links: list[str], own: set[str]) -> str | None:
-    """The field path of the records found whose values are keys of other records of the
-    kind asked for in most of a sample of them (at least half): a value naming the record
-    itself (its ``self`` URL) refers to no other, and whole numbers refer only under a name
-    of keys (a status's id ``10001`` equals an issue's by chance; see :func:`may_refer`).
-    Keys written with letters (``MOB-1``) say more than numbers, which ids of any kind share."""
+def _candidates(tables: FieldTables, refers: _Refers, own: set[str]) -> list[str]:
+    """The field paths of the collection some sampled value of which refers to one of its
+    keys (the others never do): computed once per world."""
+    cache = tables.index.derived.setdefault("kind link fields", {})
+    found: list[str] | None = cache.get(refers.collection.pointer)
+    if found is None:
+        schema = tables.schema(refers.collection)
+        found = [
+            path
+            for path, info in schema.fields.items()
+            if any(reference_label(v) in refers.keys for v in info.distinct)
+        ]
+        cache[refers.collection.pointer] = found
+    return [path for path in found if path not in own]
+
+
+def _reference(refers: _Refers, state: Any, links: list[str], paths: list[str]) -> str | None:
+    """The field path (of ``paths``) of the records found whose values are keys of other
+    records of the kind asked for in most of a sample of them (at least half): a value naming
+    the record itself (its ``self`` URL) refers to no other, and whole numbers refer only
+    under a name of keys (a status's id ``10001`` equals an issue's by chance; see
+    :func:`may_refer`). Keys written with letters (``MOB-1``) say more than numbers, which ids
+    of any kind share."""
     hits: Counter[str] = Counter()
     lettered: Counter[str] = Counter()
     named = set(tokens(refers.collection.pointer))
-    sample = links[:SAMPLED_LINKS]
+    sample = links[:SAMPLED]
     for pointer in sample:
         record = resolve(state, pointer)
-        for path, values in field_paths(record).items():
-            if path in own or not may_refer(path, values, named):
+        for path in paths:
+            values = [v for _, v in values_at(record, path)]
+            labels = {reference_label(v) for v in values} & refers.keys.keys()
+            if not labels or not may_refer(path, values, named):
                 continue
             if any(t != pointer for t in refers.targets(state, record, path)):
                 hits[path] += 1
-                labels = {reference_label(v) for v in values} & refers.keys.keys()
                 lettered[path] += any(not label.isdigit() for label in labels if label)
     enough = [p for p, n in hits.items() if n * 2 >= len(sample)]
     return max(enough, key=lambda p: (lettered[p], hits[p]), default=None)

@@ -35,6 +35,8 @@ _ALIAS = re.compile(
     r"(?P<alias>[A-Za-z_]\w*)"
 )
 """A table and the alias a SQL ``FROM`` or ``JOIN`` gives it (``join artists a``)."""
+_STATEMENT = re.compile(r"(?i)\s*(?:select|with)\b")
+"""The start of a SQL query."""
 _COLUMN = re.compile(r"^[A-Za-z_]\w*\.[A-Za-z_]\w*$")
 """A value that is another table's column (``o.artist_id`` of a join condition): no value."""
 
@@ -45,10 +47,11 @@ Keys = Callable[[Collection, list[str]], dict[str, str]]
 
 
 def aliases(arguments: dict[str, Any]) -> dict[str, str]:
-    """The aliases SQL text among the arguments gives its tables (``o`` → ``objects``)."""
+    """The aliases a SQL statement among the arguments gives its tables (``o`` →
+    ``objects``); prose's "from Alice about" gives none."""
     found: dict[str, str] = {}
     for value in arguments.values():
-        if isinstance(value, str):
+        if isinstance(value, str) and _STATEMENT.match(value):
             for match in _ALIAS.finditer(value):
                 found.setdefault(match["alias"].casefold(), match["table"])
     return found

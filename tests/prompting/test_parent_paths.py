@@ -105,3 +105,4 @@ def test_the_aliases_a_sql_statement_gives_its_tables() -> None:
     sql = "SELECT * FROM objects AS o JOIN artists a ON a.id = o.artist_id WHERE o.year > 3"
     assert aliases({"sql": sql, "limit": 3}) == {"o": "objects", "a": "artists"}
     assert aliases({"sql": "select * from objects where year > 3"}) == {}
+    assert aliases({"q": "mail from alice about taxes"}) == {}
