@@ -32,6 +32,7 @@ from mcp_sim.prompting.field_tables import (
     value_test,
 )
 from mcp_sim.prompting.joins import FEW_DIRECT, two_hop
+from mcp_sim.prompting.kind_links import follow_kind
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_join import follow_links
 from mcp_sim.prompting.link_kinds import holds, place_key
@@ -44,6 +45,7 @@ from mcp_sim.prompting.nested_records import (
     nested_entity,
     nested_hits,
 )
+from mcp_sim.prompting.parent_paths import searched_reading, through_parents
 from mcp_sim.prompting.partitions import searched_partitions
 from mcp_sim.prompting.reading_rank import rank_readings, refers
 from mcp_sim.prompting.relevance import terms
@@ -130,7 +132,11 @@ class FieldSearch:
         readings, lookup = rank_readings([*schemas.values()], arguments, named, ids, asked, told)
         if not readings:
             return []
-        first = readings[0]
+        first = searched_reading(readings, collections, arguments)
+        # A path through a reference (``Account.Industry``) constrains the parent records.
+        first = through_parents(
+            first, schemas[first.collection], collections, schemas, arguments, self.run, self.keys
+        )
         results = [self.run(self.collection(first.collection), first)]
         if lookup or names_one(first, schemas[first.collection]):
             # A lookup's readings are those that refer to the records it names already.
@@ -141,6 +147,8 @@ class FieldSearch:
         results += searched_partitions(collections, results, self.run)
         if listed is None or follow_links(self.tables, self.state, collections, results, listed):
             return results
+        if follow_kind(self.tables, self.state, results, listed - set(tokens(first.collection))):
+            return results  # a kind of its own records the tool asks for (an issue's epic)
         others = _other_kinds(asked, first.collection)
         hop = referring(self, results[0], others, {r.collection.pointer for r in results})
         return [hop, *results] if hop is not None else results

@@ -52,6 +52,7 @@ from mcp_sim.prompting.read_records import read_records
 from mcp_sim.prompting.record_fields import magnitude
 from mcp_sim.prompting.search_result import SearchResult, sub_record
 from mcp_sim.prompting.selector_matches import selected
+from mcp_sim.prompting.tool_asks import field_list_words
 from mcp_sim.prompting.tree_entries import TreeEntries, tree_entries
 from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.two_hop import MOST_STARTS, two_hop_rows
@@ -172,7 +173,7 @@ class Grounding(EventGrounding):
             self.searches = call_searches(self.overlay, self.state, tool, searched, answers)
         if self.events is None and not writes:
             self._summarize(tool, arguments)
-        self._joined(tool)
+        self._joined(tool, field_list_words(arguments))
         # A search meeting few records tells which the call is about: the evident ones
         # follow them; else they come first. A join's rows are the answer.
         telling = any(1 <= len(s.full) <= FEW for s in self.searches)
@@ -245,8 +246,9 @@ class Grounding(EventGrounding):
                 pick.focus |= {f for f in map(sub_record, found.places) if f}
                 pick.evident = True
 
-    def _joined(self, tool: ToolSpec | None) -> None:
-        """Takes a search that found links out of the searches: its rows show them."""
+    def _joined(self, tool: ToolSpec | None, asked: set[str]) -> None:
+        """Takes a search that found links out of the searches: its rows show them, with the
+        fields the tool's description names and those the call asks for (``asked``)."""
         joined = next((s.through for s in self.searches if s.through is not None), None)
         if joined is not None and joined.total <= MOST_STARTS:
             # The records named refer to the targets, but the description may name the
@@ -267,7 +269,7 @@ class Grounding(EventGrounding):
             joined,
             tables.schema(joined.links),
             tables.schema(joined.targets),
-            answer_words(tool),
+            answer_words(tool) | asked,
             answer_lists(tool),
             once=asks_each_once(tool),
         )

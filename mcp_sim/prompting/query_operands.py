@@ -96,6 +96,8 @@ _SLASHED_DAY = re.compile(r"\d{4}/\d{2}/\d{2}")
 """A day written with slashes (``after:2025/01/03``), read as the same day with dashes."""
 _NOT_BEFORE = re.compile(r"(?:^|[^\w])NOT\s*$")
 _REGEX_MARKS = re.compile(r"[\\^$*+?()\[\]{}|]")
+_SQL = re.compile(r"(?is)\s*(?:select|with)\b.*\bfrom\b")
+"""A SQL statement: its bare words are names and keywords, whatever their case."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ def query_operands(text: str) -> tuple[Operand, ...] | None:
     if len(text) > MOST_CHARS or not text.strip():
         return None
     flat = not any(mark in text for mark in "{}()")
+    sql = _SQL.match(text) is not None
     rest = _CALL_OF_NAMES.sub(" \x00 ", _URL.sub(" ", text))
     found = _ranges(rest)
     rest = _RANGE.sub(" ", rest)
@@ -133,13 +136,13 @@ def query_operands(text: str) -> tuple[Operand, ...] | None:
     rest = _FUNCTION.sub(" ", rest).replace("(", " ").replace(")", " ")
     fielded, at = len(found), 0
     for match in _OPERAND.finditer(rest):
-        found += _free(rest[at : match.start()], flat)
+        found += _free(rest[at : match.start()], flat, sql)
         at = match.end()
         operand = _operand(match, negated=bool(match["neg"]) or _after_not(rest, match.start()))
         fielded += 1
         found += [operand] if operand is not None else []
-    found += _free(rest[at:], flat)
-    if not fielded or (len(found) < 2 and "{" not in text):
+    found += _free(rest[at:], flat, sql)
+    if not fielded or (len(found) < 2 and "{" not in text and not sql):
         return None
     return tuple(found)
 
@@ -207,10 +210,11 @@ def regex_operand(field: str, pattern: str, negated: bool) -> Operand | None:
     return Operand(field, "contains", max(runs, key=len)) if runs else None
 
 
-def _free(span: str, flat: bool) -> list[Operand]:
+def _free(span: str, flat: bool, sql: bool = False) -> list[Operand]:
     """The free terms of ``span`` (no field named): quoted literals and bare words, not
     keywords written in capitals (``AND``, ``SELECT``), variables or negated terms; a bare
-    word of a ``flat`` query is a word to find."""
+    word of a ``flat`` query is a word to find; of a ``sql`` statement, a name or a keyword
+    in any case (``o.title``, ``from``, ``limit 20``): none."""
     found: list[Operand] = []
     for match in _TERM.finditer(span):
         raw = match["value"]
@@ -223,9 +227,10 @@ def _free(span: str, flat: bool) -> list[Operand]:
             or raw.lower() in _KEYWORDS
             or raw[0] in "?$\x00"
             or not any(c.isalnum() for c in raw)
+            or sql
         ):
             continue
-        if flat:
+        if flat and not sql:
             found.append(Operand("", "text" if quoted or value.isalpha() else "eq", value))
         else:
             # A literal of an expression (a language tag, a function's argument) names

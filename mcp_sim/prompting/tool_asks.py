@@ -4,6 +4,7 @@ and the collections whose records it answers a list of (see
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcp_sim.prompting.field_names import plural_words, tokens
@@ -40,3 +41,24 @@ def asked_collections(
         if own and own[-1] in plural and set(own) <= words:
             asked.add(pointer)
     return asked
+
+
+_FIELD_LISTS = frozenset(["field", "select", "column", "property", "attribute", "source"])
+"""Words of argument names that list the fields an answer holds (``fields``, ``_source``,
+``properties``, ``select``, ``columns``)."""
+_FIELD_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def field_list_words(arguments: dict[str, Any]) -> set[str]:
+    """The words of the fields a call asks its answer to hold: the names an argument named
+    for a list of fields gives (``fields: ["Name", "Account.Name"]``, ``_source: "a,b"``),
+    each path's words (``account``, ``name``)."""
+    words: set[str] = set()
+    for name, value in arguments.items():
+        if not _FIELD_LISTS & set(tokens(name)):
+            continue
+        names = value if isinstance(value, list) else [value]
+        for item in names:
+            if isinstance(item, str):
+                words.update(w for found in _FIELD_NAME.findall(item) for w in tokens(found))
+    return words

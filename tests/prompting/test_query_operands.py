@@ -99,3 +99,17 @@ def test_plain_values_are_no_queries() -> None:
         assert query_operands(text) is None, text
     # A selector in braces is one, even with one operand.
     assert query_operands('{job="api"}') == [Operand("job", "eq", "api")]
+
+
+def test_a_sql_statements_bare_words_are_names_not_words_to_find() -> None:
+    sql = "select o.title, a.name from objects o join artists a on a.id = o.artist_id "
+    sql += "where a.nationality = 'British' and o.year >= 1939 order by o.year limit 20"
+    assert read(sql) == (
+        Operand("a.id", "eq", "o.artist_id"),
+        Operand("a.nationality", "eq", "British"),
+        Operand("o.year", "min", "1939"),
+    )
+    # One comparison is a query too: the statement's other words are no terms beside it.
+    assert read("select * from books where author = 'Le Guin'") == (
+        Operand("author", "eq", "Le Guin"),
+    )
