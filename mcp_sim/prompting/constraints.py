@@ -37,7 +37,15 @@ from mcp_sim.prompting.record_fields import (
     kind_of_value,
 )
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
-from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix, of_magnitude
+from mcp_sim.prompting.value_fields import (
+    ID_WORDS,
+    LEAST_WORD,
+    assign_ranges,
+    by_prefix,
+    containing,
+    numbering,
+    of_magnitude,
+)
 from mcp_sim.runtime.state_shape import normalize
 
 NAME_FIT = 0.6
@@ -170,9 +178,24 @@ def _holds(schema: FieldSchema, fields: list[str], value: Any) -> bool:
     return any(p in _by_value(schema, value) for p in fields)
 
 
+def _contained(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
+    """An argument neither a field's name nor a whole value ties to a field (``title_word=
+    indigo``, ``author=Laine``, ``publisher=Press`` under MARC's numeric tags): the short
+    text fields whose values hold it at a word's start, when few do. An argument whose name
+    fits a field (``type=node`` beside a feature's ``type``) is no word to seek elsewhere."""
+    if not isinstance(value, str) or len(value.strip()) < LEAST_WORD or _kind(value) != "string":
+        return None
+    if how.words and _by_name(schema, how.words, "eq", "string")[1]:
+        return None
+    fields = containing(schema, value)
+    if not fields or len(fields) > _MAX_VALUE_FIELDS:
+        return None
+    return Constraint(name, "contains", value, tuple(fields), 0.0)
+
+
 def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
-    """The fields of ``kind`` most records hold, but not identifiers (a numeric id is no
-    measure a range bounds)."""
+    """The fields of ``kind`` most records hold, but not identifiers (a numeric id, or a
+    numbering no name says is one, is no measure a range bounds)."""
     found = [
         p
         for p, info in schema.fields.items()
@@ -180,6 +203,7 @@ def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
         and info.sorts_as == kind
         and info.records * 2 >= schema.sampled
         and not (info.words and info.words[-1][-1] in ID_WORDS)
+        and not numbering(info, schema.step)
     ]
     # Records keyed by their time (a series' readings) are bounded by it, if by no other.
     return found or ([SELF] if kind == "date" and schema.time_keyed else [])
@@ -298,10 +322,15 @@ def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
 
 
 def read_collection(
-    schema: FieldSchema, arguments: dict[str, Any], told: Set[str] = frozenset()
+    schema: FieldSchema,
+    arguments: dict[str, Any],
+    told: Set[str] = frozenset(),
+    loose: Set[str] = frozenset(),
 ) -> Reading:
     """The constraints ``arguments`` put on the records of ``schema``'s collection (``told``:
-    the words of the tool's name and description, which choose the dates a period bounds)."""
+    the words of the tool's name and description, which choose the dates a period bounds;
+    ``loose``: the arguments whose text no record holds whole, sought inside values when
+    nothing else ties them to a field)."""
     found: list[Constraint] = []
     named = 0.0
     for name, value in scalar_arguments(arguments):
@@ -314,6 +343,8 @@ def read_collection(
             if period
             else _read(schema, name, value, how)
         )
+        if constraint is None and how.op == "eq" and name in loose:
+            constraint = _contained(schema, name, value, how)
         if constraint is not None:
             found.append(constraint)
         elif how.op == "match" and names_collection(schema.collection, value):
