@@ -18,6 +18,7 @@ from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.prompting.epoch_times import epoch_time
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
@@ -227,6 +228,19 @@ def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> C
     return exact if sure else None
 
 
+def _epoch_bound(
+    schema: FieldSchema, name: str, value: Any, how: ArgumentName
+) -> Constraint | None:
+    """A bound written as epoch milliseconds (or seconds) on a field of dates its name names
+    (HubSpot's ``createdate`` ``BETWEEN 1712793600000`` over ``"2024-04-11T03:03:20Z"``): the
+    bound as the time it stands for."""
+    when = epoch_time(value)
+    if when is None or not how.words:
+        return None
+    fit, fields = _by_name(schema, how.words, how.op, "date")
+    return Constraint(name, how.op, when, tuple(fields), fit) if fields else None
+
+
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     kind = _kind(value)
     op = how.op
@@ -236,6 +250,12 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
         op, how = "eq", ArgumentName("eq", tokens(name))
     if op == "text":
         return Constraint(name, "text", value, (), 0.5)
+    if (
+        op in ("min", "max")
+        and kind == "number"
+        and (dated := _epoch_bound(schema, name, value, how))
+    ):
+        return dated
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
     if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
         # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.

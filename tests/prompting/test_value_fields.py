@@ -266,3 +266,27 @@ def test_loose_words_are_sought_at_a_word_start_inside_short_values() -> None:
     # Nor is a word of two letters, nor an argument whose name fits a field.
     short = read_collection(catalogue_schema, {"title_word": "in"}, loose={"title_word"})
     assert not short.constraints
+
+
+def test_a_bound_in_epoch_milliseconds_bounds_the_dates_its_name_names() -> None:
+    """HubSpot's ``createdate BETWEEN 1712793600000 AND 1717459200000`` over a company's
+    ``createdate`` written as ISO text: the bounds are the times they stand for, on the
+    named field, not on revenues whose numbers lie around them."""
+    companies = [
+        (
+            str(i),
+            {
+                "properties": {
+                    "createdate": f"2024-0{1 + i % 9}-1{i % 10}T03:03:20.417Z",
+                    "annualrevenue": str(1_700_000_000_000 + i * 10**9),
+                }
+            },
+        )
+        for i in range(60)
+    ]
+    arguments = {"createdate_min": "1712793600000", "createdate_max": "1717459200000"}
+    found = read_collection(FieldSchema.of("/companies", companies), arguments).constraints
+    assert [(c.op, c.value, c.fields) for c in found] == [
+        ("min", "2024-04-11T00:00:00Z", ("properties/createdate",)),
+        ("max", "2024-06-04T00:00:00Z", ("properties/createdate",)),
+    ]
