@@ -180,14 +180,13 @@ def _holds(schema: FieldSchema, fields: list[str], value: Any) -> bool:
 
 
 def _contained(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
-    """An argument neither a field's name nor a whole value ties to a field (``title_word=
-    indigo``, ``author=Laine``, ``publisher=Press`` under MARC's numeric tags): the short
-    text fields whose values hold it at a word's start, when few do. An argument whose name
-    fits a field (``type=node`` beside a feature's ``type``) is no word to seek elsewhere."""
+    """An argument no field's name fits nor value holds whole (``title_word=indigo``,
+    ``author=Laine`` under MARC's numeric tags): the short text fields holding it at a
+    word's start, when few do (see :func:`~mcp_sim.prompting.value_fields.containing`)."""
     if not isinstance(value, str) or len(value.strip()) < LEAST_WORD or _kind(value) != "string":
         return None
     if how.words and _by_name(schema, how.words, "eq", "string")[1]:
-        return None
+        return None  # a name that fits a field (``type=node``) says where to look: not here
     fields = containing(schema, value)
     if not fields or len(fields) > _MAX_VALUE_FIELDS:
         return None
@@ -231,9 +230,8 @@ def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> C
 def _epoch_bound(
     schema: FieldSchema, name: str, value: Any, how: ArgumentName
 ) -> Constraint | None:
-    """A bound written as epoch milliseconds (or seconds) on a field of dates its name names
-    (HubSpot's ``createdate`` ``BETWEEN 1712793600000`` over ``"2024-04-11T03:03:20Z"``): the
-    bound as the time it stands for."""
+    """A bound in epoch milliseconds (or seconds) on a field of dates its name names (HubSpot's
+    ``createdate`` ``BETWEEN 1712793600000`` over ISO text), as the time it stands for."""
     when = epoch_time(value)
     if when is None or not how.words:
         return None
