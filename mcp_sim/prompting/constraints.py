@@ -18,6 +18,7 @@ from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_sim.prompting.epoch_times import epoch_time
 from mcp_sim.prompting.field_names import (
     ArgumentName,
     name_score,
@@ -37,7 +38,15 @@ from mcp_sim.prompting.record_fields import (
     kind_of_value,
 )
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
-from mcp_sim.prompting.value_fields import ID_WORDS, assign_ranges, by_prefix, of_magnitude
+from mcp_sim.prompting.value_fields import (
+    ID_WORDS,
+    LEAST_WORD,
+    assign_ranges,
+    by_prefix,
+    containing,
+    numbering,
+    of_magnitude,
+)
 from mcp_sim.runtime.state_shape import normalize
 
 NAME_FIT = 0.6
@@ -170,9 +179,23 @@ def _holds(schema: FieldSchema, fields: list[str], value: Any) -> bool:
     return any(p in _by_value(schema, value) for p in fields)
 
 
+def _contained(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
+    """An argument no field's name fits nor value holds whole (``title_word=indigo``,
+    ``author=Laine`` under MARC's numeric tags): the short text fields holding it at a
+    word's start, when few do (see :func:`~mcp_sim.prompting.value_fields.containing`)."""
+    if not isinstance(value, str) or len(value.strip()) < LEAST_WORD or _kind(value) != "string":
+        return None
+    if how.words and _by_name(schema, how.words, "eq", "string")[1]:
+        return None  # a name that fits a field (``type=node``) says where to look: not here
+    fields = containing(schema, value)
+    if not fields or len(fields) > _MAX_VALUE_FIELDS:
+        return None
+    return Constraint(name, "contains", value, tuple(fields), 0.0)
+
+
 def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
-    """The fields of ``kind`` most records hold, but not identifiers (a numeric id is no
-    measure a range bounds)."""
+    """The fields of ``kind`` most records hold, but not identifiers (a numeric id, or a
+    numbering no name says is one, is no measure a range bounds)."""
     found = [
         p
         for p, info in schema.fields.items()
@@ -180,6 +203,7 @@ def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
         and info.sorts_as == kind
         and info.records * 2 >= schema.sampled
         and not (info.words and info.words[-1][-1] in ID_WORDS)
+        and not numbering(info, schema.step)
     ]
     # Records keyed by their time (a series' readings) are bounded by it, if by no other.
     return found or ([SELF] if kind == "date" and schema.time_keyed else [])
@@ -203,6 +227,18 @@ def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> C
     return exact if sure else None
 
 
+def _epoch_bound(
+    schema: FieldSchema, name: str, value: Any, how: ArgumentName
+) -> Constraint | None:
+    """A bound in epoch milliseconds (or seconds) on a field of dates its name names (HubSpot's
+    ``createdate`` ``BETWEEN 1712793600000`` over ISO text), as the time it stands for."""
+    when = epoch_time(value)
+    if when is None or not how.words:
+        return None
+    fit, fields = _by_name(schema, how.words, how.op, "date")
+    return Constraint(name, how.op, when, tuple(fields), fit) if fields else None
+
+
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     kind = _kind(value)
     op = how.op
@@ -212,6 +248,12 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
         op, how = "eq", ArgumentName("eq", tokens(name))
     if op == "text":
         return Constraint(name, "text", value, (), 0.5)
+    if (
+        op in ("min", "max")
+        and kind == "number"
+        and (dated := _epoch_bound(schema, name, value, how))
+    ):
+        return dated
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
     if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
         # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
@@ -298,10 +340,15 @@ def _exclusive(constraints: list[Constraint]) -> list[Constraint]:
 
 
 def read_collection(
-    schema: FieldSchema, arguments: dict[str, Any], told: Set[str] = frozenset()
+    schema: FieldSchema,
+    arguments: dict[str, Any],
+    told: Set[str] = frozenset(),
+    loose: Set[str] = frozenset(),
 ) -> Reading:
     """The constraints ``arguments`` put on the records of ``schema``'s collection (``told``:
-    the words of the tool's name and description, which choose the dates a period bounds)."""
+    the words of the tool's name and description, which choose the dates a period bounds;
+    ``loose``: the arguments whose text no record holds whole, sought inside values when
+    nothing else ties them to a field)."""
     found: list[Constraint] = []
     named = 0.0
     for name, value in scalar_arguments(arguments):
@@ -314,6 +361,8 @@ def read_collection(
             if period
             else _read(schema, name, value, how)
         )
+        if constraint is None and how.op == "eq" and name in loose:
+            constraint = _contained(schema, name, value, how)
         if constraint is not None:
             found.append(constraint)
         elif how.op == "match" and names_collection(schema.collection, value):

@@ -53,10 +53,11 @@ from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.search_hops import referring
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.tool_asks import asked_collections, asked_words, tool_words
+from mcp_sim.prompting.value_fields import LEAST_WORD
 from mcp_sim.prompting.value_labels import equal_labels
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import Collection, record_pointer
+from mcp_sim.runtime.state_shape import Collection, normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
 
@@ -100,6 +101,23 @@ def _other_kinds(asked: set[str], found: str) -> set[str]:
     return {p for p in asked if tokens(p.rsplit("/", 1)[-1]) != own}
 
 
+def _loose(overlay: StateOverlay, arguments: dict[str, Any]) -> set[str]:
+    """The arguments whose text no record holds whole nor is keyed by (``title_word=indigo``,
+    ``author=Laine``): a value a record holds names that record, but one none holds may be a
+    word inside values (see :func:`mcp_sim.prompting.constraints.read_collection`)."""
+    found: set[str] = set()
+    for name, value in scalar_arguments(arguments):
+        label = normalize(value) if isinstance(value, str) else None
+        if (
+            label is not None
+            and len(label) >= LEAST_WORD
+            and not overlay.holders(label)
+            and not overlay.key_hits(label)
+        ):
+            found.add(name)
+    return found
+
+
 MOST_PARTIAL = 200
 """Records meeting some constraints of a nested search kept, best first."""
 LINKED_SEARCHES = 2
@@ -129,7 +147,10 @@ class FieldSearch:
         named, told = _named(tool)
         ids = {c.pointer: c.id_field for c in collections}
         asked = asked_collections(*_said(tool), list(schemas)) if tool is not None else set()
-        readings, lookup = rank_readings([*schemas.values()], arguments, named, ids, asked, told)
+        loose = _loose(self.overlay, arguments)
+        readings, lookup = rank_readings(
+            [*schemas.values()], arguments, named, ids, asked, told, loose
+        )
         if not readings:
             return []
         first = searched_reading(readings, collections, arguments)

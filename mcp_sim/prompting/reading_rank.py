@@ -30,6 +30,7 @@ def rank_readings(
     id_fields: dict[str, str | None],
     asked: Set[str] = frozenset(),
     told: Set[str] = frozenset(),
+    loose: Set[str] = frozenset(),
 ) -> tuple[list[Reading], bool]:
     """The collections whose records the arguments select, best first (most constraints,
     best names, named by the tool: ``named`` holds the words of its name), with their
@@ -39,14 +40,15 @@ def rank_readings(
     those whose field merely holds its key (a depot's vehicles by ``depotCode``) only when
     the tool asks for a list of records (``asked``: see :func:`asked_collections`; a depot's
     drivers, not the depot's record). The flag says
-    whether the arguments named a record by key."""
+    whether the arguments named a record by key; ``loose``: as
+    :func:`~mcp_sim.prompting.constraints.read_collection` takes it."""
     found: list[Reading] = []
     keys: set[str] = set()
     told_of: set[str] = set()
     kinds = state_kinds(schemas)
     values = {v for _, value in scalar_arguments(arguments) for v in _labels(value)}
     for schema in schemas:
-        reading = own_kind(read_collection(schema, arguments, told), kinds, id_fields)
+        reading = own_kind(read_collection(schema, arguments, told, loose), kinds, id_fields)
         if not reading.constraints:
             continue
         if is_lookup(reading, id_fields.get(schema.collection)) and not _queried(reading):

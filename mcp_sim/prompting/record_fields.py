@@ -240,6 +240,9 @@ class FieldSchema:
     collection: str
     fields: dict[str, FieldInfo]
     sampled: int
+    step: int = 1
+    """The sample takes every ``step``-th record (a numbering's sampled values lie ``step``
+    apart)."""
 
     @property
     def time_keyed(self) -> bool:
@@ -275,7 +278,7 @@ class FieldSchema:
                     _note(info, value)
         for info in fields.values():
             _note_epoch(info)
-        return cls(collection, fields, len(sample))
+        return cls(collection, fields, len(sample), step)
 
 
 def _note_epoch(info: FieldInfo) -> None:

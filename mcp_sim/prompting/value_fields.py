@@ -7,12 +7,16 @@ then says nothing, but its value does. An equality names the fields holding its 
 (:func:`range_distance`): ``min_top_speed=177`` is a bound on the field holding 60 to 250,
 not on the one holding 300 to 6400, nor on a calendar's dates. Bounds of one name
 (``min_floor`` and ``max_floor``) bound one field, and a field another argument claims is
-not taken again (:func:`assign_ranges`).
+not taken again (:func:`assign_ranges`), nor is a numbering no name says is an id
+(:func:`numbering`). A word no record holds whole is sought inside the short text fields
+(:func:`containing`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from itertools import pairwise
 from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
@@ -165,6 +169,53 @@ def assign_ranges(
         for argument, _, _ in members:
             chosen[argument] = best
     return chosen
+
+
+_LEAST_NUMBERED = 10
+"""Values a field needs in the sample for their spacing to tell a numbering."""
+_YEAR_WORDS = frozenset({"year", "years", "yr"})
+_EVEN_SHARE = 0.5
+"""Share of the gaps between a numbering's sampled values that are the sample's step."""
+
+
+def numbering(info: FieldInfo, step: int) -> bool:
+    """Whether a field numbers what holds it (Koha's biblionumbers ``1001``, ``1002``, ...,
+    its copies' ``20001``, ... under tags no name says are ids): whole numbers none seen
+    twice, most lying one apart, or as far apart as the records the sample takes (every
+    ``step``-th). Such numbers may lie among years, but are no measure a range bounds."""
+    if info.values != len(info.distinct) or info.values < _LEAST_NUMBERED:
+        return False
+    if info.words and info.words[-1][-1] in _YEAR_WORDS:
+        return False  # a field its name says holds years holds a measure of time
+    if not all(v.isdigit() for v in info.distinct):
+        return False
+    numbers = sorted(int(v) for v in info.distinct)
+    gaps = [b - a for a, b in pairwise(numbers)]
+    return sum(1 for g in gaps if g in (1, step)) >= _EVEN_SHARE * len(gaps)
+
+
+LEAST_WORD = 3
+"""Characters a value needs to be sought inside other values (``t`` is inside anything)."""
+
+
+def containing(schema: FieldSchema, value: Any) -> list[str]:
+    """The short text fields whose values hold ``value`` at the start of a word (a word of a
+    title, a surname's start, a code inside a fixed-length field), those holding the most
+    such values first (ties all kept); none when no sampled value does."""
+    needle = str(value).strip().casefold()
+    starts = re.compile(r"(?<![^\W_])" + re.escape(needle))
+    counts: dict[str, int] = {}
+    for path, info in schema.fields.items():
+        # Prose (``text``) mentions many words in passing; short values are what is searched.
+        # A word inside an identifier is part of a composed key (``tree`` of ``tree/1013``),
+        # which the lookups by key read.
+        named_id = bool(info.words) and info.words[-1][-1] in ID_WORDS
+        if needle and path != SELF and info.kind == "string" and not named_id:
+            found = sum(1 for v in info.distinct if needle in v and starts.search(v))
+            if found:
+                counts[path] = found
+    most = max(counts.values(), default=0)
+    return [p for p, n in counts.items() if n == most]
 
 
 def _free_text(schema: FieldSchema, named: list[str]) -> list[str]:

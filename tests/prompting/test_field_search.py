@@ -469,3 +469,24 @@ def test_an_argument_naming_an_object_matches_the_value_inside_that_object() -> 
     assert {c.argument: c.fields for c in reading.constraints} == {
         "assignee": ("assignee/displayName",)
     }
+
+
+def test_words_no_record_holds_whole_are_sought_inside_coded_fields() -> None:
+    """A catalogue whose fields go by codes no argument's name fits: a title word and a
+    surname's start, which no record holds whole, are sought at a word's start inside the
+    short values; the records holding both come first."""
+    words, names = ["indigo", "amber", "kelp", "vale"], ["Laine", "Petrov", "Quist"]
+    records = [
+        {"ti": f"{words[i % 4].title()} {words[(i + 1) % 4]} :", "ma": f"{names[i % 3]}, Uma,"}
+        for i in range(60)
+    ]
+    world = world_of({"records": records}, ("search_catalog", "Records by word and author."))
+    result, *_ = FieldSearch(overlay_of(world), world.state).search(
+        world.tool("search_catalog"), {"title_word": "indigo", "author": "Lain"}
+    )
+    expected = [
+        f"/records/{i}"
+        for i, r in enumerate(records)
+        if "indigo" in r["ti"].lower() and r["ma"].startswith("Lain")
+    ]
+    assert expected and result.full == expected

@@ -14,7 +14,7 @@ from mcp_sim.prompting.key_names import key_label, key_names, respelt
 from mcp_sim.prompting.record_fields import FieldSchema, magnitude
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.search_result import sub_record
-from mcp_sim.prompting.value_fields import range_distance
+from mcp_sim.prompting.value_fields import containing, numbering, range_distance
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
 
@@ -208,3 +208,85 @@ def test_a_bound_takes_no_field_whose_values_only_span_it() -> None:
     dated = FieldSchema.of("/books", [(str(n), record(n, True)) for n in range(40)])
     (bound,) = read_collection(dated, {"published_to": 2208}).constraints
     assert bound.fields == ("year",)
+
+
+WORDS = ["indigo", "amber", "kelp", "vale"]
+SURNAMES = ["Laine", "Petrov", "Quist"]
+
+
+def catalogue() -> list[tuple[str, Any]]:
+    """MARC-like records: codes (``ti``: a title) no argument's name fits, a title and an author
+    written with ISBD punctuation, a year inside a date string, and a record number
+    (``rn``) among the years."""
+    return [
+        (
+            str(i),
+            {
+                "ti": f"{WORDS[i % 4].title()} {WORDS[(i + 1) % 4]} :",
+                "ma": f"{SURNAMES[i % 3]}, Uma,",
+                "pd": f"{1950 + (i * 7) % 60}.",
+                "rn": str(1001 + i),
+                "ty": ["BK", "DVD"][i % 2],
+            },
+        )
+        for i in range(60)
+    ]
+
+
+def test_a_numbering_is_no_measure_a_bound_takes() -> None:
+    catalogue_schema = FieldSchema.of("/records", catalogue())
+    assert numbering(catalogue_schema.fields["rn"], catalogue_schema.step)
+    engines_schema = schema()
+    for measure in ("vmax", "storey", "info/rated"):
+        assert not numbering(engines_schema.fields[measure], engines_schema.step)
+    # Sampled every n-th record, a numbering's values lie n apart.
+    many = FieldSchema.of("/records", [(str(i), {"rn": str(5000 + i)}) for i in range(2000)])
+    assert many.step == 10 and numbering(many.fields["rn"], many.step)
+    reading = read_collection(catalogue_schema, {"published_to": 2008})
+    assert all("rn" not in c.fields for c in reading.constraints)
+
+
+def test_loose_words_are_sought_at_a_word_start_inside_short_values() -> None:
+    catalogue_schema = FieldSchema.of("/records", catalogue())
+    assert containing(catalogue_schema, "indigo") == ["ti"]
+    assert containing(catalogue_schema, "Lain") == ["ma"]
+    assert containing(catalogue_schema, "ndigo") == []  # inside a word, not at its start
+    arguments = {"title_word": "indigo", "author": "Laine", "format": "BK"}
+    loose = {"title_word", "author"}
+    found = {
+        c.argument: (c.op, c.fields)
+        for c in read_collection(catalogue_schema, arguments, loose=loose).constraints
+    }
+    assert found["title_word"] == ("contains", ("ti",))
+    assert found["author"] == ("contains", ("ma",))
+    assert found["format"] == ("eq", ("ty",))
+    # Without ``loose`` (a value some record holds whole), the words are not sought.
+    plain = read_collection(catalogue_schema, arguments).constraints
+    assert [c.argument for c in plain] == ["format"]
+    # Nor is a word of two letters, nor an argument whose name fits a field.
+    short = read_collection(catalogue_schema, {"title_word": "in"}, loose={"title_word"})
+    assert not short.constraints
+
+
+def test_a_bound_in_epoch_milliseconds_bounds_the_dates_its_name_names() -> None:
+    """HubSpot's ``createdate BETWEEN 1712793600000 AND 1717459200000`` over a company's
+    ``createdate`` written as ISO text: the bounds are the times they stand for, on the
+    named field, not on revenues whose numbers lie around them."""
+    companies = [
+        (
+            str(i),
+            {
+                "properties": {
+                    "createdate": f"2024-0{1 + i % 9}-1{i % 10}T03:03:20.417Z",
+                    "annualrevenue": str(1_700_000_000_000 + i * 10**9),
+                }
+            },
+        )
+        for i in range(60)
+    ]
+    arguments = {"createdate_min": "1712793600000", "createdate_max": "1717459200000"}
+    found = read_collection(FieldSchema.of("/companies", companies), arguments).constraints
+    assert [(c.op, c.value, c.fields) for c in found] == [
+        ("min", "2024-04-11T00:00:00Z", ("properties/createdate",)),
+        ("max", "2024-06-04T00:00:00Z", ("properties/createdate",)),
+    ]
