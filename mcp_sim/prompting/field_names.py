@@ -189,7 +189,10 @@ def read_argument(name: str) -> ArgumentName:
         return ArgumentName("eq", ())
     if len(raw) == 1 and raw[0] in TEXT_NAMES:
         return ArgumentName("text", ())
-    if any(w in CONTROL_NAMES for w in raw) and all(
+    # A leading underscore marks a query's own parameters (Datasette's ``_size``, FHIR's
+    # ``_count``), so there a size word alone shapes the answer; ``_id`` still selects.
+    meta = name.startswith("_")
+    if (meta or any(w in CONTROL_NAMES for w in raw)) and all(
         w in CONTROL_NAMES or w in _CONTROL_TOO for w in raw
     ):
         return ArgumentName("eq", words, control=True)

@@ -23,6 +23,9 @@ def test_a_page_size_and_a_query_match_read_as_what_they_are() -> None:
     # GraphQL's ``first``/``last`` page a list, as ``limit`` does; ``first_name`` is a field.
     assert read_argument("first").control and read_argument("last").control
     assert not read_argument("first_name").control
+    # A query's own parameters start with an underscore: ``_size: 0`` asks for no rows.
+    assert read_argument("_size").control and read_argument("_max").control
+    assert not read_argument("size").control and not read_argument("_id").control
     # A query's ``from:alice`` (see ``prompting/scalar_arguments.py``) matches a sender.
     assert (read_argument("from_matches").op, read_argument("from_matches").words) == (
         "match",
