@@ -17,6 +17,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.prompting.changed_records import changed_terms, changed_values
 from mcp_sim.prompting.constraints import (
     Constraint,
     Reading,
@@ -28,7 +29,6 @@ from mcp_sim.prompting.field_tables import (
     Places,
     held_values,
     own_terms,
-    record_terms,
     value_test,
 )
 from mcp_sim.prompting.joins import FEW_DIRECT, two_hop
@@ -271,22 +271,16 @@ class FieldSearch:
             for pointer, words in self.tables.word_sets(collection).items():
                 if pointer not in changed and wanted <= words:
                     hits.add(pointer)
-            for pointer, facts in changed.items():
-                if (
-                    facts is not None
-                    and holds(self.overlay, collection.pointer, pointer)
-                    and wanted <= record_terms(resolve(self.state, pointer))
-                ):
+            for pointer, words in changed_terms(self.overlay, self.state, collection.pointer):
+                if wanted <= words:
                     hits.add(pointer)
             return hits
         test = value_test(constraint)
         for path in constraint.fields:
             hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
-            for pointer, facts in changed.items():
-                if facts is None or not holds(self.overlay, collection.pointer, pointer):
-                    continue
-                record = resolve(self.state, pointer)
-                if any(test(v) for v in held_values(facts.key, record, path)):
+            now = changed_values(self.overlay, self.state, collection.pointer, path)
+            for pointer, values in now:
+                if any(test(v) for v in values):
                     hits.add(pointer)
         return hits
 

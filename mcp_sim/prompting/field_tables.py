@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Container, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint
@@ -366,6 +366,8 @@ class Places:
     tables: FieldTables
     collection: Collection
     changed: Container[str]
+    labels: dict[int, tuple[Constraint, set[str]]] = field(default_factory=dict, compare=False)
+    """Each constraint's :func:`equal_labels`, read once: :meth:`of` runs per record found."""
 
     def record(self, pointer: str) -> Any:
         """The record at ``pointer`` as the session has it, when it has not changed it (as
@@ -379,8 +381,7 @@ class Places:
         if constraint.op != "eq" or pointer in self.changed:
             return None
         index = self.tables.places(self.collection, path)
-        return [
-            i
-            for label in equal_labels(constraint.value)
-            for i in index.get(label, {}).get(pointer, ())
-        ]
+        known = self.labels.get(id(constraint))
+        if known is None or known[0] is not constraint:
+            known = self.labels[id(constraint)] = (constraint, equal_labels(constraint.value))
+        return [i for label in known[1] for i in index.get(label, {}).get(pointer, ())]

@@ -62,10 +62,6 @@ def note(value: Any, brief: bool = False) -> str:
     return f"<outlined: {len(str(value))} characters>"
 
 
-def _on_focus(pointer: str, focus: set[str]) -> bool:
-    return any(f == pointer or f.startswith(pointer + "/") for f in focus)
-
-
 def trimmed(
     value: Any,
     focus: set[str],
@@ -95,6 +91,9 @@ class _Trimmer:
     ) -> None:
         self.focus, self.limit, self.sizes, self.brief = focus, limit, sizes, brief
         self.opened = opened
+        # Each focus and the places on the way to it, looked up rather than compared with
+        # every focus at every part (a search's focus may hold hundreds of places).
+        self.ways = {f[:at] for f in focus for at, c in enumerate(f) if c == "/"} | focus
 
     def size(self, value: Any) -> int:
         known = self.sizes.get(id(value))
@@ -102,15 +101,27 @@ class _Trimmer:
             known = self.sizes[id(value)] = size(value)
         return known
 
+    def on_focus(self, pointer: str) -> bool:
+        """Whether ``pointer`` is a focus or on the way to one."""
+        return pointer in self.ways
+
     def inside_focus(self, pointer: str) -> bool:
-        return any(pointer == f or pointer.startswith(f + "/") for f in self.focus)
+        """Whether ``pointer`` is a focus or inside one."""
+        if pointer in self.focus:
+            return True
+        at = pointer.find("/")
+        while at != -1:
+            if pointer[:at] in self.focus:
+                return True
+            at = pointer.find("/", at + 1)
+        return False
 
     def trim(self, value: Any, pointer: str, item: bool = False) -> Any:
         if pointer and self.inside_focus(pointer):
             return value
         if not isinstance(value, dict | list) or self.size(value) <= self.limit:
             return value
-        if not pointer or _on_focus(pointer, self.focus):
+        if not pointer or self.on_focus(pointer):
             if isinstance(value, dict):
                 return self.trim_object(value, pointer)
             return [self.trim(v, f"{pointer}/{i}", item=True) for i, v in enumerate(value)]
@@ -145,7 +156,7 @@ class _Trimmer:
         entries = bool(pointer) and is_map(value)
         for key, item in value.items():
             inner = f"{pointer}/{escape(key)}"
-            if _on_focus(inner, self.focus) or self.inside_focus(inner):
+            if self.on_focus(inner) or self.inside_focus(inner):
                 kept[key] = self.trim(item, inner)
                 continue
             if (

@@ -5,7 +5,8 @@ name, the page asked for, the legs of a two-hop join, the answer's count field).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from mcp_sim.prompting.constraints import Constraint, Reading
@@ -43,6 +44,9 @@ class SearchResult:
     count: CountField | None = None
     """The answer's field for how many records meet every constraint (see
     :mod:`mcp_sim.prompting.search_count`), when the tool tells one."""
+    focused: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
+    """Each record's :meth:`focus_of`, found once: a summary reads it for every record met,
+    the picks again for those a view shows."""
 
     @property
     def meeting(self) -> list[str]:
@@ -56,6 +60,12 @@ class SearchResult:
     def focus_of(self, pointer: str, record: Any) -> set[str]:
         """The sub-records of ``record`` holding the values the constraints name (a
         calendar's requested date, an order's matching item)."""
+        known = self.focused.get(pointer)
+        if known is None:
+            known = self.focused[pointer] = frozenset(self._focus(pointer, record))
+        return set(known)
+
+    def _focus(self, pointer: str, record: Any) -> set[str]:
         found: set[str] = set()
         if self.nested is not None:
             return found
@@ -79,6 +89,7 @@ def _meeting(record: Any, path: str, test: Callable[[Any], bool]) -> Iterator[st
     return (inner for inner, value in values_at(record, path) if test(value))
 
 
+@lru_cache(maxsize=65_536)
 def sub_record(inner: str) -> str:
     """The sub-record a value sits in: ``/dates/2024-05-01/prices/economy`` →
     ``/dates/2024-05-01``, ``/units/3/units/0/code`` → ``/units/3/units/0`` (the nearest

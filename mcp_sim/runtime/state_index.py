@@ -192,6 +192,9 @@ class StateOverlay:
     holds them, and the store's outline names them beside its patterns."""
     view: Any = None
     """The state as views read it: ``state``, or its values decoded, its lines of records read."""
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What views read from this state version once for all its calls (a commit makes a new
+    overlay, with none): see :mod:`mcp_sim.prompting.changed_records`."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
         """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""

@@ -9,7 +9,7 @@ import pytest
 
 from mcp_sim.prompting import records_section as records_section_module
 from mcp_sim.prompting.grounding import Pick
-from mcp_sim.prompting.record_render import record_line, trimmed
+from mcp_sim.prompting.record_render import _Trimmer, record_line, trimmed
 from mcp_sim.prompting.records_section import records_section
 
 
@@ -118,3 +118,16 @@ def test_room_left_at_the_end_opens_a_named_records_list() -> None:
     picks = [Pick("/blocks/p1", "named"), Pick("/pages/0", "named")]
     section = records_section(state, picks, [], 1_800)
     assert '"results":[{' in section and '- /pages/0: {"id":"p1"' in section
+
+
+def test_a_part_is_on_the_way_to_a_focus_or_inside_one_as_the_pointers_compare() -> None:
+    # The trimmer looks the places up rather than comparing each with every focus.
+    focus = {"/dates/2025-05-01", "/units/3/units/0", "/a~1b", ""}
+    trimmer = _Trimmer(focus, 100, {})
+    places = ["", "/dates", "/dates/2025-05-01/price", "/dates/2025-05-0", "/units/3", "/units"]
+    places += ["/units/3/units/0/code", "/units/3/units/01", "/a~1b/c", "/a", "/x"]
+    for place in places:
+        on = any(f == place or f.startswith(place + "/") for f in focus)
+        inside = any(place == f or place.startswith(f + "/") for f in focus)
+        assert (trimmer.on_focus(place), trimmer.inside_focus(place)) == (on, inside), place
+    assert _Trimmer(set(), 100, {}).inside_focus("/dates") is False
