@@ -67,8 +67,10 @@ def fit_budget(
     tools)."""
     if context_tokens is None:
         return PromptBudget(state_tokens, turn_tokens, history_tokens, None, action_tokens)
-    room = context_tokens - max_tokens - system_tokens - CLOSING_TOKENS - action_tokens
-    wanted = state_tokens + turn_tokens + history_tokens
+    # The largest call shrinks with the other parts: a fixed one would leave a small window
+    # no room at all.
+    room = context_tokens - max_tokens - system_tokens - CLOSING_TOKENS
+    wanted = state_tokens + turn_tokens + history_tokens + action_tokens
     total = context_tokens - max_tokens
     if room >= wanted:
         return PromptBudget(state_tokens, turn_tokens, history_tokens, total, action_tokens)
@@ -76,8 +78,7 @@ def fit_budget(
         raise ValueError(
             f"a context window of {context_tokens} tokens leaves no room for the world: its "
             f"tools and description take about {system_tokens} tokens and the answer "
-            f"{max_tokens} and a call's arguments {action_tokens}; lower --max-tokens or "
-            "--action-budget, or serve the model with a longer context"
+            f"{max_tokens}; lower --max-tokens or serve the model with a longer context"
         )
     scale = room / wanted
     return PromptBudget(
@@ -85,5 +86,5 @@ def fit_budget(
         max(MIN_PART_TOKENS, int(turn_tokens * scale)),
         max(MIN_PART_TOKENS, int(history_tokens * scale)),
         total,
-        action_tokens,
+        max(MIN_PART_TOKENS, int(action_tokens * scale)) if action_tokens else 0,
     )

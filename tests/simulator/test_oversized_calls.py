@@ -73,7 +73,7 @@ async def test_the_largest_call_allowed_keeps_the_prompt_within_its_bound(
     assert sent <= system + simulator.budget.bound
 
 
-def test_a_known_window_keeps_room_for_the_largest_call() -> None:
+def test_a_known_window_keeps_room_for_the_largest_call_shrunk_with_the_rest() -> None:
     budget = fit_budget(
         8_000,
         2_000,
@@ -84,5 +84,18 @@ def test_a_known_window_keeps_room_for_the_largest_call() -> None:
         action_tokens=3_000,
     )
     parts = budget.state_tokens + budget.turn_tokens + budget.history_tokens
-    assert 500 + parts + 3_000 + CLOSING_TOKENS <= 12_000 - 1_000
-    assert budget.action_tokens == 3_000 and budget.bound == parts + 3_000 + CLOSING_TOKENS
+    assert 500 + parts + budget.action_tokens + CLOSING_TOKENS <= 12_000 - 1_000
+    # In proportion: a fixed 3,000 would leave a small window no room for the state.
+    assert 0 < budget.action_tokens < 3_000
+    assert abs(budget.action_tokens / budget.turn_tokens - 3_000 / 2_000) < 0.01
+    roomy = fit_budget(
+        8_000,
+        2_000,
+        16_000,
+        system_tokens=500,
+        context_tokens=64_000,
+        max_tokens=1_000,
+        action_tokens=3_000,
+    )
+    assert roomy.action_tokens == 3_000
+    assert roomy.bound == 8_000 + 2_000 + 16_000 + 3_000 + CLOSING_TOKENS
