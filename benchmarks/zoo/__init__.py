@@ -236,10 +236,13 @@ salesforce and datasette on 2026-11-27 as well, after their first measurement (.
 .56 after a round of development on the others) had shown query objects nested in arguments
 and rows kept as lines of text; osm, notion and hubspot on 2026-11-27 as well, after their first
 measurement (.75 overall, .74 after a round of development on the others) had shown searches
-by filter groups, typed property objects and map elements joined by member references. Held
-out now: s3, spotify and confluence, written on 2026-11-27 by someone not tuning the
+by filter groups, typed property objects and map elements joined by member references; s3,
+spotify and confluence on 2026-11-27 as well, after their first measurement (.63 overall, the
+same before and after a round of development on the others) had shown listings whose current
+entry only a flag marks, the same record simplified in several places and facts kept inside
+markup. Held out now: none, until new shapes are written by someone not tuning the
 retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"s3", "spotify", "confluence"})
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]

@@ -1,9 +1,9 @@
-"""The held-out zoo shapes hold what the services they copy serve: a versioned S3 bucket as
-``aws s3api`` prints it (``s3``), a label's catalogue through Spotify's Web API (``spotify``)
-and an operations space through Confluence Cloud's REST API (``confluence``); their computed
-answers are checked here against independent computations over the state, and their writes
-against what the services would change. (That each shape loads, is deterministic, makes every
-kind of call and answers from its state is checked with all the zoo's shapes.)"""
+"""The storage, music and wiki zoo shapes hold what the services they copy serve: a versioned
+S3 bucket as ``aws s3api`` prints it (``s3``), a label's catalogue through Spotify's Web API
+(``spotify``) and an operations space through Confluence Cloud's REST API (``confluence``);
+their computed answers are checked here against independent computations over the state, and
+their writes against what the services would change. (That each shape loads, is deterministic,
+makes every kind of call and answers from its state is checked with all the zoo's shapes.)"""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ BUCKET = "harrowby-analytics-prod"
 
 
 @pytest.mark.parametrize("shape", ["s3", "spotify", "confluence"])
-def test_the_same_seed_makes_the_same_held_out_world(shape: str) -> None:
+def test_the_same_seed_makes_the_same_storage_music_or_wiki_world(shape: str) -> None:
     first = generate(shape, 0.05, seed=11, episodes=2)
     assert generate(shape, 0.05, seed=11, episodes=2) == first
     assert generate(shape, 0.05, seed=12, episodes=2)[0]["state"] != first[0]["state"]
