@@ -53,11 +53,14 @@ from benchmarks.zoo.notion import Notion
 from benchmarks.zoo.orgchart import OrgChart
 from benchmarks.zoo.osm import Osm
 from benchmarks.zoo.parcels import Parcels
+from benchmarks.zoo.postgrest import Postgrest
 from benchmarks.zoo.prometheus import Prometheus
 from benchmarks.zoo.random_shapes import held_out, random_shape, seed_of
+from benchmarks.zoo.redis_stack import RedisStack
 from benchmarks.zoo.s3 import S3
 from benchmarks.zoo.salesforce import Salesforce
 from benchmarks.zoo.shape import Shape, record
+from benchmarks.zoo.sheets import Sheets
 from benchmarks.zoo.shop import Shop
 from benchmarks.zoo.slack import Slack
 from benchmarks.zoo.spotify import Spotify
@@ -112,6 +115,9 @@ SHAPES: dict[str, type[Shape]] = {
         S3,
         Spotify,
         Confluence,
+        Sheets,
+        Postgrest,
+        RedisStack,
     )
 }
 """Records in arrays (library); objects keyed by id with the id a field (fleet) and without it,
@@ -208,7 +214,21 @@ metadata.labels``, whose facts are rows of a Page Properties macro inside the XH
 storage-format body (people as ``ri:user`` account ids named only by the users list, statuses
 as ``status`` macros, dates as ``<time>``, services as links to page titles), the tree held only
 by each page's ``ancestors``, with tools taking CQL, the Page Properties Report and a summary of
-one property over it, and edits saved as the next version number (confluence).
+one property over it, and edits saved as the next version number (confluence); a wholesaler's
+order book in Google Sheets as the Sheets API serves it, three sheets held as one
+``values.batchGet`` with ``valueRenderOption=FORMULA`` (rows as arrays under A1 ranges, the
+header row the only field names, an order's customer, price and total as ``VLOOKUP`` and
+product formulas only the service evaluates), with tools taking A1 ranges, the Visualization
+API's query language (``select ... where ... group by``, answered as ``cols`` and ``rows`` of
+``{"v": ...}`` cells) and ``values.update``/``values.append`` (sheets); a studio's Supabase
+database as PostgREST serves it, each table as ``GET /<table>`` answers it beside the OpenAPI
+document whose column descriptions alone name the foreign keys, with tools taking query
+strings of ``column=op.value`` filters, ``select`` with renames, embedded resources and
+aggregates, and ``POST``/``PATCH`` answering the representation (postgrest); and a game's live
+store in Redis Stack as ``rdb --command json`` dumps it, flat composite keys whose names alone
+tell hashes, sets and sorted sets apart, with tools as Redis commands answered as node-redis
+decodes them (``HGETALL``, ``FT.SEARCH`` and ``FT.AGGREGATE`` in RediSearch's query language,
+``SORT ... BY player:*->xp GET player:*->name`` as the join, ``HSET``, ``ZINCRBY``) (redis).
 
 Each round keeps the shapes it measures last out of development: filesystem and ledger were
 held out first, then clinic and parcels, then conference, bikeshare and wetter. Once a round
@@ -236,10 +256,13 @@ salesforce and datasette on 2026-11-27 as well, after their first measurement (.
 .56 after a round of development on the others) had shown query objects nested in arguments
 and rows kept as lines of text; osm, notion and hubspot on 2026-11-27 as well, after their first
 measurement (.75 overall, .74 after a round of development on the others) had shown searches
-by filter groups, typed property objects and map elements joined by member references. Held
-out now: s3, spotify and confluence, written on 2026-11-27 by someone not tuning the
-retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"s3", "spotify", "confluence"})
+by filter groups, typed property objects and map elements joined by member references; s3,
+spotify and confluence on 2026-11-27 as well, after their first measurement (.63 overall, the
+same before and after a round of development on the others) had shown listings whose current
+entry only a flag marks, the same record simplified in several places and facts kept inside
+markup. Held out now: sheets, postgrest and redis, written on 2026-11-27 by someone not tuning
+the retrieval."""
+HELD_OUT: frozenset[str] = frozenset({"sheets", "postgrest", "redis"})
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]
