@@ -12,6 +12,7 @@ list them: a lookup lists records in that order.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -39,8 +40,6 @@ class _Update:
         self.changed = changed
         self.own: set[tuple[int, str]] = set()
         """(map, label) whose holders this version copied: its own to change."""
-        self.unsorted: set[tuple[int, str]] = set()
-        """Holders a record already changed before was added to, out of its place."""
         self._rank: dict[str, int] | None = None
 
     def hits(self, which: int, label: str) -> list[Hit]:
@@ -56,29 +55,56 @@ class _Update:
             self.maps.values[label] = dict(self.maps.values.get(label, {}))
         return self.maps.values[label]
 
-    def drop(self, pointer: str, facts: RecordFacts) -> None:
-        for which, labels in ((0, key_labels(pointer, facts)), (1, list(facts.inner_keys))):
-            for label in labels:
-                if label in (self.maps.keys if which == 0 else self.maps.inner_keys):
-                    hits = self.hits(which, label)
-                    hits[:] = [h for h in hits if h.pointer != pointer]
-        for label in facts.values:
+    def change(self, pointer: str, was: RecordFacts | None, facts: RecordFacts | None) -> None:
+        """The record at ``pointer`` now has ``facts`` (``None``: gone), where it had
+        ``was``: a label it holds still keeps its place among the holders."""
+        old_keys = key_labels(pointer, was) if was is not None else []
+        new_keys = key_labels(pointer, facts) if facts is not None else []
+        if old_keys != new_keys:
+            self._hits(0, pointer, [(label, "") for label in old_keys], [])
+            self._hits(0, pointer, [], [(label, "") for label in new_keys])
+        old_inner = was.inner_keys if was is not None else {}
+        new_inner = facts.inner_keys if facts is not None else {}
+        if old_inner != new_inner:
+            self._hits(1, pointer, list(old_inner.items()), [])
+            self._hits(1, pointer, [], list(new_inner.items()))
+        old_values = was.values if was is not None else {}
+        for label, inner in (facts.values if facts is not None else {}).items():
+            if label not in old_values:
+                self._add_value(pointer, label, inner)
+            elif old_values[label] != inner:
+                self.holders(label)[pointer] = inner
+        for label in old_values.keys() - (facts.values if facts is not None else {}).keys():
             if label in self.maps.values:
                 self.holders(label).pop(pointer, None)
 
-    def add(self, pointer: str, facts: RecordFacts) -> None:
+    def _hits(
+        self, which: int, pointer: str, gone: list[tuple[str, str]], new: list[tuple[str, str]]
+    ) -> None:
+        held = self.maps.keys if which == 0 else self.maps.inner_keys
+        for label, _ in gone:
+            if label in held:
+                hits = self.hits(which, label)
+                hits[:] = [h for h in hits if h.pointer != pointer]
         placed = pointer in self.before  # it keeps its place among the changed records
-        entries = [(0, label, "") for label in key_labels(pointer, facts)]
-        entries += [(1, label, inner) for label, inner in facts.inner_keys.items()]
-        for which, label, inner in entries:
+        for label, inner in new:
             hits = self.hits(which, label)
             if placed and hits and self.rank(hits[-1].pointer) > self.rank(pointer):
-                self.unsorted.add((which, label))
-            hits.append(Hit(pointer, inner))
-        for label, inner in facts.values.items():
-            held = self.holders(label)
-            if placed and held and self.rank(next(reversed(held))) > self.rank(pointer):
-                self.unsorted.add((2, label))
+                # Among the holders after it in the changed records' order, not last.
+                at = bisect_right(hits, self.rank(pointer), key=lambda h: self.rank(h.pointer))
+                hits.insert(at, Hit(pointer, inner))
+            else:
+                hits.append(Hit(pointer, inner))
+
+    def _add_value(self, pointer: str, label: str, inner: str) -> None:
+        held = self.holders(label)
+        placed = pointer in self.before
+        if placed and held and self.rank(next(reversed(held))) > self.rank(pointer):
+            items = list(held.items())
+            at = bisect_right(items, self.rank(pointer), key=lambda h: self.rank(h[0]))
+            items.insert(at, (pointer, inner))
+            self.maps.values[label] = dict(items)
+        else:
             held[pointer] = inner
 
     def rank(self, pointer: str) -> int:
@@ -87,14 +113,7 @@ class _Update:
         return self._rank[pointer]
 
     def tidy(self) -> FactMaps:
-        """The maps, each label's holders in order, labels no record holds any more gone."""
-        for which, label in self.unsorted:
-            if which == 2:
-                held = self.maps.values[label]
-                self.maps.values[label] = dict(sorted(held.items(), key=lambda h: self.rank(h[0])))
-            else:
-                hits = self.hits(which, label)
-                hits.sort(key=lambda h: self.rank(h.pointer))
+        """The maps, labels no record holds any more gone."""
         for which, label in self.own:
             if which == 2:
                 _drop_empty(self.maps.values, label)
@@ -114,10 +133,6 @@ def moved_on(maps: FactMaps, before: Changes, changed: Changes, updates: Changes
     update = _Update(maps, before, changed)
     for pointer, facts in updates.items():
         was = before.get(pointer)
-        if was is facts:
-            continue
-        if was is not None:
-            update.drop(pointer, facts=was)
-        if facts is not None:
-            update.add(pointer, facts)
+        if was is not facts:
+            update.change(pointer, was, facts)
     return update.tidy()
