@@ -11,7 +11,9 @@ tables that follows it (``tables ms``, see :mod:`mcp_sim.prompting.table_warmup`
 start once it is done, as they would a few seconds after a world is loaded; ``--no-wait``
 starts them at once, beside it), the first call's build, and the later calls' builds, mean,
 p95 and max: the per-call figures. A call's build runs from the call's start to the request
-reaching the model.
+reaching the model. ``write ms``: what a write call costs after the model's answer (the patch
+checked and committed, the session's index moved on to the new state), mean over the writes
+that changed something; a server pays it on every write.
 
 ``--digests FILE`` writes a SHA-256 per shape of every prompt's messages in order;
 ``--compare FILE`` checks them against an earlier run's file and exits 1 on a difference: a
@@ -84,16 +86,22 @@ async def shape_builds(
     digest = hashlib.sha256()
     builds: list[float] = []
     cpu: list[float] = []
+    applies: list[float] = []
     for call in calls:
         answer = f"<predicted_observation>\n{call['response']}\n</predicted_observation>"
         tool = world.tool(call["tool"])
-        if tool is not None and tool.effect == "write":
+        writes = tool is not None and tool.effect == "write"
+        if writes:
             answer += f"\n<state_patch>{json.dumps(call.get('patch') or [])}</state_patch>"
         model.answer, model.reached, model.reached_cpu, model.prompts = answer, None, None, []
         started, started_cpu = time.perf_counter(), time.thread_time()
         await simulator.call(str(call["episode"]), call["tool"], call["arguments"])
         if not model.prompts:
             continue
+        if writes and model.reached is not None and call.get("patch"):
+            # What a server pays after the model's answer: the patch checked and committed,
+            # the session's index moved on.
+            applies.append((time.perf_counter() - model.reached) * 1000)
         builds.append(((model.reached or started) - started) * 1000)
         cpu.append(((model.reached_cpu or started_cpu) - started_cpu) * 1000)
         digest.update(json.dumps(model.prompts[0], sort_keys=True).encode())
@@ -104,6 +112,7 @@ async def shape_builds(
         "tables_ms": tables_ms,
         "builds": builds,
         "cpu": cpu,
+        "applies": applies,
         "digest": digest.hexdigest(),
     }
 
@@ -115,15 +124,16 @@ def spread(values: list[float]) -> tuple[float, float, float]:
 
 
 def row(shape: str, figures: dict[str, Any]) -> str:
-    """One shape's line: index, tables, first call, later calls' mean / p95 / max (ms, wall), and
-    the later calls' CPU mean / p95 (ms)."""
+    """One shape's line: index, tables, first call, later calls' mean / p95 / max (ms, wall), the
+    later calls' CPU mean / p95 (ms), and the writes' commits (count, mean ms, wall)."""
     first = figures["builds"][0] if figures["builds"] else 0.0
     mean, p95, most = spread(figures["builds"][1:])
     cpu_mean, cpu_p95, _ = spread(figures["cpu"][1:])
     return (
         f"{shape}\t{len(figures['builds'])}\t{figures['index_ms']:.0f}\t"
         f"{figures['tables_ms']:.0f}\t{first:.0f}\t"
-        f"{mean:.1f}\t{p95:.0f}\t{most:.0f}\t{cpu_mean:.1f}\t{cpu_p95:.0f}"
+        f"{mean:.1f}\t{p95:.0f}\t{most:.0f}\t{cpu_mean:.1f}\t{cpu_p95:.0f}\t"
+        f"{len(figures['applies'])}\t{spread(figures['applies'])[0]:.1f}"
     )
 
 
@@ -137,28 +147,36 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compare", type=Path, help="check digests against this file")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the calls")
     parser.add_argument(
+        "--include-held-out", action="store_true", help="run the held-out shapes too"
+    )
+    parser.add_argument(
         "--no-wait", action="store_true", help="start the calls beside the tables' build"
     )
     args = parser.parse_args(argv[1:])
     profile = cProfile.Profile() if args.profile else None
-    print("shape\tcalls\tindex ms\ttables ms\tfirst ms\tmean ms\tp95 ms\tmax ms\tcpu mean\tcpu p95")
+    print(
+        "shape\tcalls\tindex ms\ttables ms\tfirst ms\tmean ms\tp95 ms\tmax ms\tcpu mean\t"
+        "cpu p95\twrites\twrite ms"
+    )
     digests: dict[str, str] = {}
     later: list[float] = []
     later_cpu: list[float] = []
-    for shape in chosen_shapes(args.shapes, include_held_out=False):
+    applies: list[float] = []
+    for shape in chosen_shapes(args.shapes, include_held_out=args.include_held_out):
         spec, calls = generate(shape, args.size_mb, args.seed, args.episodes)
         world = World.model_validate(spec)
         figures = anyio.run(shape_builds, world, calls, profile, not args.no_wait)
         digests[shape] = figures["digest"]
         later.extend(figures["builds"][1:])
         later_cpu.extend(figures["cpu"][1:])
+        applies.extend(figures["applies"])
         print(row(shape, figures), flush=True)
     if later:
         mean, p95, most = spread(later)
         cpu_mean, cpu_p95, _ = spread(later_cpu)
         print(
             f"ALL later calls\t{len(later)}\t\t\t\t{mean:.1f}\t{p95:.0f}\t{most:.0f}\t"
-            f"{cpu_mean:.1f}\t{cpu_p95:.0f}"
+            f"{cpu_mean:.1f}\t{cpu_p95:.0f}\t{len(applies)}\t{spread(applies)[0]:.1f}"
         )
     if profile is not None and args.profile is not None:
         profile.dump_stats(str(args.profile))

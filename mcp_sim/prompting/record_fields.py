@@ -243,6 +243,9 @@ class FieldSchema:
     step: int = 1
     """The sample takes every ``step``-th record (a numbering's sampled values lie ``step``
     apart)."""
+    texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """A field's distinct values in one text, joined on first use (see
+    :func:`~mcp_sim.prompting.value_fields.containing`)."""
 
     @property
     def time_keyed(self) -> bool:

@@ -211,11 +211,21 @@ def containing(schema: FieldSchema, value: Any) -> list[str]:
         # which the lookups by key read.
         named_id = bool(info.words) and info.words[-1][-1] in ID_WORDS
         if needle and path != SELF and info.kind == "string" and not named_id:
+            if needle not in _text(schema, path):
+                continue  # one search rules out a field no value of which holds the text
             found = sum(1 for v in info.distinct if needle in v and starts.search(v))
             if found:
                 counts[path] = found
     most = max(counts.values(), default=0)
     return [p for p, n in counts.items() if n == most]
+
+
+def _text(schema: FieldSchema, path: str) -> str:
+    """The distinct values of a field in one text (a schema's sample is read once, whole)."""
+    text = schema.texts.get(path)
+    if text is None:
+        text = schema.texts[path] = "\n".join(schema.fields[path].distinct)
+    return text
 
 
 def _free_text(schema: FieldSchema, named: list[str]) -> list[str]:

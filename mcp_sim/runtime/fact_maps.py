@@ -29,18 +29,24 @@ def add_facts(
     pointer: str,
     facts: RecordFacts,
 ) -> None:
-    from_key = keys.setdefault(normalize(facts.key) or facts.key.casefold(), [])
-    from_key.append(Hit(pointer, ""))
-    said = key_values(facts.key)
-    if len(said) > 1:
-        # A series' reading answers to its time, the key of the series (its source is the
-        # key of a time's map, which every time has: a value to match, not a name).
-        keys.setdefault(normalize(said[0]) or said[0], []).append(Hit(pointer, ""))
-    if WILDCARD in facts.collection.rpartition("/")[2]:
-        # A flat store's record answers to its whole stored key too (``bike:B10442``).
-        stored = unescape(pointer.rpartition("/")[2])
-        keys.setdefault(normalize(stored) or stored.casefold(), []).append(Hit(pointer, ""))
+    for label in key_labels(pointer, facts):
+        keys.setdefault(label, []).append(Hit(pointer, ""))
     for label, inner in facts.inner_keys.items():
         inner_keys.setdefault(label, []).append(Hit(pointer, inner))
     for label, inner in facts.values.items():
         values.setdefault(label, {})[pointer] = inner
+
+
+def key_labels(pointer: str, facts: RecordFacts) -> list[str]:
+    """The labels the record at ``pointer`` answers to as a key (normalized), in order."""
+    labels = [normalize(facts.key) or facts.key.casefold()]
+    said = key_values(facts.key)
+    if len(said) > 1:
+        # A series' reading answers to its time, the key of the series (its source is the
+        # key of a time's map, which every time has: a value to match, not a name).
+        labels.append(normalize(said[0]) or said[0])
+    if WILDCARD in facts.collection.rpartition("/")[2]:
+        # A flat store's record answers to its whole stored key too (``bike:B10442``).
+        stored = unescape(pointer.rpartition("/")[2])
+        labels.append(normalize(stored) or stored.casefold())
+    return labels

@@ -17,6 +17,7 @@ patches touched (a few per write), so nothing walks the whole document per call.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from jsonpointer import escape
 from mcp_sim.runtime.collection_scopes import CollectionScopes
 from mcp_sim.runtime.decoded_state import patched, read_view, view_encoding
 from mcp_sim.runtime.fact_maps import Hit, add_facts
+from mcp_sim.runtime.fact_updates import FactMaps, moved_on
 from mcp_sim.runtime.filed_records import FiledFacts
 from mcp_sim.runtime.kind_collections import (
     item_of,
@@ -34,6 +36,7 @@ from mcp_sim.runtime.kind_collections import (
     split_kinds,
 )
 from mcp_sim.runtime.mixed_collections import array_pointer
+from mcp_sim.runtime.moved_records import refiled
 from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_pages import page_record
 from mcp_sim.runtime.state_partitions import appended, slot_records
@@ -197,24 +200,32 @@ class StateOverlay:
     overlay, with none): see :mod:`mcp_sim.prompting.changed_records`."""
 
     def advance(self, before: Any, state: Any, patch: Iterable[Mapping[str, Any]]) -> StateOverlay:
-        """The overlay after ``patch`` was committed on ``before``, leaving ``state``."""
+        """The overlay after ``patch`` was committed on ``before``, leaving ``state``: only
+        the records it touched are filed again, and those after an item it moved."""
         touched, paths, ops, text = set[str](), set[str](), list(patch), self.base.text
+        shifts: set[str] = set()  # array collections whose items this patch moved
         lines = text.reread(self.view, state, ops) if text else state  # a dump's tables told apart
         for pointer in text.rewritten(ops) if text else ():
-            self.shifted.update(same_array(self.base.collections, pointer))
+            shifts.update(same_array(self.base.collections, pointer))
         for op in ops:
             for path in (op.get("path"), op.get("from")):
                 if isinstance(path, str):
-                    self._touch(path, lines, op, touched)
+                    self._touch(path, lines, op, touched, shifts)
                     paths.add(path)
+        self.shifted |= shifts
         view = lines if text else self._view_after(state, touched, paths)
-        changed = dict(self.changed)
+        updates: dict[str, RecordFacts | None] = {}
         grown = 0
         # In a fixed order: the order of changed records is the order a lookup lists them.
         for pointer in sorted(touched):
-            changed[pointer] = self._facts(pointer, view)
+            updates[pointer] = self._facts(pointer, view)
             grown += grown_size(pointer, raw_value(before, pointer), raw_value(state, pointer))
-        advanced = self._rebuilt(changed, view)
+        changed = self.changed | updates
+        if shifts:
+            advanced = self._rebuilt(changed, view, shifts)
+        else:
+            maps = FactMaps(self.keys, self.inner_keys, self.values)
+            advanced = self._moved_on(changed, moved_on(maps, self.changed, changed, updates), view)
         advanced.state = state
         advanced.size = self.size + grown
         return advanced
@@ -228,7 +239,9 @@ class StateOverlay:
         outside = {p for p in paths if self.base.collection_of(p) is None}
         return patched(self.view, state, touched | self.shifted | outside, encoding)
 
-    def _touch(self, path: str, state: Any, op: Mapping[str, Any], touched: set[str]) -> None:
+    def _touch(
+        self, path: str, state: Any, op: Mapping[str, Any], touched: set[str], shifts: set[str]
+    ) -> None:
         collection = self.base.collection_of(path, state)
         if collection is None:
             parent = path.rpartition("/")[0]
@@ -252,10 +265,10 @@ class StateOverlay:
             if moved is not None:  # a line added or removed near the end: the few after it
                 touched.update(moved)
             elif not appended:
-                self.shifted.update(same_array(self.base.collections, collection.pointer))
+                shifts.update(same_array(self.base.collections, collection.pointer))
         if collection.pages and depth == 0:
             # A page added or dropped adds or drops its records: no one record is touched.
-            self.shifted.add(collection.pointer)
+            shifts.add(collection.pointer)
         if collection.slots and depth == 0:
             # A time added, replaced or dropped whole: each of its readings, then and now.
             touched.update(slot_records(path, resolve(state, path)))
@@ -274,27 +287,35 @@ class StateOverlay:
         key = record_key(collection, record_position(collection, pointer), record)
         return FiledFacts(collection, state).of(key, pointer, record)
 
-    def _rebuilt(self, changed: dict[str, RecordFacts | None], state: Any) -> StateOverlay:
-        arrays = {array_pointer(p) + "/" for p in self.shifted}  # each kind's, cleared once
+    def _rebuilt(
+        self,
+        changed: dict[str, RecordFacts | None],
+        state: Any,
+        moved: AbstractSet[str] = frozenset(),
+    ) -> StateOverlay:
+        """The overlay of ``changed`` and the records of the ``moved`` collections (filed
+        again, each record this overlay knew keeping its facts), its maps built whole."""
+        arrays = {array_pointer(p) + "/" for p in moved}  # each kind's, cleared once
         for stale in [p for p in {*self.base.records, *changed} if p.startswith(tuple(arrays))]:
             changed[stale] = None
-        for collection in (c for c in self.base.collections if c.pointer in self.shifted):
-            items = resolve(state, collection.pointer)
-            filed = FiledFacts(collection, state)
-            for key, where, record in record_items(collection, items):
-                changed[where] = filed.of(key, where, record)
-        keys: dict[str, list[Hit]] = {}
-        inner_keys: dict[str, list[Hit]] = {}
-        values: dict[str, dict[str, str]] = {}
+        for collection in (c for c in self.base.collections if c.pointer in moved):
+            for where, filed in refiled(collection, state, self.view, self.facts):
+                changed[where] = filed
+        maps = FactMaps()
         for pointer, facts in changed.items():
             if facts is not None:
-                add_facts(keys, inner_keys, values, pointer, facts)
+                add_facts(maps.keys, maps.inner_keys, maps.values, pointer, facts)
+        return self._moved_on(changed, maps, state)
+
+    def _moved_on(
+        self, changed: dict[str, RecordFacts | None], maps: FactMaps, state: Any
+    ) -> StateOverlay:
         return StateOverlay(
             self.base,
             changed,
-            keys,
-            inner_keys,
-            values,
+            maps.keys,
+            maps.inner_keys,
+            maps.values,
             self.state if self.base.encoding or self.base.text else state,
             self.size,
             set(self.shifted),

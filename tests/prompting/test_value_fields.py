@@ -290,3 +290,15 @@ def test_a_bound_in_epoch_milliseconds_bounds_the_dates_its_name_names() -> None
         ("min", "2024-04-11T00:00:00Z", ("properties/createdate",)),
         ("max", "2024-06-04T00:00:00Z", ("properties/createdate",)),
     ]
+
+
+def test_a_fields_values_are_joined_once_to_rule_it_out_in_one_search() -> None:
+    schema = FieldSchema.of("/records", catalogue())
+    assert containing(schema, "indigo") == ["ti"]
+    joined = dict(schema.texts)
+    assert "ti" in joined and all(schema.fields[p].kind == "string" for p in joined)
+    assert containing(schema, "zzzq") == []
+    assert all(schema.texts[p] is joined[p] for p in joined)  # read once per schema
+    # The joined text is what rules a field out: one without the word is never scanned.
+    schema.texts["ti"] = ""
+    assert containing(schema, "indigo") == []
