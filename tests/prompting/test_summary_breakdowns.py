@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.grounding import ground
-from mcp_sim.prompting.split_phrases import measured, split_phrases
 from mcp_sim.runtime.state_index import StateIndex
-from mcp_sim.spec.world import ToolSpec, World
+from mcp_sim.spec.world import World
 
 _STATUSES = ["To Do", "In Progress", "Done", "Done"]
 
@@ -34,31 +33,6 @@ def _values(world: World, arguments: dict[str, Any]) -> dict[str, Any]:
     grounding = ground(overlay, world.state, world.tools[0], arguments)
     assert grounding.summary is not None
     return grounding.summary.values
-
-
-def _tool(name: str, description: str, **more: Any) -> ToolSpec:
-    return ToolSpec.model_validate(
-        {"name": name, "description": description, "input_schema": {"type": "object"}} | more
-    )
-
-
-def test_the_phrases_after_per_and_by_name_the_splits_and_a_search_s_criteria_do_not() -> None:
-    report = _tool(
-        "sprint_report", "A sprint's issues: count, issues per status and the assignees."
-    )
-    assert split_phrases(report, {}) == [("status",)]
-    both = _tool("stats", "A playlist's figures: tracks per release decade and album type.")
-    assert split_phrases(both, {}) == [("release", "decade"), ("album", "type")]
-    found = _tool("find_accounts", "Accounts by branch, currency, product and opening date.")
-    assert split_phrases(found, {}) == []
-    ordered = _tool("top_stats", "Totals of the teams, sorted by points.")
-    assert split_phrases(ordered, {}) == []
-    assert split_phrases(_tool("issues_by_status", "Issue counts."), {}) == [("status",)]
-    assert split_phrases(_tool("count_issues", "Issue counts."), {"group_by": "priority"}) == [
-        ("priority",)
-    ]
-    schema = {"type": "object", "properties": {"by_state": {"type": "object"}}}
-    assert split_phrases(_tool("issue_stats", "Figures.", output_schema=schema), {}) == [("state",)]
 
 
 def _issues() -> dict[str, Any]:
@@ -191,11 +165,3 @@ def test_a_kind_run_into_a_field_s_name_splits_and_amounts_in_text_are_totalled(
     values = _values(world, {"pipeline": "default"})
     assert values["by_stage"] == {"lost": 4, "won": 4}
     assert values["stage_totals"]["won"] == {"count": 4, "amount": 10}
-
-
-def test_what_a_phrase_splits_decides_between_counts_and_totals() -> None:
-    measures = measured(_tool("t", "Files: count and bytes in all, per type and per owner; links"))
-    assert measures[("type",)] >= {"bytes"}
-    assert measures[("owner",)] == measures[("type",)]
-    tracks = measured(_tool("t", "A playlist's figures: total duration, tracks per decade"))
-    assert "duration" not in tracks[("decade",)]
