@@ -62,7 +62,9 @@ def told_fields(records: list[Any], said: set[str]) -> int:
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
-            names.update(value)
+            # A field's own name, not a container's: a unit's ``units`` below it say
+            # nothing of what the tool's "people in a unit" counts.
+            names.update(k for k, v in value.items() if not isinstance(v, dict | list))
             stack.extend(v for v in value.values() if isinstance(v, dict | list))
         elif isinstance(value, list):
             stack.extend(v for v in value[:_MOST_READ] if isinstance(v, dict | list))
