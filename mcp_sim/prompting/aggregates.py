@@ -383,6 +383,8 @@ def _summary(
         ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
         ranked = listed_keys(group, stats) + ranked
         values = quantity_stats(tool, stats) + group_values(stats, tool, wanted, constrained)
-        values += breakdown_stats(tool, arguments or {}, group.records, stats, constrained)
+        # A breakdown some field's value counts already give (``code_counts``) is no news.
+        split = breakdown_stats(tool, arguments or {}, group.records, stats, constrained)
+        values += [s for s in split if all(s.value != v.value for v in values)]
         blocks.append((scope, ranked + values))
     return Summary(blocks)

@@ -51,13 +51,15 @@ def _issues() -> dict[str, Any]:
 def test_records_are_counted_per_value_of_the_field_a_phrase_names() -> None:
     world = _world(_issues(), "sprint_report", "A sprint's issues: count, issues per status.")
     values = _values(world, {"sprint": "S1"})
-    assert values["by_status"] == {"Done": 10, "To Do": 10}
+    assert {"Done": 10, "To Do": 10} in values.values()
+    # Counts a field's value counts already give are shown once.
+    assert list(values.values()).count({"Done": 10, "To Do": 10}) == 1
 
 
 def test_an_argument_naming_a_field_splits_the_records_and_totals_go_per_part() -> None:
     world = _world(_issues(), "issue_summary", "Total points of the issues of a sprint.")
     values = _values(world, {"sprint": "S2", "group_by": "status"})
-    assert values["by_status"] == {"Done": 10, "In Progress": 10}
+    assert {"Done": 10, "In Progress": 10} in values.values()
     totals = values["status_totals"]
     assert totals["Done"] == {"count": 10, "points": sum(i % 5 for i in range(3, 40, 4))}
 
@@ -101,7 +103,7 @@ def test_codes_in_whole_numbers_split_the_records() -> None:
         "trips": [{"trip_id": f"T{i}", "route": "R1", "direction_id": i % 2} for i in range(9)]
     }
     world = _world(trips, "route_summary", "A route's day: how many trips, trips per direction.")
-    assert _values(world, {"route": "R1"})["by_direction"] == {"0": 5, "1": 4}
+    assert _values(world, {"route": "R1"})["by_direction"] == {"0": 5, "1": 4}  # not 0 and 1
 
 
 def test_of_the_lists_in_a_named_record_the_one_the_tool_describes_is_summed_up() -> None:
@@ -126,7 +128,7 @@ def test_of_the_lists_in_a_named_record_the_one_the_tool_describes_is_summed_up(
         "A playlist's figures: total duration_ms, tracks per album type.",
     )
     values = _values(world, {"playlist_id": "P1"})
-    assert values["by_album_type"] == {"album": 3, "single": 3}
+    assert {"album": 3, "single": 3} in values.values()
     assert values["total_duration_ms"] == 15000
 
 
@@ -142,7 +144,9 @@ def test_an_object_a_phrase_names_splits_by_its_name_not_its_id() -> None:
         ]
     }
     world = _world(issues, "sprint_report", "A sprint's issues: count, issues per status.")
-    assert _values(world, {"sprint": "S1"})["by_status"] == {"Done": 5, "To Do": 5}
+    values = _values(world, {"sprint": "S1"})
+    assert {"Done": 5, "To Do": 5} in values.values()
+    assert {"10000": 5, "10001": 5} not in values.values()
 
 
 def test_a_kind_run_into_a_field_s_name_splits_and_amounts_in_text_are_totalled() -> None:
@@ -163,5 +167,5 @@ def test_a_kind_run_into_a_field_s_name_splits_and_amounts_in_text_are_totalled(
         "The deals of a pipeline: per stage, the number of deals and their total amount.",
     )
     values = _values(world, {"pipeline": "default"})
-    assert values["by_stage"] == {"lost": 4, "won": 4}
+    assert {"lost": 4, "won": 4} in values.values()
     assert values["stage_totals"]["won"] == {"count": 4, "amount": 10}
