@@ -30,7 +30,8 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.kept_stats import kept_group_stats
 from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.search_result import SearchResult
-from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys
+from mcp_sim.prompting.summary_breakdowns import breakdown_stats
+from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys, told_fields
 from mcp_sim.prompting.summary_linked import linked_groups
 from mcp_sim.prompting.summary_names import singular
 from mcp_sim.prompting.summary_quantities import narrowed_group, quantity_stats
@@ -176,7 +177,7 @@ def _places(overlay: StateOverlay, state: Any, arguments: dict[str, Any]) -> lis
     return []
 
 
-def _groups_named(state: Any, places: list[str], named: set[str]) -> list[Group]:
+def _groups_named(state: Any, places: list[str], named: set[str], said: set[str]) -> list[Group]:
     """Several named records as one group (the kind the tool's name names, else the one
     most of them are), or the records nested in the one named."""
     if len(places) > 1:
@@ -190,7 +191,12 @@ def _groups_named(state: Any, places: list[str], named: set[str]) -> list[Group]
         records = [resolve(state, p) for p in chosen]
         return [Group(kind, f"the records {', '.join(chosen[:8])}", records)]
     nested = sub_records(resolve(state, places[0])) if places else {}
-    ranked = sorted(nested.items(), key=lambda item: -len(item[1]))[:_MOST_GROUPS]
+    # The lists the tool's words describe first (a playlist's tracks: their duration and
+    # album type, not its many artists, nor its cover's images), then the longest.
+    told = {name: told_fields(rows, said) for name, rows in nested.items()}
+    ranked = sorted(nested.items(), key=lambda item: (-told[item[0]], -len(item[1])))
+    most = told[ranked[0][0]] if ranked else 0
+    ranked = [item for item in ranked if 2 * told[item[0]] >= most][:_MOST_GROUPS]
     return [Group(name, f"the {name} inside {places[0]}", rows) for name, rows in ranked]
 
 
@@ -281,7 +287,8 @@ def _groups(
     met = search if search is not None and search.full else None
     links = met is not None and _names(named, met.collection.pointer)
     if met is None or (not links and any(set(tokens(unescape(k))) <= named for k in kinds)):
-        groups = _groups_named(state, places, named)
+        said = {singular(w) for w in tool_words(tool.name, tool.description)}
+        groups = _groups_named(state, places, named, said)
         if groups:
             return groups
     if search is not None and not ranking:
@@ -376,5 +383,8 @@ def _summary(
         ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
         ranked = listed_keys(group, stats) + ranked
         values = quantity_stats(tool, stats) + group_values(stats, tool, wanted, constrained)
+        # A breakdown some field's value counts already give (``code_counts``) is no news.
+        split = breakdown_stats(tool, arguments or {}, group.records, stats, constrained)
+        values += [s for s in split if all(s.value != v.value for v in values)]
         blocks.append((scope, ranked + values))
     return Summary(blocks)

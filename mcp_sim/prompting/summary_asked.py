@@ -184,7 +184,7 @@ def counted(tool: ToolSpec) -> list[str]:
     return [m.group(1) for m in _COUNTED_RECORDS.finditer(first)]
 
 
-def _fits(phrase: tuple[str, ...], f: FieldStats) -> float:
+def fits(phrase: tuple[str, ...], f: FieldStats) -> float:
     """How well ``phrase`` names field ``f``: its name's fit, else a word they share or
     start alike (``freq`` and ``frequency``)."""
     said = tuple(t for w in phrase for t in tokens(w))
@@ -229,7 +229,7 @@ def resolve(
         f for f in group.fields.values() if f.path[-1] not in constrained and not is_identifier(f)
     ]
     pairs = [
-        (_fits(a.phrase, f), -i, a, f)
+        (fits(a.phrase, f), -i, a, f)
         for a in wanted
         if a.op != "count"
         for i, f in enumerate(usable)
@@ -292,7 +292,7 @@ def asked_stats(
         stat = Stat(_names(a, f, style), value_of(a.op, f), asked=True)
         # A total no field is named for, over records with a quantity and a price, may be
         # the total of their products (an order's amount): that takes its bare words first.
-        weak = a.op == "sum" and bool(group.products) and not _fits(a.phrase, f)
+        weak = a.op == "sum" and bool(group.products) and not fits(a.phrase, f)
         (late if weak else stats).append(stat)
     return stats, late
 
@@ -369,13 +369,13 @@ def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:
 def _bare_field(phrase: tuple[str, ...], group: GroupStats, style: str) -> list[Stat]:
     """A listed noun naming a field: its total where it holds numbers ("fares":
     ``fares_total``), its distinct values where few texts; else nothing."""
-    fits = [f for f in group.fields.values() if _fits(phrase, f) >= _NAMED and f.single]
-    referring = referred(phrase, group) if not fits else None
+    named = [f for f in group.fields.values() if fits(phrase, f) >= _NAMED and f.single]
+    referring = referred(phrase, group) if not named else None
     if referring is not None:
         return [Stat([join([*phrase[:-1], plural(phrase[-1])], style)], referring, asked=True)]
-    if not fits or is_identifier(fits[0]):
+    if not named or is_identifier(named[0]):
         return []
-    f, noun = fits[0], [*phrase[:-1], plural(phrase[-1])]
+    f, noun = named[0], [*phrase[:-1], plural(phrase[-1])]
     if f.numbers and not f.texts:
         names = [join(noun, style), join([*noun, "total"], style), join(["total", *noun], style)]
         return [Stat(names, value_of("sum", f), asked=True)]

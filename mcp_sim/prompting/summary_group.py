@@ -7,11 +7,14 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.summary_names import Stat, count_names, style_of
+from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.summary_names import Stat, count_names, singular, style_of
 from mcp_sim.prompting.summary_stats import GroupStats
 from mcp_sim.runtime.state_shape import Collection, record_key
 
 _MOST_LISTED = 20
+_MOST_READ = 20
+"""Records of a group whose field names are read to tell what the group holds."""
 
 
 @dataclass
@@ -47,3 +50,22 @@ def record_keys(collection: Collection, pointers: list[str], records: list[Any])
         record_key(collection, unescape(p.rsplit("/", 1)[-1]), r)
         for p, r in zip(pointers, records, strict=True)
     ]
+
+
+def told_fields(records: list[Any], said: set[str]) -> int:
+    """How many of the words ``said`` (singular, lower case) the field names of ``records``
+    hold, at any depth: of the lists nested in one record (a playlist's tracks, its artists,
+    its images), the one a tool's words describe ("duration, popularity, album type") is
+    the one it sums up."""
+    names: set[str] = set()
+    stack: list[Any] = list(records[:_MOST_READ])
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            # A field's own name, not a container's: a unit's ``units`` below it say
+            # nothing of what the tool's "people in a unit" counts.
+            names.update(k for k, v in value.items() if not isinstance(v, dict | list))
+            stack.extend(v for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend(v for v in value[:_MOST_READ] if isinstance(v, dict | list))
+    return len({singular(t) for n in names for t in tokens(n)} & said)

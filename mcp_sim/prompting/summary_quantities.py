@@ -18,9 +18,10 @@ Running) pods request") narrows the records summed to those holding them:
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
-from mcp_sim.prompting.field_names import name_score, tokens
+from mcp_sim.prompting.field_names import name_score, plural_words, tokens
 from mcp_sim.prompting.summary_group import Group
 from mcp_sim.prompting.summary_names import Stat
 from mcp_sim.prompting.summary_stats import (
@@ -50,6 +51,7 @@ _OPS = {
 _WORD = re.compile(r"[\w-]+")
 _LISTS = re.compile(r"\(([^)]*)\)|[\w-]+(?:\s*,\s*[\w-]+)*\s*,?\s*(?:\bor\b|/)\s*[\w-]+")
 """Words a description lists as alternatives: in parentheses, or joined by ``or``."""
+_LISTED = re.compile(r"(?:,|\bor|\band|/)\s*$")
 
 
 def unit_properties(tool: ToolSpec) -> dict[str, Unit]:
@@ -148,6 +150,7 @@ def narrowed_group(
     """``group`` and its statistics narrowed to the records its description names by a value
     (see :func:`described_values`), or as they are."""
     found = described_values(tool, stats, len(group.records))
+    found = found or value_before_noun(tool, stats, len(group.records), group.scope)
     if found is None:
         return group, stats
     path, named = found
@@ -177,6 +180,32 @@ def described_values(
         values = set(f.texts)
         named = {v for v in values if len(v) >= 3 and v in listed}
         if named and named != values and len(values) <= MOST_DISTINCT:
+            return f.path, named
+    return None
+
+
+def value_before_noun(
+    tool: ToolSpec, stats: GroupStats, count: int, scope: str
+) -> tuple[tuple[str, ...], set[str]] | None:
+    """The enumeration field (one value in each of the ``count`` records, each value held by
+    several) one of whose values the description's first sentence writes just before the
+    records' own noun, as a kind of them: "Succeeded charges of a month" (``status`` =
+    ``succeeded`` of the ``/charges`` a search found), "open tickets"; ``None`` where none."""
+    first = tool.description.split(". ")[0]
+    said = list(_WORD.finditer(first))
+    nouns = {t for word in _WORD.findall(scope) for t in tokens(word)}
+    # The last of a list of values ("Stored, Shipped or Lost crates") is no kind alone.
+    before = {
+        w.group(0).lower()
+        for w, noun in pairwise(said)
+        if plural_words(noun.group(0)) & nouns and not _LISTED.search(first[: w.start()])
+    }
+    for f in stats.fields.values():
+        if not f.single or f.holders < count or not f.texts:
+            continue
+        values = set(f.texts)
+        named = {v for v in values if len(v) >= 3 and v.lower() in before}
+        if named and named != values and 2 * len(values) <= min(len(f.texts), 2 * MOST_DISTINCT):
             return f.path, named
     return None
 

@@ -85,6 +85,47 @@ def test_a_description_naming_some_values_of_a_field_narrows_the_records() -> No
     # Naming every value a field holds, or none, narrows nothing.
     values = _values(_world("The weight of a bay's Stored, Shipped or Lost crates."))
     assert values["crates"] == 10
-    # A value written alone is a noun the records may hold, not a list of states.
+    # A value written alone is no list of states; but written just before the records' own
+    # noun, it is a kind of them.
     values = _values(_world("The weight of a bay's Stored crates."))
-    assert values["crates"] == 10
+    assert values["crates"] == len([i for i in range(40) if i % 4 == 1 and i % 3 == 0])
+
+
+def test_a_value_written_as_a_kind_of_the_records_narrows_them() -> None:
+    charges = [
+        {"id": f"ch_{i}", "month": "2025-05", "status": ["succeeded", "failed"][i % 2], "amount": i}
+        for i in range(10)
+    ]
+    spec = {
+        "name": "revenue_report",
+        "description": "Succeeded charges of a month: count and gross amount.",
+        "input_schema": {"type": "object"},
+    }
+    world = World.model_validate(
+        {
+            "world": "w",
+            "title": "W",
+            "description": "D.",
+            "state": {"charges": charges},
+            "tools": [spec],
+        }
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], {"month": "2025-05"})
+    assert grounding.summary is not None
+    assert grounding.summary.values["count"] == 5
+    # Before a noun that is not the records' own, the value is no kind of them.
+    spec["description"] = "Succeeded payments of a month: count and gross amount."
+    world = World.model_validate(
+        {
+            "world": "w",
+            "title": "W",
+            "description": "D.",
+            "state": {"charges": charges},
+            "tools": [spec],
+        }
+    )
+    overlay = StateIndex(world, world.state).overlay_of(world.state)
+    grounding = ground(overlay, world.state, world.tools[0], {"month": "2025-05"})
+    assert grounding.summary is not None
+    assert grounding.summary.values["count"] == 10
