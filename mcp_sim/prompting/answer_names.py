@@ -10,6 +10,12 @@ that field. Mappings that agree over the answers are kept (one that any answer c
 dropped), per collection; a later call's view then shows the records it picked of that
 collection relabelled: ``"restarts": 3`` beside the record, with the field it comes from.
 
+A service names a field the same way across its endpoints (``get_reservation``'s
+``guest_id`` is ``room_guests``'s), and a join or a summary is called about once an episode, so
+never sees its own earlier answers: the other tools' answers feed the mapping too. The tool's
+own answers come first; another tool's mapping fills only the keys they leave, and is dropped
+where the other tools' answers disagree on it.
+
 Only the episode's own answers feed it (see :func:`mcp_sim.simulator.prompt.earlier_answers`).
 """
 
@@ -34,10 +40,16 @@ from mcp_sim.spec.world import ToolSpec
 MAX_OBJECT_DEPTH = 6
 FEW_HOLDERS = 5
 """An answer's value held by more records than this does not say which record it describes."""
-MAX_RECORDS = 6
-"""Records of a call's view shown relabelled (the first picked)."""
+OTHER_ANSWERS = 8
+"""The latest answers of a session's other tools read for their names."""
+MAX_RECORDS = 12
+"""Records of a call's view shown relabelled (the first picked), room allowing: a join or a
+search answers with a dozen records."""
 _LATER_ITEM = re.compile(r"(^|/)[1-9][0-9]*(/|$)")
-HEADING = "**As this tool's answers name their fields** (answer key: value, from field):"
+HEADING = (
+    "**As this service's answers name their fields** (answer key: value, from field, "
+    "given once per collection):"
+)
 
 
 @dataclass
@@ -45,29 +57,48 @@ class AnswerNames:
     """Answer keys → field paths (relative to the record), per collection pointer."""
 
     fields: dict[str, dict[str, Source]] = field(default_factory=dict)
+    answered: set[str] = field(default_factory=set)
+    """The collections the tool's own answers describe records of."""
     schema: dict[str, Any] | None = None
     """The tool's output schema: its property names name fields too (see
     :mod:`mcp_sim.prompting.schema_names`), where the answers have not."""
 
-    def render(self, overlay: StateOverlay, state: Any, pointers: Iterable[str], room: int) -> str:
+    def render(
+        self,
+        overlay: StateOverlay,
+        state: Any,
+        pointers: Iterable[str],
+        room: int,
+        hits: Iterable[str] = (),
+    ) -> str:
         """The picked records (``pointers``, best first) of a collection with known names,
-        relabelled, within ``room`` characters; ``""`` when there are none."""
+        then a search's ``hits`` of a collection the tool's own answers describe, relabelled,
+        within ``room`` characters; ``""`` when there are none."""
         lines: list[str] = []
         used = len(HEADING) + 1
-        for pointer in list(pointers)[: MAX_RECORDS * 4]:
+        sourced: set[tuple[str, str, Source]] = set()
+        # A search's hits show the names only where the tool has answered about their
+        # collection: another tool's names of a record are seldom the keys a list gives.
+        listed = dict.fromkeys(pointers, True)
+        listed |= {p: False for p in hits if p not in listed}
+        for pointer, picked in list(listed.items())[: MAX_RECORDS * 4]:
             record = resolve(state, pointer)
-            if not isinstance(record, dict):
+            collection = _collection(overlay, pointer)
+            if not isinstance(record, dict) or not (picked or collection in self.answered):
                 continue
-            learned = self.fields.get(_collection(overlay, pointer), {})
-            names = schema_sources(self.schema, record) | learned
+            names = schema_sources(self.schema, record) | self.fields.get(collection, {})
+            # Where a key comes from is said once per collection: the records after the
+            # first only repeat the values, a join's dozen rows in the room of a few.
             pairs = [
-                f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)} ({source})"
+                f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+                + ("" if (collection, key, source) in sourced else f" ({source})")
                 for key, source in sorted(names.items())
                 if is_scalar(value := source.value(record))
             ]
             line = f"- {pointer}: " + ", ".join(pairs)
             if not pairs or used + len(line) + 1 > room:
                 continue
+            sourced.update((collection, key, source) for key, source in names.items())
             lines.append(line)
             used += len(line) + 1
             if len(lines) >= MAX_RECORDS:
@@ -76,11 +107,44 @@ class AnswerNames:
 
 
 def answer_names(
-    overlay: StateOverlay, state: Any, answers: Sequence[str], tool: ToolSpec | None = None
+    overlay: StateOverlay,
+    state: Any,
+    answers: Sequence[str],
+    tool: ToolSpec | None = None,
+    others: Sequence[str] = (),
 ) -> AnswerNames:
-    """What ``answers`` (``tool``'s earlier answers, oldest first) and ``tool``'s output
-    schema call the fields of the records they describe (see the module's docstring)."""
+    """What ``answers`` (``tool``'s earlier answers, oldest first), ``others`` (the other
+    tools' earlier answers) and ``tool``'s output schema call the fields of the records they
+    describe (see the module's docstring)."""
+    names = AnswerNames(schema=tool.output_schema if tool is not None else None)
+    answered: dict[str, set[str]] = {}
+    own = _agreed(overlay, state, answers, keys=answered)
+    names.answered = set(answered)
+    for collection, fields in _agreed(overlay, state, others).items():
+        # Where the tool has answered about the collection, its answers say which keys it
+        # gives: another tool's ``nightly_rate`` is no key of a search that lists stays.
+        said = answered.get(collection)
+        kept = {k: s for k, s in fields.items() if said is None or k in said}
+        if kept:
+            names.fields[collection] = kept
+    for collection, fields in own.items():
+        # The tool's own answers name its keys best: they win over the other tools'.
+        names.fields[collection] = names.fields.get(collection, {}) | fields
+    return names
+
+
+def _agreed(
+    overlay: StateOverlay,
+    state: Any,
+    answers: Sequence[str],
+    *,
+    keys: dict[str, set[str]] | None = None,
+) -> dict[str, dict[str, Source]]:
+    """Per collection, the answer keys whose field ``answers`` agree on, each seen twice or
+    with a value no field holds by chance (see :func:`_distinctive`). ``keys`` (when given)
+    gets every key the answers give about each collection's records."""
     seen: dict[str, dict[str, Counter[Source]]] = {}
+    telling: set[tuple[str, str]] = set()
     for text in answers:
         try:
             parsed = json.loads(text)
@@ -91,15 +155,24 @@ def answer_names(
             record = resolve(state, pointer) if pointer is not None else None
             if pointer is None or not isinstance(record, dict):
                 continue
-            counts = seen.setdefault(_collection(overlay, pointer), {})
+            collection = _collection(overlay, pointer)
+            counts = seen.setdefault(collection, {})
+            if keys is not None:
+                keys.setdefault(collection, set()).update(answer)
             for key, source in _named(answer, record).items():
                 counts.setdefault(key, Counter())[source] += 1
-    names = AnswerNames(schema=tool.output_schema if tool is not None else None)
+                if _distinctive(answer[key]):
+                    telling.add((collection, key))
+    agreed: dict[str, dict[str, Source]] = {}
     for collection, counts in seen.items():
-        agreed = {k: next(iter(c)) for k, c in counts.items() if len(c) == 1}
-        if agreed:
-            names.fields[collection] = agreed
-    return names
+        fields = {
+            k: next(iter(c))
+            for k, c in counts.items()
+            if len(c) == 1 and ((collection, k) in telling or c.total() > 1)
+        }
+        if fields:
+            agreed[collection] = fields
+    return agreed
 
 
 def _objects(value: Any, depth: int) -> Iterator[dict[str, Any]]:
@@ -154,6 +227,15 @@ def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, Source]:
         if len(sources) == 1 and not _LATER_ITEM.search(sources[0].path):
             found[key] = sources[0]
     return found
+
+
+def _distinctive(value: Any) -> bool:
+    """Whether a value names its field by itself: a text or a large or fractional number.
+    An answer's ``"hours": 8`` equals a space's ``seats`` by chance, ``"joins": 0`` a topic's
+    ``last_set``: such a mapping needs a second answer agreeing."""
+    if isinstance(value, str):
+        return len(value) >= 3
+    return isinstance(value, int | float) and (abs(value) >= 100 or value != int(value))
 
 
 def _collection(overlay: StateOverlay, pointer: str) -> str:

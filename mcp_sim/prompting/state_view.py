@@ -32,6 +32,7 @@ from typing import Any
 from jsonpointer import unescape
 
 from mcp_sim.prompting.answer_names import AnswerNames, answer_names
+from mcp_sim.prompting.answered_records import answered_records, searched_records
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
@@ -127,17 +128,19 @@ class StateView:
         arguments: dict[str, Any] | None = None,
         overlay: StateOverlay | None = None,
         answers: Sequence[str] = (),
+        others: Sequence[str] = (),
     ) -> str:
         """The anchor's state section: the whole state if it fits, else a view holding the
         records the call needs (``references``: texts of recent turns naming records;
-        ``answers``: the tool's earlier answers, which may show how it wraps a search's)."""
+        ``answers``: the tool's earlier answers, which may show how it wraps a search's;
+        ``others``: the other tools' earlier answers, which name fields too)."""
         overlay = self.overlay_for(state, overlay)
         if self.fits(overlay):
             return render_state(state)
         grounding = ground(
             overlay, overlay.view, tool, arguments or {}, references, answers, self.world.tools
         )
-        names = answer_names(overlay, overlay.view, answers, tool)
+        names = answer_names(overlay, overlay.view, answers, tool, others)
         return self._view(overlay.view, overlay, grounding, names)
 
     def turn_section(
@@ -152,6 +155,7 @@ class StateView:
         overlay: StateOverlay | None = None,
         known: Collection[str] = frozenset(),
         answers: Sequence[str] = (),
+        others: Sequence[str] = (),
     ) -> str:
         """The state section of a turn: with ``unseen`` ``None``, the anchor (:meth:`render`);
         otherwise the changes ``unseen`` by the model so far and the records the call needs,
@@ -169,6 +173,7 @@ class StateView:
                     arguments=arguments,
                     overlay=overlay,
                     answers=answers,
+                    others=others,
                 )
             # A later turn's changes and records together fit the turn budget (the prompt's
             # bound counts it so), the changes in half of it at most.
@@ -188,7 +193,7 @@ class StateView:
                 for pointer in known:
                     grounding.picks.pop(pointer, None)
                 room = turn_room - len(named)
-                names = answer_names(overlay, overlay.view, answers, tool)
+                names = answer_names(overlay, overlay.view, answers, tool, others)
                 records = self._records(overlay.view, grounding, room, names, picked)
                 parts += [records, named]
             elif self.world.entities:
@@ -267,10 +272,7 @@ class StateView:
         name otherwise, relabelled (``answered``, see :mod:`mcp_sim.prompting.answer_names`;
         ``picked``: the records picked, those an earlier turn shows included)."""
         picks = list(grounding.picks.values())
-        named = grounding.picks if picked is None else picked
-        relabelled = (
-            "" if answered is None else answered.render(grounding.overlay, state, named, room // 8)
-        )
+        relabelled = _relabelled(state, grounding, room // 8, answered, picked)
         room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)
         # An event log's entities are folded from its events: they come first.
@@ -312,6 +314,21 @@ class StateView:
         labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
         rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
         return "\n\n".join(part for part in (folded, rest, relabelled) if part)
+
+
+def _relabelled(
+    state: dict[str, Any],
+    grounding: Grounding,
+    room: int,
+    answered: AnswerNames | None,
+    picked: Sequence[str] | None,
+) -> str:
+    """The records the answer describes, under the names the answers give their fields."""
+    if answered is None:
+        return ""
+    named = answered_records(grounding.picks if picked is None else picked, grounding.join)
+    hits = searched_records(grounding.searches)
+    return answered.render(grounding.overlay, state, named, room, hits)
 
 
 def _stored(overlay: StateOverlay) -> Any:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mcp_sim.models.base import ChatMessage
+from mcp_sim.prompting.answer_names import OTHER_ANSWERS
 from mcp_sim.prompting.answer_shape import AnswerShape
 from mcp_sim.prompting.native import (
     PastCall,
@@ -231,6 +232,7 @@ class PromptShaper:
             overlay=overlay,
             known=known,
             answers=earlier_answers(session, tool.name),
+            others=other_answers(session, tool.name),
         )
         context = TurnContext(
             state_view=state_section,
@@ -265,3 +267,9 @@ def earlier_answers(session: Session, tool: str) -> list[str]:
     """The last answers of ``tool`` in the session, oldest first: they may show how it wraps
     a search's results and their count."""
     return [t.observation for t in session.history if t.tool == tool][-EARLIER_ANSWERS:]
+
+
+def other_answers(session: Session, tool: str) -> list[str]:
+    """The last answers of the session's other tools, oldest first: a service names a
+    record's fields alike across its tools (see :mod:`mcp_sim.prompting.answer_names`)."""
+    return [t.observation for t in session.history if t.tool != tool][-OTHER_ANSWERS:]

@@ -118,3 +118,74 @@ def test_the_output_schema_names_fields_no_answer_has_named_yet() -> None:
     names = answer_names(overlay, state, [], tool)
     shown = names.render(overlay, state, ["/vessels/4"], 2000)
     assert '"captain_name": "Ingrid Solberg 4" (crew/captain/fullName)' in shown
+
+
+def test_other_tools_answers_name_the_fields_of_the_same_collection() -> None:
+    """A join called once an episode never saw its own answers; a lookup's name the fields."""
+    state = fleet()
+    overlay = overlay_of(state)
+    others = [json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3"})]
+    names = answer_names(overlay, state, [], others=others)
+    assert names.fields == {"/vessels": {"master": Source("crew/captain/fullName")}}
+
+
+def test_the_tools_own_answers_win_and_choose_the_keys_shown() -> None:
+    state = fleet()
+    overlay = overlay_of(state)
+    own = [json.dumps({"hull": "HX-702", "skipper": "Ingrid Solberg 2"})]
+    # Another tool names the captain otherwise and gives the berths, which this tool's
+    # answers about vessels never do.
+    others = [json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3", "berths": 113.5})]
+    state["vessels"][3]["specs"][0]["cabinCount"] = 113.5
+    names = answer_names(overlay, state, own, others=others)
+    assert names.fields == {"/vessels": {"skipper": Source("crew/captain/fullName")}}
+    # With no answer of its own about vessels, the other tool's names all stand.
+    assert set(answer_names(overlay, state, [], others=others).fields["/vessels"]) == {
+        "master",
+        "berths",
+    }
+
+
+def test_other_tools_that_disagree_name_nothing() -> None:
+    state = fleet()
+    overlay = overlay_of(state)
+    others = [
+        json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3"}),
+        json.dumps({"hull": "HX-704", "master": "HX-704"}),
+    ]
+    assert answer_names(overlay, state, [], others=others).fields == {}
+
+
+def test_a_small_number_seen_once_names_no_field() -> None:
+    """``"berths": 13`` may equal a field by chance: a second answer must agree."""
+    state = fleet()
+    overlay = overlay_of(state)
+    once = [json.dumps({"hull": "HX-703", "berths": 13})]
+    assert answer_names(overlay, state, once).fields == {}
+    twice = [*once, json.dumps({"hull": "HX-705", "berths": 15})]
+    assert answer_names(overlay, state, twice).fields == {
+        "/vessels": {"berths": Source("specs/0/cabinCount")}
+    }
+
+
+def test_where_a_key_comes_from_is_said_once_per_collection() -> None:
+    state = fleet()
+    overlay = overlay_of(state)
+    answers = [json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3"})]
+    names = answer_names(overlay, state, answers)
+    shown = names.render(overlay, state, ["/vessels/4", "/vessels/5"], 2000)
+    assert '- /vessels/4: "master": "Ingrid Solberg 4" (crew/captain/fullName)' in shown
+    assert '- /vessels/5: "master": "Ingrid Solberg 5"\n' in shown + "\n"
+
+
+def test_a_searchs_hits_show_only_the_names_the_tools_own_answers_give() -> None:
+    state = fleet()
+    overlay = overlay_of(state)
+    others = [json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3"})]
+    names = answer_names(overlay, state, [], others=others)
+    # Picked, a record is shown under another tool's names; as a hit, not.
+    assert "Ingrid Solberg 4" in names.render(overlay, state, ["/vessels/4"], 2000)
+    assert names.render(overlay, state, [], 2000, hits=["/vessels/4"]) == ""
+    own = [json.dumps({"hull": "HX-702", "master": "Ingrid Solberg 2"})]
+    names = answer_names(overlay, state, own, others=others)
+    assert "Ingrid Solberg 4" in names.render(overlay, state, [], 2000, hits=["/vessels/4"])
