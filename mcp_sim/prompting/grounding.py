@@ -41,10 +41,10 @@ from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.geo_search import regions_of
-from mcp_sim.prompting.id_references import id_owners
 from mcp_sim.prompting.link_groups import asks_each_once
 from mcp_sim.prompting.link_rows import LinkRows, answer_words
 from mcp_sim.prompting.link_values import answer_lists
+from mcp_sim.prompting.linked_records import asked_of, linked_records
 from mcp_sim.prompting.movement_times import Steps, steps_of
 from mcp_sim.prompting.named_beside import answer_itself, named_beside
 from mcp_sim.prompting.rare_values import FEW, Evident, call_values, evident_records
@@ -61,11 +61,9 @@ from mcp_sim.prompting.value_matches import MAX_MATCHED, value_matches
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_series import key_values
 from mcp_sim.runtime.state_shape import normalize, record_pointer
 from mcp_sim.spec.world import ToolSpec
 
-MAX_LINKED = 40
 MAX_FULL = 150
 """Records meeting every constraint of a search considered per call (the view shows as many as
 fit, and says how many there are)."""
@@ -191,7 +189,7 @@ class Grounding(EventGrounding):
         found = [p.pointer for p in self.picks.values() if p.reason == "named" or p.complete]
         for pointer in selected(self.overlay, self.state, found, labels):
             self._pick(pointer, "selected")
-        self._link()
+        self._link(tool)
         named = [p.pointer for p in self.picks.values() if p.reason == "named"]
         for pointer in regions_of(self.overlay, self.state, named):
             self._pick(pointer, "linked")
@@ -322,26 +320,11 @@ class Grounding(EventGrounding):
                 whole = len(chosen) == 1 and outer == record_pointer(search.collection, pointer)
                 self._pick(outer, "matched" if whole else "enclosing")
 
-    def _link(self) -> None:
+    def _link(self, tool: ToolSpec | None) -> None:
         """Records named by a value inside a record picked so far (one step)."""
-        linked = 0
-        known: dict[str, dict[str, str] | None] = {}
-        for pick in list(self.picks.values()):
-            facts = _facts(self.overlay, pick.pointer)
-            if facts is None:
-                continue
-            for label in facts:
-                if label in self.resolved:
-                    continue
-                hits = [(h.pointer, h.inner) for h in self.overlay.key_hits(label)]
-                owners = hits or id_owners(self.overlay, label, pick.pointer, known).items()
-                for pointer, inner in owners:
-                    if pointer == pick.pointer or pointer in self.picks:
-                        continue
-                    self._pick(pointer, "linked", sub_record(inner) if not hits else inner)
-                    linked += 1
-                    if linked >= MAX_LINKED:
-                        return
+        asked = asked_of(self.overlay, tool)
+        for pointer, inner in linked_records(self.overlay, self.picks, self.resolved, asked):
+            self._pick(pointer, "linked", inner)
 
 
 def ground(
@@ -382,13 +365,3 @@ def _bounds(arguments: dict[str, Any]) -> set[str]:
         for n, v in arguments.items()
         if magnitude(v) is not None and read_argument(n).op in ("min", "max")
     }
-
-
-def _facts(overlay: StateOverlay, pointer: str) -> list[str] | None:
-    facts = overlay.facts(pointer)
-    if facts is None:
-        return None
-    # A series' reading's time is its own key too: it names the reading's siblings, not
-    # a record the reading refers to (its source does: the station's entry).
-    own = {normalize(facts.key), normalize(key_values(facts.key)[0])}
-    return [label for label in facts.values if label not in own]

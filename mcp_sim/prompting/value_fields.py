@@ -117,7 +117,8 @@ def _timed(members: list[tuple[str, Any, list[str]]]) -> bool:
 def by_prefix(schema: FieldSchema, value: Any, op: str, named: Iterable[str] = ()) -> list[str]:
     """The text fields holding values that start with (``prefix``) or contain ``value``,
     those holding the most such values first (ties all kept): of the ``named`` fields when
-    one of them holds such values, else of all."""
+    one of them holds such values, else of all; else the records' own keys when some start
+    with it."""
     needle = str(value).strip().casefold()
     if not needle:
         return []
@@ -133,6 +134,11 @@ def by_prefix(schema: FieldSchema, value: Any, op: str, named: Iterable[str] = (
         if found:
             counts[path] = found
     if not counts:
+        # A map keyed by names (an object key's tags, keyed by the key) holds them only
+        # as its records' own keys.
+        own = schema.fields.get(SELF)
+        if op == "prefix" and own is not None and any(v.startswith(needle) for v in own.distinct):
+            return [SELF]
         return _free_text(schema, named)
     if any(p in counts for p in named):
         counts = {p: n for p, n in counts.items() if p in named}

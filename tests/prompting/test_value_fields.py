@@ -11,7 +11,7 @@ from typing import Any
 from mcp_sim.prompting.constraints import Constraint, read_collection
 from mcp_sim.prompting.field_names import name_score
 from mcp_sim.prompting.key_names import key_label, key_names, respelt
-from mcp_sim.prompting.record_fields import FieldSchema, magnitude
+from mcp_sim.prompting.record_fields import SELF, FieldSchema, magnitude
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.search_result import sub_record
 from mcp_sim.prompting.value_fields import containing, numbering, range_distance
@@ -302,3 +302,15 @@ def test_a_fields_values_are_joined_once_to_rule_it_out_in_one_search() -> None:
     # The joined text is what rules a field out: one without the word is never scanned.
     schema.texts["ti"] = ""
     assert containing(schema, "indigo") == []
+
+
+def test_a_prefix_no_field_holds_goes_to_the_records_own_keys() -> None:
+    # An object's tags kept apart, keyed by the object's key: only the keys start with it.
+    tags = [
+        (f"logs/api/{n:03d}.gz" if n % 2 else f"backups/db/{n:03d}.sql", {"TagSet": ["x"]})
+        for n in range(40)
+    ]
+    reading = read_collection(FieldSchema.of("/tagging", tags), {"Prefix": "backups/"})
+    assert [c.fields for c in reading.constraints] == [(SELF,)]
+    # Where a field's values start with it, the field is meant.
+    assert fields_of({"name_starts": "Onyx"})["name_starts"] == ("label",)
