@@ -115,7 +115,7 @@ def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tu
             not isinstance(v, dict | list) and v is not None for v in value
         ):
             continue
-        if value is None or isinstance(value, bool) or value in ("", []):
+        if value is None or value in ("", []):
             continue
         bare = tokens(name)
         if isinstance(value, str) and bare and bare[-1] in _SELECTOR_NAMES:
