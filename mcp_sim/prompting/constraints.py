@@ -31,6 +31,7 @@ from mcp_sim.prompting.named_leaves import beside_named
 from mcp_sim.prompting.periods import period_fields, year_span
 from mcp_sim.prompting.quantity_fields import of_unit
 from mcp_sim.prompting.record_fields import (
+    ANY,
     ENUM_MOST,
     KEY,
     SELF,
@@ -131,6 +132,8 @@ def _by_name(
             fields.append(path)
     if best < NAME_FIT:
         return 0.0, []
+    if op in ("min", "max"):  # a record's own date, not its list items' (a changelog's)
+        fields = [p for p in fields if ANY not in p.split("/")] or fields
     return best, _same_side(schema, words, fields)
 
 
