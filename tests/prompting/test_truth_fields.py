@@ -170,3 +170,20 @@ def test_a_value_naming_the_kind_of_records_chooses_their_collection() -> None:
     # The albums nest tracks (``tracks/items/*/type``): both collections hold "track".
     found = _search(catalogue(), "search", {"q": "willow cedar", "type": "track"})
     assert found.collection.pointer == "/tracks/tracks"
+
+
+def test_a_bound_fitting_a_record_s_own_date_and_its_items_bounds_the_record_s() -> None:
+    issues: list[dict[str, Any]] = [
+        {
+            "key": f"PAY-{n}",
+            "fields": {"created": f"2025-{1 + n % 12:02d}-10", "summary": f"Issue {n}"},
+            "changelog": {"histories": [{"created": f"2025-{1 + (n + 5) % 12:02d}-11"}]},
+        }
+        for n in range(60)
+    ]
+    world = _world({"issues": issues}, ("search_issues", "Issues, filtered."))
+    found = _search(world, "search_issues", {"created_before": "2025-03-01"})
+    (bound,) = found.reading.constraints
+    assert bound.fields == ("fields/created",)
+    expected = [n for n, i in enumerate(issues) if i["fields"]["created"] <= "2025-03-01"]
+    assert found.full == [f"/issues/{n}" for n in expected]
