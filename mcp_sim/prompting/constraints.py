@@ -27,9 +27,11 @@ from mcp_sim.prompting.field_names import (
     side_of,
     tokens,
 )
-from mcp_sim.prompting.periods import period_fields
+from mcp_sim.prompting.named_leaves import beside_named
+from mcp_sim.prompting.periods import period_fields, year_span
 from mcp_sim.prompting.quantity_fields import of_unit
 from mcp_sim.prompting.record_fields import (
+    ANY,
     ENUM_MOST,
     KEY,
     SELF,
@@ -38,6 +40,7 @@ from mcp_sim.prompting.record_fields import (
     kind_of_value,
 )
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
+from mcp_sim.prompting.truth_fields import TRUTH_OP, truth_fields, truth_of
 from mcp_sim.prompting.value_fields import (
     ID_WORDS,
     LEAST_WORD,
@@ -80,9 +83,8 @@ class Constraint:
             # A join's hundreds of keys: the first few say what they are.
             first = json.dumps(self.value[:_MOST_SHOWN], ensure_ascii=False)[:-1]
             shown = f"{first}, … {len(self.value)} in all: the {self.argument}]"
-        symbol = {"eq": "=", "ne": "≠", "min": "≥", "max": "≤", "prefix": "starts with"}.get(
-            self.op
-        )
+        symbol = {"eq": "=", "is": "=", "ne": "≠", "min": "≥", "max": "≤"}.get(self.op)
+        symbol = "starts with" if self.op == "prefix" else symbol
         if isinstance(self.value, list) and self.op == "ne":
             symbol = "is none of"
         if self.op == "text":
@@ -130,6 +132,8 @@ def _by_name(
             fields.append(path)
     if best < NAME_FIT:
         return 0.0, []
+    if op in ("min", "max"):  # a record's own date, not its list items' (a changelog's)
+        fields = [p for p in fields if ANY not in p.split("/")] or fields
     return best, _same_side(schema, words, fields)
 
 
@@ -239,9 +243,18 @@ def _epoch_bound(
     return Constraint(name, how.op, when, tuple(fields), fit) if fields else None
 
 
+def _flag(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
+    """A yes or a no on the boolean fields the name fits (see :mod:`.truth_fields`)."""
+    truth = truth_of(value) if how.op in ("eq", "match") else None
+    fields, fit = truth_fields(schema, how.words) if truth is not None else ((), 0.0)
+    return Constraint(name, TRUTH_OP, truth, fields, fit) if fields else None
+
+
 def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     kind = _kind(value)
     op = how.op
+    if (flag := _flag(schema, name, value, how)) is not None or isinstance(value, bool):
+        return flag  # a flag no boolean field answers to shapes the answer
     if op == "match":
         return _matched(schema, name, value, how)
     if how.ambiguous_bound and kind not in ("date", "number"):
@@ -269,7 +282,9 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
             fields = named or fields
         # The fields whose values lie around the bound: :func:`_ranges` picks among them.
         return Constraint(name, op, value, tuple(fields), 0.0) if fields else None
-    if op in ("eq", "ne") and (
+    if op in ("eq", "ne") and fields and (beside := beside_named(schema, fields, value)):
+        fields = beside  # ``artist`` fits an artist's ``id``; the name beside it holds the value
+    elif op in ("eq", "ne") and (
         not fields or (fit < _SURE_NAME and not _holds(schema, fields, value))
     ):
         # A loose name (``crop`` ↔ ``crop_name``) yields to a field holding the value; a
@@ -355,6 +370,8 @@ def read_collection(
         how = read_argument(name)
         if how.control and not _selects(schema, how, value):
             continue
+        if how.op in ("eq", "match") and (years := year_span(value)):
+            value = years  # a span of years: a date in any of them, or any year a field holds
         period = period_fields(schema, name, value, told)
         constraint = (
             Constraint(name, "prefix", value, *period)
@@ -379,22 +396,3 @@ def _selects(schema: FieldSchema, how: ArgumentName, value: Any) -> bool:
     if not isinstance(value, str) or _kind(value) == "number":
         return False
     return bool(_by_value(schema, value)) or _by_name(schema, how.words, "eq", "string")[0] >= 0.9
-
-
-def is_lookup(reading: Reading, id_field: str | None) -> bool:
-    """Whether the constraints only name records by key (a lookup the key index answers);
-    two on the key name its parts (a reading by its time and its source): a search."""
-    on_key = sum(SELF in c.fields for c in reading.constraints)
-    named = all(
-        c.op == "eq" and (SELF in c.fields or (id_field is not None and id_field in c.fields))
-        for c in reading.constraints
-    )
-    return bool(reading.constraints) and on_key < 2 and named
-
-
-def names_one(reading: Reading, schema: FieldSchema) -> bool:
-    """Whether the constraints pick one record by a field no two records share (a member by
-    ``member_no``, a user by ``email``): a lookup by another name."""
-    return bool(reading.constraints) and all(
-        c.op == "eq" and any(schema.fields[f].unique for f in c.fields) for c in reading.constraints
-    )

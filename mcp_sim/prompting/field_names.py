@@ -123,6 +123,11 @@ _IDS = frozenset({"id", "ids", "key", "uuid", "no", "num", "number", "code", "ur
 """Words that say a field holds a key (a resource's URL refers to it as its id does)."""
 
 
+def names_key(words: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a field path's words (see :func:`name_score`) end in a word of a key."""
+    return bool(words and words[-1] and words[-1][-1] in _IDS)
+
+
 def singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"

@@ -18,11 +18,7 @@ from typing import Any
 from jsonpointer import unescape
 
 from mcp_sim.prompting.changed_records import changed_terms, changed_values
-from mcp_sim.prompting.constraints import (
-    Constraint,
-    Reading,
-    names_one,
-)
+from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import names_collection, read_argument, tokens
 from mcp_sim.prompting.field_tables import (
     FieldTables,
@@ -47,7 +43,7 @@ from mcp_sim.prompting.nested_records import (
 )
 from mcp_sim.prompting.parent_paths import searched_reading, through_parents
 from mcp_sim.prompting.partitions import searched_partitions
-from mcp_sim.prompting.reading_rank import rank_readings, refers
+from mcp_sim.prompting.reading_rank import names_one, rank_readings, refers
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.search_hops import referring

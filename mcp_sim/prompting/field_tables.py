@@ -21,6 +21,7 @@ from mcp_sim.prompting.epoch_times import as_time, epoch_time, names_date
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
 from mcp_sim.prompting.side_maps import side_map
+from mcp_sim.prompting.truth_fields import TRUTH_OP, meets_truth
 from mcp_sim.prompting.value_labels import ValueLabels, equal_labels
 from mcp_sim.runtime.quantities import bound_magnitude, suffixed_magnitude, unit_of
 from mcp_sim.runtime.state_index import StateIndex
@@ -349,6 +350,11 @@ def value_test(constraint: Constraint) -> Callable[[Any], bool]:
             return found is not None and found * sign >= 0
 
         return meets
+    if constraint.op == TRUTH_OP:
+        return lambda actual: meets_truth(actual, wanted)
+    if constraint.op == "prefix" and isinstance(wanted, list):  # any of several periods
+        starts = tuple(str(w).casefold() for w in wanted)
+        return lambda actual: str(as_time(actual)).casefold().startswith(starts)
     needle = str(wanted).casefold()
     if constraint.op == "prefix" and names_date(wanted):
         # A period is a prefix of the time an epoch number stands for too.

@@ -229,7 +229,12 @@ def join_named(
     """The join from the records ``found`` to those of the collection the tool names that
     most of them refer to (an owner's charters to their boats), if any."""
     given = _given(found)
-    constrained = tuple(f for c in found.constraints for f in c.fields)
+    # Only a field an equality fixes is the same on every row; a bounded one differs.
+    constrained = tuple(
+        c.fields[0]
+        for c in found.constraints
+        if c.op in ("eq", "is") and len(c.fields) == 1 and not isinstance(c.value, list)
+    )
     for targets in named_collections(collections, named, searched, inner=True):
         join = follow(
             tables, state, found.collection, found.full, targets, given, constrained, through=True

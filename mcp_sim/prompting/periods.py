@@ -19,6 +19,10 @@ from mcp_sim.prompting.record_fields import SELF, FieldSchema
 from mcp_sim.runtime.state_shape import normalize
 
 _PERIOD = re.compile(r"\d{4}(-(0[1-9]|1[0-2]))?")
+_YEARS = re.compile(r"(\d{4})\s*(?:-|\.\.|–)\s*(\d{4})")
+"""A span of years written as one value (``year:2015-2019``, ``1990..1999``)."""
+_MOST_YEARS = 200
+"""Years a span may cover, at most: a wider one is no span of years (a range of numbers)."""
 _NAMED = 0.6
 """The least name fit that ties a period to a date field (as any argument to a field)."""
 _MOST_FIELDS = 3
@@ -32,19 +36,30 @@ def is_period(constraint: Any) -> bool:
     return constraint.op == "prefix" and isinstance(value, str) and bool(_PERIOD.fullmatch(value))
 
 
+def year_span(value: Any) -> list[str] | None:
+    """The years of a span written as one value (``2015-2019``: each year from the first to
+    the last), any of which a record's date may lie in; ``None`` when ``value`` is none."""
+    match = _YEARS.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        return None
+    first, last = int(match[1]), int(match[2])
+    return [str(y) for y in range(first, last + 1)] if 0 <= last - first <= _MOST_YEARS else None
+
+
 def period_fields(
     schema: FieldSchema, name: str, value: Any, told: Set[str]
 ) -> tuple[tuple[str, ...], float] | None:
     """The date fields ``value`` (a period) is a prefix of, and how well a name ties them
     (``_NAMED`` by the argument's or the tool's words, 0 when none does); ``None`` when the
     argument names no period of this collection's dates."""
-    if not isinstance(value, str) or not _PERIOD.fullmatch(value):
+    periods = value if isinstance(value, list) else [value]
+    if not periods or not all(isinstance(p, str) and _PERIOD.fullmatch(p) for p in periods):
         return None
     how = read_argument(name)
-    if how.op != "eq":
+    if how.op not in ("eq", "match"):
         return None
-    wanted = normalize(value)
-    if any(wanted in info.distinct for info in schema.fields.values()):
+    wanted = {normalize(p) for p in periods}
+    if any(wanted & info.distinct for info in schema.fields.values()):
         return None  # a field holds the period itself (a record's ``month``)
     dates = [
         path

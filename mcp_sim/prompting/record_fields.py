@@ -314,7 +314,7 @@ def _note_sources(info: FieldInfo, records: list[tuple[str, Any]]) -> None:
 
 def _note(info: FieldInfo, value: Any) -> None:
     info.values += 1
-    kind = kind_of_value(value)
+    kind = "boolean" if isinstance(value, bool) else kind_of_value(value)  # a flag's field
     info.kinds[kind] = info.kinds.get(kind, 0) + 1
     _note_range(info, value, kind)
     label = normalize(value)

@@ -1,7 +1,8 @@
 """A call's arguments as the ``(name, value)`` pairs a search reads as constraints.
 
-Each argument holding a scalar or a list of scalars is one pair; a nested object's entries go
-by their own names (a ``min``/``max`` entry under its parent's name). An argument holding a
+Each argument holding a scalar (a boolean too: see :mod:`mcp_sim.prompting.truth_fields`) or
+a list of scalars is one pair; a nested object's entries go by their own names (a
+``min``/``max`` entry under its parent's name). An argument holding a
 **label selector** written as a string, as Kubernetes' ``-l``/``labelSelector`` takes it
 (``"app=web,tier!=db,env in (prod,staging)"``; the name's last word ``selector``, ``labels``
 or ``tags``), is read as one pair per requirement, each named by its label's key: ``app`` =
@@ -115,7 +116,7 @@ def scalar_arguments(arguments: dict[str, Any], parent: str = "") -> Iterator[tu
             not isinstance(v, dict | list) and v is not None for v in value
         ):
             continue
-        if value is None or isinstance(value, bool) or value in ("", []):
+        if value is None or value in ("", []):
             continue
         bare = tokens(name)
         if isinstance(value, str) and bare and bare[-1] in _SELECTOR_NAMES:

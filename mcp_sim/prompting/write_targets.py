@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.argument_kinds import names_kind
-from mcp_sim.prompting.constraints import is_lookup, read_collection
+from mcp_sim.prompting.constraints import read_collection
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.link_kinds import holds
+from mcp_sim.prompting.reading_rank import is_lookup
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_shape import normalize
 
