@@ -9,20 +9,7 @@ from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.linked_records import MAX_LINKED, asked_of, linked_records
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
-
-
-def world_of(state: dict[str, Any], tool: str, description: str) -> World:
-    return World.model_validate(
-        {
-            "world": "t",
-            "title": "T",
-            "description": "A hand-made state.",
-            "state": state,
-            "tools": [
-                {"name": tool, "description": description, "input_schema": {"type": "object"}}
-            ],
-        }
-    )
+from tests.prompting.test_kind_links import world_of
 
 
 def catalog(tracks: int) -> dict[str, Any]:

@@ -19,23 +19,10 @@ from mcp_sim.prompting.periods import year_span
 from mcp_sim.prompting.truth_fields import TRUTH_OP, truth_of
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.spec.world import World
+from tests.prompting.test_field_search import world_of
 
 ARTISTS = ["Ana Varga", "The Indigos", "Chiara Kovac", "Bruno Lind"]
 WORDS = ["amber", "cedar", "fjord", "willow", "nimbus", "meadow"]
-
-
-def _world(state: dict[str, Any], *tools: tuple[str, str]) -> World:
-    return World.model_validate(
-        {
-            "world": "t",
-            "title": "T",
-            "description": "A hand-made state.",
-            "state": state,
-            "tools": [
-                {"name": n, "description": d, "input_schema": {"type": "object"}} for n, d in tools
-            ],
-        }
-    )
 
 
 def _artist(n: int) -> dict[str, Any]:
@@ -64,7 +51,7 @@ def catalogue() -> World:
         for a in range(12)
     ]
     state = {"tracks": {"tracks": tracks}, "albums": {"albums": albums}}
-    return _world(state, ("search", "GET /v1/search. q: words and field filters."))
+    return world_of(state, ("search", "GET /v1/search. q: words and field filters."))
 
 
 def billing() -> World:
@@ -78,7 +65,7 @@ def billing() -> World:
         }
         for n in range(90)
     ]
-    return _world({"charges": charges}, ("list_charges", "Charges, filtered."))
+    return world_of({"charges": charges}, ("list_charges", "Charges, filtered."))
 
 
 def _search(world: World, tool: str, arguments: dict[str, Any]) -> Any:
@@ -181,7 +168,7 @@ def test_a_bound_fitting_a_record_s_own_date_and_its_items_bounds_the_record_s()
         }
         for n in range(60)
     ]
-    world = _world({"issues": issues}, ("search_issues", "Issues, filtered."))
+    world = world_of({"issues": issues}, ("search_issues", "Issues, filtered."))
     found = _search(world, "search_issues", {"created_before": "2025-03-01"})
     (bound,) = found.reading.constraints
     assert bound.fields == ("fields/created",)
