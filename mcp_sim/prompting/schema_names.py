@@ -26,10 +26,13 @@ _TYPES: dict[str, tuple[type, ...]] = {
 def schema_sources(schema: dict[str, Any] | None, record: dict[str, Any]) -> dict[str, Source]:
     """The schema's property names that name no field of ``record`` as they are, each with
     the one field its words and type fit."""
+    if schema is None:
+        # Most tools have no output schema: their records' leaves need not be read.
+        return {}
     fields = dict(leaves(record))
     named = {tokens(path.rpartition("/")[2]) for path in fields}
     found: dict[str, Source] = {}
-    for name, kind in _properties(schema, 0) if schema is not None else ():
+    for name, kind in _properties(schema, 0):
         words = set(tokens(name))
         if not words or tokens(name) in named or name in found:
             continue
