@@ -146,23 +146,13 @@ def _agreed(
     seen: dict[str, dict[str, Counter[Source]]] = {}
     telling: set[tuple[str, str]] = set()
     for text in answers:
-        try:
-            parsed = json.loads(text)
-        except (json.JSONDecodeError, TypeError):
-            continue
-        for answer in _objects(parsed, 0):
-            pointer = _described(overlay, answer)
-            record = resolve(state, pointer) if pointer is not None else None
-            if pointer is None or not isinstance(record, dict):
-                continue
-            collection = _collection(overlay, pointer)
+        for collection, given, named, distinct in _read_answer(overlay, state, text):
             counts = seen.setdefault(collection, {})
             if keys is not None:
-                keys.setdefault(collection, set()).update(answer)
-            for key, source in _named(answer, record).items():
+                keys.setdefault(collection, set()).update(given)
+            for key, source in named.items():
                 counts.setdefault(key, Counter())[source] += 1
-                if _distinctive(answer[key]):
-                    telling.add((collection, key))
+            telling.update((collection, key) for key in distinct)
     agreed: dict[str, dict[str, Source]] = {}
     for collection, counts in seen.items():
         fields = {
@@ -173,6 +163,37 @@ def _agreed(
         if fields:
             agreed[collection] = fields
     return agreed
+
+
+AnswerReading = list[tuple[str, frozenset[str], dict[str, Source], frozenset[str]]]
+"""Per object of an answer describing a record: its collection, the answer's keys, the keys
+naming one field of the record (:func:`_named`) and those of them whose values tell by
+themselves (:func:`_distinctive`)."""
+_READ = "answers read for names"
+
+
+def _read_answer(overlay: StateOverlay, state: Any, text: str) -> AnswerReading:
+    """What one answer says of the records it describes; read once per state version (kept
+    on the overlay, for the very state read), since every later call reads the same answers."""
+    memo: dict[str, tuple[Any, AnswerReading]] = overlay.derived.setdefault(_READ, {})
+    kept = memo.get(text)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    reading: AnswerReading = []
+    try:
+        parsed = json.loads(text)
+    except (json.JSONDecodeError, TypeError):
+        parsed = None
+    for answer in _objects(parsed, 0) if parsed is not None else ():
+        pointer = _described(overlay, answer)
+        record = resolve(state, pointer) if pointer is not None else None
+        if pointer is None or not isinstance(record, dict):
+            continue
+        named = _named(answer, record)
+        distinct = frozenset(k for k in named if _distinctive(answer[k]))
+        reading.append((_collection(overlay, pointer), frozenset(answer), named, distinct))
+    memo[text] = (state, reading)
+    return reading
 
 
 def _objects(value: Any, depth: int) -> Iterator[dict[str, Any]]:

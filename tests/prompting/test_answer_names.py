@@ -189,3 +189,26 @@ def test_a_searchs_hits_show_only_the_names_the_tools_own_answers_give() -> None
     own = [json.dumps({"hull": "HX-702", "master": "Ingrid Solberg 2"})]
     names = answer_names(overlay, state, own, others=others)
     assert "Ingrid Solberg 4" in names.render(overlay, state, [], 2000, hits=["/vessels/4"])
+
+
+def test_an_answer_is_read_once_per_state_version_and_again_for_another_state() -> None:
+    state = fleet()
+    overlay = overlay_of(state)
+    answers = [
+        json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3", "berths": 13}),
+        json.dumps({"hull": "HX-705", "master": "Ingrid Solberg 5", "berths": 15}),
+    ]
+    first = answer_names(overlay, state, answers).fields
+    kept = overlay.derived["answers read for names"]
+    assert set(kept) == set(answers)
+    # A later call at the same state version reads what was kept: a reading planted there
+    # (as if the answers had said otherwise) is what it learns from.
+    hull = Source("hull")
+    kept[answers[0]] = (
+        state,
+        [("/vessels", frozenset({"ship"}), {"ship": hull}, frozenset({"ship"}))],
+    )
+    assert answer_names(overlay, state, answers).fields["/vessels"]["ship"] == hull
+    # Another state object (a session's state replaced) is read afresh.
+    again = answer_names(overlay, fleet(), answers).fields
+    assert again == first
