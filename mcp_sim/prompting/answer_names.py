@@ -83,7 +83,7 @@ class AnswerNames:
         listed |= {p: False for p in hits if p not in listed}
         for pointer, picked in list(listed.items())[: MAX_RECORDS * 4]:
             record = resolve(state, pointer)
-            collection = _collection(overlay, pointer)
+            collection = overlay.base.collection_pointer(pointer)
             if not isinstance(record, dict) or not (picked or collection in self.answered):
                 continue
             names = schema_sources(self.schema, record) | self.fields.get(collection, {})
@@ -191,7 +191,9 @@ def _read_answer(overlay: StateOverlay, state: Any, text: str) -> AnswerReading:
             continue
         named = _named(answer, record)
         distinct = frozenset(k for k in named if _distinctive(answer[k]))
-        reading.append((_collection(overlay, pointer), frozenset(answer), named, distinct))
+        reading.append(
+            (overlay.base.collection_pointer(pointer), frozenset(answer), named, distinct)
+        )
     memo[text] = (state, reading)
     return reading
 
@@ -257,8 +259,3 @@ def _distinctive(value: Any) -> bool:
     if isinstance(value, str):
         return len(value) >= 3
     return isinstance(value, int | float) and (abs(value) >= 100 or value != int(value))
-
-
-def _collection(overlay: StateOverlay, pointer: str) -> str:
-    collection = overlay.base.collection_of(pointer)
-    return collection.pointer if collection is not None else ""

@@ -70,7 +70,7 @@ def linked_records(
         if pointer in seen:
             continue
         seen.add(pointer)
-        rank = ranks.get(_collection(overlay, pointer) or "", last) if ranks else last
+        rank = ranks.get(overlay.base.collection_pointer(pointer), last) if ranks else last
         found[rank][pointer] = inner
         # The walk stops where the order cannot change any more: enough of the kind
         # asked for first, or as many others as asking for one could pass over.
@@ -100,11 +100,6 @@ def _named(
             for pointer, inner in owners:
                 if pointer != pick.pointer and pointer not in picks:
                     yield pointer, sub_record(inner) if not hits else inner
-
-
-def _collection(overlay: StateOverlay, pointer: str) -> str | None:
-    collection = overlay.base.collection_of(pointer)
-    return collection.pointer if collection is not None else None
 
 
 def _facts(overlay: StateOverlay, pointer: str) -> list[str] | None:

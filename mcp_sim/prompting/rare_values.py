@@ -108,7 +108,7 @@ def evident_records(
     top = [p for p in candidates if scores[p] == best]
     if len(top) > FEW:
         named = set(tokens(tool.name)) if tool is not None else set()
-        top = [p for p in top if named & set(tokens(_collection(overlay, p)))]
+        top = [p for p in top if named & set(tokens(overlay.base.collection_pointer(p)))]
     if not 1 <= len(top) <= FEW:
         return []
     return [Evident(p, frozenset(_places(overlay, values, p))) for p in top]
@@ -128,7 +128,3 @@ def _holds(overlay: StateOverlay, value: str, pointer: str) -> str | None:
 def _places(overlay: StateOverlay, values: list[str], pointer: str) -> set[str]:
     places = (_holds(overlay, v, pointer) for v in values)
     return {p for p in places if p}
-
-
-def _collection(overlay: StateOverlay, pointer: str) -> str:
-    return getattr(overlay.base.collection_of(pointer), "pointer", "")

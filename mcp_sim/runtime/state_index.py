@@ -109,6 +109,12 @@ class StateIndex:
             return kind_holding(kinds, pointer, self.state if state is None else state)
         return max(found, key=lambda c: len(c.pointer)) if found else None
 
+    def collection_pointer(self, pointer: str) -> str:
+        """The pointer of the collection whose record ``pointer`` is (see
+        :meth:`collection_of`); ``""`` where none holds it."""
+        collection = self.collection_of(pointer)
+        return collection.pointer if collection is not None else ""
+
     def owner(self, pointer: str, state: Any) -> str | None:
         """The pointer of the record that ``pointer`` is, or is inside (``-`` resolved
         against ``state``, the state after the change)."""
