@@ -96,36 +96,23 @@ def test_a_value_written_as_a_kind_of_the_records_narrows_them() -> None:
         {"id": f"ch_{i}", "month": "2025-05", "status": ["succeeded", "failed"][i % 2], "amount": i}
         for i in range(10)
     ]
-    spec = {
-        "name": "revenue_report",
-        "description": "Succeeded charges of a month: count and gross amount.",
-        "input_schema": {"type": "object"},
-    }
-    world = World.model_validate(
-        {
-            "world": "w",
-            "title": "W",
-            "description": "D.",
-            "state": {"charges": charges},
-            "tools": [spec],
-        }
-    )
-    overlay = StateIndex(world, world.state).overlay_of(world.state)
-    grounding = ground(overlay, world.state, world.tools[0], {"month": "2025-05"})
-    assert grounding.summary is not None
-    assert grounding.summary.values["count"] == 5
+
+    def counted(description: str) -> Any:
+        spec = {"name": "revenue_report", "description": description}
+        world = World.model_validate(
+            {
+                "world": "w",
+                "title": "W",
+                "description": "D.",
+                "state": {"charges": charges},
+                "tools": [spec | {"input_schema": {"type": "object"}}],
+            }
+        )
+        overlay = StateIndex(world, world.state).overlay_of(world.state)
+        grounding = ground(overlay, world.state, world.tools[0], {"month": "2025-05"})
+        assert grounding.summary is not None
+        return grounding.summary.values["count"]
+
+    assert counted("Succeeded charges of a month: count and gross amount.") == 5
     # Before a noun that is not the records' own, the value is no kind of them.
-    spec["description"] = "Succeeded payments of a month: count and gross amount."
-    world = World.model_validate(
-        {
-            "world": "w",
-            "title": "W",
-            "description": "D.",
-            "state": {"charges": charges},
-            "tools": [spec],
-        }
-    )
-    overlay = StateIndex(world, world.state).overlay_of(world.state)
-    grounding = ground(overlay, world.state, world.tools[0], {"month": "2025-05"})
-    assert grounding.summary is not None
-    assert grounding.summary.values["count"] == 10
+    assert counted("Succeeded payments of a month: count and gross amount.") == 10
