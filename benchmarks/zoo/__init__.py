@@ -260,9 +260,12 @@ by filter groups, typed property objects and map elements joined by member refer
 spotify and confluence on 2026-11-27 as well, after their first measurement (.63 overall, the
 same before and after a round of development on the others) had shown listings whose current
 entry only a flag marks, the same record simplified in several places and facts kept inside
-markup. Held out now: sheets, postgrest and redis, written on 2026-11-27 by someone not tuning
-the retrieval."""
-HELD_OUT: frozenset[str] = frozenset({"sheets", "postgrest", "redis"})
+markup; sheets, postgrest and redis on 2026-11-28, after their first measurement (.42 overall,
+the same before and after a round of development on the others, lookups by id .47) had shown
+rows as positional arrays under a header row, links named only in a separate schema document
+and records split over flat composite keys. Held out now: none until the next shapes are
+written by someone not tuning the retrieval."""
+HELD_OUT: frozenset[str] = frozenset()
 """Shapes kept out of development (run only at the end, with ``--include-held-out``)."""
 
 __all__ = ["HELD_OUT", "KINDS", "SHAPES", "generate", "is_held_out", "make_shape"]

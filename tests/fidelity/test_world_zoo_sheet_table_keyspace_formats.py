@@ -1,4 +1,4 @@
-"""The held-out zoo shapes hold what the services they copy serve: a wholesaler's order book
+"""The sheet, table and keyspace zoo shapes hold what the services they copy serve: a wholesaler's order book
 in Google Sheets through the Sheets and Visualization APIs (``sheets``), a studio's Supabase
 database through PostgREST (``postgrest``) and a game's live store in Redis Stack as node-redis
 answers (``redis``); their computed answers are checked here against independent computations
@@ -21,7 +21,7 @@ BOOK = "1qW8fXc2Lr0Vb7aKdP3sN5tYh9JmE4uGz6oRiC1wTxQk"
 
 
 @pytest.mark.parametrize("shape", ["sheets", "postgrest", "redis"])
-def test_the_same_seed_makes_the_same_held_out_world(shape: str) -> None:
+def test_the_same_seed_makes_the_same_sheet_table_keyspace_world(shape: str) -> None:
     first = generate(shape, 0.05, seed=11, episodes=2)
     assert generate(shape, 0.05, seed=11, episodes=2) == first
     assert generate(shape, 0.05, seed=12, episodes=2)[0]["state"] != first[0]["state"]
