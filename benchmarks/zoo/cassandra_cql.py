@@ -118,13 +118,16 @@ def _flush(state: State, table: str, key: str, row: dict[str, Any]) -> list[dict
     return [{"op": "add", "path": path, "value": [partition(key, [row])]}]
 
 
-def _cells(assignments: dict[str, Any], stamp: str) -> list[dict[str, Any]]:
+def _cells(assignments: dict[str, Any], stamp: str | None) -> list[dict[str, Any]]:
+    """A write's cells; each with its own ``tstamp`` unless the row's liveness holds it
+    (``sstabledump`` shows a cell's timestamp only where it differs from the row's)."""
+    own = {} if stamp is None else {"tstamp": stamp}
     cells: list[dict[str, Any]] = []
     for name, value in sorted(assignments.items()):
         if isinstance(value, list):
-            cells += [{"name": name, "path": [v], "value": "", "tstamp": stamp} for v in value]
+            cells += [{"name": name, "path": [v], "value": ""} | own for v in value]
         else:
-            cells.append({"name": name, "value": value, "tstamp": stamp})
+            cells.append({"name": name, "value": value} | own)
     return cells
 
 
@@ -158,6 +161,6 @@ def write(state: State, query: str, values: list[Any]) -> Answer:
         clustering = [given.pop(c) for c in spec["clustering"]]
         row: dict[str, Any] = {"type": "row", "position": 0}
         row |= {"clustering": clustering} if clustering else {}
-        row |= {"liveness_info": {"tstamp": stamp}, "cells": _cells(given, stamp)}
+        row |= {"liveness_info": {"tstamp": stamp}, "cells": _cells(given, None)}
         return [], _flush(state, table, key, row)
     raise ToolError(f"SyntaxException: line 1:0 no viable alternative at input {query[:30]!r}")

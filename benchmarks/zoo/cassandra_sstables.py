@@ -189,8 +189,15 @@ class _Keyspace:
         if held is None:
             self.parts[key] = part
             sstables(self.state, table)[file].append(part)
-        else:
-            held["rows"].extend(part["rows"])
+            return
+        for row in part["rows"]:
+            # A later write to the same clustering key replaces the row (an upsert).
+            clustering = row.get("clustering")
+            same = [n for n, r in enumerate(held["rows"]) if r.get("clustering") == clustering]
+            if same:
+                held["rows"][same[0]] = row
+            else:
+                held["rows"].append(row)
 
     def user(self) -> None:
         rng = self.rng

@@ -236,8 +236,6 @@ READS: dict[str, Callable[[State, dict[str, Any]], Rows]] = {
     MOST_CITED: _most_cited,
     STAFF: _staff,
 }
-COUNTERS = ("labels_added", "labels_removed", "nodes_created", "nodes_deleted")
-COUNTERS += ("properties_set", "relationships_created", "relationships_deleted")
 
 
 def _syntax(query: str) -> ToolError:
@@ -254,7 +252,9 @@ def read(state: State, args: dict[str, Any]) -> Answer:
 
 
 def _counters(**changed: int) -> dict[str, Any]:
-    return {"_contains_updates": True} | {name: changed.get(name, 0) for name in COUNTERS}
+    """``vars(summary.counters)`` as the server answers it: the counters the query changed,
+    and ``_contains_updates``; ``{}`` when it changed nothing."""
+    return {"_contains_updates": True} | changed if changed else {}
 
 
 def write(state: State, args: dict[str, Any]) -> Answer:
@@ -262,13 +262,13 @@ def write(state: State, args: dict[str, Any]) -> Answer:
     person = node_by(state, "Researcher", "orcid", p.get("orcid"))
     if query == SET_H:
         if person is None:
-            return {"_contains_updates": False} | dict.fromkeys(COUNTERS, 0), []
+            return _counters(), []
         path = pointer(FILE, person[0], "properties", "h_index")
         return _counters(properties_set=1), [{"op": "replace", "path": path, "value": p["h_index"]}]
     if query == AFFILIATE:
         place = node_by(state, "Institution", "ror", p.get("ror"))
         if person is None or place is None:
-            return {"_contains_updates": False} | dict.fromkeys(COUNTERS, 0), []
+            return _counters(), []
         line = {
             "type": "relationship",
             "id": next_relationship_id(state),
@@ -278,5 +278,5 @@ def write(state: State, args: dict[str, Any]) -> Answer:
         line["start"] = {"id": person[1]["id"], "labels": ["Researcher"]}
         line["end"] = {"id": place[1]["id"], "labels": ["Institution"]}
         patch = [{"op": "add", "path": pointer(FILE, "-"), "value": line}]
-        return _counters(relationships_created=1, properties_set=2), patch
+        return _counters(properties_set=2, relationships_created=1), patch
     raise _syntax(query)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
 from benchmarks.zoo.kit import CITIES, FIRST, LAST, WORDS, State, fill, size_of
@@ -84,6 +85,7 @@ class _Builder:
         self.post_id = 10
         self.customers: list[str] = []
         self.people: dict[str, dict[str, str]] = {}
+        self.slugs: dict[str, int] = defaultdict(int)
         self.products: list[tuple[str, float, str]] = []
 
     def _row(self, name: str, key: str, row: dict[str, Any]) -> str:
@@ -121,6 +123,11 @@ class _Builder:
         )
         return ident
 
+    def _slug(self, wanted: str) -> str:
+        """A post's unique ``post_name``: WordPress suffixes ``-2``, ``-3`` to a taken one."""
+        self.slugs[wanted] += 1
+        return wanted if self.slugs[wanted] == 1 else f"{wanted}-{self.slugs[wanted]}"
+
     def categories(self) -> None:
         for name in CATEGORIES:
             term = self._row("wp_terms", "term_id", {"name": name, "slug": name.lower()})
@@ -155,9 +162,9 @@ class _Builder:
         name = f"{rng.choice(WORDS).title()} {rng.choice(KINDS)}"
         regular = round(rng.uniform(4, 160), 2)
         sale = round(regular * 0.8, 2) if rng.random() < 0.25 else None
-        slug = f"{name.lower().replace(' ', '-')}-{self.post_id}"
+        slug = self._slug(name.lower().replace(" ", "-"))
         ident = self._post("product", name, "publish", _stamp(rng, 2024), slug)
-        sku = f"TH-{rng.choice(KINDS)[:3].upper()}-{int(ident):05d}"
+        sku = f"TH-{name.split()[-1][:3].upper()}-{int(ident):05d}"
         stock = rng.randint(0, 120)
         values = {
             "_sku": sku,
@@ -182,8 +189,10 @@ class _Builder:
         rng = self.rng
         date = _stamp(rng)
         status = rng.choices(list(STATUSES), [1, 3, 1, 8, 1, 1, 1])[0]
-        title = f"Order &ndash; {date[:10]}"
-        ident = self._post("shop_order", title, status, date, f"order-{date[:10]}")
+        when = datetime.fromisoformat(date)
+        title = f"Order &ndash; {when:%B} {when.day}, {when:%Y @ %I:%M %p}"
+        slug = self._slug(f"order-{when:%b}-{when.day:02d}-{when:%Y-%H%M-%p}".lower())
+        ident = self._post("shop_order", title, status, date, slug)
         user = rng.choice(self.customers)
         total = 0.0
         for product, price, name in rng.sample(self.products, rng.randint(1, 3)):

@@ -79,7 +79,11 @@ def _days_of_timestamps(values: set[str]) -> set[str]:
 def _iso_of_datetimes(values: set[str]) -> set[str]:
     """The ISO 8601 form (``2025-03-01t10:22:01``) of SQL datetimes (``2025-03-01
     10:22:01``): an API over an SQL database answers its datetimes so."""
-    return {v[:10] + "t" + v[11:] for v in values if re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", v)}
+    return {
+        v[:10] + "t" + v[11:]
+        for v in values
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", v)
+    }
 
 
 def _key_parts(state: Any) -> set[str]:
