@@ -167,6 +167,51 @@ def _update_order(state: State, args: dict[str, Any]) -> Answer:
     return updated, patch
 
 
+PRODUCT_FILTERS = {
+    "search": prop("string", "Limit results to those matching a string."),
+    "sku": prop("string", "Limit result set to products with a specific SKU."),
+    "category": prop("string", "Limit result set to a category ID."),
+    "stock_status": prop("string", "", enum=["instock", "outofstock", "onbackorder"]),
+    "on_sale": prop("boolean", "Limit result set to products on sale."),
+    "min_price": prop("string", "Minimum price."),
+    "max_price": prop("string", "Maximum price."),
+}
+ORDER_FILTERS = {
+    "customer": prop("integer", "Orders of this customer ID."),
+    "product": prop("integer", "Orders holding this product ID."),
+    "status": prop("string", "Statuses, comma-separated (processing, completed...)."),
+    "after": prop("string", "Created after this ISO8601 date."),
+    "before": prop("string", "Created before this ISO8601 date."),
+}
+PRODUCT_WRITES = {
+    "regular_price": prop("string", "Product regular price."),
+    "sale_price": prop("string", "Product sale price ('' for none)."),
+    "stock_quantity": prop("integer", "Stock quantity."),
+}
+REPORTS = [
+    Tool(
+        "sales_report",
+        "GET /reports/sales: sales totals, per day.",
+        RANGE,
+        lambda s, a: (sales(s, a["date_min"], a["date_max"]), []),
+        ("date_min", "date_max"),
+    ),
+    Tool(
+        "top_sellers_report",
+        "GET /reports/top_sellers: quantity sold per product.",
+        RANGE,
+        lambda s, a: (top_sellers(s, a["date_min"], a["date_max"]), []),
+        ("date_min", "date_max"),
+    ),
+    Tool(
+        "orders_totals_report",
+        "GET /reports/orders/totals: orders per status.",
+        {},
+        lambda s, a: (order_totals(s), []),
+    ),
+]
+
+
 class Woo(Shape):
     name = "woo"
     title = "Shop assistant over a WooCommerce tea shop"
@@ -181,27 +226,6 @@ class Woo(Shape):
         return database(rng, target_bytes)
 
     def tools(self) -> list[Tool]:
-        product_filters = {
-            "search": prop("string", "Limit results to those matching a string."),
-            "sku": prop("string", "Limit result set to products with a specific SKU."),
-            "category": prop("string", "Limit result set to a category ID."),
-            "stock_status": prop("string", "", enum=["instock", "outofstock", "onbackorder"]),
-            "on_sale": prop("boolean", "Limit result set to products on sale."),
-            "min_price": prop("string", "Minimum price."),
-            "max_price": prop("string", "Maximum price."),
-        }
-        order_filters = {
-            "customer": prop("integer", "Orders of this customer ID."),
-            "product": prop("integer", "Orders holding this product ID."),
-            "status": prop("string", "Statuses, comma-separated (processing, completed...)."),
-            "after": prop("string", "Created after this ISO8601 date."),
-            "before": prop("string", "Created before this ISO8601 date."),
-        }
-        writes = {
-            "regular_price": prop("string", "Product regular price."),
-            "sale_price": prop("string", "Product sale price ('' for none)."),
-            "stock_quantity": prop("integer", "Stock quantity."),
-        }
         return [
             Tool(
                 "get_product",
@@ -211,7 +235,7 @@ class Woo(Shape):
                 ("id",),
                 output=_schema(type=["simple", "grouped", "external", "variable"]),
             ),
-            Tool("list_products", "GET /products.", product_filters | PAGE, _list_products),
+            Tool("list_products", "GET /products.", PRODUCT_FILTERS | PAGE, _list_products),
             Tool(
                 "get_order",
                 "GET /orders/<id>.",
@@ -220,7 +244,7 @@ class Woo(Shape):
                 ("id",),
                 output=_schema(status=ORDER_STATUSES),
             ),
-            Tool("list_orders", "GET /orders.", order_filters | FIELDS | PAGE, _list_orders),
+            Tool("list_orders", "GET /orders.", ORDER_FILTERS | FIELDS | PAGE, _list_orders),
             Tool(
                 "get_customer",
                 "GET /customers/<id>.",
@@ -229,30 +253,11 @@ class Woo(Shape):
                 ("id",),
                 output=_schema(role=["customer", "subscriber", "shop_manager"]),
             ),
-            Tool(
-                "sales_report",
-                "GET /reports/sales: sales totals, per day.",
-                RANGE,
-                lambda s, a: (sales(s, a["date_min"], a["date_max"]), []),
-                ("date_min", "date_max"),
-            ),
-            Tool(
-                "top_sellers_report",
-                "GET /reports/top_sellers: quantity sold per product.",
-                RANGE,
-                lambda s, a: (top_sellers(s, a["date_min"], a["date_max"]), []),
-                ("date_min", "date_max"),
-            ),
-            Tool(
-                "orders_totals_report",
-                "GET /reports/orders/totals: orders per status.",
-                {},
-                lambda s, a: (order_totals(s), []),
-            ),
+            *REPORTS,
             Tool(
                 "update_product",
                 "PUT /products/<id>.",
-                ID | writes,
+                ID | PRODUCT_WRITES,
                 _update_product,
                 ("id",),
                 effect="write",
