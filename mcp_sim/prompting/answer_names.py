@@ -246,10 +246,22 @@ def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, Source]:
             if normalize(part) == label
         ]
         # A value in the second item of a list is a sub-record's (a folio's fourth line):
-        # the answer names that item, not a field every record of the collection has.
-        if len(sources) == 1 and not _LATER_ITEM.search(sources[0].path):
+        # the answer names that item, not a field every record of the collection has; and a
+        # value that is the key of the entry holding it (``payment_methods/paypal_15/id``)
+        # names that one entry, which shows it as its key already.
+        if (
+            len(sources) == 1
+            and not _LATER_ITEM.search(sources[0].path)
+            and not _keys_its_entry(sources[0].path, label)
+        ):
             found[key] = sources[0]
     return found
+
+
+def _keys_its_entry(path: str, label: str) -> bool:
+    """Whether a field's value is also the key of an object the path steps through (a value
+    of three characters or more: a list's index is no key)."""
+    return len(label) >= 3 and any(normalize(step) == label for step in path.split("/")[:-1])
 
 
 def _distinctive(value: Any) -> bool:

@@ -74,6 +74,23 @@ def test_a_later_list_item_names_no_field() -> None:
     assert answer_names(overlay, state, answers).fields == {}
 
 
+def test_a_value_keying_its_own_entry_names_no_field() -> None:
+    state = {
+        "users": {
+            f"user_{i}": {
+                "name": f"Omar Lopez {i}",
+                "wallet": {f"paypal_{900 + i}": {"id": f"paypal_{900 + i}", "kind": "paypal"}},
+            }
+            for i in range(6)
+        }
+    }
+    overlay = overlay_of(state)
+    # An order's answer pays with the user's paypal_903: the entry keyed by it shows it,
+    # and no other user has that entry.
+    answers = [json.dumps({"user_id": "user_3", "payment_method_id": "paypal_903"})]
+    assert answer_names(overlay, state, answers).fields == {}
+
+
 def test_no_answers_or_text_answers_show_nothing() -> None:
     state = fleet()
     overlay = overlay_of(state)
