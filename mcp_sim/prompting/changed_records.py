@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.field_tables import held_values, record_terms
-from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.prompting.link_kinds import holding
+from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 

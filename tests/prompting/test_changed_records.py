@@ -62,19 +62,19 @@ def test_a_search_after_a_write_meets_the_moved_records_as_they_are_now() -> Non
 def test_a_moved_records_values_are_read_once_across_state_versions(monkeypatch: Any) -> None:
     # The records an insert moved stay changed in every later version: a later write to
     # another record reads again only that record's values, not the moved ones'.
-    from mcp_sim.prompting import changed_records as module
+    from mcp_sim.prompting.field_tables import held_values
 
     world = world_of(users_state(), ("find_users", "Find users."))
     state, patch = inserted(world.state)
     moved = overlay_of(world).advance(world.state, state, patch)
     reads: list[Any] = []
-    original = module.held_values
+    original = held_values
 
     def counted(key: str, record: Any, path: str) -> list[Any]:
         reads.append(record)
         return original(key, record, path)
 
-    monkeypatch.setattr(module, "held_values", counted)
+    monkeypatch.setattr("mcp_sim.prompting.changed_records.held_values", counted)
     changed_values(moved, state, "/users", "age")
     first = len(reads)
     older = {**state, "users": [{**state["users"][0], "age": 8}, *state["users"][1:]]}
