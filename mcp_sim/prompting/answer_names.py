@@ -189,7 +189,7 @@ def _read_answer(overlay: StateOverlay, state: Any, text: str) -> AnswerReading:
         record = resolve(state, pointer) if pointer is not None else None
         if pointer is None or not isinstance(record, dict):
             continue
-        named = _named(answer, record)
+        named = _named(overlay, answer, record)
         distinct = frozenset(k for k in named if _distinctive(answer[k]))
         reading.append(
             (overlay.base.collection_pointer(pointer), frozenset(answer), named, distinct)
@@ -228,22 +228,19 @@ def _described(overlay: StateOverlay, answer: dict[str, Any]) -> str | None:
     return best[0][0]
 
 
-def _named(answer: dict[str, Any], record: dict[str, Any]) -> dict[str, Source]:
+def _named(
+    overlay: StateOverlay, answer: dict[str, Any], record: dict[str, Any]
+) -> dict[str, Source]:
     """The answer's keys not among the record's field names whose value one field holds
     (or, failing that, one part of one composite key)."""
-    fields = dict(leaves(record))
-    names = {tokens(path.rpartition("/")[2]) for path in fields}
+    fields = _record_fields(overlay, record)
     found: dict[str, Source] = {}
     for key, value in answer.items():
         label = normalize(value) if is_scalar(value) else None
-        if label is None or tokens(key) in names:
+        if label is None or tokens(key) in fields.names:
             continue
-        sources = [Source(p) for p, v in fields.items() if normalize(v) == label] or [
-            Source(p, i)
-            for p, v in fields.items()
-            if isinstance(v, str)
-            for i, part in enumerate(key_parts(v))
-            if normalize(part) == label
+        sources = [Source(p) for p in fields.by_label.get(label, ())] or [
+            Source(p, i) for p, i in fields.parts().get(label, ())
         ]
         # A value in the second item of a list is a sub-record's (a folio's fourth line):
         # the answer names that item, not a field every record of the collection has; and a
@@ -262,6 +259,58 @@ def _keys_its_entry(path: str, label: str) -> bool:
     """Whether a field's value is also the key of an object the path steps through (a value
     of three characters or more: a list's index is no key)."""
     return len(label) >= 3 and any(normalize(step) == label for step in path.split("/")[:-1])
+
+
+class _RecordFields:
+    """A record's scalar fields as :func:`_named` matches an answer's values against them,
+    read once: each answer key looked up rather than compared with every field (a sorted
+    set of 20,000 members is one record, and every earlier answer about it is read again
+    after each write)."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.leaves = list(leaves(record))
+        self.names = {tokens(path.rpartition("/")[2]) for path, _ in self.leaves}
+        self.by_label: dict[str, list[str]] = {}
+        for path, value in self.leaves:
+            label = normalize(value)
+            if label is not None:
+                self.by_label.setdefault(label, []).append(path)
+        self._parts: dict[str, list[tuple[str, int]]] | None = None
+
+    def parts(self) -> dict[str, list[tuple[str, int]]]:
+        """The paths (and positions) of each normalized part of a composite key the record's
+        text fields hold; read on the first answer value no field holds whole."""
+        if self._parts is None:
+            self._parts = {}
+            for path, value in self.leaves:
+                if not isinstance(value, str):
+                    continue
+                for i, part in enumerate(key_parts(value)):
+                    label = normalize(part)
+                    if label is not None:
+                        self._parts.setdefault(label, []).append((path, i))
+        return self._parts
+
+
+_FIELDS = "record fields for names"
+_MOST_FIELDS = 512
+"""Records whose fields are kept read: committed states share their unchanged records (see
+:func:`mcp_sim.runtime.state.copied_along`), so a record's reading holds from call to call."""
+
+
+def _record_fields(overlay: StateOverlay, record: dict[str, Any]) -> _RecordFields:
+    """``record``'s fields, read once while the record is unchanged (kept by its identity,
+    beside the record itself so that the identity stays its own)."""
+    memo: dict[int, tuple[dict[str, Any], _RecordFields]] = overlay.base.derived.setdefault(
+        _FIELDS, {}
+    )
+    kept = memo.get(id(record))
+    if kept is not None and kept[0] is record:
+        return kept[1]
+    if len(memo) >= _MOST_FIELDS:
+        memo.clear()
+    fields = memo[id(record)] = (record, _RecordFields(record))
+    return fields[1]
 
 
 def _distinctive(value: Any) -> bool:

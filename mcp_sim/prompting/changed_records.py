@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.field_tables import held_values, record_terms
-from mcp_sim.prompting.link_kinds import holds
+from mcp_sim.prompting.link_kinds import holding
+from mcp_sim.prompting.record_fields import SELF
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
 
@@ -40,10 +41,11 @@ def changed_records(overlay: StateOverlay, state: Any, collection: str) -> Chang
     found: Changed | None = _kept(overlay, state, ("records", collection))
     if found is not None:
         return found
+    held = holding(overlay, collection)
     records = [
         (pointer, facts.key, resolve(state, pointer))
         for pointer, facts in overlay.changed.items()
-        if facts is not None and holds(overlay, collection, pointer)
+        if facts is not None and held(pointer)
     ]
     _keep(overlay, state, ("records", collection), records)
     return records
@@ -57,7 +59,8 @@ def changed_values(
     if found is not None:
         return found
     records = changed_records(overlay, state, collection)
-    values = [(pointer, held_values(key, record, path)) for pointer, key, record in records]
+    read = _values_read(overlay, path)
+    values = [(pointer, _held(read, key, record, path)) for pointer, key, record in records]
     _keep(overlay, state, ("values", collection, path), values)
     return values
 
@@ -73,3 +76,29 @@ def changed_terms(
     terms = [(pointer, record_terms(record)) for pointer, _, record in records]
     _keep(overlay, state, ("terms", collection), terms)
     return terms
+
+
+ValuesRead = dict[int, tuple[Any, list[Any]]]
+"""One path's values in records, by the record's identity, each beside its record."""
+MOST_VALUES_READ = 100_000
+"""Records whose values at one path are kept per world."""
+
+
+def _values_read(overlay: StateOverlay, path: str) -> ValuesRead:
+    """The values at ``path`` read in earlier state versions: the records an insert moved are
+    changed records of every later version, but the very objects they were (a commit copies
+    only the containers on its paths), holding the same values."""
+    kept: dict[str, ValuesRead] = overlay.base.derived.setdefault("changed values read", {})
+    read = kept.setdefault(path, {})
+    if len(read) >= MOST_VALUES_READ:
+        read.clear()
+    return read
+
+
+def _held(read: ValuesRead, key: str, record: Any, path: str) -> list[Any]:
+    if path == SELF:  # the record's key, not the record, holds them
+        return held_values(key, record, path)
+    found = read.get(id(record))
+    if found is None or found[0] is not record:
+        found = read[id(record)] = (record, held_values(key, record, path))
+    return found[1]

@@ -313,31 +313,31 @@ def _compare(actual: Any, wanted: Any) -> int | None:
     return (a > w) - (a < w)
 
 
-def _equal(actual: Any, wanted: Any) -> bool:
-    if isinstance(wanted, str) and _DATE.match(wanted):
-        actual = as_time(actual)
-    if normalize(actual) == normalize(wanted) and normalize(actual) is not None:
-        return True
-    if path_reference(actual) is not None and path_reference(actual) == normalize(wanted):
-        return True
-    return (
-        isinstance(wanted, str)
-        and isinstance(actual, str)
-        and _DATE.match(wanted) is not None
-        and actual.startswith(wanted)
-    )
+def _equal_to(wanted: Any) -> Callable[[Any], bool]:
+    """Whether a value equals ``wanted``, whose label is read once: a search tests thousands
+    of changed records (every one after an insert moved them)."""
+    label, date = normalize(wanted), isinstance(wanted, str) and bool(_DATE.match(wanted))
+
+    def equal(actual: Any) -> bool:
+        if date:
+            actual = as_time(actual)
+        if label is not None and (normalize(actual) == label or path_reference(actual) == label):
+            return True
+        return date and isinstance(actual, str) and actual.startswith(wanted)
+
+    return equal
 
 
 def value_test(constraint: Constraint) -> Callable[[Any], bool]:
     """Whether one value of a field meets ``constraint`` (not for ``text``)."""
     wanted = constraint.value
     if constraint.op == "eq":
-        options = wanted if isinstance(wanted, list) else [wanted]
-        return lambda actual: any(_equal(actual, w) for w in options)
+        equals = [_equal_to(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
+        return equals[0] if len(equals) == 1 else lambda actual: any(e(actual) for e in equals)
     if constraint.op == "ne":
         # A record without the field is not one whose value differs.
-        ruled_out = wanted if isinstance(wanted, list) else [wanted]
-        return lambda actual: actual is not None and not any(_equal(actual, w) for w in ruled_out)
+        ruled_out = [_equal_to(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
+        return lambda actual: actual is not None and not any(e(actual) for e in ruled_out)
     if constraint.op in ("min", "max"):
         sign = 1 if constraint.op == "min" else -1
         unit = unit_of(constraint.argument)

@@ -8,7 +8,7 @@ that name no kind refer to whatever their key matches, as before.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from jsonpointer import unescape
@@ -18,7 +18,7 @@ from mcp_sim.runtime.composite_keys import composite_reference
 from mcp_sim.runtime.mixed_collections import array_pointer
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
-from mcp_sim.runtime.state_shape import Collection, within
+from mcp_sim.runtime.state_shape import Collection, within, within_test
 from mcp_sim.runtime.typed_references import (
     collection_word,
     kind_beside,
@@ -67,6 +67,18 @@ def holds(overlay: StateOverlay, collection: str, pointer: str) -> bool:
         return within(collection, pointer)
     facts = overlay.facts(pointer)
     return facts is not None and facts.collection == collection
+
+
+def holding(overlay: StateOverlay, collection: str) -> Callable[[str], bool]:
+    """:func:`holds` for one collection, read once for the many pointers it is asked of."""
+    if array_pointer(collection) == collection:
+        return within_test(collection)
+
+    def held(pointer: str) -> bool:
+        facts = overlay.facts(pointer)
+        return facts is not None and facts.collection == collection
+
+    return held
 
 
 def place_key(overlay: StateOverlay, collection: Collection, pointer: str) -> str:

@@ -233,6 +233,10 @@ def record_line(
     only its scalar fields are shown, every other part outlined), else trimmed ever harder
     around its focus (``opened``: first with its lists of records opened, see
     :func:`trimmed`); ``None`` if not even that fits."""
+    if len(f"- {pointer}: ") + _least_size(record) > room:
+        # However hard it is trimmed, a record keeps every one of its own keys (a sorted set
+        # of 20,000 members): trying each limit on it would cost a dump of it each.
+        return None
     limits: tuple[int, ...] = (2000, 600, 200, 60, 0)
     if scalars:
         limits = (0,)
@@ -255,6 +259,17 @@ def record_line(
         if len(line) <= room:
             return line
     return None
+
+
+def _least_size(record: Any) -> int:
+    """A floor on the length of ``record``'s compact JSON however it is trimmed: :func:`trimmed`
+    keeps every key of an object (each with a value of a character at least) and every item
+    of a list, outlining only what they hold."""
+    if isinstance(record, dict):
+        return 1 + sum(len(str(key)) + 5 for key in record) if record else 2
+    if isinstance(record, list):
+        return 2 * len(record) + 1 if record else 2
+    return 0
 
 
 def collection_line(

@@ -18,7 +18,7 @@ sits. :mod:`mcp_sim.runtime.state_index` indexes them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,18 +105,28 @@ class Collection:
 
 def within(collection: str, pointer: str) -> bool:
     """Whether ``pointer`` is a record of the collection at ``collection``, or inside one."""
+    return within_test(collection)(pointer)
+
+
+def within_test(collection: str) -> Callable[[str], bool]:
+    """:func:`within` for one collection, its pattern read once: a search asks it of every
+    record a session changed (thousands, after an insert moved them)."""
     parent, _, last = collection.rpartition("/")
     if array_pointer(collection) != collection:
         # Any item of the array may be of the kind: the index knows which (see
         # :meth:`mcp_sim.runtime.state_index.StateIndex.collection_of`).
-        return pointer.startswith(parent + "/")
+        return lambda pointer: pointer.startswith(parent + "/")
     pattern = pattern_of(unescape(last))
     if pattern is None:
-        return pointer.startswith(collection + "/")
-    if not pointer.startswith(parent + "/"):
-        return False
-    key = unescape(pointer[len(parent) + 1 :].split("/", 1)[0])
-    return pattern.id_of(key) is not None
+        return lambda pointer: pointer.startswith(collection + "/")
+
+    def keyed(pointer: str) -> bool:
+        if not pointer.startswith(parent + "/"):
+            return False
+        key = unescape(pointer[len(parent) + 1 :].split("/", 1)[0])
+        return pattern.id_of(key) is not None
+
+    return keyed
 
 
 def record_pointer(collection: Collection, pointer: str) -> str:

@@ -229,3 +229,28 @@ def test_an_answer_is_read_once_per_state_version_and_again_for_another_state() 
     # Another state object (a session's state replaced) is read afresh.
     again = answer_names(overlay, fleet(), answers).fields
     assert again == first
+
+
+def test_a_records_fields_are_read_once_while_it_is_unchanged(monkeypatch: Any) -> None:
+    # Every earlier answer about a record is read again after each write: its fields (a
+    # sorted set's thousands of members) are read into a lookup once, not once per answer.
+    from mcp_sim.prompting.answer_sources import leaves
+
+    state = fleet()
+    overlay = overlay_of(state)
+    reads: list[Any] = []
+    original = leaves
+
+    def counted(value: Any, *args: Any) -> Any:
+        if not args:
+            reads.append(value)
+        return original(value, *args)
+
+    monkeypatch.setattr("mcp_sim.prompting.answer_names.leaves", counted)
+    answers = [
+        json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3"}),
+        json.dumps({"hull": "HX-703", "master": "Ingrid Solberg 3", "berths": 13}),
+    ]
+    names = answer_names(overlay, state, answers)
+    assert names.fields["/vessels"]["master"] == Source("crew/captain/fullName")
+    assert len(reads) == 1

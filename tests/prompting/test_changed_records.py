@@ -57,3 +57,27 @@ def test_a_search_after_a_write_meets_the_moved_records_as_they_are_now() -> Non
         assert young.full == ["/users/0", "/users/1"]
         named, *_ = FieldSearch(moved, state).search(tool, {"query": "Zed"})
         assert named.full[:1] == ["/users/0"]
+
+
+def test_a_moved_records_values_are_read_once_across_state_versions(monkeypatch: Any) -> None:
+    # The records an insert moved stay changed in every later version: a later write to
+    # another record reads again only that record's values, not the moved ones'.
+    from mcp_sim.prompting.field_tables import held_values
+
+    world = world_of(users_state(), ("find_users", "Find users."))
+    state, patch = inserted(world.state)
+    moved = overlay_of(world).advance(world.state, state, patch)
+    reads: list[Any] = []
+    original = held_values
+
+    def counted(key: str, record: Any, path: str) -> list[Any]:
+        reads.append(record)
+        return original(key, record, path)
+
+    monkeypatch.setattr("mcp_sim.prompting.changed_records.held_values", counted)
+    changed_values(moved, state, "/users", "age")
+    first = len(reads)
+    older = {**state, "users": [{**state["users"][0], "age": 8}, *state["users"][1:]]}
+    later = moved.advance(state, older, [{"op": "replace", "path": "/users/0/age", "value": 8}])
+    assert dict(changed_values(later, older, "/users", "age"))["/users/0"] == [8]
+    assert first == 41 and len(reads) == first + 1

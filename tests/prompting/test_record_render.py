@@ -131,3 +131,22 @@ def test_a_part_is_on_the_way_to_a_focus_or_inside_one_as_the_pointers_compare()
         inside = any(place == f or place.startswith(f + "/") for f in focus)
         assert (trimmer.on_focus(place), trimmer.inside_focus(place)) == (on, inside), place
     assert _Trimmer(set(), 100, {}).inside_focus("/dates") is False
+
+
+def test_a_record_whose_keys_alone_overflow_the_room_is_not_trimmed(monkeypatch: Any) -> None:
+    # Trimming keeps every key of the record (a sorted set's members): when their names alone
+    # are longer than the room, no limit can make it fit, and none is tried.
+    from mcp_sim.prompting import record_render
+
+    members = {f"player:{i}": i for i in range(500)}
+    tried: list[int] = []
+    original = record_render.trimmed
+
+    def counted(value: Any, focus: set[str], limit: int, **kwargs: Any) -> Any:
+        tried.append(limit)
+        return original(value, focus, limit, **kwargs)
+
+    monkeypatch.setattr(record_render, "trimmed", counted)
+    assert record_line("/lb", members, set(), 4000, focused=True) is None
+    assert tried == []
+    assert record_line("/lb", dict(list(members.items())[:20]), set(), 4000) is not None
