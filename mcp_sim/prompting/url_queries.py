@@ -65,6 +65,10 @@ class UrlQuery:
     or a collection."""
     expressions: tuple[str, ...]
     """Expressions the parameters hold, to be read as queries of their own."""
+    resource: str = ""
+    """The collection the path names (its last segment; empty: none)."""
+    embedded: tuple[str, ...] = ()
+    """The resources ``select`` embeds, outermost first."""
 
 
 def url_query(text: str) -> UrlQuery | None:
@@ -80,11 +84,14 @@ def url_query(text: str) -> UrlQuery | None:
         return None
     found: list[tuple[str, str, Any]] = _path_names(match["path"] or "")
     expressions: list[str] = []
+    embedded: list[str] = []
     for name, value in pairs:
         if name in _EXPRESSIONS:
             expressions.append(value)
         elif name == "select":
-            found += [("", "eq", m["name"]) for m in _EMBEDDED.finditer(value)]
+            resources = [m["name"] for m in _EMBEDDED.finditer(value)]
+            embedded += resources
+            found += [("", "eq", resource) for resource in resources]
         elif name in ("and", "not.and"):
             found += _grouped(value) if name == "and" else []
         elif name in _SHAPING or name.startswith("$") or name in ("or", "not.or"):
@@ -92,7 +99,8 @@ def url_query(text: str) -> UrlQuery | None:
             continue
         else:
             found += _parameter(name, value)
-    return UrlQuery(tuple(found), tuple(expressions))
+    resource = str(found[0][2]) if match["path"] and found else ""
+    return UrlQuery(tuple(found), tuple(expressions), resource, tuple(embedded))
 
 
 def _path_names(path: str) -> list[tuple[str, str, Any]]:
