@@ -45,15 +45,17 @@ _MARKS = (
 _FK_TAG = re.compile(r"<fk\b[^>]*\btable=['\"](?P<table>[^'\"]+)['\"]")
 _FK_WORDS = re.compile(r"foreign\s+key\s+to\s+`?(?P<table>[\w.\"-]+?)`?(?:\.\w+)?`?[\s.]", re.I)
 _CREATE = re.compile(
-    r"create\s+table\s+(?:if\s+not\s+exists\s+)?(?P<table>[\w.\"`\[\]]+)\s*\((?P<body>.*?)\)\s*;",
+    r"create\s+table\s+(?:if\s+not\s+exists\s+)?(?P<table>[\w.\"`\[\]-]+)\s*\((?P<body>.*?)\)\s*;",
     re.I | re.S,
 )
+_NAME = r"(?:\"[^\"]+\"|`[^`]+`|\[[^\]]+\]|\w+)"
+"""An identifier, bare or quoted (``"ref-a"``, ```ref-a```, ``[ref-a]``)."""
+_TABLE = rf"{_NAME}(?:\.{_NAME})*"
 _INLINE = re.compile(
-    r"^\s*[\"`\[]?(?P<column>\w+)[\"`\]]?\s.*?\breferences\s+(?P<table>[\w.\"`\[\]]+)", re.I | re.S
+    rf"^\s*(?P<column>{_NAME})\s.*?\breferences\s+(?P<table>{_TABLE})", re.I | re.S
 )
 _CONSTRAINT = re.compile(
-    r"foreign\s+key\s*\(\s*[\"`\[]?(?P<column>\w+)[\"`\]]?\s*\)\s*references\s+(?P<table>[\w.\"`\[\]]+)",
-    re.I,
+    rf"foreign\s+key\s*\(\s*(?P<column>{_NAME})\s*\)\s*references\s+(?P<table>{_TABLE})", re.I
 )
 
 
@@ -151,7 +153,7 @@ def ddl_links(text: str) -> Iterator[Declared]:
             if match is None and not part.lstrip().lower().startswith(("constraint", "primary")):
                 match = _INLINE.match(part)
             if match is not None:
-                yield name, match["column"], _bare(match["table"].split("(", 1)[0])
+                yield name, _bare(match["column"]), _bare(match["table"])
 
 
 def _split_top(text: str) -> list[str]:

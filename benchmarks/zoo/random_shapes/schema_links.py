@@ -96,9 +96,10 @@ def schema_document(design: Design, links: SchemaLinks) -> Any:
             lines = []
             for column, (kind, target) in columns.items():
                 key = " PRIMARY KEY" if column == design.stores[role].id_key else ""
-                refers = f" REFERENCES {target}({_target_key(design, target)})" if target else ""
-                lines.append(f"  {column} {kind}{key}{refers}")
-            statements.append(f"CREATE TABLE {name} (\n" + ",\n".join(lines) + "\n);")
+                to = f"{_quoted(target)}({_quoted(_target_key(design, target))})" if target else ""
+                refers = f" REFERENCES {to}" if target else ""
+                lines.append(f"  {_quoted(column)} {kind}{key}{refers}")
+            statements.append(f"CREATE TABLE {_quoted(name)} (\n" + ",\n".join(lines) + "\n);")
         return "\n\n".join(statements)
     described: dict[str, Any] = {}
     for name, (_role, columns) in tables.items():
@@ -119,6 +120,11 @@ def schema_document(design: Design, links: SchemaLinks) -> Any:
         info = {"title": design.domain.title, "version": "1.0.0"}
         return {"openapi": "3.0.3", "info": info, "components": {"schemas": described}}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": described}
+
+
+def _quoted(name: str | None) -> str:
+    """An SQL identifier, quoted unless it is a plain word (``"ref-a"``)."""
+    return str(name) if str(name).isidentifier() else f'"{name}"'
 
 
 def _target_key(design: Design, table: str) -> str:
