@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from jsonpointer import unescape
 
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.record_fields import FieldSchema
 from mcp_sim.prompting.schema_documents import declared_links
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_shape import Collection
@@ -52,18 +53,38 @@ def schema_links(index: StateIndex) -> tuple[SchemaLink, ...]:
 
 def table_collection(index: StateIndex, table: str) -> Collection | None:
     """The collection holding ``table``'s rows: its pointer's last segment has the table's
-    words, the one of exactly its name first."""
+    words (the one of exactly its name first), else another segment does (a table's
+    ``/Loans/rows``, an envelope's ``/boats/data``)."""
     words = tokens(table)
     if not words:
         return None
     fitting = [c for c in index.collections if tokens(_last(c.pointer)) == words]
     exact = [c for c in fitting if _last(c.pointer).strip("/") == table]
-    chosen = exact or fitting
+    inner = [
+        c
+        for c in index.collections
+        if any(tokens(unescape(s)) == words for s in c.pointer.split("/")[:-1])
+    ]
+    chosen = exact or fitting or inner
     return chosen[0] if chosen else None
 
 
 def _last(pointer: str) -> str:
     return unescape(pointer.rsplit("/", 1)[-1])
+
+
+def name_links(index: StateIndex, schema: FieldSchema) -> None:
+    """Gives each field of ``schema`` that a schema declares a link also the name of a key of
+    its target (``RefB`` of inspections, declared to refer to keepers, answers to
+    ``keeper_id`` as a field ``RefB/keeper_id`` would), so that an argument naming the
+    target's key is tied to it."""
+    for link in schema_links(index):
+        if link.source != schema.collection:
+            continue
+        named = (*tokens(_last(link.target)), "id")
+        for path, info in schema.fields.items():
+            if declares(path, {link.field}) and named not in info.words:
+                info.words = (*info.words, named)
 
 
 def declared_fields(index: StateIndex, links: str, targets: str) -> set[str]:
@@ -72,6 +93,8 @@ def declared_fields(index: StateIndex, links: str, targets: str) -> set[str]:
 
 
 def declares(path: str, fields: set[str]) -> bool:
-    """Whether a record's field ``path`` is one of the declared ``fields`` or inside one (a
-    nested reference ``owner/id``)."""
-    return any(path == f or path.startswith(f + "/") for f in fields)
+    """Whether a record's field ``path`` is one of the declared ``fields``, inside one (a
+    nested reference ``owner/id``) or under the encoding's wrapper (Firestore's
+    ``fields/owner``)."""
+    parts = path.split("/")
+    return any(f in parts for f in fields)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_sim.prompting.constraints import read_collection
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.link_join import follow
@@ -79,3 +80,14 @@ def test_embedded_resources_show_the_rows_linked_both_ways() -> None:
     picks = ground(overlay, world.state, world.tool("rest_get"), {"path": path}).picks
     # Boat 10's holder is owner 11; trips 9, 208 name boat 10 as their vessel.
     assert {"/~1owners/10", "/~1trips/8", "/~1trips/207"} <= set(picks)
+
+
+def test_an_argument_naming_the_target_key_is_tied_to_the_declared_field() -> None:
+    for documented in (False, True):
+        world = _world(documented)
+        index = StateIndex(world, world.state)
+        boats = next(c for c in index.collections if c.pointer == "/~1boats")
+        schema = FieldTables.of(index).schema(boats)
+        (constraint,) = read_collection(schema, {"owner_id": 12}).constraints
+        # Undocumented, ``holder`` is tied by value only (as every field holding 12 is).
+        assert (constraint.fields == ("holder",) and constraint.fit == 1.0) is documented
