@@ -20,6 +20,7 @@ from mcp_sim.prompting.constraints import Constraint
 from mcp_sim.prompting.epoch_times import as_time, epoch_time, names_date
 from mcp_sim.prompting.record_fields import SELF, FieldSchema, path_reference, values_at
 from mcp_sim.prompting.relevance import terms
+from mcp_sim.prompting.schema_links import name_links
 from mcp_sim.prompting.side_maps import side_map
 from mcp_sim.prompting.truth_fields import TRUTH_OP, meets_truth
 from mcp_sim.prompting.value_labels import ValueLabels, equal_labels
@@ -84,6 +85,7 @@ class FieldTables:
             side = side_map(self.index, collection)
             labels = side.labels if side is not None else {}
             found = FieldSchema.of(collection.pointer, pairs, labels)
+            name_links(self.index, found)  # a declared link answers to its target's key too
             self.schemas[collection.pointer] = found
         return found
 

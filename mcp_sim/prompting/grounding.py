@@ -36,6 +36,7 @@ from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_values, queried_values
 from mcp_sim.prompting.call_searches import call_searches
 from mcp_sim.prompting.composed_ids import composed_records
+from mcp_sim.prompting.embedded_records import embedded_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
 from mcp_sim.prompting.field_names import read_argument
@@ -189,6 +190,9 @@ class Grounding(EventGrounding):
         found = [p.pointer for p in self.picks.values() if p.reason == "named" or p.complete]
         for pointer in selected(self.overlay, self.state, found, labels):
             self._pick(pointer, "selected")
+        # The rows a request embeds through declared links (a class's bookings' members).
+        for pointer in embedded_records(self.overlay, self.state, list(self.picks), arguments):
+            self._pick(pointer, "linked")
         self._link(tool)
         named = [p.pointer for p in self.picks.values() if p.reason == "named"]
         for pointer in regions_of(self.overlay, self.state, named):

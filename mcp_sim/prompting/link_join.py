@@ -34,6 +34,7 @@ from mcp_sim.prompting.link_keys import (
 )
 from mcp_sim.prompting.link_kinds import kind_words, typed_values
 from mcp_sim.prompting.partitions import partition_pattern
+from mcp_sim.prompting.schema_links import declared_fields
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize
 
@@ -145,7 +146,8 @@ def follow(
     own = own_keys(tables, links)
     named = set(tokens(targets.pointer))
     kinds = kind_words(tables.index.collections)
-    path = reference_field(keys, state, found, given, targets, own, named, kinds)
+    declared = declared_fields(tables.index, links.pointer, targets.pointer)
+    path = reference_field(keys, state, found, given, targets, own, named, kinds, declared)
     middle: Middle | None = None
     if path is None and through:
         chained = middle_of(tables, state, links, found, targets, given, kinds)

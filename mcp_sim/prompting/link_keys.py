@@ -19,6 +19,7 @@ from mcp_sim.prompting.record_fields import (
     field_paths,
     path_reference,
 )
+from mcp_sim.prompting.schema_links import declares
 from mcp_sim.runtime.composite_keys import composite_reference
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_shape import Collection, normalize
@@ -167,10 +168,12 @@ def reference_field(
     own: AbstractSet[str] = frozenset(),
     named: AbstractSet[str] = frozenset(),
     kinds: frozenset[str] = frozenset(),
+    declared: AbstractSet[str] = frozenset(),
 ) -> str | None:
     """The field path of the links whose values are keys of ``targets`` in most of a sample
     of them (at least half), else ``None`` (``named``: the words of the targets' collection,
-    see :func:`may_refer`)."""
+    see :func:`may_refer`); of those, one a schema ``declared`` to refer to the targets (see
+    :mod:`mcp_sim.prompting.schema_links`) first, whatever its name."""
     hits: Counter[str] = Counter()
     sample = links[:SAMPLED_LINKS]
     for pointer in sample:
@@ -178,11 +181,13 @@ def reference_field(
         for path, values in field_paths(record).items():
             # A link's own key agrees with a target's key only by chance (two collections'
             # numbered ``id``s): it is no reference.
-            if path in own or not may_refer(path, values, named):
+            stated = declares(path, set(declared))
+            if path in own or not (stated or may_refer(path, values, named)):
                 continue
             if targets_of(keys, typed_values(record, path, kinds), given, targets):
                 hits[path] += 1
     if not hits:
         return None
-    path, count = hits.most_common(1)[0]
+    best = [(n, p) for p, n in hits.items() if declares(p, set(declared))]
+    count, path = max(best) if best else (hits.most_common(1)[0][1], hits.most_common(1)[0][0])
     return path if count * 2 >= len(sample) else None

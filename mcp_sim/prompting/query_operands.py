@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mcp_sim.prompting.url_queries import url_query
+
 MOST_CHARS = 4000
 """A longer text is a document, not a query."""
 _CALL_OF_NAMES = re.compile(
@@ -124,6 +126,11 @@ def query_operands(text: str) -> tuple[Operand, ...] | None:
     or is a selector in braces."""
     if len(text) > MOST_CHARS or not text.strip():
         return None
+    url = url_query(text)
+    if url is not None:  # a path and query string (PostgREST's, OData's)
+        inner = (query_operands(e) or (Operand("", "text", e),) for e in url.expressions)
+        found = [Operand(*triple) for triple in url.operands]
+        return tuple(found + [o for operands in inner for o in operands]) or None
     flat = not any(mark in text for mark in "{}()")
     sql = _SQL.match(text) is not None
     rest = _CALL_OF_NAMES.sub(" \x00 ", _URL.sub(" ", text))

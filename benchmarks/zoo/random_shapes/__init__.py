@@ -39,7 +39,11 @@ seeds in ten from generators of their own, aggregations asked through a family's
 :mod:`.aggregation_answers`, :mod:`.aggregation_offers`), and records holding lists of
 sub-items (copies, holdings, stock lots, attendees, order lines) summarised over the
 sub-items meeting constraints tied to the same sub-item (:mod:`.sub_items`,
-:mod:`.sub_item_offers`). The
+:mod:`.sub_item_offers`); and, for about two seeds in ten from a generator of its own, links
+whose references go by names that do not say their target (``owner``, ``ref_a``) beside a
+schema document naming them (OpenAPI foreign-key notes, a JSON Schema, SQL DDL), half of
+those seeds' searches taking a PostgREST query string of filters (:mod:`.schema_links`,
+:mod:`.filter_search`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,

@@ -22,6 +22,7 @@ from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spel
 from benchmarks.zoo.random_shapes.mixed import Mixed
 from benchmarks.zoo.random_shapes.relay import CONNECTED, connect, gid, typename
 from benchmarks.zoo.random_shapes.reshaping import Reshaping, draw_reshaping, reshape
+from benchmarks.zoo.random_shapes.schema_links import SchemaLinks, draw_schema_links
 from benchmarks.zoo.random_shapes.structures import Structure, draw_structure
 from benchmarks.zoo.random_shapes.surface import Surface, draw_surface
 from benchmarks.zoo.random_shapes.text_holding import hold_as_text
@@ -82,6 +83,8 @@ class Design:
     """List envelopes, parents, property lists and deep ids the seed draws (:mod:`.reshaping`)."""
     formats: Formats = dataclasses.field(default_factory=Formats)
     """Classes of real formats the seed draws (:mod:`.formats`)."""
+    schema_links: SchemaLinks | None = None
+    """Links named only in a schema document, where the seed draws them (:mod:`.schema_links`)."""
 
     @property
     def drawn(self) -> str:
@@ -132,6 +135,8 @@ class Design:
         return spelt({"upper": "upper", "lower": "snake"}.get(spelling, "pascal"), entity.singular)
 
     def reference_key(self, role: str) -> str:
+        if self.schema_links is not None:
+            return self.spell(self.schema_links.name_for(role, self.domain.link))
         singular = self.entity(role).singular
         if self.reference == "plain":
             return self.spell(f"{singular}_id")
@@ -225,6 +230,7 @@ def draw(
         structure=structure,
         reshaping=reshaping or draw_reshaping(seed, encoding, structure),
         formats=formats,
+        schema_links=draw_schema_links(seed),
     )
     for role in ("primary", "secondary", "link"):
         design.stores[role] = _store(design, rng, role, (*wrap, section))

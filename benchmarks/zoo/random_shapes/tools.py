@@ -14,6 +14,7 @@ from benchmarks.zoo.random_shapes.aggregates import aggregate_offers
 from benchmarks.zoo.random_shapes.aggregation_offers import request_offers
 from benchmarks.zoo.random_shapes.big_records import claims_offers, pairs_offer
 from benchmarks.zoo.random_shapes.design import Design
+from benchmarks.zoo.random_shapes.filter_search import filter_searches
 from benchmarks.zoo.random_shapes.joins import empty_join_offers, join_offers
 from benchmarks.zoo.random_shapes.lookups import empty_offers, lookup_offers, nested_offers
 from benchmarks.zoo.random_shapes.object_search import ObjectSearch
@@ -42,6 +43,7 @@ class RandomTools:
         style = design.formats.objects
         if style is not None:
             self.searches = [ObjectSearch.of(s, style) for s in self.searches]
+        self.searches = filter_searches(design, self.searches)
         self.search = self.searches[0]
         core = [Offer("lookup", self._get_tool(), self._plan_id, "id")]
         core.append(Offer("nested_lookup", self._slot_tool(), self._plan_slot, "calendar"))

@@ -13,6 +13,7 @@ from benchmarks.zoo.random_shapes.big_records import claims, pairs
 from benchmarks.zoo.random_shapes.design import Design
 from benchmarks.zoo.random_shapes.fields import Field
 from benchmarks.zoo.random_shapes.relay import comments
+from benchmarks.zoo.random_shapes.schema_links import add_document
 from benchmarks.zoo.random_shapes.sub_items import sub_items
 from benchmarks.zoo.random_shapes.title_refs import title_ref
 from benchmarks.zoo.random_shapes.tools import RandomTools
@@ -61,6 +62,7 @@ class RandomShape(Shape):
         fill(add, lambda: size_of(state), target_bytes)
         for store in design.stores.values():
             store.seal(state)
+        add_document(design, state)
         return state
 
     def _values(self, rng: random.Random, role: str, fields: tuple[Field, ...]) -> dict[str, Any]:
