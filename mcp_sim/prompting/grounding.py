@@ -35,6 +35,7 @@ from mcp_sim.prompting.aggregation_summary import aggregation_summary
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_values, queried_values
 from mcp_sim.prompting.call_searches import call_searches
+from mcp_sim.prompting.cell_addresses import addressed_rows
 from mcp_sim.prompting.composed_ids import composed_records
 from mcp_sim.prompting.event_grounding import EventGrounding
 from mcp_sim.prompting.event_projection import EventView
@@ -277,8 +278,10 @@ class Grounding(EventGrounding):
         """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)
         name, focused on the entry the path leads to; the normalized parts of the paths
         that led somewhere (a part alone may name another record: a top-level ``basalt22``)."""
-        # An identifier composed of several fields' values names its records too.
+        # An identifier composed of several fields' values names its records too, and so
+        # does a spreadsheet's address of cells.
         self.composed = composed_records(self.overlay, self.state, arguments)
+        self.composed |= addressed_rows(self.overlay, self.state, arguments)
         for pointer, focus in (p for named in self.composed.values() for p in named.items()):
             self._pick(pointer, "named", focus)
         resolved: set[str] = set()

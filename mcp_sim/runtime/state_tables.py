@@ -281,3 +281,24 @@ def rows_columns(container: dict[str, Any], key: str) -> tuple[str, ...] | None:
     return next(
         (found for k in COLUMN_KEYS if (found := column_names(container.get(k))) is not None), None
     )
+
+
+def held_tables(value: Any) -> bool:
+    """An array of a few objects each holding one table's rows under a header row beside its
+    own few scalars (a spreadsheet's ``valueRanges``: ``{"range": "Orders!A1:J500", "values":
+    [[header], ...]}``): each table is a collection of its own, named by its header, not one
+    collection of records that a header row would leave unnamed."""
+    if not isinstance(value, list) or not 2 <= len(value) <= _SAMPLE:
+        return False
+    for item in value:
+        if not isinstance(item, dict):
+            return False
+        tables = [v for v in item.values() if isinstance(v, list) and _header_table(v)]
+        if len(tables) != 1 or any(isinstance(v, dict) for v in item.values()):
+            return False
+    return True
+
+
+def held_header(value: Any) -> bool:
+    """Whether ``value`` is an array of rows under a header row of distinct names."""
+    return isinstance(value, list) and _header_table(value) is not None
