@@ -51,7 +51,7 @@ def address_of(text: str) -> Address | None:
     rows = [int(r) for r in match.groups()[2:] if r is not None]
     sheet = match["quoted"].replace("''", "'") if match["quoted"] else match["sheet"]
     whole_rows = match.group(5) is not None  # ``9:12`` alone is a time
-    if sheet is None and (len(rows) < 2 or whole_rows) or not all(rows):
+    if (sheet is None and (len(rows) < 2 or whole_rows)) or not all(rows):
         return None
     return Address(sheet, rows[0], rows[-1])
 

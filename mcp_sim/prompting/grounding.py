@@ -97,6 +97,9 @@ class Pick:
     beside: bool = False
     """A record an argument names beside the records a search of the tool's collection
     found (see :mod:`mcp_sim.prompting.named_beside`): shown within a fair share."""
+    by_place: bool = False
+    """A row the call names by its cells' address (``Orders!A9:J9``, see
+    :mod:`mcp_sim.prompting.cell_addresses`): the call reads cells by position."""
     evident: bool = False
     """A record the call's rarest value names (see :mod:`mcp_sim.prompting.rare_values`):
     shown whole where it fits, within a fair share beside records a search meets (then
@@ -281,9 +284,12 @@ class Grounding(EventGrounding):
         # An identifier composed of several fields' values names its records too, and so
         # does a spreadsheet's address of cells.
         self.composed = composed_records(self.overlay, self.state, arguments)
-        self.composed |= addressed_rows(self.overlay, self.state, arguments)
+        addressed = addressed_rows(self.overlay, self.state, arguments)
+        self.composed |= addressed
         for pointer, focus in (p for named in self.composed.values() for p in named.items()):
             self._pick(pointer, "named", focus)
+        for pointer in (p for rows in addressed.values() for p in rows):
+            self.picks[pointer].by_place = True
         resolved: set[str] = set()
         for value in arguments.values():
             if not isinstance(value, str) or not COMPOUND.search(value.strip()):

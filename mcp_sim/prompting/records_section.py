@@ -150,6 +150,8 @@ class _Section:
         self.tables: dict[str, HeaderRows] = {}
         """The rows shown of each table under a header row, on one line per table."""
         self.headed: dict[str, bool] = {}
+        self.by_place = any(p.by_place for p in picks)
+        """A call naming cells by place reads rows by position: they are shown so."""
 
     def render(self) -> str:
         for pick in self.picks:
@@ -179,6 +181,8 @@ class _Section:
     def add_row(self, pick: Pick) -> bool:
         """Shows ``pick`` on its table's line if it is a row under a header row (not one
         meeting only some of a search's constraints, which says how many); ``False`` if not."""
+        if not self.by_place:
+            return False
         rows_pointer = table_of_row(self.state, pick.pointer, self.headed)
         if rows_pointer is None or (pick.constraints and not pick.complete):
             return False

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import pointer
+from benchmarks.zoo.random_shapes.header_rows import full_range, headers, sheet_title
 from benchmarks.zoo.random_shapes.text_lines import (
     APPENDED,
     Path,
@@ -40,11 +41,12 @@ class TextTable:
 
     @property
     def names(self) -> list[str]:
-        return [(self.style.flatten or ".").join(p) for p in self.paths]
+        names = [(self.style.flatten or ".").join(p) for p in self.paths]
+        return headers(names, self.style.labels) if self.style.book else names
 
     def make(self) -> dict[str, Any]:
         if self.style.format == "sheets":
-            title = self.table.title()
+            title = sheet_title(self.table) if self.style.book else self.table.title()
             return {"range": f"{title}!A1", "majorDimension": "ROWS", "values": [self.names]}
         made: dict[str, Any] = {"name": f"{self.table}.{EXTENSIONS[self.style.format]}"}
         return made | {self.style.key: header(self.style, self.table, self.names)}
@@ -76,6 +78,8 @@ class TextTable:
         held = box[self.style.key]
         if not self.style.as_lines and isinstance(held, list):
             box[self.style.key] = "\n".join(held)
+        if self.style.book:
+            box["range"] = full_range(sheet_title(self.table), len(held), len(self.paths))
 
     def _record(self, written: Any) -> dict[str, Any]:
         """A line read back into a record (a flattened column into its sub-object)."""
