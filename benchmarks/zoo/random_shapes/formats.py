@@ -31,9 +31,9 @@ import random
 from dataclasses import dataclass
 
 from benchmarks.zoo.random_shapes.aggregation_requests import AggStyle, draw_requests
+from benchmarks.zoo.random_shapes.header_rows import draw_header_rows
 from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
 from benchmarks.zoo.random_shapes.sub_items import SubItems, draw_sub_items
-from benchmarks.zoo.random_shapes.header_rows import draw_header_rows
 from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
 
 SHARE = 0.3
