@@ -39,7 +39,11 @@ seeds in ten from generators of their own, aggregations asked through a family's
 :mod:`.aggregation_answers`, :mod:`.aggregation_offers`), and records holding lists of
 sub-items (copies, holdings, stock lots, attendees, order lines) summarised over the
 sub-items meeting constraints tied to the same sub-item (:mod:`.sub_items`,
-:mod:`.sub_item_offers`). The
+:mod:`.sub_item_offers`). About two seeds in ten of those drawing no other text, from a
+generator of their own, keep every collection as positional rows under a header row, the
+sheets of one value-range document (headers as people spell them, the links' parties looked
+up by ``VLOOKUP`` formulas), with a lookup of rows by A1 or R1C1 address
+(:mod:`.header_rows`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,
