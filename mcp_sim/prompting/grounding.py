@@ -35,6 +35,7 @@ from mcp_sim.prompting.aggregation_summary import aggregation_summary
 from mcp_sim.prompting.appended_items import AppendedItem, appended_item
 from mcp_sim.prompting.argument_values import COMPOUND, argument_values, queried_values
 from mcp_sim.prompting.call_searches import call_searches
+from mcp_sim.prompting.cell_addresses import addressed_rows
 from mcp_sim.prompting.composed_ids import composed_records
 from mcp_sim.prompting.embedded_records import embedded_records
 from mcp_sim.prompting.event_grounding import EventGrounding
@@ -97,6 +98,9 @@ class Pick:
     beside: bool = False
     """A record an argument names beside the records a search of the tool's collection
     found (see :mod:`mcp_sim.prompting.named_beside`): shown within a fair share."""
+    by_place: bool = False
+    """A row the call names by its cells' address (``Orders!A9:J9``, see
+    :mod:`mcp_sim.prompting.cell_addresses`): the call reads cells by position."""
     evident: bool = False
     """A record the call's rarest value names (see :mod:`mcp_sim.prompting.rare_values`):
     shown whole where it fits, within a fair share beside records a search meets (then
@@ -281,10 +285,15 @@ class Grounding(EventGrounding):
         """Picks the records that compound arguments (``/alpha82/basalt22``, a unit's path)
         name, focused on the entry the path leads to; the normalized parts of the paths
         that led somewhere (a part alone may name another record: a top-level ``basalt22``)."""
-        # An identifier composed of several fields' values names its records too.
+        # An identifier composed of several fields' values names its records too, and so
+        # does a spreadsheet's address of cells.
         self.composed = composed_records(self.overlay, self.state, arguments)
+        addressed = addressed_rows(self.overlay, self.state, arguments)
+        self.composed |= addressed
         for pointer, focus in (p for named in self.composed.values() for p in named.items()):
             self._pick(pointer, "named", focus)
+        for pointer in (p for rows in addressed.values() for p in rows):
+            self.picks[pointer].by_place = True
         resolved: set[str] = set()
         for value in arguments.values():
             if not isinstance(value, str) or not COMPOUND.search(value.strip()):

@@ -18,6 +18,7 @@ from jsonpointer import unescape
 from mcp_sim.prompting.aggregates import Summary
 from mcp_sim.prompting.geo_labels import place_label
 from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.header_rows import HeaderRows, rows_line, table_of_row
 from mcp_sim.prompting.item_data import with_item_data
 from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
@@ -146,6 +147,11 @@ class _Section:
         """Lines of records shown with large parts outlined, for the room left at the end."""
         self.alone = {s.full[0] for s in searches if len(s.full) == 1}
         """Records that alone meet every constraint of their search."""
+        self.tables: dict[str, HeaderRows] = {}
+        """The rows shown of each table under a header row, on one line per table."""
+        self.headed: dict[str, bool] = {}
+        self.by_place = any(p.by_place for p in picks)
+        """A call naming cells by place reads rows by position: they are shown so."""
 
     def render(self) -> str:
         for pick in self.picks:
@@ -154,6 +160,8 @@ class _Section:
                 # that did not fit, the rest are named, not tried.
                 if not pick.complete:
                     self.missed.append(pick.pointer)
+                continue
+            if self.add_row(pick):
                 continue
             record = resolve(self.state, pick.pointer)
             if self.stored is not None:
@@ -169,6 +177,35 @@ class _Section:
         ]
         lines = [*notes, *self.lines]
         return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
+
+    def add_row(self, pick: Pick) -> bool:
+        """Shows ``pick`` on its table's line if it is a row under a header row (not one
+        meeting only some of a search's constraints, which says how many); ``False`` if not."""
+        if not self.by_place:
+            return False
+        rows_pointer = table_of_row(self.state, pick.pointer, self.headed)
+        if rows_pointer is None or (pick.constraints and not pick.complete):
+            return False
+        rows = self.tables.get(rows_pointer) or HeaderRows(rows_pointer, len(self.lines))
+        before = self.lines[rows.line] if rows_pointer in self.tables else ""
+        rows.positions.append(int(pick.pointer.rpartition("/")[2]))
+        line = rows_line(self.state, rows)
+        if len(line) - len(before) + 1 > self.left:
+            rows.positions.pop()
+            self.misses += 1
+            if not pick.complete:
+                self.missed.append(pick.pointer)
+            return True
+        self.misses = 0
+        if before:
+            self.lines[rows.line] = line
+        else:
+            self.tables[rows_pointer] = rows
+            self.lines.append(line)
+        self.left -= len(line) - len(before) + (not before)
+        if pick.complete:
+            self.shown.add(pick.pointer)
+        return True
 
     def widen(self) -> None:
         """Shows again, in the room the others left, the records a fair share of it trimmed

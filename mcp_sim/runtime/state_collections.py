@@ -34,7 +34,7 @@ from mcp_sim.runtime.state_partitions import partition_items, partitioned
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.state_series import series_odd, slot_items, slotted
 from mcp_sim.runtime.state_shape import Collection, looks_keyed, looks_records, record_items
-from mcp_sim.runtime.state_tables import Table, row_count, table_at, table_rows
+from mcp_sim.runtime.state_tables import Table, held_tables, row_count, table_at, table_rows
 from mcp_sim.spec.world import World
 
 _MAX_DEPTH = 6
@@ -60,7 +60,10 @@ def _walk(found: _Found, state: Any, value: Any, pointer: str, depth: int) -> No
     """Add the collections at or below ``pointer`` (``value``) to ``found``."""
     if pointer in found or depth > _MAX_DEPTH:
         return
-    if (array := _array_collection(value, pointer)) is not None:
+    if held_tables(value):
+        for position, item in enumerate(value):
+            _walk(found, state, item, f"{pointer}/{position}", depth + 1)
+    elif (array := _array_collection(value, pointer)) is not None:
         found[pointer] = array
     elif (table := table_at(value)) is not None:
         rows = pointer + table[0]

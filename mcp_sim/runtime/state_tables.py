@@ -24,6 +24,7 @@ to the record it touches.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -189,6 +190,21 @@ def named(columns: tuple[str, ...], row: Any) -> dict[str, Any]:
     return dict(zip(columns, row_values(row) or [], strict=False))
 
 
+def under_header(columns: tuple[str, ...], row: Any) -> dict[str, Any]:
+    """A row under a header row, named; a cell holding a JSON object or array as text (a sheet
+    keeps a record's list so) read as that value, as a loader reads it."""
+    return {name: _json_cell(cell) for name, cell in named(columns, row).items()}
+
+
+def _json_cell(cell: Any) -> Any:
+    if not isinstance(cell, str) or cell[:1] not in ("{", "[") or cell[-1:] not in ("}", "]"):
+        return cell
+    try:
+        return json.loads(cell)
+    except ValueError:
+        return cell
+
+
 def column_row(value: dict[str, Any], index: str) -> dict[str, Any] | None:
     """Row ``index`` (a position, or a label) of a table kept by column, named; ``None``
     where it has none."""
@@ -219,7 +235,7 @@ def row_at(table: Table, value: Any, index: int) -> dict[str, Any]:
         at = _labels(value)[index] if table.labelled else str(index)
         return column_row(value, at) or {}
     row = value[table.first + index] if isinstance(value, list) else None
-    return named(table.columns, row)
+    return under_header(table.columns, row) if table.first else named(table.columns, row)
 
 
 def table_rows(table: Table, value: Any) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -231,8 +247,9 @@ def table_rows(table: Table, value: Any) -> Iterator[tuple[str, dict[str, Any]]]
                 yield at, column_row(value, at) or {}
         return
     if isinstance(value, list):
+        read = under_header if table.first else named
         for i in range(table.first, len(value)):
-            yield str(i), named(table.columns, value[i])
+            yield str(i), read(table.columns, value[i])
 
 
 def row_of(table: Table, rest: str, value: Any) -> str | None:
@@ -262,7 +279,7 @@ def step_into_row(container: Any, key: str) -> Any:
         if position >= 1 and position < len(container) and isinstance(container[position], list):
             table = _header_table(container)
             if table is not None:
-                return named(table.columns, container[position])
+                return under_header(table.columns, container[position])
         return None
     # Only a position that is not one of its keys can name a row of a table kept by column,
     # and telling that shape apart takes a pass over every column.
@@ -281,3 +298,24 @@ def rows_columns(container: dict[str, Any], key: str) -> tuple[str, ...] | None:
     return next(
         (found for k in COLUMN_KEYS if (found := column_names(container.get(k))) is not None), None
     )
+
+
+def held_tables(value: Any) -> bool:
+    """An array of a few objects each holding one table's rows under a header row beside its
+    own few scalars (a spreadsheet's ``valueRanges``: ``{"range": "Orders!A1:J500", "values":
+    [[header], ...]}``): each table is a collection of its own, named by its header, not one
+    collection of records that a header row would leave unnamed."""
+    if not isinstance(value, list) or not 2 <= len(value) <= _SAMPLE:
+        return False
+    for item in value:
+        if not isinstance(item, dict):
+            return False
+        tables = [v for v in item.values() if isinstance(v, list) and _header_table(v)]
+        if len(tables) != 1 or any(isinstance(v, dict) for v in item.values()):
+            return False
+    return True
+
+
+def held_header(value: Any) -> bool:
+    """Whether ``value`` is an array of rows under a header row of distinct names."""
+    return isinstance(value, list) and _header_table(value) is not None

@@ -81,7 +81,7 @@ def test_development_seeds_draw_every_kind_of_surface_and_layout() -> None:
 def _box(state: dict[str, Any], store: Store) -> Any:
     box: Any = state
     for part in store.at if store.mixed is None else store.mixed.place:
-        box = box[part]
+        box = box[int(part)] if isinstance(box, list) else box[part]  # a workbook's sheet
     return box
 
 
@@ -163,7 +163,14 @@ def test_the_state_is_laid_out_as_the_design_says(seed: int) -> None:
 
 @pytest.mark.parametrize("null", [True, False])
 def test_sparse_fields_are_missing_from_some_records(null: bool) -> None:
-    seed = next(s for s in DEVELOPMENT if draw(s).sparse and draw(s).sparse_null == null)
+    seed = next(
+        s
+        for s in DEVELOPMENT
+        if draw(s).sparse
+        and draw(s).sparse_null == null
+        # A workbook's sheets hold no absent value apart from an empty one.
+        and not ((text := draw(s).formats.text) is not None and text.book)
+    )
     shape = RandomShape(draw(seed, "plain", Reshaping()))
     design = shape.design
     state = shape.build(random.Random(seed), 200_000)

@@ -4,6 +4,7 @@ keyed, indexed by value, resolved named, and kept in step by patches to cells an
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import jsonpatch
@@ -12,7 +13,7 @@ import pytest
 from mcp_sim.runtime.state_collections import find_collections
 from mcp_sim.runtime.state_index import StateIndex
 from mcp_sim.runtime.state_paths import raw_value, resolve
-from mcp_sim.runtime.state_tables import table_at
+from mcp_sim.runtime.state_tables import held_header, held_tables, table_at
 from mcp_sim.spec.world import World
 
 COLUMNS = ["visit_id", "patient", "date", "reason", "cost"]
@@ -199,3 +200,33 @@ def test_a_changed_cell_of_a_row_of_cells_is_the_row_it_belongs_to() -> None:
     for overlay in (moved, rebuilt):
         assert overlay.value_hits("flu") == {f"{rows}/2": "/reason"}
         assert resolve(overlay.state, f"{rows}/2")["reason"] == "flu"
+
+
+def test_objects_side_by_side_each_holding_a_table_under_its_header_are_its_tables() -> None:
+    def sheet(name: str, header: list[str]) -> dict[str, Any]:
+        rows = [header, *([f"{name}-{n}", n] for n in range(5))]
+        return {"range": f"{name}!A1:B6", "majorDimension": "ROWS", "values": rows}
+
+    ranges = [sheet("Orders", ["Order ID", "Qty"]), sheet("Parts", ["SKU", "Stock"])]
+    assert held_tables(ranges)
+    assert held_header(ranges[0]["values"]) and not held_header(ranges[0])
+    # A member that is a record of its own (nested objects), or one holding no table: no.
+    assert not held_tables([*ranges, {"range": "x", "values": [["a"]], "meta": {}}])
+    assert not held_tables([ranges[0], {"id": 1, "name": "x"}])
+
+
+def test_a_header_tables_cell_of_json_text_is_read_as_the_value_it_holds() -> None:
+    rows: list[list[Any]] = [["Bed ID", "Species", "Checks"]]
+    rows += [
+        [f"B{n}", "basil", json.dumps([{"date": f"2025-01-0{n}", "ph": 6 + n}])] for n in (1, 2, 3)
+    ]
+    rows.append(["B4", "kale", "[not json"])
+    state = {"beds": rows}
+    assert resolve(state, "/beds/2") == {
+        "Bed ID": "B2",
+        "Species": "basil",
+        "Checks": [{"date": "2025-01-02", "ph": 8}],
+    }
+    assert resolve(state, "/beds/4")["Checks"] == "[not json"
+    index = StateIndex(world_of(state), state)
+    assert "/beds/3" in index.values["2025-01-03"]

@@ -43,7 +43,11 @@ sub-items meeting constraints tied to the same sub-item (:mod:`.sub_items`,
 whose references go by names that do not say their target (``owner``, ``ref_a``) beside a
 schema document naming them (OpenAPI foreign-key notes, a JSON Schema, SQL DDL), half of
 those seeds' searches taking a PostgREST query string of filters (:mod:`.schema_links`,
-:mod:`.filter_search`). The
+:mod:`.filter_search`). About two seeds in ten of those drawing no other text, from a
+generator of their own, keep every collection as positional rows under a header row, the
+sheets of one value-range document (headers as people spell them, the links' parties looked
+up by ``VLOOKUP`` formulas), with a lookup of rows by A1 or R1C1 address
+(:mod:`.header_rows`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,

@@ -213,7 +213,7 @@ def draw(
         grouped=grouped,
         stores={},
         id_styles=id_styles,
-        reference=_referring(rng.choice(REFERENCES), structure),
+        reference=_referring(rng.choice(REFERENCES), structure, formats),
         calendar_list=rng.random() < 0.4,
         note=rng.choice(NOTES),
         surface=surface,
@@ -286,8 +286,11 @@ def _global(styles: dict[str, str], formats: Formats, structure: Structure) -> d
     return styles | dict.fromkeys(CONNECTED, "global")
 
 
-def _referring(drawn: str, structure: Structure) -> str:
-    # The layout's style is drawn either way, so the rest of the design stays as it was.
+def _referring(drawn: str, structure: Structure, formats: Formats) -> str:
+    # The layout's style is drawn either way, so the rest of the design stays as it was; a
+    # workbook's sheets refer by plain id, which their lookup formulas look up.
+    if formats.text is not None and formats.text.book:
+        return "plain"
     return structure.reference or drawn
 
 

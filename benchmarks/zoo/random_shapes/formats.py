@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass
 
 from benchmarks.zoo.random_shapes.aggregation_requests import AggStyle, draw_requests
+from benchmarks.zoo.random_shapes.header_rows import draw_header_rows
 from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
 from benchmarks.zoo.random_shapes.sub_items import SubItems, draw_sub_items
 from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
@@ -113,7 +114,7 @@ def draw_formats(seed: int) -> Formats:
         query=query if on[3] else None,
         title_ref=title_ref if on[4] else None,
         objects=draw_style(seed, on[3]),
-        text=draw_text(seed),
+        text=draw_text(seed) or draw_header_rows(seed),
         requests=draw_requests(seed),
         sub_items=draw_sub_items(seed),
     )

@@ -130,9 +130,12 @@ class Store:
         """Make the empty container at its path, making the wrapping objects."""
         holder = state
         parts = self.at if self.envelope else self.where
-        for part in parts[:-1]:
-            holder = holder.setdefault(part, {})
-        if self.envelope:
+        for n, part in enumerate(parts[:-1]):
+            # A digit names an item of an array (a workbook's sheets: :mod:`.header_rows`).
+            holder = holder.setdefault(part, [] if parts[n + 1].isdigit() else {})
+        if isinstance(holder, list):
+            holder.append(self.make())
+        elif self.envelope:
             holder[parts[-1]] = envelopes.make(self.envelope, parts[-1], self.make())
         elif self.mixed is None or self.where[-1] not in holder:
             holder[self.where[-1]] = self.make()
@@ -140,7 +143,7 @@ class Store:
     def _box(self, state: State) -> Any:
         box: Any = state
         for part in self.where:
-            box = box[part]
+            box = box[int(part)] if isinstance(box, list) else box[part]
         return box
 
     def append(self, state: State, plain: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from benchmarks.zoo.kit import Answer, State, Tool, ToolError, prop
+from benchmarks.zoo.random_shapes.header_rows import range_offer
 from benchmarks.zoo.random_shapes.offer import Offer, Plan, object_schema
 from benchmarks.zoo.random_shapes.reading import Reader
 from benchmarks.zoo.random_shapes.searches import RandomSearch
@@ -111,7 +112,7 @@ def lookup_offers(read: Reader) -> list[Offer]:
         found.append(_link(read))
     if "text" in lookups:
         found.append(_text(read))
-    return found
+    return [*found, *filter(None, [range_offer(read)])]
 
 
 def nested_offers(read: Reader) -> list[Offer]:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from benchmarks.zoo.random_shapes.encodings import CODECS
+from benchmarks.zoo.random_shapes.header_rows import shelve
 from benchmarks.zoo.random_shapes.layout import Store
 from benchmarks.zoo.random_shapes.text_lines import Path
 from benchmarks.zoo.random_shapes.text_store import TextTable
@@ -35,7 +36,7 @@ def tabulate(design: Design, columns: tuple[str, ...], role: str) -> bool:
     """Hold ``role``'s records as text where the seed draws it and the collection is free
     (``columns``: the records' top-level keys, the id first); whether it does."""
     style, store = design.formats.text, design.stores[role]
-    if style is None or not _free(store):
+    if style is None or not (_free(store) or style.book):
         return False
     paths: list[Path] = []
     for key in columns:
@@ -47,6 +48,8 @@ def tabulate(design: Design, columns: tuple[str, ...], role: str) -> bool:
     table = TextTable(style, design.entity(role).plural, store.id_key, tuple(paths))
     plain = CODECS["plain"]
     design.stores[role] = replace(store, container="text", codec=plain, key_prefix="", text=table)
+    if style.book:  # a workbook's sheet, whatever else the seed's layout drew
+        design.stores[role] = replace(design.stores[role], mixed=None, parents=None, envelope=None)
     return True
 
 
@@ -61,4 +64,8 @@ def hold_as_text(design: Design, columns: Callable[[Design, str], tuple[str, ...
     held = tabulate(design, top["primary"], "primary")
     if design.formats.text.links or not held:
         held = tabulate(design, top["link"], "link") or held
+    if design.formats.text.book:  # a workbook holds every table it can
+        secondary = (design.stores["secondary"].id_key, *columns(design, "secondary"))
+        held = tabulate(design, secondary, "secondary") or held
+        shelve(design)
     return held

@@ -47,11 +47,19 @@ class TextStyle:
     """An SQL dump as mysqldump writes it (backquotes, column lists) rather than SQLite."""
     links: bool = False
     """Whether the links are held as text too (where they can be)."""
+    book: tuple[str, ...] = ()
+    """Where one value-range document keeps every table side by side (``()``: each table in
+    its collection's place; :mod:`.header_rows`)."""
+    labels: str = ""
+    """How a book's header row spells the columns (:mod:`.header_rows`)."""
+    address: str = "a1"
+    """How a book's tools name cells: ``a1`` or ``r1c1``."""
 
     @property
     def names(self) -> str:
         held = "lines" if self.as_lines else "text"
-        return f"text {self.format} {held}{' +links' if self.links else ''}"
+        book = f" book {self.labels} {self.address}" if self.book else ""
+        return f"text {self.format} {held}{' +links' if self.links else ''}{book}"
 
 
 def draw_text(seed: int) -> TextStyle | None:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.zoo.kit import pointer
+from benchmarks.zoo.random_shapes.header_rows import Lookup, full_range, headers, sheet_title
 from benchmarks.zoo.random_shapes.text_lines import (
     APPENDED,
     Path,
@@ -37,26 +38,34 @@ class TextTable:
     id_key: str
     paths: tuple[Path, ...]
     """The columns: where each is in a record (the id first)."""
+    lookup: Lookup | None = None
+    """A column of formulas after them, looking a value up in another sheet (a workbook's)."""
 
     @property
     def names(self) -> list[str]:
-        return [(self.style.flatten or ".").join(p) for p in self.paths]
+        names = [(self.style.flatten or ".").join(p) for p in self.paths]
+        if self.lookup is not None:
+            names.append(self.lookup.name)
+        return headers(names, self.style.labels) if self.style.book else names
 
     def make(self) -> dict[str, Any]:
         if self.style.format == "sheets":
-            title = self.table.title()
+            title = sheet_title(self.table) if self.style.book else self.table.title()
             return {"range": f"{title}!A1", "majorDimension": "ROWS", "values": [self.names]}
         made: dict[str, Any] = {"name": f"{self.table}.{EXTENSIONS[self.style.format]}"}
         return made | {self.style.key: header(self.style, self.table, self.names)}
 
-    def _written(self, record: dict[str, Any]) -> Any:
-        """A record as its line (a spreadsheet's row: its cells, trailing empty ones left out)."""
+    def _written(self, record: dict[str, Any], row: int = 0) -> Any:
+        """A record as its line (a spreadsheet's row: its cells, trailing empty ones left out;
+        ``row``: its 1-based row, which its formulas name)."""
         if self.style.format == "jsonl":
             return json.dumps(record, separators=(",", ":"))
         values = [_at(record, p) for p in self.paths]
         if self.style.format != "sheets":
             return line(self.style, self.table, self.names, values)
         cells = [cell(v) for v in values]
+        if self.lookup is not None:
+            return [*cells, self.lookup.formula(row)]
         while cells and cells[-1] == "":
             cells.pop()
         return cells
@@ -68,7 +77,7 @@ class TextTable:
                 f"{held}\n{self._written(record)}" if held else self._written(record)
             )
         else:
-            held.append(self._written(record))
+            held.append(self._written(record, len(held) + 1))
 
     def seal(self, box: dict[str, Any]) -> None:
         """Join the lines written while the state was built into one string, where the seed
@@ -76,6 +85,8 @@ class TextTable:
         held = box[self.style.key]
         if not self.style.as_lines and isinstance(held, list):
             box[self.style.key] = "\n".join(held)
+        if self.style.book:
+            box["range"] = full_range(sheet_title(self.table), len(held), len(self.names))
 
     def _record(self, written: Any) -> dict[str, Any]:
         """A line read back into a record (a flattened column into its sub-object)."""
@@ -83,12 +94,13 @@ class TextTable:
             found: dict[str, Any] = json.loads(written)
             return found
         if self.style.format == "sheets":
-            cells = [*written, *[""] * (len(self.paths) - len(written))]
-            read = {n: typed(c) for n, c in zip(self.names, cells, strict=True)}
+            cells = [*written, *[""] * (len(self.paths) - len(written))][: len(self.paths)]
+            names = self.names[: len(self.paths)]
+            read = {n: typed(c) for n, c in zip(names, cells, strict=True)}
         else:
             read = read_line(self.style, self.names, written)
         record: dict[str, Any] = {}
-        for path, name in zip(self.paths, self.names, strict=True):
+        for path, name in zip(self.paths, self.names[: len(self.paths)], strict=True):
             if name not in read:
                 continue
             holder = record
@@ -121,8 +133,8 @@ class TextTable:
             holder.append(value)
         else:
             holder[inside[-1]] = value
-        written, held = self._written(record), box[self.style.key]
         row = max(n for n, ident in enumerate(ids) if ident == key)
+        written, held = self._written(record, row + 1), box[self.style.key]
         path = pointer(*where, self.style.key)
         appended = self.style.format in APPENDED
         if isinstance(held, str):
