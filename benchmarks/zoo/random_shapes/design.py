@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.zoo.random_shapes.composite_keys import hold_in_keys
 from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.formats import Formats, draw_formats
@@ -234,6 +235,7 @@ def draw(
     if not hold_as_text(design, _columns):
         # Drawn, yet no collection is free to be held as text: the seed holds none.
         design = dataclasses.replace(design, formats=dataclasses.replace(formats, text=None))
+    hold_in_keys(design)
     return design
 
 
