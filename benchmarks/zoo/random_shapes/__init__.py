@@ -39,7 +39,10 @@ seeds in ten from generators of their own, aggregations asked through a family's
 :mod:`.aggregation_answers`, :mod:`.aggregation_offers`), and records holding lists of
 sub-items (copies, holdings, stock lots, attendees, order lines) summarised over the
 sub-items meeting constraints tied to the same sub-item (:mod:`.sub_items`,
-:mod:`.sub_item_offers`). The
+:mod:`.sub_item_offers`); and, for about two seeds in ten from a generator of its own, every
+record split over flat composite keys of one keyspace, as a key-value store's dump holds it
+(``boat:BT-00042`` a hash, ``boat:BT-00042:calendar`` a part, a sorted set of one field, a set
+of link ids under the record's key; :mod:`.composite_keys`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,
