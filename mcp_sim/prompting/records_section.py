@@ -258,10 +258,14 @@ class _Section:
 
 def _part_label(pointer: str, record: Any) -> str:
     """`` "rides"`` after a flat store's ``/rider:42:rides`` holding a list or a value: the
-    part of rider 42 it is, named as an answer gathering the rider's keys names it."""
-    if isinstance(record, dict) or pointer.count("/") != 1:
+    part of rider 42 it is, named as an answer gathering the rider's keys names it; so too
+    after a member's score in a sorted set (``/rank:boat:length_m/BT-7``: ``"length_m"``)."""
+    if isinstance(record, dict):
         return ""
-    part = part_name(unescape(pointer[1:]))
+    *_, key, member = ["", *pointer.split("/")]
+    part = part_name(unescape(member))
+    if part is None and not isinstance(record, list):
+        part = part_name(unescape(key))
     return f', "{part}"' if part else ""
 
 

@@ -60,7 +60,9 @@ def _read(held: KeyedRecords, keys: dict[str, Any]) -> dict[str, dict[str, Any]]
             record.update(value)
     if held.ranked:
         ranks = keys[sep.join((RANK, held.kind, held.ranked))]
-        pairs = ranks.items() if isinstance(ranks, dict) else zip(ranks[::2], ranks[1::2])
+        pairs = (
+            ranks.items() if isinstance(ranks, dict) else zip(ranks[::2], ranks[1::2], strict=True)
+        )
         for member, score in pairs:
             found[member][held.ranked] = score
     return found

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmarks.zoo.kit import pointer
 from benchmarks.zoo.random_shapes.encodings import CODECS
-from benchmarks.zoo.random_shapes.layout import Store, spelt
+from benchmarks.zoo.random_shapes.layout import spelt
 
 if TYPE_CHECKING:
     from benchmarks.zoo.random_shapes.design import Design
