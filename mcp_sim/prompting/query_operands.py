@@ -11,8 +11,8 @@ Category eq 'Books'``, RediSearch's ``@country:{SE|NO} @level:[(20 +inf] -@platf
 language: an operand is a field, an operator and a value (``field:value``, ``field=value``,
 ``field op value`` with ``=``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``=~``, ``~`` or the
 words ``eq``, ``ne``, ``gt``, ``ge``, ``lt``, ``le``; a range ``field:[a TO b]`` or ``@field:[a b]``
-(``(a`` excludes its end, ``inf`` leaves it open); tags ``@field:{a|b}``, any of them; a value
-ending in ``*`` is a prefix), a negation
+(``(a`` excludes its end, ``inf`` leaves it open); tags ``@field:{a|b}`` and values joined by
+commas ``field:a,b``, any of them; a value ending in ``*`` is a prefix), a negation
 (``-field:value``, ``NOT field:value``, ``!=``) rules its value out, a graph pattern's triple
 (``?item wdt:P31 wd:Q5``) is its predicate's field and its object's value, and what stands
 alone is a free term: in a flat query (no braces or parentheses: a mail or issue search) a
@@ -53,6 +53,11 @@ _BOUNDS = re.compile(
 """A numeric range without ``TO`` (RediSearch's ``@level:[20 (40]``): its field is marked ``@``."""
 _TAGS = re.compile(rf"(?P<neg>-)?@(?P<field>{_FIELD}):\s*\{{(?P<tags>[^}}]*)\}}")
 """Tags, any of them (``@country:{SE|NO}``, ``-@platform:{ps5}`` none of them)."""
+_ANY_OF = re.compile(
+    rf"(?<![\w.\-/:@])(?P<neg>-)?(?P<field>{_FIELD}):(?P<values>[\w.\-]+(?:,[\w.\-]+)+)(?=\s|$)"
+)
+"""Values joined by commas alone (``livery:blue,red``): any of them (a quoted "Smith, John"
+is one value)."""
 _MARKED_FIELD = re.compile(rf"(?:^|\s)-?@{_FIELD}:")
 """A field marked ``@`` (``@name:ana*``): a query even with one operand."""
 _OPEN_ENDS = frozenset(["*", "inf", "+inf", "-inf"])
@@ -139,8 +144,8 @@ def query_operands(text: str) -> tuple[Operand, ...] | None:
     flat = not any(mark in text for mark in "{}()")
     sql = _SQL.match(text) is not None
     rest = _CALL_OF_NAMES.sub(" \x00 ", _URL.sub(" ", text))
-    found = _ranges(rest) + _tags(rest)
-    rest = _TAGS.sub(" ", _BOUNDS.sub(" ", _RANGE.sub(" ", rest)))
+    found = _ranges(rest) + _tags(rest) + _any_of(rest)
+    rest = _ANY_OF.sub(" ", _TAGS.sub(" ", _BOUNDS.sub(" ", _RANGE.sub(" ", rest))))
     flat = flat or not any(mark in rest for mark in "{}()")
     if not flat:
         found += _triples(rest)
@@ -185,6 +190,15 @@ def _tags(text: str) -> list[Operand]:
         if tags:
             value: str | list[Any] = tags[0] if len(tags) == 1 else tags
             found.append(Operand(_field(match["field"]), "ne" if match["neg"] else "eq", value))
+    return found
+
+
+def _any_of(text: str) -> list[Operand]:
+    """Each field's values joined by commas, any of them; negated, none of them."""
+    found: list[Operand] = []
+    for match in _ANY_OF.finditer(text):
+        values: list[Any] = match["values"].split(",")
+        found.append(Operand(_field(match["field"]), "ne" if match["neg"] else "eq", values))
     return found
 
 

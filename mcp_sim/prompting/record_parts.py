@@ -10,10 +10,11 @@ the record gathers them all, so a view showing the main hash shows them too:
 - each sorted set holding the record's id as a member, by that member's entry only
   (``/db0/rank:boat:length_m/BT-7``: a score out of thousands), for every record the call
   names or a search finds alone;
-- the record's parts (``kind<sep>id<sep>part``), for a record that meets every constraint
-  of a search (its answer lists the records whole), and for one the call names (a lookup by
-  code finds the main hash alone; one by id finds its parts itself) when it is one of at
-  most two so named (a listing's records are shown by their main hashes).
+- the record's parts (``kind<sep>id<sep>part``), for a record that the call names (a lookup
+  by code finds the main hash alone; one by id finds its parts itself) or that meets every
+  constraint of a search, when it is one of at most two such: a listing's records are
+  shown by their main hashes (their parts would crowd the others out), and the search
+  reads them whole (see :mod:`mcp_sim.runtime.keyed_parts`).
 
 Each extra record follows its owner's, so it is shown where the owner is and dropped first
 when room runs out.
@@ -117,8 +118,7 @@ def with_parts(state: Mapping[str, Any], picks: Sequence[Pick]) -> list[Pick]:
         main = space.main(unescape(last)) if space is not None else None
         if space is None or main is None:
             continue
-        shown_whole = whole or pick.complete
-        extra = [escape(k) for k in space.parts(*main)] if shown_whole else []
+        extra = [escape(k) for k in space.parts(*main)] if whole else []
         for part in [*extra, *space.scores(main[1])]:
             pointer = f"{parent}/{part}"
             if pointer not in picked:
