@@ -97,7 +97,7 @@ def test_the_keys_read_back_to_the_records_the_calls_answer_from(seed: int) -> N
 def test_the_records_are_those_the_seed_makes_without_keys(seed: int) -> None:
     shape, state = _shape(seed)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(designs, "hold_in_keys", lambda design: False)
+        patch.setattr(designs, "hold_in_keys", lambda design: design)
         twin = RandomShape(draw(seed))
     assert not _keyed(twin.design)
     twin_state = twin.build(random.Random(seed), 60_000)
@@ -119,7 +119,7 @@ def test_a_seed_that_does_not_draw_the_keys_is_laid_out_as_before() -> None:
     for seed in others:
         assert not _keyed(draw(seed))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(designs, "hold_in_keys", lambda design: False)
+        patch.setattr(designs, "hold_in_keys", lambda design: design)
         before = [repr(draw(s)) for s in others]
     assert before == [repr(draw(s)) for s in others]
 

@@ -117,7 +117,8 @@ class KeyedRecords:
                 else:
                     ranks[str(ident)] = value
             elif isinstance(value, dict | list):
-                held = _hash(self.style.pairs, value) if field in self.hashes else value
+                hashed = field in self.hashes and isinstance(value, dict)
+                held = _hash(self.style.pairs, value) if hashed else value
                 box[self._key(ident, field)] = held
             elif value is not None and (field != self.id_key or self.style.id_held):
                 scalars[field] = value  # a hash holds no null: a field without one is absent
@@ -182,14 +183,15 @@ def _ranked(design: Design) -> str | None:
     return None
 
 
-def hold_in_keys(design: Design) -> bool:
-    """Keep the seed's collections under composite keys where it draws them, however the
-    rest of its design would hold them (a mixed array, parents, an envelope, text, an
-    encoding: a key-value store holds plain values under its keys); whether it does."""
+def hold_in_keys(design: Design) -> Design:
+    """``design`` with its collections kept under composite keys where the seed draws them,
+    however the rest of the design would hold them (a mixed array, parents, an envelope,
+    text, an encoding: a key-value store holds plain values under its keys; the text it
+    would hold is then none)."""
     style = draw_keys(design.seed)
     kinds = {r: spelt("snake", design.entity(r).singular) for r in ROLES}
     if style is None or len(set(kinds.values())) < len(ROLES):
-        return False
+        return design
     if style.separator == "/" and "global" in design.id_styles.values():
         style = replace(style, separator=":")  # a global id is base64: it may hold a "/"
     roles = ROLES
@@ -226,4 +228,4 @@ def hold_in_keys(design: Design) -> bool:
             envelope=None,
             parents=None,
         )
-    return True
+    return replace(design, formats=replace(design.formats, text=None))

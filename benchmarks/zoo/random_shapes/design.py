@@ -235,8 +235,7 @@ def draw(
     if not hold_as_text(design, _columns):
         # Drawn, yet no collection is free to be held as text: the seed holds none.
         design = dataclasses.replace(design, formats=dataclasses.replace(formats, text=None))
-    hold_in_keys(design)
-    return design
+    return hold_in_keys(design)
 
 
 def _spellings(rng: random.Random, domain: Domain, spell: Callable[[str], str]) -> dict[str, str]:
