@@ -116,10 +116,10 @@ class KeyedRecords:
                     ranks += [str(ident), value]
                 else:
                     ranks[str(ident)] = value
+            elif isinstance(value, dict) and field in self.hashes:
+                box[self._key(ident, field)] = _hash(self.style.pairs, value)
             elif isinstance(value, dict | list):
-                hashed = field in self.hashes and isinstance(value, dict)
-                held = _hash(self.style.pairs, value) if hashed else value
-                box[self._key(ident, field)] = held
+                box[self._key(ident, field)] = value
             elif value is not None and (field != self.id_key or self.style.id_held):
                 scalars[field] = value  # a hash holds no null: a field without one is absent
         box[self._key(ident)] = _hash(self.style.pairs, scalars)
