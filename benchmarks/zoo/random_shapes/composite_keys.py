@@ -186,8 +186,8 @@ def _ranked(design: Design) -> str | None:
 def hold_in_keys(design: Design) -> Design:
     """``design`` with its collections kept under composite keys where the seed draws them,
     however the rest of the design would hold them (a mixed array, parents, an envelope,
-    text, an encoding: a key-value store holds plain values under its keys; the text it
-    would hold is then none)."""
+    text, an encoding: a key-value store holds plain values under its keys; the text and
+    the mixed array it would hold are then none)."""
     style = draw_keys(design.seed)
     kinds = {r: spelt("snake", design.entity(r).singular) for r in ROLES}
     if style is None or len(set(kinds.values())) < len(ROLES):
@@ -228,4 +228,5 @@ def hold_in_keys(design: Design) -> Design:
             envelope=None,
             parents=None,
         )
-    return replace(design, formats=replace(design.formats, text=None))
+    held = replace(design, formats=replace(design.formats, text=None))
+    return replace(held, structure=replace(design.structure, frame=None))

@@ -182,7 +182,9 @@ def draw(
     formats: Formats | None = None,
 ) -> Design:
     """The design of random shape ``seed`` (the same for the same seed); its encoding,
-    reshaping (:mod:`.reshaping`) and formats (:mod:`.formats`) as drawn or as given."""
+    reshaping (:mod:`.reshaping`) and formats (:mod:`.formats`) as drawn or as given (a twin
+    so given, drawn to compare one class with, holds no composite keys: :mod:`.composite_keys`)."""
+    twin = (encoding, reshaping, formats) != (None, None, None)
     rng = random.Random(f"random-shape/{seed}")
     encoding = encoding or draw_encoding(seed)
     structure = draw_structure(seed, encoding)
@@ -235,7 +237,7 @@ def draw(
     if not hold_as_text(design, _columns):
         # Drawn, yet no collection is free to be held as text: the seed holds none.
         design = dataclasses.replace(design, formats=dataclasses.replace(formats, text=None))
-    return hold_in_keys(design)
+    return design if twin else hold_in_keys(design)
 
 
 def _spellings(rng: random.Random, domain: Domain, spell: Callable[[str], str]) -> dict[str, str]:
