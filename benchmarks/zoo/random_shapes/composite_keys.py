@@ -228,5 +228,5 @@ def hold_in_keys(design: Design) -> Design:
             envelope=None,
             parents=None,
         )
-    held = replace(design, formats=replace(design.formats, text=None))
-    return replace(held, structure=replace(design.structure, frame=None))
+    plain_text = replace(design, formats=replace(design.formats, text=None))
+    return replace(plain_text, structure=replace(design.structure, frame=None))
