@@ -183,8 +183,9 @@ def draw(
 ) -> Design:
     """The design of random shape ``seed`` (the same for the same seed); its encoding,
     reshaping (:mod:`.reshaping`) and formats (:mod:`.formats`) as drawn or as given (a twin
-    so given, drawn to compare one class with, holds no composite keys: :mod:`.composite_keys`)."""
-    twin = (encoding, reshaping, formats) != (None, None, None)
+    given its encoding or reshaping, drawn to compare how one class lays records out, holds
+    no composite keys: :mod:`.composite_keys`)."""
+    twin = (encoding, reshaping) != (None, None)
     rng = random.Random(f"random-shape/{seed}")
     encoding = encoding or draw_encoding(seed)
     structure = draw_structure(seed, encoding)
