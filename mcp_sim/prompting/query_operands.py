@@ -6,10 +6,13 @@ search's ``from:alice@x.org subject:"quarterly report" -in:trash``, an issue tra
 ``?item wdt:P31 wd:Q5 . FILTER(?born >= 1950)``, a metrics selector
 ``rate(http_requests_total{job="api",code=~"5.."}[5m])``, ``status = "In Progress" AND
 assignee = currentUser()``, ``status:active AND price:[10 TO 20]``, ``Price gt 20 and
-Category eq 'Books'``. One reader serves them all, by their common structure, not per
+Category eq 'Books'``, RediSearch's ``@country:{SE|NO} @level:[(20 +inf] -@platform:{ps5}
+@name:ana*``. One reader serves them all, by their common structure, not per
 language: an operand is a field, an operator and a value (``field:value``, ``field=value``,
 ``field op value`` with ``=``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``=~``, ``~`` or the
-words ``eq``, ``ne``, ``gt``, ``ge``, ``lt``, ``le``; a range ``field:[a TO b]``), a negation
+words ``eq``, ``ne``, ``gt``, ``ge``, ``lt``, ``le``; a range ``field:[a TO b]`` or ``@field:[a b]``
+(``(a`` excludes its end, ``inf`` leaves it open); tags ``@field:{a|b}`` and values joined by
+commas ``field:a,b``, any of them; a value ending in ``*`` is a prefix), a negation
 (``-field:value``, ``NOT field:value``, ``!=``) rules its value out, a graph pattern's triple
 (``?item wdt:P31 wd:Q5``) is its predicate's field and its object's value, and what stands
 alone is a free term: in a flat query (no braces or parentheses: a mail or issue search) a
@@ -46,6 +49,20 @@ _RANGE = re.compile(
     rf"(?P<neg>-|!)?(?P<field>{_FIELD}):\s*[\[{{]\s*(?P<low>\S+)\s+TO\s+"
     r"(?P<high>[^\]}\s]+)\s*[\]}]"
 )
+_BOUNDS = re.compile(
+    rf"(?P<neg>-)?@(?P<field>{_FIELD}):\s*\[\s*\(?(?P<low>[^\s\]]+)\s+\(?(?P<high>[^\s\]]+)\s*\]"
+)
+"""A numeric range without ``TO`` (RediSearch's ``@level:[20 (40]``): its field is marked ``@``."""
+_TAGS = re.compile(rf"(?P<neg>-)?@(?P<field>{_FIELD}):\s*\{{(?P<tags>[^}}]*)\}}")
+"""Tags, any of them (``@country:{SE|NO}``, ``-@platform:{ps5}`` none of them)."""
+_ANY_OF = re.compile(
+    rf"(?<![\w.\-/:@])(?P<neg>-)?(?P<field>{_FIELD}):(?P<values>[\w.\-]+(?:,[\w.\-]+)+)(?=\s|$)"
+)
+"""Values joined by commas alone (``livery:blue,red``): any of them (a quoted "Smith, John"
+is one value)."""
+_MARKED_FIELD = re.compile(rf"(?:^|\s)-?@{_FIELD}:")
+"""A field marked ``@`` (``@name:ana*``): a query even with one operand."""
+_OPEN_ENDS = frozenset(["*", "inf", "+inf", "-inf"])
 _PREFIXED = r"[A-Za-z][\w-]*:[A-Za-z_][\w-]*"
 _TRIPLE = re.compile(
     rf"(?P<subject>[?$]\w+|{_PREFIXED}|;)\s+(?P<predicate>{_PREFIXED})\s+"
@@ -134,8 +151,9 @@ def query_operands(text: str) -> tuple[Operand, ...] | None:
     flat = not any(mark in text for mark in "{}()")
     sql = _SQL.match(text) is not None
     rest = _CALL_OF_NAMES.sub(" \x00 ", _URL.sub(" ", text))
-    found = _ranges(rest)
-    rest = _RANGE.sub(" ", rest)
+    found = _ranges(rest) + _tags(rest) + _any_of(rest)
+    rest = _ANY_OF.sub(" ", _TAGS.sub(" ", _BOUNDS.sub(" ", _RANGE.sub(" ", rest))))
+    flat = flat or not any(mark in rest for mark in "{}()")
     if not flat:
         found += _triples(rest)
         rest = _TRIPLE.sub(" ", rest)
@@ -149,19 +167,45 @@ def query_operands(text: str) -> tuple[Operand, ...] | None:
         fielded += 1
         found += [operand] if operand is not None else []
     found += _free(rest[at:], flat, sql)
-    if not fielded or (len(found) < 2 and "{" not in text and not sql):
+    alone = "{" in text or sql or _MARKED_FIELD.search(text) is not None
+    if not fielded or (len(found) < 2 and not alone):
         return None
     return tuple(found)
 
 
 def _ranges(text: str) -> list[Operand]:
-    """The bounds of each range (``price:[10 TO 20]``; ``*`` leaves an end open)."""
-    found: list[Operand] = []
-    for match in _RANGE.finditer(text):
+    """The bounds of each range (``price:[10 TO 20]``, ``@price:[10 (20]``; ``*`` or ``inf``
+    leaves an end open), in the order written."""
+    found: list[tuple[int, Operand]] = []
+    for match in [*_RANGE.finditer(text), *_BOUNDS.finditer(text)]:
         if not match["neg"]:
             field = _field(match["field"])
             ends = (("min", match["low"]), ("max", match["high"]))
-            found += [Operand(field, op, _literal(v)) for op, v in ends if v != "*"]
+            found += [
+                (match.start(), Operand(field, op, _literal(v)))
+                for op, v in ends
+                if v.lower() not in _OPEN_ENDS
+            ]
+    return [operand for _, operand in sorted(found, key=lambda pair: pair[0])]
+
+
+def _tags(text: str) -> list[Operand]:
+    """Each tag list's values, any of them (one alone as itself); negated, none of them."""
+    found: list[Operand] = []
+    for match in _TAGS.finditer(text):
+        tags = [t.strip() for t in match["tags"].split("|") if t.strip()]
+        if tags:
+            value: str | list[Any] = tags[0] if len(tags) == 1 else tags
+            found.append(Operand(_field(match["field"]), "ne" if match["neg"] else "eq", value))
+    return found
+
+
+def _any_of(text: str) -> list[Operand]:
+    """Each field's values joined by commas, any of them; negated, none of them."""
+    found: list[Operand] = []
+    for match in _ANY_OF.finditer(text):
+        values: list[Any] = match["values"].split(",")
+        found.append(Operand(_field(match["field"]), "ne" if match["neg"] else "eq", values))
     return found
 
 
@@ -187,6 +231,8 @@ def _operand(match: re.Match[str], negated: bool) -> Operand | None:
     field, value = _field(match["field"]), _literal(match["value"])
     if value == "\x00":
         return None
+    if op in ("match", "eq") and len(value) > 1 and value.endswith("*") and "*" not in value[:-1]:
+        op, value = "prefix", value[:-1]  # ``name:ana*``: a wildcard after a prefix
     if op == "regex":
         return regex_operand(field, value, negated)
     if op == "unlike":

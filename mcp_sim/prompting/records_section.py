@@ -26,6 +26,7 @@ from mcp_sim.prompting.movement_times import Steps
 from mcp_sim.prompting.record_render import record_line
 from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_result import SearchResult
+from mcp_sim.runtime.keyed_parts import flat_hash
 from mcp_sim.runtime.state_keys import part_name
 from mcp_sim.runtime.state_paths import resolve
 from mcp_sim.runtime.stored_parts import shown_record
@@ -146,6 +147,8 @@ class _Section:
         self.trimmed: list[tuple[int, Pick, Any]] = []
         """Lines of records shown with large parts outlined, for the room left at the end."""
         self.alone = {s.full[0] for s in searches if len(s.full) == 1}
+        self.flat = False
+        """Whether a hash kept as a flat array is shown by its fields."""
         """Records that alone meet every constraint of their search."""
         self.tables: dict[str, HeaderRows] = {}
         """The rows shown of each table under a header row, on one line per table."""
@@ -166,6 +169,12 @@ class _Section:
             record = resolve(self.state, pick.pointer)
             if self.stored is not None:
                 record = shown_record(resolve(self.stored, pick.pointer), record)
+            fields = flat_hash(unescape(pick.pointer.rpartition("/")[2]), record)
+            if fields is not None:
+                # A hash kept as [field, value, ...] is shown by its fields' names, as an
+                # answer gives them; where its values are is said once.
+                self.flat = True
+                record = fields
             if record is not None:
                 self.add(pick, record)
         self.widen()
@@ -175,7 +184,7 @@ class _Section:
             search_note(s, [p for p in s.full if p in self.shown], self.note_room)
             for s in self.searches
         ]
-        lines = [*notes, *self.lines]
+        lines = [*notes, *self.lines, *([FLAT_NOTE] if self.flat else [])]
         return "\n".join([RECORDS_HEADING, *lines]) if self.lines or notes else ""
 
     def add_row(self, pick: Pick) -> bool:
@@ -293,12 +302,22 @@ class _Section:
             self.shown.add(pick.pointer)
 
 
+FLAT_NOTE = (
+    "- (A record above whose key holds a flat [field, value, ...] array is shown by its "
+    "fields; field N's value is at KEY/(2N+1).)"
+)
+
+
 def _part_label(pointer: str, record: Any) -> str:
     """`` "rides"`` after a flat store's ``/rider:42:rides`` holding a list or a value: the
-    part of rider 42 it is, named as an answer gathering the rider's keys names it."""
-    if isinstance(record, dict) or pointer.count("/") != 1:
+    part of rider 42 it is, named as an answer gathering the rider's keys names it; so too
+    after a member's score in a sorted set (``/rank:boat:length_m/BT-7``: ``"length_m"``)."""
+    if isinstance(record, dict):
         return ""
-    part = part_name(unescape(pointer[1:]))
+    *_, key, member = ["", *pointer.split("/")]
+    part = part_name(unescape(member))
+    if part is None and not isinstance(record, list):
+        part = part_name(unescape(key))
     return f', "{part}"' if part else ""
 
 

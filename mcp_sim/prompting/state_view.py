@@ -39,6 +39,7 @@ from mcp_sim.prompting.key_names import key_names
 from mcp_sim.prompting.member_context import member_context
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_fields import enumerations
+from mcp_sim.prompting.record_parts import with_parts
 from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
 from mcp_sim.prompting.shown_records import known_line
@@ -271,7 +272,7 @@ class StateView:
         :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's answers
         name otherwise, relabelled (``answered``, see :mod:`mcp_sim.prompting.answer_names`;
         ``picked``: the records picked, those an earlier turn shows included)."""
-        picks = list(grounding.picks.values())
+        picks = with_parts(state, list(grounding.picks.values()))
         relabelled = _relabelled(state, grounding, room // 8, answered, picked)
         room -= len(relabelled) + 2 if relabelled else 0
         names = key_names(self.world, self.index)

@@ -1,6 +1,7 @@
 """Values at JSON pointers in a state: a table's row named by its columns (``/rows/3`` gives
 the row as an object of its columns' names, a cell still reached by its place in the row as
-stored), records of a flat export's key pattern, and the value as stored where a caller needs
+stored), records of a flat export's key pattern (each read whole from its keys: see
+:mod:`mcp_sim.runtime.keyed_parts`), and the value as stored where a caller needs
 the bytes (:func:`raw_value`)."""
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Any
 
 from jsonpointer import unescape
 
+from mcp_sim.runtime.keyed_parts import whole_records
 from mcp_sim.runtime.mixed_collections import is_kind_part
-from mcp_sim.runtime.state_keys import pattern_of, pattern_records
+from mcp_sim.runtime.state_keys import pattern_of
 from mcp_sim.runtime.state_tables import named, row_values, rows_columns, step_into_row
 
 
@@ -57,7 +59,7 @@ def resolve(state: Any, pointer: str) -> Any:
             row = value[int(key)]
             value = named(rows, row)
         elif isinstance(value, dict) and (pattern := pattern_of(key)) is not None:
-            value = pattern_records(value, pattern)
+            value = whole_records(value, pattern)
         elif (found := step_into_row(value, key)) is not None:
             row = value[int(key)] if isinstance(value, list) else None
             value = found

@@ -40,7 +40,7 @@ DEVELOPMENT = range(100)
 def test_development_seeds_draw_every_kind_of_design() -> None:
     designs = [draw(seed) for seed in DEVELOPMENT]
     containers = {s.container for d in designs for s in d.stores.values()}
-    assert containers == {*CONTAINERS, "events", "mixed", "parented", "relay", "text"}
+    assert containers == {*CONTAINERS, "events", "mixed", "parented", "relay", "text", "keys"}
     assert {d.casing for d in designs} == set(CASINGS)
     assert {d.reference for d in designs} == {*REFERENCES, *TYPED_REFERENCES}
     assert {style for d in designs for style in d.id_styles.values()} == {*ID_STYLES, "global"}

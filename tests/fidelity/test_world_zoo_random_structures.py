@@ -108,12 +108,9 @@ def test_about_a_third_of_the_seeds_draw_each_structure() -> None:
     assert {len(s.roles) for s in structures if s.frame} == {2, 3}
     shape = make_shape("random-5")
     assert isinstance(shape, RandomShape)
-    drawn = "mixed single_table, references collection, envelopes stripe at root"
-    # Its workbook holds every collection as a sheet (:mod:`.header_rows`).
-    assert (
-        shape.structure
-        == f"{drawn}, pairs tags, relay, query q, text sheets lines +links book lower a1"
-    )
+    # (Seed 5 draws composite keys too, which hold its records in no mixed array.)
+    drawn = "references collection, envelopes stripe at root"
+    assert shape.structure == f"{drawn}, pairs tags, relay, query q"
 
 
 @pytest.mark.parametrize("seed", sorted(UNCHANGED))

@@ -93,7 +93,7 @@ def _shape(seed: int, size: int = 60_000) -> tuple[RandomShape, State]:
 def _held(shape: RandomShape, state: State) -> list[tuple[str, TextTable, Any]]:
     found = []
     for role, store in shape.design.stores.items():
-        if store.text is not None:
+        if isinstance(store.text, TextTable):
             box: Any = state
             for part in store.where:
                 box = box[part]

@@ -113,3 +113,30 @@ def test_a_sql_statements_bare_words_are_names_not_words_to_find() -> None:
     assert read("select * from books where author = 'Le Guin'") == (
         Operand("author", "eq", "Le Guin"),
     )
+
+
+def test_redisearch_tags_ranges_negations_and_prefixes() -> None:
+    found = query_operands("@country:{SE|NO} @level:[20 (40] -@platform:{ps5} @name:ana*")
+    assert found == [
+        Operand("level", "min", "20"),
+        Operand("level", "max", "40"),
+        Operand("country", "eq", ["SE", "NO"]),
+        Operand("platform", "ne", "ps5"),
+        Operand("name", "prefix", "ana"),
+    ]
+    # One field marked ``@`` is a query; an open end bounds nothing.
+    assert query_operands("@level:[(10 +inf]") == [Operand("level", "min", "10")]
+    assert query_operands("@guild_id:{7}") == [Operand("guild_id", "eq", "7")]
+
+
+def test_values_joined_by_commas_are_any_of_them() -> None:
+    found = query_operands("traction:electric,steam -livery:red,blue speed:<=90")
+    assert found == [
+        Operand("traction", "eq", ["electric", "steam"]),
+        Operand("livery", "ne", ["red", "blue"]),
+        Operand("speed", "max", "90"),
+    ]
+    assert query_operands('from:"Smith, John" is:open') == [
+        Operand("from", "match", "Smith, John"),
+        Operand("is", "match", "open"),
+    ]

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from mcp_sim.prompting.grounding import Pick
-from mcp_sim.prompting.records_section import records_section
+from mcp_sim.prompting.records_section import FLAT_NOTE, records_section
 from mcp_sim.prompting.search_result import SearchResult
 
 
@@ -69,3 +69,13 @@ def _search(collection: str, full: list[str]) -> SearchResult:
         count=None,
     )
     return cast(SearchResult, found)
+
+
+def test_a_hash_kept_as_a_flat_array_is_shown_by_its_fields() -> None:
+    keys = {f"bed#b{n}": ["planting", f"Cedar {n}", "medium", "coir"] for n in range(5)}
+    keys["bed#b1#growers"] = ["GR-1", "GR-2"]
+    shown = records_section({"db0": keys}, [Pick("/db0/bed#b1", "named")], [], 2000)
+    assert '- /db0/bed#b1: {"medium":"coir","planting":"Cedar 1"}' in shown
+    assert FLAT_NOTE in shown
+    growers = records_section({"db0": keys}, [Pick("/db0/bed#b1#growers", "named")], [], 2000)
+    assert '"growers": ["GR-1","GR-2"]' in growers and FLAT_NOTE not in growers

@@ -47,7 +47,10 @@ those seeds' searches taking a PostgREST query string of filters (:mod:`.schema_
 generator of their own, keep every collection as positional rows under a header row, the
 sheets of one value-range document (headers as people spell them, the links' parties looked
 up by ``VLOOKUP`` formulas), with a lookup of rows by A1 or R1C1 address
-(:mod:`.header_rows`). The
+(:mod:`.header_rows`); and, for about two seeds in ten from a generator of its own, every
+record split over flat composite keys of one keyspace, as a key-value store's dump holds it
+(``boat:BT-00042`` a hash, ``boat:BT-00042:calendar`` a part, a sorted set of one field, a set
+of link ids under the record's key; :mod:`.composite_keys`). The
 surface
 (:mod:`.surface`) draws the tools: their names, argument casing and wording, paging, answer
 wrapping, output schemas, and which calls of each kind the seed offers (:mod:`.lookups`,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.zoo.random_shapes.composite_keys import hold_in_keys
 from benchmarks.zoo.random_shapes.encodings import CODECS, draw_encoding, logged_role
 from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.formats import Formats, draw_formats
@@ -186,7 +187,10 @@ def draw(
     formats: Formats | None = None,
 ) -> Design:
     """The design of random shape ``seed`` (the same for the same seed); its encoding,
-    reshaping (:mod:`.reshaping`) and formats (:mod:`.formats`) as drawn or as given."""
+    reshaping (:mod:`.reshaping`) and formats (:mod:`.formats`) as drawn or as given (a twin
+    given its encoding or reshaping, drawn to compare how one class lays records out, holds
+    no composite keys: :mod:`.composite_keys`)."""
+    twin = (encoding, reshaping) != (None, None)
     rng = random.Random(f"random-shape/{seed}")
     encoding = encoding or draw_encoding(seed)
     structure = draw_structure(seed, encoding)
@@ -240,7 +244,7 @@ def draw(
     if not hold_as_text(design, _columns):
         # Drawn, yet no collection is free to be held as text: the seed holds none.
         design = dataclasses.replace(design, formats=dataclasses.replace(formats, text=None))
-    return design
+    return design if twin else hold_in_keys(design)
 
 
 def _spellings(rng: random.Random, domain: Domain, spell: Callable[[str], str]) -> dict[str, str]:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.zoo.kit import State, pointer
 from benchmarks.zoo.random_shapes import envelopes, eventlog, mixed, relay
@@ -18,6 +18,9 @@ from benchmarks.zoo.random_shapes.mixed import Mixed
 from benchmarks.zoo.random_shapes.parents import Parents
 from benchmarks.zoo.random_shapes.partitions import Partitions
 from benchmarks.zoo.random_shapes.text_store import TextTable
+
+if TYPE_CHECKING:
+    from benchmarks.zoo.random_shapes.composite_keys import KeyedRecords
 
 CONTAINERS = ("array", "keyed", "keyed_bare", "columnar", "envelope", "edges")
 """The containers a design draws (an ``events`` seed makes one an event log, and a seed that
@@ -84,7 +87,7 @@ class Store:
     parents: Parents | Partitions | None = None
     """The parents (or partitions) a ``parented`` container keeps the records in."""
     typename: str = ""  # the __typename of a ``relay`` connection's nodes (:mod:`.relay`)
-    text: TextTable | None = None  # the lines a ``text`` container holds (:mod:`.text_store`)
+    text: TextTable | KeyedRecords | None = None  # lines or keys (:mod:`.composite_keys`)
 
     def encoded(self, codec: Codec, logged: bool) -> Store:
         """This store with records encoded by ``codec``: an encoded record is one value, so a
