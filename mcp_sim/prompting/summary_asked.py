@@ -85,6 +85,9 @@ _ENDS = frozenset(
     ["of", "for", "per", "in", "by", "from", "on", "at", "over", "across", "between", "during"]
 )
 _MOST_PHRASE = 3
+_LISTED_ALONE = frozenset(["count", "min", "max", "mean"])
+"""Operations asked for by a word alone, of the one measure the records hold: a total alone
+says too little of what it totals."""
 _COUNTED_RECORDS = re.compile(
     r"(?<!list )\b(?:of|over|across)\s+(?:all the|the|all|each|every)\s+([a-z][\w-]*)",
     re.IGNORECASE,
@@ -135,14 +138,20 @@ def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
 
 
 def _phrase(chunk: list[str]) -> tuple[str, ...]:
-    """A part's words up to a preposition that starts its scope (``of the boats``)."""
+    """A part's words up to a preposition that starts its scope (``of the boats``), less
+    adverbs ("optionally for one city" names no measure)."""
     kept: list[str] = []
     for word in chunk:
         if word.lower() in _ENDS:
             break
-        if word.lower() not in _SKIPPED:
+        if word.lower() not in _SKIPPED and not _adverb(word):
             kept.append(word)
     return tuple(kept[: _MOST_PHRASE + 1])
+
+
+def _adverb(word: str) -> bool:
+    """Whether ``word`` reads as an adverb (``optionally``, ``only``): never a field's name."""
+    return word.islower() and word.endswith("ly") and len(word) > 3
 
 
 def _split(token: str) -> list[str]:
@@ -163,7 +172,9 @@ def asked(tool: ToolSpec) -> list[Asked]:
     for at, chunk in enumerate(chunks):
         following = next((b for b in bare[at + 1 :] if b), ())
         one = _asked_in(chunk, following)
-        if one is not None and (one.phrase or one.op == "count"):
+        if one is not None and (one.phrase or one.op in _LISTED_ALONE):
+            # An operation listed alone ("count, min, max and mean of a reading") is named
+            # by its word alone: the answer's ``min``.
             found.append(one)
     return found if any(not a.bare for a in found) else found + _named_values(tool)
 
@@ -317,6 +328,9 @@ def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
             )
         )
     op = _NAMED_OP[a.op]
+    if not phrase:
+        # The tool's word for it, then the operation's plain name: the answer's own.
+        return list(dict.fromkeys([spelled(a.said, style), spelled(op, style)]))
     names = [join([op, *phrase], style), join([a.said, *phrase], style)]
     names += [join([a.said, *squeezed], style), join([*phrase, op], style)]
     if a.op == "mean":

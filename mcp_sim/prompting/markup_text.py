@@ -1,0 +1,267 @@
+"""Text fields written in markup (HTML, XHTML such as Confluence's storage format, Markdown
+tables), rendered compactly: the facts a page shows, without the tags.
+
+A wiki page keeps its facts in its body: a properties table (``<tr><th>Owner</th><td>…``),
+people as mentions (``<ri:user ri:account-id="5b0c…"/>``), a status as a macro's parameter,
+a date as ``<time datetime="2025-03-01"/>``. Outlined, the body shows none of them; whole, a
+page takes 1,500 characters of which 200 are facts. Rendered, each table row is a line
+(``Owner: 5b0c… (Ana Lee); Tier: 2``, a header row's cells joined by ``|``), a named value
+(``<ac:parameter ac:name="title">SEV2</…>``) is ``title=SEV2``, an element holding no text
+stands for its attributes' values (a mention's id, with the name of the record holding that id
+where one does: see :mod:`mcp_sim.prompting.mention_names`), blocks are separated by ``; `` and
+every other tag is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from jsonpointer import escape
+
+MARKUP_NOTE = "<markup, as rendered> "
+"""What starts a rendered text, so the model does not take it for the stored text."""
+LEAST_MARKUP = 120
+"""Characters a text holds at least to be rendered: a short one costs little as it is."""
+_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
+_MOST_TAG_SHARE = 0.3
+"""Of a text, the share its tags take at least for it to be markup (not prose naming a
+``<tag>``)."""
+_MARKDOWN_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$", re.M)
+_BLOCKS = frozenset(
+    [
+        "p",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "li",
+        "ul",
+        "ol",
+        "table",
+        "tbody",
+        "thead",
+        "tfoot",
+        "blockquote",
+        "pre",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "dl",
+        "br",
+        "hr",
+        "tr",
+    ]
+)
+_VOID = frozenset(
+    ["br", "hr", "img", "input", "meta", "link", "col", "area", "base", "wbr", "source"]
+)
+_CELLS = frozenset(["th", "td"])
+_PRESENTATION = frozenset(
+    [
+        "class",
+        "style",
+        "dir",
+        "width",
+        "height",
+        "align",
+        "valign",
+        "colspan",
+        "rowspan",
+        "lang",
+        "target",
+        "rel",
+        "border",
+        "schema-version",
+        "version",
+        "macro-id",
+        "local-id",
+        "colour",
+        "color",
+        "layout",
+        "breakout-mode",
+    ]
+)
+"""Attributes that say how a page looks, not what it says: never rendered."""
+Names = Callable[[str], str | None]
+"""The name of the record an id names (``None``: none known)."""
+
+
+def is_markup(text: str) -> bool:
+    """Whether ``text`` is a document in markup: mostly tags (HTML, XHTML), or holding a
+    Markdown table."""
+    if len(text) < LEAST_MARKUP or ("<" not in text and "|" not in text):
+        return False
+    tags = _TAG.findall(text)
+    if len(tags) >= 4 and sum(map(len, tags)) >= _MOST_TAG_SHARE * len(text):
+        return True
+    return bool(_MARKDOWN_RULE.search(text))
+
+
+def rendered(text: str, names: Names | None = None) -> str:
+    """``text`` (markup, see :func:`is_markup`) as its facts read, starting with
+    :data:`MARKUP_NOTE`."""
+    if _TAG.search(text):
+        parser = _Renderer(names)
+        parser.feed(text)
+        parser.close()
+        body = parser.result()
+    else:
+        body = _markdown(text)
+    return MARKUP_NOTE + body
+
+
+@dataclass
+class _Element:
+    tag: str
+    attrs: dict[str, str]
+    parts: list[str] = field(default_factory=list)
+    cells: list[tuple[bool, str]] = field(default_factory=list)
+    """A row's cells: (a header cell, its text)."""
+    rows: list[str] = field(default_factory=list)
+    """A table's (or a row group's) rendered rows."""
+    blocks: bool = False
+    """Whether a block ended inside: its text is not one named value."""
+    named: bool = False
+    """Whether a named value ended inside (a macro's parameters): its text is theirs."""
+
+
+class _Renderer(HTMLParser):
+    def __init__(self, names: Names | None) -> None:
+        super().__init__(convert_charrefs=True)
+        self.names = names
+        self.stack = [_Element("", {})]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack.append(_Element(tag, {k: v for k, v in attrs if v is not None}))
+        if tag in _VOID:
+            self.handle_endtag(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack.append(_Element(tag, {k: v for k, v in attrs if v is not None}))
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not any(e.tag == tag for e in self.stack[1:]):
+            return
+        while True:
+            element = self.stack.pop()
+            self._fold(element, self.stack[-1])
+            if element.tag == tag:
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].parts.append(data)
+
+    def result(self) -> str:
+        while len(self.stack) > 1:
+            self._fold(self.stack.pop(), self.stack[-1])
+        return _tidy("".join(self.stack[0].parts))
+
+    def _fold(self, element: _Element, parent: _Element) -> None:
+        """``element``, closed, written into ``parent``."""
+        text = _tidy("".join(element.parts))
+        local = element.tag.rsplit(":", 1)[-1]
+        if local in _CELLS:
+            parent.cells.append((local == "th", text))
+            return
+        if local == "tr":
+            parent.rows.append(_row(element.cells))
+            return
+        if element.rows:
+            # A table, or a row group handing its rows up to the table.
+            rows = element.rows if not text else [*element.rows, text]
+            if local in ("tbody", "thead", "tfoot"):
+                parent.rows.extend(rows)
+                return
+            text = "; ".join(rows)
+        elif not text:
+            text = self._attributes(element.attrs)
+        elif (named := _name_of(element.attrs)) and not (element.blocks or element.named):
+            text = f"{named}={text}"
+            parent.named = True
+        parent.named = parent.named or element.named
+        block = local in _BLOCKS or element.blocks
+        parent.blocks = parent.blocks or block
+        parent.parts.append(f"; {text}; " if block else f" {text} " if text else "")
+
+    def _attributes(self, attrs: dict[str, str]) -> str:
+        """What an element holding no text stands for: its attributes' values (a mention's
+        id, with the name of the record holding it)."""
+        shown: list[str] = []
+        for key, value in attrs.items():
+            if key.rsplit(":", 1)[-1] in _PRESENTATION or not value.strip():
+                continue
+            named = self.names(value) if self.names is not None else None
+            shown.append(f"{value} ({named})" if named else value)
+        return " ".join(shown)
+
+
+def _name_of(attrs: dict[str, str]) -> str | None:
+    """The name a named value goes under (``ac:name="title"``)."""
+    for key, value in attrs.items():
+        if key.rsplit(":", 1)[-1] == "name" and value.strip():
+            return value.strip()
+    return None
+
+
+def _row(cells: list[tuple[bool, str]]) -> str:
+    """A table row: ``key: value`` for a header cell and its data, else the cells joined."""
+    if len(cells) == 2 and cells[0][0] and not cells[1][0]:
+        return f"{cells[0][1]}: {cells[1][1]}"
+    return " | ".join(text for _, text in cells)
+
+
+def _tidy(text: str) -> str:
+    """Whitespace collapsed, empty separators merged."""
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s*;(\s*;)*\s*", "; ", text)
+    return text.strip().strip(";").strip()
+
+
+def _markdown(text: str) -> str:
+    """A Markdown document: its tables' rows as ``key: value`` lines where a table has two
+    columns, else cells joined by ``|``; its other lines as they are."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if _MARKDOWN_RULE.fullmatch(line) or not line.strip():
+            continue
+        if line.strip().startswith("|") or line.count("|") >= 2:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            line = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else " | ".join(cells)
+        lines.append(line.strip().lstrip("#").strip())
+    return "; ".join(lines)
+
+
+def rendered_record(
+    record: Any, names: Names | None = None, pointer: str = ""
+) -> tuple[Any, set[str]] | None:
+    """``record`` with its texts in markup rendered (see :func:`rendered`), and the pointers
+    (from the record) of those texts; ``None`` where it holds none."""
+    if isinstance(record, str):
+        return (rendered(record, names), {pointer}) if is_markup(record) else None
+    if isinstance(record, dict):
+        items: Iterable[tuple[Any, Any]] = record.items()
+    elif isinstance(record, list):
+        items = enumerate(record)
+    else:
+        return None
+    changed: dict[Any, Any] = {}
+    found: set[str] = set()
+    for key, value in items:
+        inner = rendered_record(value, names, f"{pointer}/{escape(str(key))}")
+        if inner is not None:
+            changed[key], more = inner
+            found |= more
+    if not changed:
+        return None
+    if isinstance(record, dict):
+        return record | changed, found
+    return [changed.get(i, v) for i, v in enumerate(record)], found
