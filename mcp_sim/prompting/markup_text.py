@@ -15,12 +15,9 @@ every other tag is dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
-
-from jsonpointer import escape
 
 MARKUP_NOTE = "<markup, as rendered> "
 """What starts a rendered text, so the model does not take it for the stored text."""
@@ -90,6 +87,9 @@ _PRESENTATION = frozenset(
     ]
 )
 """Attributes that say how a page looks, not what it says: never rendered."""
+_VALUE_NAMES = frozenset(["title", "name", "label", "value", "text"])
+"""Names of the one of a macro's named values that is its value (a status's ``title``, not
+its ``colour``)."""
 Names = Callable[[str], str | None]
 """The name of the record an id names (``None``: none known)."""
 
@@ -118,13 +118,28 @@ def rendered(text: str, names: Names | None = None) -> str:
     return MARKUP_NOTE + body
 
 
+def markup_fields(text: str, names: Names | None = None) -> dict[str, str]:
+    """The key/value rows of ``text``'s tables (a page's properties), each value as a cell
+    shows it: a mention by the name of the record it names, a status by its title."""
+    if not _TAG.search(text):
+        return {}
+    parser = _Renderer(names)
+    parser.feed(text)
+    parser.close()
+    parser.result()
+    return parser.fields
+
+
 @dataclass
 class _Element:
     tag: str
     attrs: dict[str, str]
     parts: list[str] = field(default_factory=list)
-    cells: list[tuple[bool, str]] = field(default_factory=list)
-    """A row's cells: (a header cell, its text)."""
+    cells: list[tuple[bool, str, str]] = field(default_factory=list)
+    """A row's cells: (a header cell, its text, its value)."""
+    plain: list[str] = field(default_factory=list)
+    """The value a cell holding only this element has: its text, a mention's name (else
+    its id), of named values the one named as a value (a status's ``title``)."""
     rows: list[str] = field(default_factory=list)
     """A table's (or a row group's) rendered rows."""
     blocks: bool = False
@@ -138,6 +153,8 @@ class _Renderer(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.names = names
         self.stack = [_Element("", {})]
+        self.fields: dict[str, str] = {}
+        """The values of the key/value rows (a header cell, then a data cell), by key."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.stack.append(_Element(tag, {k: v for k, v in attrs if v is not None}))
@@ -159,6 +176,7 @@ class _Renderer(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         self.stack[-1].parts.append(data)
+        self.stack[-1].plain.append(data)
 
     def result(self) -> str:
         while len(self.stack) > 1:
@@ -170,10 +188,13 @@ class _Renderer(HTMLParser):
         text = _tidy("".join(element.parts))
         local = element.tag.rsplit(":", 1)[-1]
         if local in _CELLS:
-            parent.cells.append((local == "th", text))
+            parent.cells.append((local == "th", text, _tidy(" ".join(element.plain))))
             return
         if local == "tr":
             parent.rows.append(_row(element.cells))
+            cells = element.cells
+            if len(cells) == 2 and cells[0][0] and not cells[1][0] and cells[0][2]:
+                self.fields.setdefault(cells[0][2], cells[1][2])
             return
         if element.rows:
             # A table, or a row group handing its rows up to the table.
@@ -184,13 +205,26 @@ class _Renderer(HTMLParser):
             text = "; ".join(rows)
         elif not text:
             text = self._attributes(element.attrs)
+            parent.plain.append(self._value(element.attrs))
         elif (named := _name_of(element.attrs)) and not (element.blocks or element.named):
             text = f"{named}={text}"
             parent.named = True
+            parent.plain += [text.split("=", 1)[1]] if named.lower() in _VALUE_NAMES else []
+        else:
+            parent.plain += element.plain
         parent.named = parent.named or element.named
         block = local in _BLOCKS or element.blocks
         parent.blocks = parent.blocks or block
         parent.parts.append(f"; {text}; " if block else f" {text} " if text else "")
+
+    def _value(self, attrs: dict[str, str]) -> str:
+        """An element holding no text as a cell's value: the name of the record its first
+        attribute names (a mention's person), else that attribute's value."""
+        for key, value in attrs.items():
+            if key.rsplit(":", 1)[-1] not in _PRESENTATION and value.strip():
+                named = self.names(value) if self.names is not None else None
+                return named or value
+        return ""
 
     def _attributes(self, attrs: dict[str, str]) -> str:
         """What an element holding no text stands for: its attributes' values (a mention's
@@ -212,11 +246,11 @@ def _name_of(attrs: dict[str, str]) -> str | None:
     return None
 
 
-def _row(cells: list[tuple[bool, str]]) -> str:
+def _row(cells: list[tuple[bool, str, str]]) -> str:
     """A table row: ``key: value`` for a header cell and its data, else the cells joined."""
     if len(cells) == 2 and cells[0][0] and not cells[1][0]:
         return f"{cells[0][1]}: {cells[1][1]}"
-    return " | ".join(text for _, text in cells)
+    return " | ".join(text for _, text, _ in cells)
 
 
 def _tidy(text: str) -> str:
@@ -238,30 +272,3 @@ def _markdown(text: str) -> str:
             line = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else " | ".join(cells)
         lines.append(line.strip().lstrip("#").strip())
     return "; ".join(lines)
-
-
-def rendered_record(
-    record: Any, names: Names | None = None, pointer: str = ""
-) -> tuple[Any, set[str]] | None:
-    """``record`` with its texts in markup rendered (see :func:`rendered`), and the pointers
-    (from the record) of those texts; ``None`` where it holds none."""
-    if isinstance(record, str):
-        return (rendered(record, names), {pointer}) if is_markup(record) else None
-    if isinstance(record, dict):
-        items: Iterable[tuple[Any, Any]] = record.items()
-    elif isinstance(record, list):
-        items = enumerate(record)
-    else:
-        return None
-    changed: dict[Any, Any] = {}
-    found: set[str] = set()
-    for key, value in items:
-        inner = rendered_record(value, names, f"{pointer}/{escape(str(key))}")
-        if inner is not None:
-            changed[key], more = inner
-            found |= more
-    if not changed:
-        return None
-    if isinstance(record, dict):
-        return record | changed, found
-    return [changed.get(i, v) for i, v in enumerate(record)], found

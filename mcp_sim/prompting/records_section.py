@@ -21,7 +21,8 @@ from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.item_data import with_item_data
 from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
-from mcp_sim.prompting.markup_text import Names, rendered_record
+from mcp_sim.prompting.markup_records import rendered_record
+from mcp_sim.prompting.markup_text import Names
 from mcp_sim.prompting.movement_times import Steps
 from mcp_sim.prompting.record_render import dumps, record_line
 from mcp_sim.prompting.search_count import CountField
