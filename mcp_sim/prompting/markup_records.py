@@ -51,9 +51,22 @@ def rendered_record(
 
 def with_markup_fields(record: Any, names: Names | None = None) -> Any:
     """``record`` with the key/value rows of its texts in markup as fields beside its own
-    (never in their place; see :func:`markup_rows`)."""
+    (never in their place; see :func:`markup_rows`), and those texts left out: summed up,
+    each would be one more distinct value of a thousand characters."""
     found = markup_rows(record, names)
-    return record | found if found else record
+    return _without_markup(record, 0) | found if found else record
+
+
+def _without_markup(value: Any, depth: int) -> Any:
+    if isinstance(value, str):
+        return None if is_markup(value) else value
+    if depth >= _MOST_DEPTH:
+        return value
+    if isinstance(value, dict):
+        return {k: _without_markup(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_markup(v, depth + 1) for v in value]
+    return value
 
 
 def markup_rows(record: Any, names: Names | None = None) -> dict[str, Any]:

@@ -4,12 +4,14 @@ tables), rendered compactly: the facts a page shows, without the tags.
 A wiki page keeps its facts in its body: a properties table (``<tr><th>Owner</th><td>…``),
 people as mentions (``<ri:user ri:account-id="5b0c…"/>``), a status as a macro's parameter,
 a date as ``<time datetime="2025-03-01"/>``. Outlined, the body shows none of them; whole, a
-page takes 1,500 characters of which 200 are facts. Rendered, each table row is a line
-(``Owner: 5b0c… (Ana Lee); Tier: 2``, a header row's cells joined by ``|``), a named value
-(``<ac:parameter ac:name="title">SEV2</…>``) is ``title=SEV2``, an element holding no text
-stands for its attributes' values (a mention's id, with the name of the record holding that id
-where one does: see :mod:`mcp_sim.prompting.mention_names`), blocks are separated by ``; `` and
-every other tag is dropped.
+page takes 1,500 characters of which 200 are facts. Rendered, it is an object under
+:data:`MARKUP_NOTE`: its key/value rows (a header cell, then a data cell) as ``rows``, each
+value as the cell shows it (a status by its ``title``, a mention by the name of the record
+holding its id where one does, see :mod:`mcp_sim.prompting.mention_names`); the rest as
+``text``, a table of more columns a row a line with its cells joined by ``|``, a named value
+(``<ac:parameter ac:name="title">SEV2</…>``) as ``title=SEV2``, an element holding no text
+standing for its attributes' values, blocks separated by ``; ``, every other tag dropped; and
+the names of the ids it mentions as ``mentions``.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Any
 
-MARKUP_NOTE = "<markup, as rendered> "
-"""What starts a rendered text, so the model does not take it for the stored text."""
+MARKUP_NOTE = "<markup, as rendered>"
+"""The key a rendered text is shown under, so the model does not take it for the stored
+text."""
 LEAST_MARKUP = 120
 """Characters a text holds at least to be rendered: a short one costs little as it is."""
 _TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
@@ -105,24 +109,29 @@ def is_markup(text: str) -> bool:
     return bool(_MARKDOWN_RULE.search(text))
 
 
-def rendered(text: str, names: Names | None = None) -> str:
-    """``text`` (markup, see :func:`is_markup`) as its facts read, starting with
-    :data:`MARKUP_NOTE`."""
+def rendered(text: str, names: Names | None = None) -> dict[str, Any]:
+    """``text`` (markup, see :func:`is_markup`) as its facts read: under
+    :data:`MARKUP_NOTE`, its key/value rows as an object (a mention by the name of the record
+    holding its id, else the id), the rest of its text, and the names of the ids it
+    mentions."""
     if _TAG.search(text):
-        parser = _Renderer(names)
+        parser = _Renderer(names, rows_apart=True)
         parser.feed(text)
         parser.close()
-        body = parser.result()
+        rest = parser.result()
+        rows, mentions = parser.fields, parser.mentions
     else:
-        body = _markdown(text)
-    return MARKUP_NOTE + body
+        rows, rest = _markdown(text)
+        mentions = {}
+    shown: dict[str, Any] = {"rows": rows, "text": rest, "mentions": mentions}
+    return {MARKUP_NOTE: {k: v for k, v in shown.items() if v}}
 
 
 def markup_fields(text: str, names: Names | None = None) -> dict[str, str]:
     """The key/value rows of ``text``'s tables (a page's properties), each value as a cell
     shows it: a mention by the name of the record it names, a status by its title."""
     if not _TAG.search(text):
-        return {}
+        return _markdown(text)[0]
     parser = _Renderer(names)
     parser.feed(text)
     parser.close()
@@ -149,9 +158,11 @@ class _Element:
 
 
 class _Renderer(HTMLParser):
-    def __init__(self, names: Names | None) -> None:
+    def __init__(self, names: Names | None, rows_apart: bool = False) -> None:
         super().__init__(convert_charrefs=True)
-        self.names = names
+        self.names, self.rows_apart = names, rows_apart
+        self.mentions: dict[str, str] = {}
+        """The ids mentioned that name a record, and its name."""
         self.stack = [_Element("", {})]
         self.fields: dict[str, str] = {}
         """The values of the key/value rows (a header cell, then a data cell), by key."""
@@ -191,10 +202,12 @@ class _Renderer(HTMLParser):
             parent.cells.append((local == "th", text, _tidy(" ".join(element.plain))))
             return
         if local == "tr":
-            parent.rows.append(_row(element.cells))
             cells = element.cells
             if len(cells) == 2 and cells[0][0] and not cells[1][0] and cells[0][2]:
                 self.fields.setdefault(cells[0][2], cells[1][2])
+                if self.rows_apart:
+                    return
+            parent.rows.append(_row(element.cells))
             return
         if element.rows:
             # A table, or a row group handing its rows up to the table.
@@ -203,7 +216,8 @@ class _Renderer(HTMLParser):
                 parent.rows.extend(rows)
                 return
             text = "; ".join(rows)
-        elif not text:
+        elif not text and not element.blocks:
+            # An element holding no text (a mention), not one whose rows were taken apart.
             text = self._attributes(element.attrs)
             parent.plain.append(self._value(element.attrs))
         elif (named := _name_of(element.attrs)) and not (element.blocks or element.named):
@@ -234,6 +248,8 @@ class _Renderer(HTMLParser):
             if key.rsplit(":", 1)[-1] in _PRESENTATION or not value.strip():
                 continue
             named = self.names(value) if self.names is not None else None
+            if named:
+                self.mentions[value] = named
             shown.append(f"{value} ({named})" if named else value)
         return " ".join(shown)
 
@@ -260,15 +276,21 @@ def _tidy(text: str) -> str:
     return text.strip().strip(";").strip()
 
 
-def _markdown(text: str) -> str:
-    """A Markdown document: its tables' rows as ``key: value`` lines where a table has two
-    columns, else cells joined by ``|``; its other lines as they are."""
+def _markdown(text: str) -> tuple[dict[str, str], str]:
+    """A Markdown document's two-column tables' rows as ``key: value`` (their header rows
+    left out), and its other lines, a wider table's rows with their cells joined by ``|``."""
+    rows: dict[str, str] = {}
     lines: list[str] = []
-    for line in text.splitlines():
+    kept = text.splitlines()
+    for at, line in enumerate(kept):
         if _MARKDOWN_RULE.fullmatch(line) or not line.strip():
             continue
         if line.strip().startswith("|") or line.count("|") >= 2:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            line = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else " | ".join(cells)
+            header = at + 1 < len(kept) and bool(_MARKDOWN_RULE.fullmatch(kept[at + 1]))
+            if len(cells) == 2 and not header:
+                rows.setdefault(cells[0], cells[1])
+                continue
+            line = " | ".join(cells)
         lines.append(line.strip().lstrip("#").strip())
-    return "; ".join(lines)
+    return rows, "; ".join(lines)

@@ -78,7 +78,7 @@ _PRICES = frozenset(["price", "cost", "fare", "fee", "rate", "tariff", "charge"]
 """Words for what a thing costs: a phrase saying one reads a field named by another."""
 _NAMED = 0.85
 """How well a listed noun must fit a field's name to name it (``fares`` ↔ ``fare``)."""
-_SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
+_SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all", "or"])
 _CHUNKS = re.compile(r",|;|\.\s|\.$|\band\b|\bwith\b|\(|\)|:")
 _ENDS = frozenset(
     [
@@ -322,9 +322,11 @@ def asked_stats(
         # A total alone totals the field an argument names: of any other, it says too little.
         if f is None or (a.op == "sum" and not a.phrase and not _fit(a, f, hints)):
             continue
-        stat = Stat(
-            asked_names(a.op, a.said, a.phrase, f.path[-1], style), value_of(a.op, f), asked=True
-        )
+        names = asked_names(a.op, a.said, a.phrase, f.path[-1], style)
+        # An operation listed alone has its one plain name: the same value under the
+        # common names (``minValue``, ``lowestValue``) would crowd out the others.
+        alone = None if a.phrase else (a.op, f.path)
+        stat = Stat(names, value_of(a.op, f), asked=True, of=alone)
         # A total no field is named for, over records with a quantity and a price, may be
         # the total of their products (an order's amount): that takes its bare words first.
         weak = a.op == "sum" and bool(group.products) and not fits(a.phrase, f)

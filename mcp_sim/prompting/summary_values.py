@@ -134,6 +134,8 @@ def group_values(
             ops += [(op, f) for op in ("sum", "min", "max", "mean")]
         elif f.dates:
             ops += [("min", f), ("max", f)]
+    covered = {s.of for s in stats if s.of is not None}
+    ops = [(op, f) for op, f in ops if (op, f.path) not in covered]
     timed = [(o, f) for o, f in ops if f.dates or is_time(names[f.path])]
     for op, f in ops:
         name = names[f.path]

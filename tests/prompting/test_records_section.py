@@ -69,3 +69,20 @@ def _search(collection: str, full: list[str]) -> SearchResult:
         count=None,
     )
     return cast(SearchResult, found)
+
+
+def test_a_record_not_shown_whole_shows_its_markup_rendered() -> None:
+    from tests.prompting.test_markup_text import PAGE
+
+    def page(n: int) -> dict[str, Any]:
+        history = [{"version": v, "by": "acc-0001", "note": "edited"} for v in range(60)]
+        return {"id": n, "history": history, "body": {"storage": {"value": PAGE}}}
+
+    state = {"pages": [page(1), page(2)]}
+    picks = [Pick(f"/pages/{i}", "matched", set(), matched=1, complete=True) for i in (0, 1)]
+    section = records_section(state, picks, [], 3_000)
+    # Outlined with the rest, the body would show none of the page's facts.
+    assert section.count('"Severity":"SEV1"') == 2 and "<ac:" not in section
+    # Shown whole, a page keeps its body as stored.
+    whole = records_section({"pages": [{"id": 1, "body": PAGE}]}, picks[:1], [], 20_000)
+    assert "<ac:structured-macro" in whole and "Severity:" not in whole
