@@ -284,10 +284,12 @@ def test_an_operation_listed_alone_goes_under_its_own_word() -> None:
     found = [(a.op, a.phrase) for a in asked(tool)]
     # "optionally" names no measure: each operation is of the reading, under its own word.
     assert ("min", ()) in found and ("max", ()) in found and ("mean", ()) in found
-    boats = [{"boat_id": f"B{i}", "paint": _PAINTS[i % 3], "mass_kg": 1000 + i} for i in range(30)]
+    boats: list[dict[str, Any]] = [
+        {"boat_id": f"B{i}", "paint": _PAINTS[i % 3], "mass_kg": 1000 + i} for i in range(30)
+    ]
     world = _world({"boats": boats}, "boat_stats", "Count, min, max and mean of the boats.")
     values = _values(world, {"paint": "red"})
-    masses = [b["mass_kg"] for b in boats if b["paint"] == "red"]
+    masses: list[int] = [b["mass_kg"] for b in boats if b["paint"] == "red"]
     assert values["min"] == min(masses) and values["max"] == max(masses)
     # One plain name each: the same value under the common names would only repeat it.
     assert "minMassKg" not in values and "min_mass_kg" not in values
