@@ -89,6 +89,8 @@ _ENDS = frozenset(
     ]
 )
 _MOST_PHRASE = 3
+_COUNTING = frozenset(["distinct", "unique"])
+"""Words before a noun asking for its distinct values, which name their count too."""
 _LISTED_ALONE = frozenset(["count", "sum", "min", "max", "mean"])
 """Operations asked for by a word alone ("sum, mean, min and max"), of the measure an
 argument names or the one the records hold (see :func:`resolve`)."""
@@ -326,6 +328,12 @@ def asked_stats(
         # An operation listed alone has its one plain name: the same value under the
         # common names (``minValue``, ``lowestValue``) would crowd out the others.
         alone = None if a.phrase else (a.op, f.path)
+        if a.op == "values" and a.said.lower() in _COUNTING and len(names) > 2:
+            # "Distinct artists" among a thing's figures is how many (as a count of distinct
+            # values is named, ``distinct_artists``); the values go under their own names.
+            values = value_of(a.op, f)
+            stats.append(Stat(names[2:], len(values), asked=True))
+            names = names[:2]
         stat = Stat(names, value_of(a.op, f), asked=True, of=alone)
         # A total no field is named for, over records with a quantity and a price, may be
         # the total of their products (an order's amount): that takes its bare words first.

@@ -294,3 +294,13 @@ def test_an_operation_listed_alone_goes_under_its_own_word() -> None:
     # One plain name each: the same value under the common names would only repeat it.
     assert "minMassKg" not in values and "min_mass_kg" not in values
     assert "lowest" not in values and "mean_mass_kg" not in values
+
+
+def test_distinct_things_among_figures_are_counted_and_listed() -> None:
+    world = _world(
+        {"boats": _boats(lambda n: n)}, "fleet_figures", "A fleet's figures: count, distinct docks."
+    )
+    values = _values(world, {"paint": "red"})
+    docks = sorted({b["home_dock"] for b in _boats(lambda n: n) if b["paint"] == "red"})
+    assert values["distinct_docks"] == len(docks) == 3
+    assert values["docks"] == docks
