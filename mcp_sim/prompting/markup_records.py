@@ -15,9 +15,11 @@ from typing import Any
 
 from jsonpointer import escape
 
-from mcp_sim.prompting.markup_text import Names, is_markup, markup_fields, rendered
+from mcp_sim.prompting.markup_text import MARKUP_NOTE, Names, is_markup, markup_fields, rendered
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
+BESIDE = ", rendered from its markup"
+"""What the name of a text's rendering beside it adds to the text's field name."""
 _MOST_DEPTH = 6
 """How deep a record is searched for texts in markup (a page's ``body.storage.value``)."""
 
@@ -47,6 +49,27 @@ def rendered_record(
     if isinstance(record, dict):
         return record | changed, found
     return [changed.get(i, v) for i, v in enumerate(record)], found
+
+
+def rendered_beside(record: Any, names: Names | None = None, depth: int = 0) -> Any | None:
+    """``record`` with each text in markup a field holds kept as it is and rendered beside it,
+    under the field's name and :data:`BESIDE` (a record shown whole: a page fetched by id
+    answers its body as stored, a record read from its body's rows answers those rows);
+    ``None`` where it holds none."""
+    if depth >= _MOST_DEPTH or not isinstance(record, dict | list):
+        return None
+    if isinstance(record, list):
+        items = [rendered_beside(v, names, depth + 1) for v in record]
+        if all(i is None for i in items):
+            return None
+        return [v if i is None else i for v, i in zip(record, items, strict=True)]
+    shown: dict[str, Any] = {}
+    for key, value in record.items():
+        inner = None if isinstance(value, str) else rendered_beside(value, names, depth + 1)
+        shown[key] = value if inner is None else inner
+        if isinstance(value, str) and is_markup(value):
+            shown[f"{key}{BESIDE}"] = rendered(value, names)[MARKUP_NOTE]
+    return shown if len(shown) > len(record) or shown != record else None
 
 
 def with_markup_fields(record: Any, names: Names | None = None) -> Any:

@@ -25,8 +25,8 @@ from typing import Any
 MARKUP_NOTE = "<markup, as rendered>"
 """The key a rendered text is shown under, so the model does not take it for the stored
 text."""
-LEAST_MARKUP = 120
-"""Characters a text holds at least to be rendered: a short one costs little as it is."""
+LEAST_MARKUP = 60
+"""Characters a text holds at least to be rendered: a shorter one says little."""
 _TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
 _MOST_TAG_SHARE = 0.3
 """Of a text, the share its tags take at least for it to be markup (not prose naming a

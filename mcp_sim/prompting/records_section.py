@@ -21,7 +21,7 @@ from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.item_data import with_item_data
 from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
-from mcp_sim.prompting.markup_records import rendered_record
+from mcp_sim.prompting.markup_records import rendered_beside, rendered_record
 from mcp_sim.prompting.markup_text import Names
 from mcp_sim.prompting.movement_times import Steps
 from mcp_sim.prompting.record_render import dumps, record_line
@@ -223,7 +223,7 @@ class _Section:
         # A record an item wraps beside its data (a series' samples) is shown in its item.
         at, shown, focus = with_item_data(self.state, pick.pointer, record, pick.focus)
         whole_fits = not (focused or scalars) and len(at) + len(dumps(shown)) + 4 <= fit
-        shown, focus = self.rendered(shown, focus, whole_fits)
+        shown, focus = self.rendered(shown, focus, whole_fits, fit - len(at))
         line = record_line(at, shown, focus, fit, focused=focused, scalars=scalars, opened=again)
         if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
@@ -235,11 +235,18 @@ class _Section:
         head = f"- {at}"
         return head + label + _part_label(pick.pointer, record) + place + line[len(head) :]
 
-    def rendered(self, record: Any, focus: set[str], whole: bool) -> tuple[Any, set[str]]:
+    def rendered(
+        self, record: Any, focus: set[str], whole: bool, room: int = 0
+    ) -> tuple[Any, set[str]]:
         """``record`` and its ``focus`` as shown: where it is not shown ``whole``, its texts
         in markup rendered and kept (a page's properties table, outlined with the rest of its
-        body, would show none of the page's facts)."""
-        found = None if whole else rendered_record(record, self.names)
+        body, would show none of the page's facts); shown whole, with their renderings
+        beside them where those fit in ``room`` too."""
+        if whole:
+            beside = rendered_beside(record, self.names)
+            fits = beside is not None and len(dumps(beside)) + 4 <= room
+            return (beside, focus) if fits else (record, focus)
+        found = rendered_record(record, self.names)
         return (record, focus) if found is None else (found[0], focus | found[1])
 
     def add(self, pick: Pick, record: Any) -> None:
