@@ -220,7 +220,6 @@ def _held(shape: str, state: Any) -> set[str]:
     if isinstance(maker, RandomShape) and (
         maker.encoding != "plain" or any(s.text or s.codec.name == "markup_body" for s in stores)
     ):
-        stores = maker.design.stores.values()
         held |= state_values([[r for _, r in store.items(state)] for store in stores])
     return held | _days_of_timestamps(held)
 
