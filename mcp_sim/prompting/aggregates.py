@@ -28,11 +28,13 @@ from jsonpointer import escape, unescape
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.kept_stats import kept_group_stats
+from mcp_sim.prompting.mention_names import MentionNames
 from mcp_sim.prompting.record_fields import KEY
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.prompting.summary_breakdowns import breakdown_stats
 from mcp_sim.prompting.summary_group import Group, listed_keys, record_keys, told_fields
 from mcp_sim.prompting.summary_linked import linked_groups
+from mcp_sim.prompting.summary_markup import properties_group
 from mcp_sim.prompting.summary_names import singular
 from mcp_sim.prompting.summary_quantities import narrowed_group, quantity_stats
 from mcp_sim.prompting.summary_ranked import is_ranking, ranked_stats
@@ -362,6 +364,8 @@ def _summary(
     arguments: dict[str, Any] | None,
 ) -> Summary | None:
     groups = _groups(overlay, state, tool, search, arguments or {})
+    marked = properties_group(state, search, arguments or {}, MentionNames(overlay))
+    groups = [marked] if marked is not None else groups
     if not groups:
         return None
     constrained: set[str] = set()
@@ -382,7 +386,9 @@ def _summary(
             scope += f" (fields read on the first {MOST_RECORDS} of {stats.count})"
         ranked = ranked_stats(tool, group.records, group.id_field, arguments or {})
         ranked = listed_keys(group, stats) + ranked
-        values = quantity_stats(tool, stats) + group_values(stats, tool, wanted, constrained)
+        values = quantity_stats(tool, stats) + group_values(
+            stats, tool, wanted, constrained, arguments
+        )
         # A breakdown some field's value counts already give (``code_counts``) is no news.
         split = breakdown_stats(tool, arguments or {}, group.records, stats, constrained)
         values += [s for s in split if all(s.value != v.value for v in values)]

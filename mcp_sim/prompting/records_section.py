@@ -22,8 +22,10 @@ from mcp_sim.prompting.header_rows import HeaderRows, rows_line, table_of_row
 from mcp_sim.prompting.item_data import with_item_data
 from mcp_sim.prompting.key_names import key_label, kind_key
 from mcp_sim.prompting.link_rows import LinkRows
+from mcp_sim.prompting.markup_records import rendered_beside, rendered_record
+from mcp_sim.prompting.markup_text import Names
 from mcp_sim.prompting.movement_times import Steps
-from mcp_sim.prompting.record_render import record_line
+from mcp_sim.prompting.record_render import dumps, record_line
 from mcp_sim.prompting.search_count import CountField
 from mcp_sim.prompting.search_result import SearchResult
 from mcp_sim.runtime.keyed_parts import flat_hash
@@ -100,25 +102,28 @@ def records_section(
     key_names: dict[str, str] | None = None,
     join: LinkRows | Steps | None = None,
     stored: Any = None,
+    names: Names | None = None,
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
     ``room`` characters, best first, and a line naming those left out while that fits;
     ``key_names`` names the keys of records that do not hold theirs (see
     :mod:`mcp_sim.prompting.key_names`); ``stored``: the state as stored, when records
-    are shown with their parts as stored (see :mod:`mcp_sim.runtime.stored_parts`)."""
+    are shown with their parts as stored (see :mod:`mcp_sim.runtime.stored_parts`);
+    ``names``: the names of the records that ids in markup name (see
+    :mod:`mcp_sim.prompting.markup_text`)."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
         left = room - len(block) - 2
-        rest = records_section(state, picks, searches, left, None, key_names, join, stored)
+        rest = records_section(state, picks, searches, left, None, key_names, join, stored, names)
         return f"{block}\n\n{rest}" if rest else block
     # A join's rows are its answer's rows: they come first, then the other records.
     rows = join.render(state, room * 3 // 4 - len(RECORDS_HEADING), key_names or {}) if join else ""
     if rows:
         left = room - len(rows) - 1
-        rest = records_section(state, picks, searches, left, None, key_names, None, stored)
+        rest = records_section(state, picks, searches, left, None, key_names, None, stored, names)
         rest = rest.removeprefix(RECORDS_HEADING).lstrip("\n")
         return "\n".join(p for p in (RECORDS_HEADING, rows, rest) if p)
-    return _Section(state, picks, searches, room, key_names or {}, stored).render()
+    return _Section(state, picks, searches, room, key_names or {}, stored, names).render()
 
 
 class _Section:
@@ -130,9 +135,10 @@ class _Section:
         room: int,
         key_names: dict[str, str],
         stored: Any = None,
+        names: Names | None = None,
     ) -> None:
         self.state, self.picks, self.searches, self.room = state, picks, searches, room
-        self.stored = stored
+        self.stored, self.names = stored, names
         self.key_names = key_names
         self.lines: list[str] = []
         self.left = room - len(RECORDS_HEADING) - 1
@@ -262,16 +268,32 @@ class _Section:
         whole = fit if again else self.left - 1 - len(label) - len(place)
         # A record an item wraps beside its data (a series' samples) is shown in its item.
         at, shown, focus = with_item_data(self.state, pick.pointer, record, pick.focus)
+        whole_fits = not (focused or scalars) and len(at) + len(dumps(shown)) + 4 <= fit
+        shown, focus = self.rendered(shown, focus, whole_fits, fit - len(at))
         line = record_line(at, shown, focus, fit, focused=focused, scalars=scalars, opened=again)
         if line is None and shared and fit < whole:
             # More records meet every constraint than have a fair share of room: each is
             # shown as compactly as it can be (its focus and scalar fields), to show most.
             at = pick.pointer
-            line = record_line(at, record, pick.focus, whole, scalars=True)
+            line = record_line(at, *self.rendered(record, pick.focus, False), whole, scalars=True)
         if line is None or fit <= 0:
             return None
         head = f"- {at}"
         return head + label + _part_label(pick.pointer, record) + place + line[len(head) :]
+
+    def rendered(
+        self, record: Any, focus: set[str], whole: bool, room: int = 0
+    ) -> tuple[Any, set[str]]:
+        """``record`` and its ``focus`` as shown: where it is not shown ``whole``, its texts
+        in markup rendered and kept (a page's properties table, outlined with the rest of its
+        body, would show none of the page's facts); shown whole, with their renderings
+        beside them where those fit in ``room`` too."""
+        if whole:
+            beside = rendered_beside(record, self.names)
+            fits = beside is not None and len(dumps(beside)) + 4 <= room
+            return (beside, focus) if fits else (record, focus)
+        found = rendered_record(record, self.names)
+        return (record, focus) if found is None else (found[0], focus | found[1])
 
     def add(self, pick: Pick, record: Any) -> None:
         line = self.line_of(pick, record)

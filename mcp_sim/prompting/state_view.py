@@ -37,6 +37,7 @@ from mcp_sim.prompting.field_tables import FieldTables
 from mcp_sim.prompting.grounding import Grounding, ground
 from mcp_sim.prompting.key_names import key_names
 from mcp_sim.prompting.member_context import member_context
+from mcp_sim.prompting.mention_names import MentionNames
 from mcp_sim.prompting.native import render_changes, render_state
 from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_parts import with_parts
@@ -311,6 +312,7 @@ class StateView:
             names,
             grounding.join,
             _stored(grounding.overlay),
+            MentionNames(grounding.overlay),
         )
         labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
         rest = "\n".join([rest, *filter(None, labels)]) if rest else rest

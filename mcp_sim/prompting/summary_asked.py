@@ -21,10 +21,10 @@ import re
 from dataclasses import dataclass
 from itertools import dropwhile
 
+from mcp_sim.prompting.asked_names import asked_names
 from mcp_sim.prompting.field_names import name_score, tokens
 from mcp_sim.prompting.summary_counts import is_count_name, narrowed, referred, units
 from mcp_sim.prompting.summary_names import (
-    BEFORE,
     Stat,
     is_time,
     join,
@@ -78,13 +78,22 @@ _PRICES = frozenset(["price", "cost", "fare", "fee", "rate", "tariff", "charge"]
 """Words for what a thing costs: a phrase saying one reads a field named by another."""
 _NAMED = 0.85
 """How well a listed noun must fit a field's name to name it (``fares`` ↔ ``fare``)."""
-_NAMED_OP = {"sum": "total", "max": "max", "min": "min", "mean": "mean", "values": "values"}
-_SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all"])
+_SKIPPED = frozenset(["the", "a", "an", "their", "its", "each", "all", "or"])
 _CHUNKS = re.compile(r",|;|\.\s|\.$|\band\b|\bwith\b|\(|\)|:")
 _ENDS = frozenset(
-    ["of", "for", "per", "in", "by", "from", "on", "at", "over", "across", "between", "during"]
+    [
+        *["of", "for", "per", "in", "by", "from", "on", "at", "over", "across", "between"],
+        "during",
+        # A clause's start ("when every value is a number") names no measure.
+        *["when", "where", "if", "unless", "while", "whose", "which", "that"],
+    ]
 )
 _MOST_PHRASE = 3
+_COUNTING = frozenset(["distinct", "unique"])
+"""Words before a noun asking for its distinct values, which name their count too."""
+_LISTED_ALONE = frozenset(["count", "sum", "min", "max", "mean"])
+"""Operations asked for by a word alone ("sum, mean, min and max"), of the measure an
+argument names or the one the records hold (see :func:`resolve`)."""
 _COUNTED_RECORDS = re.compile(
     r"(?<!list )\b(?:of|over|across)\s+(?:all the|the|all|each|every)\s+([a-z][\w-]*)",
     re.IGNORECASE,
@@ -135,14 +144,20 @@ def _asked_in(chunk: list[str], following: tuple[str, ...]) -> Asked | None:
 
 
 def _phrase(chunk: list[str]) -> tuple[str, ...]:
-    """A part's words up to a preposition that starts its scope (``of the boats``)."""
+    """A part's words up to a preposition that starts its scope (``of the boats``), less
+    adverbs ("optionally for one city" names no measure)."""
     kept: list[str] = []
     for word in chunk:
         if word.lower() in _ENDS:
             break
-        if word.lower() not in _SKIPPED:
+        if word.lower() not in _SKIPPED and not _adverb(word):
             kept.append(word)
     return tuple(kept[: _MOST_PHRASE + 1])
+
+
+def _adverb(word: str) -> bool:
+    """Whether ``word`` reads as an adverb (``optionally``, ``only``): never a field's name."""
+    return word.islower() and word.endswith("ly") and len(word) > 3
 
 
 def _split(token: str) -> list[str]:
@@ -163,7 +178,9 @@ def asked(tool: ToolSpec) -> list[Asked]:
     for at, chunk in enumerate(chunks):
         following = next((b for b in bare[at + 1 :] if b), ())
         one = _asked_in(chunk, following)
-        if one is not None and (one.phrase or one.op == "count"):
+        if one is not None and (one.phrase or one.op in _LISTED_ALONE):
+            # An operation listed alone ("count, min, max and mean of a reading") is named
+            # by its word alone: the answer's ``min``.
             found.append(one)
     return found if any(not a.bare for a in found) else found + _named_values(tool)
 
@@ -203,6 +220,13 @@ def fits(phrase: tuple[str, ...], f: FieldStats) -> float:
     return 0.4 if starts else 0.0
 
 
+def _fit(a: Asked, f: FieldStats, hints: tuple[tuple[str, ...], ...]) -> float:
+    """How well ``a``'s words name ``f``; an operation's alone, how well an argument does."""
+    if a.phrase:
+        return fits(a.phrase, f)
+    return max((fits(h, f) for h in hints), default=0.0)
+
+
 def _both_priced(phrase: tuple[str, ...], f: FieldStats) -> bool:
     """Whether a phrase and a field's path both name a price (``fare``, ``rates``)."""
     said = {singular(t) for w in phrase for t in tokens(w)}
@@ -220,16 +244,21 @@ def _kind_fits(op: str, f: FieldStats) -> bool:
 
 
 def resolve(
-    wanted: list[Asked], group: GroupStats, constrained: set[str]
+    wanted: list[Asked],
+    group: GroupStats,
+    constrained: set[str],
+    hints: tuple[tuple[str, ...], ...] = (),
 ) -> dict[Asked, FieldStats]:
     """The field each asked statistic reads: best name fits first, then each one no name
     fits takes the first field of its kind no other took (a record's own field before a
-    calendar's)."""
+    calendar's). An operation listed alone ("sum, mean, min and max") reads the field an
+    argument names (``hints``: the words of the arguments' values, ``property: "Duration"``)
+    where one does."""
     usable = [
         f for f in group.fields.values() if f.path[-1] not in constrained and not is_identifier(f)
     ]
     pairs = [
-        (fits(a.phrase, f), -i, a, f)
+        (_fit(a, f, hints), -i, a, f)
         for a in wanted
         if a.op != "count"
         for i, f in enumerate(usable)
@@ -274,12 +303,17 @@ def _enumerates(f: FieldStats) -> bool:
 
 
 def asked_stats(
-    tool: ToolSpec, group: GroupStats, constrained: set[str], style: str
+    tool: ToolSpec,
+    group: GroupStats,
+    constrained: set[str],
+    style: str,
+    hints: tuple[tuple[str, ...], ...] = (),
 ) -> tuple[list[Stat], list[Stat]]:
     """The statistics ``tool``'s description asks for, under the names it would use: those
-    to show first, and the guesses to show after the group's quantity × price totals."""
+    to show first, and the guesses to show after the group's quantity × price totals
+    (``hints``: see :func:`resolve`)."""
     wanted = asked(tool)
-    chosen = resolve(wanted, group, constrained)
+    chosen = resolve(wanted, group, constrained, hints)
     stats: list[Stat] = []
     late: list[Stat] = []
     for a in wanted:
@@ -287,55 +321,25 @@ def asked_stats(
             stats += _count(a, group, style)
             continue
         f = chosen.get(a)
-        if f is None:
+        # A total alone totals the field an argument names: of any other, it says too little.
+        if f is None or (a.op == "sum" and not a.phrase and not _fit(a, f, hints)):
             continue
-        stat = Stat(_names(a, f, style), value_of(a.op, f), asked=True)
+        names = asked_names(a.op, a.said, a.phrase, f.path[-1], style)
+        # An operation listed alone has its one plain name: the same value under the
+        # common names (``minValue``, ``lowestValue``) would crowd out the others.
+        alone = None if a.phrase else (a.op, f.path)
+        if a.op == "values" and a.said.lower() in _COUNTING and len(names) > 2:
+            # "Distinct artists" among a thing's figures is how many (as a count of distinct
+            # values is named, ``distinct_artists``); the values go under their own names.
+            values = value_of(a.op, f)
+            stats.append(Stat(names[2:], len(values), asked=True))
+            names = names[:2]
+        stat = Stat(names, value_of(a.op, f), asked=True, of=alone)
         # A total no field is named for, over records with a quantity and a price, may be
         # the total of their products (an order's amount): that takes its bare words first.
         weak = a.op == "sum" and bool(group.products) and not fits(a.phrase, f)
         (late if weak else stats).append(stat)
     return stats, late
-
-
-def _names(a: Asked, f: FieldStats, style: str) -> list[str]:
-    """The names an answer gives the value: the operation's word on the tool's words
-    (``max_weight``, ``largest_weight``), and on the words of them the field's own name
-    holds (``lowest_economy`` for "lowest economy fare" over a cabin's ``economy``)."""
-    phrase = list(a.phrase)
-    own = set(tokens(f.path[-1]))
-    shared = [w for w in phrase if set(tokens(w)) & own]
-    squeezed = ["".join(w.replace("-", "") for w in phrase)]
-    if a.op == "values":
-        last = [*phrase[:-1], plural(phrase[-1])]
-        return list(
-            dict.fromkeys(
-                [
-                    join([*phrase, "values"], style),
-                    join(last, style),
-                    join(["distinct", *last], style),
-                ]
-            )
-        )
-    op = _NAMED_OP[a.op]
-    names = [join([op, *phrase], style), join([a.said, *phrase], style)]
-    names += [join([a.said, *squeezed], style), join([*phrase, op], style)]
-    if a.op == "mean":
-        names.insert(1, join(["avg", *phrase], style))
-    if a.op == "sum":
-        names.append(join(phrase, style))  # "total bytes" answered as ``bytes``
-    if shared and shared != phrase:
-        names += [join([op, *shared], style), join([a.said, *shared], style)]
-    # Then the field's own name and its last word (``highestKm`` over ``odometerKm``), and
-    # its first word, the measure, before the operation (``temperatur_min`` over
-    # ``temperatur_c``).
-    field = f.path[-1]
-    for part in dict.fromkeys([field, words(field)[-1]]) if words(field) else ():
-        names += [join([op, part], style), join([a.said, part], style)]
-    if len(words(field)) > 1:
-        names.append(join([words(field)[0], op], style))
-    # Last, the operation's other common words (``top_grade`` for "highest grade").
-    names += [join([w, *phrase], style) for w in BEFORE.get(a.op, ())]
-    return list(dict.fromkeys(n for n in names if n))
 
 
 def _count(a: Asked, group: GroupStats, style: str) -> list[Stat]:

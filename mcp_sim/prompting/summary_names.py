@@ -59,6 +59,10 @@ class Stat:
     """Names it takes only where no other value has them."""
     asked: bool = False
     """Asked for by the tool's words: keeps more of its names where room is short."""
+    of: tuple[str, tuple[str, ...]] | None = None
+    """The operation and the field's path it is of, for an asked statistic: the same one
+    read again under the common names would only repeat it (see
+    :func:`mcp_sim.prompting.summary_values.group_values`)."""
 
 
 def words(name: str) -> list[str]:

@@ -103,15 +103,21 @@ def counted_phrases(tool: ToolSpec) -> list[str]:
 
 
 def group_values(
-    group: GroupStats, tool: ToolSpec, wanted: set[str], constrained: set[str]
+    group: GroupStats,
+    tool: ToolSpec,
+    wanted: set[str],
+    constrained: set[str],
+    arguments: dict[str, Any] | None = None,
 ) -> list[Stat]:
-    """The group's statistics, each with its names."""
+    """The group's statistics, each with its names (``arguments``: the call's, whose values
+    may name the field an operation listed alone reads)."""
     # Every name the records spell counts: an envelope's ``node`` says nothing of its fields'.
     style = style_of([*group.keys, *(part for path in group.fields for part in path)])
     # A phrase counting part of the records ("unpaid count") is no name for all of them.
     phrases = [p for p in counted_phrases(tool) if narrowed((p,), group) is None]
     phrases += [p for p in counted(tool) if p not in phrases]
-    stats, guessed = asked_stats(tool, group, constrained, style)
+    hints = tuple(tuple(words(v)) for v in (arguments or {}).values() if isinstance(v, str))
+    stats, guessed = asked_stats(tool, group, constrained, style, hints)
     if group.outer is not None:
         # "How many parcels" a facility scanned counts parcels, not their scans there.
         kind, many = group.outer
@@ -128,6 +134,8 @@ def group_values(
             ops += [(op, f) for op in ("sum", "min", "max", "mean")]
         elif f.dates:
             ops += [("min", f), ("max", f)]
+    covered = {s.of for s in stats if s.of is not None}
+    ops = [(op, f) for op, f in ops if (op, f.path) not in covered]
     timed = [(o, f) for o, f in ops if f.dates or is_time(names[f.path])]
     for op, f in ops:
         name = names[f.path]

@@ -222,13 +222,14 @@ def _held(shape: str, state: Any) -> set[str]:
     encoded (typed values, XML-style text, an id inside a resource name, an event log) is also
     read through its stores' decoding, which ``test_world_zoo_random_encodings`` checks
     against the same seed drawn plain; so is one that holds records as lines of text, parsed
-    as ``test_world_zoo_random_text_lines`` checks."""
+    as ``test_world_zoo_random_text_lines`` checks, or their fields as rows of a markup body
+    (``test_world_zoo_random_markup``)."""
     maker = make_shape(shape)
     held = state_values(state) | _key_parts(state) | _vocabulary(maker) | _dump_values(state)
+    stores = maker.design.stores.values() if isinstance(maker, RandomShape) else []
     if isinstance(maker, RandomShape) and (
-        maker.encoding != "plain" or any(s.text for s in maker.design.stores.values())
+        maker.encoding != "plain" or any(s.text or s.codec.name == "markup_body" for s in stores)
     ):
-        stores = maker.design.stores.values()
         held |= state_values([[r for _, r in store.items(state)] for store in stores])
     return held | _days_of_timestamps(held) | _iso_of_datetimes(held)
 

@@ -8,6 +8,7 @@ from typing import Any, cast
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.records_section import FLAT_NOTE, records_section
 from mcp_sim.prompting.search_result import SearchResult
+from tests.prompting.test_markup_text import PAGE
 
 
 def _record(n: int) -> dict[str, Any]:
@@ -79,3 +80,21 @@ def test_a_hash_kept_as_a_flat_array_is_shown_by_its_fields() -> None:
     assert FLAT_NOTE in shown
     growers = records_section({"db0": keys}, [Pick("/db0/bed#b1#growers", "named")], [], 2000)
     assert '"growers": ["GR-1","GR-2"]' in growers and FLAT_NOTE not in growers
+
+
+def test_a_record_not_shown_whole_shows_its_markup_rendered() -> None:
+    def page(n: int) -> dict[str, Any]:
+        history = [{"version": v, "by": "acc-0001", "note": "edited"} for v in range(60)]
+        return {"id": n, "history": history, "body": {"storage": {"value": PAGE}}}
+
+    state = {"pages": [page(1), page(2)]}
+    picks = [Pick(f"/pages/{i}", "matched", set(), matched=1, complete=True) for i in (0, 1)]
+    section = records_section(state, picks, [], 3_000)
+    # Outlined with the rest, the body would show none of the page's facts.
+    assert section.count('"Severity":"SEV1"') == 2 and "<ac:" not in section
+    # Shown whole, a page keeps its body as stored.
+    whole = records_section({"pages": [{"id": 1, "body": PAGE}]}, picks[:1], [], 20_000)
+    assert "<ac:structured-macro" in whole
+    # With its rendering beside it where that fits too (an answer may read the rows).
+    assert '"body, rendered from its markup":{"rows"' in whole
+    assert '"Severity":"SEV1"' in whole

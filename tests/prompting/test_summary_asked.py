@@ -270,3 +270,37 @@ def test_a_listed_kind_of_record_counts_those_the_records_refer_to() -> None:
     )
     values = _values(world, {"code": "8310-5"})
     assert values["patients"] == 7 and values["count"] == 40
+
+
+def test_an_operation_listed_alone_goes_under_its_own_word() -> None:
+    tool = ToolSpec.model_validate(
+        {
+            "name": "reading_stats",
+            "description": "Count, patients, min, max and mean of a reading, optionally for "
+            "one city.",
+            "input_schema": {"type": "object"},
+        }
+    )
+    found = [(a.op, a.phrase) for a in asked(tool)]
+    # "optionally" names no measure: each operation is of the reading, under its own word.
+    assert ("min", ()) in found and ("max", ()) in found and ("mean", ()) in found
+    boats: list[dict[str, Any]] = [
+        {"boat_id": f"B{i}", "paint": _PAINTS[i % 3], "mass_kg": 1000 + i} for i in range(30)
+    ]
+    world = _world({"boats": boats}, "boat_stats", "Count, min, max and mean of the boats.")
+    values = _values(world, {"paint": "red"})
+    masses: list[int] = [b["mass_kg"] for b in boats if b["paint"] == "red"]
+    assert values["min"] == min(masses) and values["max"] == max(masses)
+    # One plain name each: the same value under the common names would only repeat it.
+    assert "minMassKg" not in values and "min_mass_kg" not in values
+    assert "lowest" not in values and "mean_mass_kg" not in values
+
+
+def test_distinct_things_among_figures_are_counted_and_listed() -> None:
+    world = _world(
+        {"boats": _boats(lambda n: n)}, "fleet_figures", "A fleet's figures: count, distinct docks."
+    )
+    values = _values(world, {"paint": "red"})
+    docks = sorted({b["home_dock"] for b in _boats(lambda n: n) if b["paint"] == "red"})
+    assert values["distinct_docks"] == len(docks) == 3
+    assert values["docks"] == docks

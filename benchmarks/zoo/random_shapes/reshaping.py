@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from benchmarks.zoo.random_shapes.encodings import logged_role
 from benchmarks.zoo.random_shapes.envelopes import STYLES
 from benchmarks.zoo.random_shapes.layout import Store
+from benchmarks.zoo.random_shapes.markup_bodies import draw_markup, markup_form
 from benchmarks.zoo.random_shapes.parents import KINDS, draw_parents
 from benchmarks.zoo.random_shapes.partitions import STYLES as PARTITION_STYLES
 from benchmarks.zoo.random_shapes.partitions import Partitions
@@ -66,6 +67,9 @@ class Reshaping:
     """The collections whose records are listed or hold their ids deep."""
     partitions: str | None = None
     """How the links are split into partitions (:mod:`.partitions`), if they are."""
+    markup: str | None = None
+    """The markup style the primary records' scalar fields are written in as rows of a body
+    (:mod:`.markup_bodies`), if they are."""
 
     @property
     def names(self) -> str:
@@ -81,13 +85,18 @@ class Reshaping:
             else "",
             f"deep id {self.deep}" if self.deep else "",
             f"partitions {self.partitions}" if self.partitions else "",
+            f"markup body {self.markup}" if self.markup else "",
         ]
         return ", ".join(d for d in drawn if d) or "none"
 
 
 def draw_reshaping(seed: int, encoding: str, structure: Structure) -> Reshaping:
     """The structures seed ``seed`` draws (records encoded ``encoding``, kept in mixed arrays
-    as ``structure`` says)."""
+    as ``structure`` says), and the markup bodies it draws from a generator of their own."""
+    return replace(_structures(seed, encoding, structure), markup=draw_markup(seed))
+
+
+def _structures(seed: int, encoding: str, structure: Structure) -> Reshaping:
     rng = random.Random(f"reshaping/{seed}")
     envelope, at_root, parent = rng.choice(STYLES), rng.random() < 0.5, rng.randrange(64)
     listing, kept, nested = rng.choice(LISTINGS), rng.choice((0, 0, 0.3, 0.5)), rng.random() < 0.5
@@ -139,6 +148,8 @@ def reshape(design: Design, columns: Callable[[Design, str], tuple[str, ...]]) -
     for role, store in design.stores.items():
         if role in drawn.roles and (drawn.listing or drawn.deep):
             store = store.encoded(_form(design, role, columns(design, role)), logged=False)
+        if drawn.markup is not None and role == "primary" and _plain(store):
+            store = store.encoded(markup_form(drawn.markup, columns(design, role)), logged=False)
         if drawn.parent is not None and role == "primary":
             kind = _free_kind(design, drawn.parent)
             rng = random.Random(f"reshaping/{design.seed}/parents")
@@ -151,6 +162,12 @@ def reshape(design: Design, columns: Callable[[Design, str], tuple[str, ...]]) -
         if drawn.envelope is not None and store.mixed is None and store.container != "events":
             store = _enveloped(store, drawn.envelope, drawn.at_root)
         design.stores[role] = store
+
+
+def _plain(store: Store) -> bool:
+    """Whether ``store`` keeps plain records in an array or an object of their own."""
+    free = store.container in ("array", "keyed", "keyed_bare")
+    return free and store.codec.name == "plain" and store.mixed is None
 
 
 def _enveloped(store: Store, style: str, at_root: bool) -> Store:

@@ -28,7 +28,7 @@ def _free(store: Store) -> bool:
         and store.mixed is None
         and store.parents is None
         and store.envelope is None
-        and store.codec.name not in ("property_list", "deep_id")
+        and store.codec.name not in ("property_list", "deep_id", "markup_body")
     )
 
 
