@@ -108,18 +108,20 @@ class Cassandra(Shape):
             query = "SELECT * FROM watch_history_by_user WHERE user_id = ? AND watched_at >= ? AND watched_at <= ?"
             return _run("search", query, user, start, row["watched_at"])
         if choice < 0.7:
-            title = rng.choice(list(merged(state, "titles")))
+            picked: dict[str, Any] = rng.choice(list(merged(state, "titles")))
             query = "SELECT title_id, name, year, kind FROM titles WHERE genres CONTAINS ? AND year >= ? AND kind = ? LIMIT 20 ALLOW FILTERING"
             return _run(
                 "search",
                 query,
-                rng.choice(title["genres"]),
-                title["year"] - rng.randint(0, 3),
-                title["kind"],
+                rng.choice(picked["genres"]),
+                picked["year"] - rng.randint(0, 3),
+                picked["kind"],
             )
-        user = self._user(rng, state)
+        person = self._user(rng, state)
         query = "SELECT user_id, name, email, plan FROM users WHERE country = ? AND plan = ? AND devices CONTAINS ? LIMIT 20 ALLOW FILTERING"
-        return _run("search", query, user["country"], user["plan"], rng.choice(user["devices"]))
+        return _run(
+            "search", query, person["country"], person["plan"], rng.choice(person["devices"])
+        )
 
     def join(self, rng: random.Random, state: State) -> Planned:
         if rng.random() < 0.5:

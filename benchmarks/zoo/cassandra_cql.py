@@ -146,12 +146,12 @@ def write(state: State, query: str, values: list[Any]) -> Answer:
         exists = any(r[key_name] == key for r in merged(state, table))
         if if_exists and not exists:
             return [{"[applied]": False}], []
-        row = {
+        updated = {
             "type": "row",
             "position": 0,
             "cells": _cells(dict(zip(names, assigned, strict=True)), stamp),
         }
-        return ([{"[applied]": True}] if if_exists else []), _flush(state, table, key, row)
+        return ([{"[applied]": True}] if if_exists else []), _flush(state, table, key, updated)
     if (match := INSERT.fullmatch(query)) is not None:
         table, names_text, _ = match.groups()
         names = [n.strip() for n in names_text.split(",")]

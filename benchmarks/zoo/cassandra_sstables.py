@@ -204,7 +204,7 @@ class _Keyspace:
         ident = _uuid(rng)
         first, last = rng.choice(FIRST), rng.choice(LAST)
         signed = _stamp(rng, 1, 2)
-        cells = [
+        cells: list[dict[str, Any]] = [
             {"name": "country", "value": rng.choice(COUNTRIES)},
             *(
                 {"name": "devices", "path": [d], "value": ""}
@@ -233,7 +233,7 @@ class _Keyspace:
         rng = self.rng
         ident = f"tt{rng.randint(1000000, 9999999)}"
         name = f"The {rng.choice(WORDS).title()} of {rng.choice(CITIES)}"
-        cells = [
+        cells: list[dict[str, Any]] = [
             *(
                 {"name": "genres", "path": [g], "value": ""}
                 for g in sorted(rng.sample(GENRES, rng.randint(1, 3)))
@@ -258,7 +258,7 @@ class _Keyspace:
         for _ in range(rng.randint(4, 12)):
             title, name = rng.choice(self.titles)
             when = _stamp(rng)
-            cells = [
+            cells: list[dict[str, Any]] = [
                 {"name": "device", "value": rng.choice(DEVICES)},
                 {"name": "progress_pct", "value": rng.randint(1, 100)},
                 {"name": "title_name", "value": name},

@@ -46,7 +46,7 @@ RELATIONSHIPS = {
 def _schema(state: State, args: dict[str, Any]) -> Answer:
     """``get_neo4j_schema``: each label's properties and outgoing relationships, as the server
     summarises ``apoc.meta.schema``."""
-    return [s | {"relationships": RELATIONSHIPS.get(s["label"], {})} for s in SCHEMA], []
+    return [s | {"relationships": RELATIONSHIPS.get(str(s["label"]), {})} for s in SCHEMA], []
 
 
 def _props(state: State, label: str) -> list[dict[str, Any]]:

@@ -269,7 +269,7 @@ def write(state: State, args: dict[str, Any]) -> Answer:
         place = node_by(state, "Institution", "ror", p.get("ror"))
         if person is None or place is None:
             return _counters(), []
-        line = {
+        line: dict[str, Any] = {
             "type": "relationship",
             "id": next_relationship_id(state),
             "label": "AFFILIATED_WITH",

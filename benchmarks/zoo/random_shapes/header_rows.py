@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from benchmarks.zoo.kit import Answer, State, Tool, ToolError, prop
 from benchmarks.zoo.random_shapes.offer import Offer
@@ -24,6 +24,7 @@ from benchmarks.zoo.random_shapes.text_lines import TextStyle
 if TYPE_CHECKING:
     from benchmarks.zoo.random_shapes.design import Design
     from benchmarks.zoo.random_shapes.reading import Reader
+    from benchmarks.zoo.random_shapes.text_store import TextTable
 
 SHARE = 0.65
 """Of the seeds that draw no other text (three in ten), so about two in ten in all."""
@@ -135,7 +136,8 @@ def shelve(design: Design) -> None:
     held = [role for role in ROLES if design.stores[role].text is not None]
     for n, role in enumerate(held):
         design.stores[role] = replace(design.stores[role], at=(*style.book, str(n)))
-    link, party = design.stores["link"].text, design.domain.secondary
+    # Shelved before composite keys are drawn (:mod:`.composite_keys`): its text is a table.
+    link, party = cast("TextTable | None", design.stores["link"].text), design.domain.secondary
     key = (design.reference_key("secondary"),)
     if link is not None and "secondary" in held and key in link.paths:
         name = f"{party.singular}_{party.fields[0].name}"
