@@ -168,8 +168,9 @@ def test_sparse_fields_are_missing_from_some_records(null: bool) -> None:
         for s in DEVELOPMENT
         if draw(s).sparse
         and draw(s).sparse_null == null
-        # A workbook's sheets hold no absent value apart from an empty one.
-        and not ((text := draw(s).formats.text) is not None and text.book)
+        # A workbook's sheets hold no absent value apart from an empty one (the twin's: a
+        # seed's composite keys, which clear its workbook, are not drawn for a twin).
+        and not ((text := draw(s, "plain", Reshaping()).formats.text) is not None and text.book)
     )
     shape = RandomShape(draw(seed, "plain", Reshaping()))
     design = shape.design
