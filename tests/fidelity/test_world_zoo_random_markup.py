@@ -41,7 +41,7 @@ def test_a_quarter_of_the_seeds_draw_markup_bodies_and_the_rest_are_as_before() 
         assert reshaping.markup == draw_markup(seed)
         before = draw(seed, reshaping=replace(reshaping, markup=None))
         if draw_markup(seed) is None:
-            assert draw(seed).stores == before.stores
+            assert draw(seed, reshaping=reshaping).stores == before.stores
 
 
 @pytest.mark.parametrize("style", STYLES)
