@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from mcp_sim.prompting.url_queries import split_top
+
 Declared = tuple[str, str, str]
 """``(table, column, target table)``."""
 MOST_DEPTH = 4
@@ -148,19 +150,9 @@ def ddl_links(text: str) -> Iterator[Declared]:
     """The links SQL DDL declares: a column's ``REFERENCES`` and a ``FOREIGN KEY`` clause."""
     for table in _CREATE.finditer(text):
         name = _bare(table["table"])
-        for part in _split_top(table["body"]):
+        for part in split_top(table["body"]):
             match = _CONSTRAINT.search(part)
             if match is None and not part.lstrip().lower().startswith(("constraint", "primary")):
                 match = _INLINE.match(part)
             if match is not None:
                 yield name, _bare(match["column"]), _bare(match["table"])
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for n, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            parts.append(text[start:n])
-            start = n + 1
-    return [*parts, text[start:]]

@@ -120,7 +120,7 @@ def _path_names(path: str) -> list[tuple[str, str, Any]]:
 def _grouped(value: str) -> list[tuple[str, str, Any]]:
     """The operands of an ``and=(f.op.v,g.op.w)`` group."""
     found: list[tuple[str, str, Any]] = []
-    for part in _split_top(value.strip()[1:-1] if value.startswith("(") else value):
+    for part in split_top(value.strip()[1:-1] if value.startswith("(") else value):
         field, _, condition = part.partition(".")
         found += _parameter(field, condition) if condition else []
     return found
@@ -138,7 +138,7 @@ def _parameter(field: str, value: str) -> list[tuple[str, str, Any]]:
     elif op in ("like", "ilike", "match", "imatch"):
         found = _pattern(field, operand)
     elif op == "in":
-        values = [v.strip().strip('"') for v in _split_top(operand.strip("()"))]
+        values = [v.strip().strip('"') for v in split_top(operand.strip("()"))]
         found = [(field, "eq", values)] if values else []
     elif op == "is":
         truth = {"true": True, "false": False}.get(operand.lower())
@@ -168,7 +168,7 @@ def _pattern(field: str, pattern: str) -> list[tuple[str, str, Any]]:
     return [(field, "contains", max(parts, key=len))]
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
     """``text`` split at the commas outside parentheses and quotes."""
     parts, depth, start, quoted = [], 0, 0, False
     for n, char in enumerate(text):
