@@ -352,7 +352,7 @@ def test_held_out_shapes_run_only_when_asked_for() -> None:
         "redis",
     }
     assert developed <= set(chosen_shapes(None, include_held_out=False))
-    assert set(HELD_OUT) == {"woo", "neo4j", "cassandra"}
+    assert set(HELD_OUT) == {"woo", "neo4j", "cassandra", "ldap", "route53", "couchdb"}
     assert set(SHAPES) >= HELD_OUT
     assert not HELD_OUT & developed
     assert not HELD_OUT & set(chosen_shapes(None, include_held_out=False))
