@@ -16,7 +16,13 @@ recomputed tail into its parts, teacher-forced over a recorded call log or the z
 - ``rewritten``: earlier turns sent again differently (after a compaction: a fold or a drop).
 
 It also counts the record lines of a new turn that an earlier message of the same prompt
-already holds word for word (``records_repeated``): text re-sent that the history still shows.
+already holds word for word (``records_repeated``): text re-sent that the history still shows;
+and splits the records part by what the call's answer draws on (:func:`record_classes`):
+``needed`` lines hold a fact of the answer (its value beside its key, as grounding recall
+counts it) that the rest of the prompt lacks, ``context`` lines hold none such, ``notes`` are
+the heading and the lines about searches and records left out. Leaving out every context
+line, knowing the answer beforehand, would not lower recall: ``reuse_without_context`` is that
+oracle's bound on the reuse at these budgets.
 
 ``python benchmarks/reuse_parts.py WORLD CALLS`` or ``--zoo --shapes a,b``; tokens are the
 simulator's estimate (characters / 3), as the budgets count them.
@@ -40,7 +46,7 @@ sys.path.insert(0, str(ROOT))  # benchmarks.zoo, when this runs as a script
 
 from benchmarks.zoo import generate  # noqa: E402
 from benchmarks.zoo.measuring import chosen_shapes  # noqa: E402
-from mcp_sim.fidelity.answer_facts import facts  # noqa: E402
+from mcp_sim.fidelity.answer_facts import facts, present  # noqa: E402
 from mcp_sim.fidelity.grounding_recall import measure_figures, read_calls  # noqa: E402
 from mcp_sim.fidelity.prefix_reuse import CallReuse, PrefixReuse, render_chat  # noqa: E402
 from mcp_sim.prompting.shown_records import KNOWN_HEADING  # noqa: E402
@@ -119,6 +125,33 @@ def factless_lines(records: str, answer: str) -> int:
     return sum(len(line) + 1 for line in records.split("\n") if not any(v in line for v in values))
 
 
+CLASSES = ("needed", "context", "notes")
+
+
+def record_classes(records: str, messages: Sequence[dict[str, Any]], answer: str) -> Counter[str]:
+    """Characters of the lines of ``records`` (the last turn's records part, as
+    :func:`turn_texts` gives it) per class: ``needed`` (a record line holding a fact of
+    ``answer`` that the rest of the prompt ``messages`` lacks), ``context`` (a record line
+    holding none such) and ``notes`` (every other line)."""
+    response = answer.partition("<predicted_observation>")[2].partition("</predicted_")[0]
+    lines = records.split("\n")
+    own = set(lines)
+    last = "\n".join(line for line in messages[-1]["content"].split("\n") if line not in own)
+    rest = "\n".join([*(m["content"] for m in messages[1:-1]), last])
+    wanted = [(k, v) for k, v in facts(response.strip(), {}) if not present(k, v, rest)]
+    counts: Counter[str] = Counter()
+    for line in lines:
+        if not line:
+            continue
+        if not line.startswith("- /"):
+            counts["notes"] += len(line) + 1
+        elif any(present(k, v, line) for k, v in wanted):
+            counts["needed"] += len(line) + 1
+        else:
+            counts["context"] += len(line) + 1
+    return counts
+
+
 def repeated_records(messages: Sequence[dict[str, Any]]) -> int:
     """Characters of the last turn's record lines that an earlier message holds verbatim."""
     earlier = "\n".join(m["content"] for m in messages[1:-1])
@@ -164,6 +197,7 @@ class ReuseParts(PrefixReuse):
         self.chars.update({part: len(text) for part, text in texts.items()})
         self.chars["factless"] += factless_lines(texts.get("records", ""), answer)
         self.chars["repeated"] += repeated_records(messages)
+        self.chars.update(record_classes(texts.get("records", ""), messages, answer))
         self.events["tokens"] += call.tokens
         self.events["recomputed"] += call.tokens - call.tokens_shared
         return call
@@ -195,6 +229,15 @@ class ReuseParts(PrefixReuse):
                 / max(1, self.events["tokens"]),
                 3,
             ),
+            "records_per_call": {c: round(self.chars[c] / 3 / calls) for c in CLASSES},
+            # The same oracle, by the answer's facts as recall counts them: no record line
+            # holding none that the rest of the prompt lacks.
+            "reuse_without_context": round(
+                1
+                - (self.events["recomputed"] - self.chars["context"] / 3)
+                / max(1, self.events["tokens"]),
+                3,
+            ),
             "anchored_calls": self.events["anchored"],
             "folds": self.events["fold"],
             "drops": self.events["drop"],
@@ -212,7 +255,9 @@ def _line(name: str, row: dict[str, Any]) -> str:
         f"recomputed {row['recomputed_mean']:,} (reuse {row['reuse_tokens']}); per call: {parts}; "
         f"record lines repeated from the history {row['records_repeated_per_call']}, holding "
         f"no value of the answer {row['records_factless_per_call']} (reuse without them "
-        f"{row['reuse_without_factless']}); "
+        f"{row['reuse_without_factless']}); record lines needed / context / notes "
+        f"{' / '.join(str(v) for v in row['records_per_call'].values())} (reuse without the "
+        f"context lines {row['reuse_without_context']}); "
         f"re-anchored {row['anchored_calls']}, folds {row['folds']}, drops {row['drops']} "
         f"({row['rewritten_tokens_each']:,} tokens rewritten, "
         f"{row['recomputed_after_rewrite']:,} recomputed each)"

@@ -11,6 +11,7 @@ pointer while that fits; nothing is ever cut off silently.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from jsonpointer import unescape
@@ -43,9 +44,15 @@ MOST_MISSES = 4
 """Records in a row that do not fit, after which the others are named without being tried."""
 
 
-def search_note(search: SearchResult, shown: list[str], room: int) -> str:
+def search_note(
+    search: SearchResult, shown: list[str], room: int, earlier: Collection[str] = ()
+) -> str:
     """The line saying what a search's arguments were read as, how many records meet them all,
-    and which are shown (within ``room`` characters)."""
+    and which are shown (within ``room`` characters): below, or (``earlier``) in an earlier
+    turn, named on the line of records the history shows (see
+    :mod:`mcp_sim.prompting.shown_records`). A later turn of an episode often searches what an
+    earlier one did (a user's orders): its matches are shown already, and naming them again
+    as "not shown for room" would both repeat the pointers and say something false."""
     constraints = "; ".join(c.describe() for c in search.constraints)
     total = len(search.full)
     wanted = len(search.constraints)
@@ -60,14 +67,16 @@ def search_note(search: SearchResult, shown: list[str], room: int) -> str:
         # The count (0) is the answer's, though no record holds it.
         body = f"no record meets all {wanted}" if wanted > 1 else "no record meets it"
         body += f" (a count of 0); {len(search.partial)} meet some (shown below while they fit)."
-    elif len(shown) == total:
+    elif len(shown) + len(earlier) == total:
         body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
-        body += f"{'all of them' if wanted > 1 else 'it'}, all shown below."
+        body += f"{'all of them' if wanted > 1 else 'it'}, all shown below"
+        body += " or in an earlier turn." if earlier else "."
     else:
         body = f"{total} record{'s' if total > 1 else ''} meet{'' if total > 1 else 's'} "
         body += f"{'all of them' if wanted > 1 else 'it'}; {len(shown)} "
-        body += "shown below"
-        left = [p for p in search.full if p not in set(shown)]
+        body += "shown below" + (f", {len(earlier)} in an earlier turn" if earlier else "")
+        held = {*shown, *earlier}
+        left = [p for p in search.full if p not in held]
         named = ""
         for pointer in left:
             candidate = f"{named}, {pointer}" if named else pointer
@@ -103,6 +112,7 @@ def records_section(
     join: LinkRows | Steps | None = None,
     stored: Any = None,
     names: Names | None = None,
+    known: Collection[str] = frozenset(),
 ) -> str:
     """The ``summary`` (in at most half of ``room``), then the picked records that fit in
     ``room`` characters, best first, and a line naming those left out while that fits;
@@ -110,20 +120,25 @@ def records_section(
     :mod:`mcp_sim.prompting.key_names`); ``stored``: the state as stored, when records
     are shown with their parts as stored (see :mod:`mcp_sim.runtime.stored_parts`);
     ``names``: the names of the records that ids in markup name (see
-    :mod:`mcp_sim.prompting.markup_text`)."""
+    :mod:`mcp_sim.prompting.markup_text`); ``known``: the records an earlier turn shows, which
+    a search's note counts as shown (see :func:`search_note`)."""
     block = summary.render(room // 2) if summary is not None else ""
     if block:
         left = room - len(block) - 2
-        rest = records_section(state, picks, searches, left, None, key_names, join, stored, names)
+        rest = records_section(
+            state, picks, searches, left, None, key_names, join, stored, names, known
+        )
         return f"{block}\n\n{rest}" if rest else block
     # A join's rows are its answer's rows: they come first, then the other records.
     rows = join.render(state, room * 3 // 4 - len(RECORDS_HEADING), key_names or {}) if join else ""
     if rows:
         left = room - len(rows) - 1
-        rest = records_section(state, picks, searches, left, None, key_names, None, stored, names)
+        rest = records_section(
+            state, picks, searches, left, None, key_names, None, stored, names, known
+        )
         rest = rest.removeprefix(RECORDS_HEADING).lstrip("\n")
         return "\n".join(p for p in (RECORDS_HEADING, rows, rest) if p)
-    return _Section(state, picks, searches, room, key_names or {}, stored, names).render()
+    return _Section(state, picks, searches, room, key_names or {}, stored, names, known).render()
 
 
 class _Section:
@@ -136,8 +151,11 @@ class _Section:
         key_names: dict[str, str],
         stored: Any = None,
         names: Names | None = None,
+        known: Collection[str] = frozenset(),
     ) -> None:
         self.state, self.picks, self.searches, self.room = state, picks, searches, room
+        self.known = known
+        """The records an earlier turn shows, named on the line after this section."""
         self.stored, self.names = stored, names
         self.key_names = key_names
         self.lines: list[str] = []
@@ -187,7 +205,12 @@ class _Section:
         if self.missed:
             _name_missed(self.lines, self.missed, self.left)
         notes = [
-            search_note(s, [p for p in s.full if p in self.shown], self.note_room)
+            search_note(
+                s,
+                [p for p in s.full if p in self.shown],
+                self.note_room,
+                [p for p in s.full if p in self.known and p not in self.shown],
+            )
             for s in self.searches
         ]
         lines = [*notes, *self.lines, *([FLAT_NOTE] if self.flat else [])]

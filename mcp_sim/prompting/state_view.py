@@ -43,7 +43,7 @@ from mcp_sim.prompting.record_fields import enumerations
 from mcp_sim.prompting.record_parts import with_parts
 from mcp_sim.prompting.record_render import collection_line, dumps
 from mcp_sim.prompting.records_section import records_section
-from mcp_sim.prompting.shown_records import known_line
+from mcp_sim.prompting.shown_records import MAX_NAMED, known_line
 from mcp_sim.prompting.side_maps import labels_line, sides_of
 from mcp_sim.prompting.skeleton import skeleton
 from mcp_sim.prompting.table_warmup import TableWarmup
@@ -188,7 +188,8 @@ class StateView:
                 grounding = ground(
                     overlay, overlay.view, tool, arguments, answers=answers, tools=self.world.tools
                 )
-                named = known_line([pointer for pointer in grounding.picks if pointer in known])
+                shown = [pointer for pointer in grounding.picks if pointer in known][:MAX_NAMED]
+                named = known_line(shown)
                 # Records shown in an earlier turn are still relabelled: that turn shows
                 # them under the state's names.
                 picked = list(grounding.picks)
@@ -196,7 +197,7 @@ class StateView:
                     grounding.picks.pop(pointer, None)
                 room = turn_room - len(named)
                 names = answer_names(overlay, overlay.view, answers, tool, others)
-                records = self._records(overlay.view, grounding, room, names, picked)
+                records = self._records(overlay.view, grounding, room, names, picked, shown)
                 parts += [records, named]
             elif self.world.entities:
                 index = index if index is not None else EntityIndex.build(self.world, state)
@@ -268,11 +269,13 @@ class StateView:
         room: int,
         answered: AnswerNames | None = None,
         picked: Sequence[str] | None = None,
+        known: Collection[str] = frozenset(),
     ) -> str:
         """The records the call needs that fit in ``room`` characters (see
         :mod:`mcp_sim.prompting.records_section`), and those of them that the tool's answers
         name otherwise, relabelled (``answered``, see :mod:`mcp_sim.prompting.answer_names`;
-        ``picked``: the records picked, those an earlier turn shows included)."""
+        ``picked``: the records picked, those an earlier turn shows included; ``known``: those
+        an earlier turn shows, named after the section)."""
         picks = with_parts(state, list(grounding.picks.values()))
         relabelled = _relabelled(state, grounding, room // 8, answered, picked)
         room -= len(relabelled) + 2 if relabelled else 0
@@ -313,6 +316,7 @@ class StateView:
             grounding.join,
             _stored(grounding.overlay),
             MentionNames(grounding.overlay),
+            known,
         )
         labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
         rest = "\n".join([rest, *filter(None, labels)]) if rest else rest

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from benchmarks.reuse_parts import ReuseParts, factless_lines, turn_parts, turn_texts
+from benchmarks.reuse_parts import (
+    ReuseParts,
+    factless_lines,
+    record_classes,
+    turn_parts,
+    turn_texts,
+)
 
 ACTION = '**Action:**\n```json\n{"name": "get", "arguments": {}}\n```'
 CLOSING = "\n\nPredict the response within <predicted_observation></predicted_observation> tags."
@@ -59,3 +65,23 @@ def test_an_appended_call_recomputes_its_observation_and_turn_and_a_fold_rewrite
     assert row["per_call_tokens"]["observation"] > 0
     assert row["per_call_tokens"]["known"] > 0 and row["per_call_tokens"]["notice"] > 0
     assert row["per_call_tokens"]["closing"] == round(2 * len(CLOSING) / 3 / 2)
+
+
+def test_record_lines_are_split_by_the_answers_facts_the_rest_of_the_prompt_lacks() -> None:
+    # Ana's name is shown only in this turn's records: needed. Bo's line holds no fact of the
+    # answer: context. Cy's age is in the answer, but an earlier turn shows it already.
+    records = (
+        "**Records this call needs**:\n- Search of /users (age = 7): 2 records meet it.\n"
+        '- /users/ana: {"name":"Ana"}\n- /users/bo: {"name":"Bo"}\n- /users/cy: {"age":7}'
+    )
+    messages = [
+        {"role": "system", "content": "world"},
+        {"role": "user", "content": turn(1, '**Records**:\n- /users/cy: {"age": 7}')},
+        {"role": "assistant", "content": "**Environment Observation:**\nok"},
+        {"role": "user", "content": turn(2, records) + CLOSING},
+    ]
+    answer = '<predicted_observation>\n{"name": "Ana", "age": 7}\n</predicted_observation>'
+    counts = record_classes(records, messages, answer)
+    assert counts["needed"] == len('- /users/ana: {"name":"Ana"}\n')
+    assert counts["context"] == len('- /users/bo: {"name":"Bo"}\n- /users/cy: {"age":7}\n')
+    assert counts["notes"] == len(records.split("\n- /")[0]) + 1

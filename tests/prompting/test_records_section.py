@@ -5,9 +5,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, cast
 
-from mcp_sim.prompting.grounding import Pick
+from mcp_sim.prompting.grounding import Pick, ground
 from mcp_sim.prompting.records_section import FLAT_NOTE, records_section
 from mcp_sim.prompting.search_result import SearchResult
+from tests.prompting.test_field_search import overlay_of, users_state, world_of
 from tests.prompting.test_markup_text import PAGE
 
 
@@ -98,3 +99,22 @@ def test_a_record_not_shown_whole_shows_its_markup_rendered() -> None:
     # With its rendering beside it where that fits too (an answer may read the rows).
     assert '"body, rendered from its markup":{"rows"' in whole
     assert '"Severity":"SEV1"' in whole
+
+
+def test_a_searchs_matches_an_earlier_turn_shows_are_counted_shown_not_named_again() -> None:
+    # A later turn searches what an earlier one did (a user's orders): the matches it shows
+    # already are named once, on the line after the section, not as "not shown for room".
+    world = world_of(users_state(), ("find_users", "Find users."))
+    found = ground(overlay_of(world), world.state, world.tool("find_users"), {"last_name": "Lee"})
+    matches = found.searches[0].full
+    known = set(matches[:10])
+    picks = [pick for pointer, pick in found.picks.items() if pointer not in known]
+    section = records_section(world.state, picks, found.searches, 900, known=known)
+    note = next(line for line in section.splitlines() if line.startswith("- Search of"))
+    assert "10 in an earlier turn" in note and "not shown for room" in note
+    assert not any(f"{pointer}," in note or f"{pointer}." in note for pointer in known)
+    everything = records_section(world.state, picks, found.searches, 30_000, known=known)
+    assert "20 records meet it, all shown below or in an earlier turn." in everything
+    # Without what the history shows, the same section names them as left out for room.
+    before = records_section(world.state, picks, found.searches, 900)
+    assert "in an earlier turn" not in before and matches[0] in before
