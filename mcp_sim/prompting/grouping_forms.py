@@ -89,7 +89,8 @@ def url_grouping(arguments: dict[str, Any]) -> Read | None:
 def pipeline_grouping(arguments: dict[str, Any]) -> Read | None:
     """The grouping a ``GROUPBY`` step and its ``REDUCE`` steps ask for."""
     for value in arguments.values():
-        text = " ".join(value) if isinstance(value, list) else value
+        words = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        text = " ".join(value) if words else value
         grouped = _GROUPBY.search(text) if isinstance(text, str) else None
         if grouped is None or not isinstance(text, str):
             continue
