@@ -60,6 +60,8 @@ def test_groupby_and_reduce_steps_answer_rows_of_text() -> None:
         "__generated_aliassumpaid_cents": "9000",
     }
     assert as_text(39.709956709956706) == "39.70995671"
+    # A pipeline of stage objects is MongoDB's, read elsewhere: no words to read here.
+    assert requested_grouping({"pipeline": [{"$group": {"_id": "$status"}}]}) is None
 
 
 def test_a_url_grouping_sums_up_the_records_its_filters_select() -> None:
