@@ -76,9 +76,9 @@ def requested_grouping(arguments: dict[str, Any]) -> Grouping | None:
             return found
     other = url_grouping(arguments) or pipeline_grouping(arguments)
     if other is not None:
-        fields, items, table, text = other
-        names = tuple(Item(op, field, (name,)) for op, field, name in items)
-        return Grouping(tuple(fields), names, table, text)
+        fields, asked, table, text = other
+        read = tuple(Item(op, field, (name,)) for op, field, name in asked)
+        return Grouping(tuple(fields), read, table, text)
     named = {tuple(tokens(k)): v for k, v in arguments.items()}
     grouped_by = next((v for k, v in named.items() if "group" in k), None)
     selects = [v for k, v in named.items() if "group" not in k and isinstance(v, list | str)]
