@@ -127,6 +127,7 @@ def _named_collection(overlay: StateOverlay, values: list[Any]) -> str | None:
     found = [
         c.pointer
         for c in overlay.base.collections
-        if any(normalize(unescape(p)) in named for p in c.pointer.split("/") if p)
+        # A part escaping a path (``/~1classes``: ``/classes``) names it without its slashes.
+        if any(normalize(unescape(p).strip("/")) in named for p in c.pointer.split("/") if p)
     ]
     return found[0] if len(found) == 1 else None

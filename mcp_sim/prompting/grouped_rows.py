@@ -21,6 +21,7 @@ from typing import Any
 
 from mcp_sim.prompting.bucket_stats import field_values, metric
 from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.grouping_forms import as_text, pipeline_grouping, url_grouping
 
 _ITEM = re.compile(
     r"^\s*(?P<op>count_distinct|count|sum|avg|min|max)\s*\(\s*(?P<field>[\w.*]*)\s*\)"
@@ -54,6 +55,8 @@ class Grouping:
     items: tuple[Item, ...]
     table: str = ""
     """The collection the request names (``FROM Opportunity``), where it names one."""
+    text: bool = False
+    """The language answers every value as text (RediSearch's ``"players": "231"``)."""
 
 
 def requested_grouping(arguments: dict[str, Any]) -> Grouping | None:
@@ -71,6 +74,11 @@ def requested_grouping(arguments: dict[str, Any]) -> Grouping | None:
         found = _grouping(fields, items, selected.group("table"), whole=grouped is None)
         if found is not None:
             return found
+    other = url_grouping(arguments) or pipeline_grouping(arguments)
+    if other is not None:
+        fields, asked, table, text = other
+        read = tuple(Item(op, field, (name,)) for op, field, name in asked)
+        return Grouping(tuple(fields), read, table, text)
     named = {tuple(tokens(k)): v for k, v in arguments.items()}
     grouped_by = next((v for k, v in named.items() if "group" in k), None)
     selects = [v for k, v in named.items() if "group" not in k and isinstance(v, list | str)]
@@ -119,8 +127,10 @@ def grouped_rows(records: list[Any], grouping: Grouping) -> list[dict[str, Any]]
     rows = []
     for key in sorted(groups, key=lambda k: tuple((v is None, str(v)) for v in k)):
         row = {_last(f): v for f, v in zip(grouping.fields, key, strict=True)}
+        row = {k: as_text(v) for k, v in row.items()} if grouping.text else row
         for item in grouping.items:
             value = _value(item, groups[key])
+            value = as_text(value) if grouping.text else value
             row |= {name: value for name in item.names if name}
         rows.append(row)
     return rows

@@ -98,6 +98,12 @@ _COUNTED_RECORDS = re.compile(
     r"(?<!list )\b(?:of|over|across)\s+(?:all the|the|all|each|every)\s+([a-z][\w-]*)",
     re.IGNORECASE,
 )
+_BARE_COUNTED = re.compile(r"\b(?:over|across)\s+([a-z][\w-]*[^s\W]s)\b", re.IGNORECASE)
+"""Records a description counts in the plural without an article ("over pages with a
+label")."""
+_OWNED = re.compile(r"^\W*(?:an?|the)\s+[\w-]+'s\s+([a-z][\w-]*[^s\W]s)\b", re.IGNORECASE)
+"""The records a description opens on as one thing's, in the plural ("A hotel's arrivals in
+a month: count, ...", "An operator's stations, charge points, ...")."""
 _POSSESSIVE = re.compile(r"\b\w+'s\b")
 _COMPOUND = re.compile(r"[a-z0-9][A-Z]|\w[_-]\w")
 """A name of several words: camelCase, PascalCase, snake_case, kebab-case."""
@@ -196,9 +202,13 @@ def _named_values(tool: ToolSpec) -> list[Asked]:
 
 
 def counted(tool: ToolSpec) -> list[str]:
-    """The records a description counts ("of the boats", "over all warehouses")."""
+    """The records a description counts ("of the boats", "over all warehouses", "over
+    pages"), and those it opens on as one thing's ("A hotel's arrivals")."""
     first = tool.description.split(". ")[0]
-    return [m.group(1) for m in _COUNTED_RECORDS.finditer(first)]
+    found = [m.group(1) for m in _COUNTED_RECORDS.finditer(first)]
+    found += [m.group(1) for m in _BARE_COUNTED.finditer(first)]
+    owned = _OWNED.match(first)
+    return found + ([owned.group(1)] if owned is not None else [])
 
 
 def fits(phrase: tuple[str, ...], f: FieldStats) -> float:

@@ -50,8 +50,11 @@ _EXPRESSIONS = frozenset(["$filter", "$search", "filter", "q", "query", "search"
 """Parameters holding an expression of their own (OData's ``$filter=Price gt 20``)."""
 _SHAPING = frozenset(["select", "order", "limit", "offset", "columns", "on_conflict"])
 """PostgREST's parameters that shape the answer (``$``-prefixed ones do so in OData)."""
-_EMBEDDED = re.compile(r"(?:^|[,(])\s*(?:[\w-]+:)?(?P<name>[A-Za-z_][\w-]*)(?:![\w-]+)?\s*\(")
-"""A resource embedded by ``select`` (``customer:customers(*)``, ``items!inner(id)``)."""
+_EMBEDDED = re.compile(
+    r"(?:^|[,(])\s*(?:[\w-]+:)?(?P<name>[A-Za-z_][\w-]*)(?:![\w-]+)?\s*\((?!\s*\))"
+)
+"""A resource embedded by ``select`` (``customer:customers(*)``, ``items!inner(id)``); not an
+aggregate function, whose parentheses are empty (``count()``)."""
 _KEYED = re.compile(r"^(?P<name>[^()]+)\((?P<key>[^()]*)\)$")
 """A path segment naming one record by key in parentheses (OData's ``Products(5)``)."""
 

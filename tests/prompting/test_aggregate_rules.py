@@ -95,6 +95,15 @@ def test_records_holding_a_field_are_counted_beside_all() -> None:
     assert values["with_score"] == sum(1 for r in chosen if r["score"] is not None)
 
 
+def test_the_records_a_description_opens_on_or_counts_over_name_their_count() -> None:
+    rows = [{"site": f"S{i % 4}", "kind": ["desk", "room"][i % 2], "rate": i} for i in range(80)]
+    opened = _world({"rooms": rows}, "site_usage", "A site's spaces: count, rate, kinds.")
+    chosen = [r for r in rows if r["site"] == "S1"]
+    assert _summary(opened, {"site": "S1"})["spaces"] == len(chosen)
+    over = _world({"rooms": rows}, "summarize_kind", "One field over spaces of a site.")
+    assert _summary(over, {"site": "S1"})["spaces"] == len(chosen)
+
+
 def test_a_unit_with_no_members_counts_zero() -> None:
     divisions = [
         {"code": f"D{i}", "members": [{"name": f"P{i}", "grade": 3}] if i else [], "units": []}
