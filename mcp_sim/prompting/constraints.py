@@ -25,6 +25,7 @@ from mcp_sim.prompting.field_names import (
     names_collection,
     read_argument,
     side_of,
+    stem,
     tokens,
 )
 from mcp_sim.prompting.named_leaves import beside_named
@@ -197,20 +198,32 @@ def _contained(schema: FieldSchema, name: str, value: Any, how: ArgumentName) ->
     return Constraint(name, "contains", value, tuple(fields), 0.0)
 
 
+_TIMED_SHARE = 10
+"""A date field held by at least one sampled record in this many bounds a mixed collection."""
+
+
 def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
     """The fields of ``kind`` most records hold, but not identifiers (a numeric id, or a
     numbering no name says is one, is no measure a range bounds)."""
-    found = [
-        p
+    measures = [
+        (p, info)
         for p, info in schema.fields.items()
         if p != SELF
         and info.sorts_as == kind
-        and info.records * 2 >= schema.sampled
         and not (info.words and info.words[-1][-1] in ID_WORDS)
         and not numbering(info, schema.step)
     ]
+    found = [p for p, info in measures if info.records * 2 >= schema.sampled]
     # Records keyed by their time (a series' readings) are bounded by it, if by no other.
-    return found or ([SELF] if kind == "date" and schema.time_keyed else [])
+    if not found and kind == "date" and schema.time_keyed:
+        return [SELF]
+    if not found and kind == "date" and measures:
+        # A collection of several kinds of records (a git store's commits among its trees
+        # and blobs) is bounded in time on the kind that has a time: the dates held most.
+        most = max(info.records for _, info in measures)
+        if most * _TIMED_SHARE >= schema.sampled:
+            found = [p for p, info in measures if info.records == most]
+    return found
 
 
 def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
@@ -275,9 +288,11 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
         # Only fields whose values are of the bound's magnitude, not any that spans it.
         fields = [p for p in _by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
         if how.words:
-            # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
+            # Some of the name's words (``departure`` of ``departure_after``; ``created`` of
+            # ``created_after``, by its stem: ``creationTimestamp``) narrow it down.
+            wanted = {stem(w) for w in how.words}
             named = [
-                p for p in fields if set(how.words) & {w for s in schema.fields[p].words for w in s}
+                p for p in fields if wanted & {stem(w) for s in schema.fields[p].words for w in s}
             ]
             fields = named or fields
         # The fields whose values lie around the bound: :func:`_ranges` picks among them.

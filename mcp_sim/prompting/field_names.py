@@ -205,8 +205,11 @@ def read_argument(name: str) -> ArgumentName:
         # ``color_not_in``: none of a list.
         raw = (*raw[:-2], "not")
     marked = (("prefix", _PREFIX), ("contains", _CONTAINS), ("ne", _NEGATION), ("match", _MATCH))
+    bounds = _LOWER_BOUND | _UPPER_BOUND
     for op, marks in marked:
-        if raw[-1] in marks or raw[0] in marks:
+        # A last word that bounds outranks a first one that marks: ``starts_after`` bounds
+        # when a talk starts, it is no prefix of "after".
+        if raw[-1] in marks or (raw[0] in marks and not (len(raw) > 1 and raw[-1] in bounds)):
             rest = raw[:-1] if raw[-1] in marks else raw[1:]
             return ArgumentName(op, tuple(singular(w) for w in rest if w != "with"))
     if len(raw) > 1 and raw[:2] == ("as", "of"):

@@ -21,6 +21,7 @@ from typing import Any
 
 from mcp_sim.prompting.field_names import tokens
 from mcp_sim.prompting.record_fields import (
+    ANY,
     SELF,
     ZERO_DECADE,
     FieldInfo,
@@ -39,9 +40,23 @@ _OTHER_NUMBER = 0.25
 """Added when a bound's number and the field's differ in kind (``18.5`` on counts)."""
 
 
+_NUMBER_TEXT = re.compile(r"-?\d{1,15}(\.\d+)?")
+
+
+def written_number(value: Any) -> Any:
+    """A bound as the number it writes: a query's operands are text (``litres:<=442`` bounds
+    by ``442``, ``abv:>=12.5`` by ``12.5``), as a stored number written as text is compared
+    by its number; any other value as it is."""
+    if isinstance(value, str) and (found := _NUMBER_TEXT.fullmatch(value.strip())):
+        return float(value) if found[1] else int(value)
+    return value
+
+
 def range_distance(info: FieldInfo, value: Any) -> float | None:
-    """How far ``value`` (a bound) lies from the values ``info`` holds, in spans of them: 0
-    inside, more the farther outside; ``None`` when they cannot be compared."""
+    """How far ``value`` (a bound, maybe written as text) lies from the values ``info``
+    holds, in spans of them: 0 inside, more the farther outside; ``None`` when they cannot
+    be compared."""
+    value = written_number(value)
     number = magnitude(value)
     if number is None or info.low is None or info.high is None:
         return None
@@ -67,7 +82,7 @@ def of_magnitude(info: FieldInfo, value: Any) -> bool:
     third of them lie within a power of ten of it. A field whose values only span it (flags
     of 0 beside item numbers of 20000, under a map of coded attributes) is no field a range
     on years bounds. A bound of 0, and a field with no numbers seen, are not judged."""
-    number = magnitude(value)
+    number = magnitude(written_number(value))
     if number is None or not number or not info.decades:
         return True
     wanted = decade(number)
@@ -142,6 +157,10 @@ def by_prefix(schema: FieldSchema, value: Any, op: str, named: Iterable[str] = (
         return _free_text(schema, named)
     if any(p in counts for p in named):
         counts = {p: n for p, n in counts.items() if p in named}
+    elif any(ANY not in p.split("/") for p in counts):
+        # A prefix is typed from a record's own value (its name), not from the items of a
+        # list it holds: comments' bodies start with any word, and more distinct ones.
+        counts = {p: n for p, n in counts.items() if ANY not in p.split("/")}
     most = max(counts.values())
     return [p for p, n in counts.items() if n == most]
 
