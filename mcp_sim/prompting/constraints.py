@@ -138,6 +138,21 @@ def _by_name(
     return best, _same_side(schema, words, fields)
 
 
+def _own_first(schema: FieldSchema, fields: list[str], value: Any, op: str) -> list[str]:
+    """Of fields a name fits equally, the record's own that hold such a value (an item's
+    ``name``, not its supplier's): an argument about the object it holds would name it
+    (``supplier_name``); all of them when no own field holds it (``type`` of a record's
+    ``attributes`` where its own ``Type`` is another thing)."""
+    own = [p for p in fields if "/" not in p and p != SELF]
+    if not own or len(own) == len(fields):
+        return fields
+    if op in ("prefix", "contains"):
+        held = [p for p in by_prefix(schema, value, op, own) if p in own]
+    else:
+        held = [p for p in own if _holds(schema, [p], value)]
+    return held or fields
+
+
 def _same_side(schema: FieldSchema, words: tuple[str, ...], fields: list[str]) -> list[str]:
     """Of fields a name fits equally (``city`` of the sender and of the recipient), those on
     the end of a movement the name is on (``to_city``: the recipient's)."""
@@ -281,6 +296,8 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     ):
         return dated
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
+    if len(fields) > 1 and op in ("eq", "ne", "prefix", "contains"):
+        fields = _own_first(schema, fields, value, op)
     if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
         # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
         return Constraint(name, op, value, tuple(measured), NAME_FIT)

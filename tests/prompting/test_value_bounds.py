@@ -105,3 +105,27 @@ def test_a_last_word_that_bounds_outranks_a_first_that_marks_a_prefix() -> None:
     assert read_argument("ends_before").op == "max"
     assert read_argument("title_starts").op == "prefix"
     assert read_argument("starts_with").op == "prefix"
+
+
+def items() -> list[tuple[str, Any]]:
+    return [
+        (
+            str(i),
+            {
+                "name": f"{WORDS[i % 8]} saw {i}",
+                "supplier": {"name": f"{WORDS[(i + 3) % 8]} Supply"},
+                "attributes": {"type": "Item"},
+                "Type": ["tool", "part"][i % 2],
+            },
+        )
+        for i in range(60)
+    ]
+
+
+def test_a_name_fitting_own_and_held_fields_means_the_records_own() -> None:
+    schema = FieldSchema.of("/items", items())
+    # Both ``name`` fields start with "Onyx" somewhere: the item's own is meant.
+    assert fields_of(schema, {"name_prefix": "Onyx"})["name_prefix"] == ("name",)
+    # No own ``Type`` holds "Item": the held object's ``type`` does, and keeps the constraint.
+    assert "attributes/type" in fields_of(schema, {"type": "Item"})["type"]
+    assert fields_of(schema, {"type": "tool"})["type"] == ("Type",)
