@@ -250,6 +250,11 @@ def stem(word: str) -> str:
     return word
 
 
+_FUNCTION_WORDS = frozenset({"on", "at", "of", "in", "by", "for", "the", "a", "an"})
+"""Words that share no meaning between two names: a request's date ``on`` is not when a reel
+was ``filmedOn``; a name sharing only such a word with a field fits it no more than any."""
+
+
 def _core(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(w for w in words if w not in _IDS) or words
 
@@ -292,6 +297,7 @@ def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float
     if tuple(map(stem, arg)) == tuple(map(stem, last)):
         # ``arriving_until`` ↔ ``Arrival``: one word, as a verb and as a noun.
         return 0.7
-    if set(_core(arg)) & set(_core(last)) and (set(arg) <= set(whole) or set(last) <= set(arg)):
+    shared = set(_core(arg)) & set(_core(last)) - _FUNCTION_WORDS
+    if shared and (set(arg) <= set(whole) or set(last) <= set(arg)):
         return 0.6
     return 0.0
