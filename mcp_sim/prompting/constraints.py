@@ -25,7 +25,6 @@ from mcp_sim.prompting.field_names import (
     names_collection,
     read_argument,
     side_of,
-    stem,
     tokens,
 )
 from mcp_sim.prompting.named_leaves import beside_named
@@ -43,13 +42,14 @@ from mcp_sim.prompting.record_fields import (
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.truth_fields import TRUTH_OP, truth_fields, truth_of
 from mcp_sim.prompting.value_fields import (
-    ID_WORDS,
     LEAST_WORD,
     assign_ranges,
+    by_kind,
     by_prefix,
     containing,
-    numbering,
     of_magnitude,
+    own_first,
+    stem_named,
 )
 from mcp_sim.runtime.state_shape import normalize
 
@@ -138,21 +138,6 @@ def _by_name(
     return best, _same_side(schema, words, fields)
 
 
-def _own_first(schema: FieldSchema, fields: list[str], value: Any, op: str) -> list[str]:
-    """Of fields a name fits equally, the record's own that hold such a value (an item's
-    ``name``, not its supplier's): an argument about the object it holds would name it
-    (``supplier_name``); all of them when no own field holds it (``type`` of a record's
-    ``attributes`` where its own ``Type`` is another thing)."""
-    own = [p for p in fields if "/" not in p and p != SELF]
-    if not own or len(own) == len(fields):
-        return fields
-    if op in ("prefix", "contains"):
-        held = [p for p in by_prefix(schema, value, op, own) if p in own]
-    else:
-        held = [p for p in own if _holds(schema, [p], value)]
-    return held or fields
-
-
 def _same_side(schema: FieldSchema, words: tuple[str, ...], fields: list[str]) -> list[str]:
     """Of fields a name fits equally (``city`` of the sender and of the recipient), those on
     the end of a movement the name is on (``to_city``: the recipient's)."""
@@ -213,34 +198,6 @@ def _contained(schema: FieldSchema, name: str, value: Any, how: ArgumentName) ->
     return Constraint(name, "contains", value, tuple(fields), 0.0)
 
 
-_TIMED_SHARE = 10
-"""A date field held by at least one sampled record in this many bounds a mixed collection."""
-
-
-def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
-    """The fields of ``kind`` most records hold, but not identifiers (a numeric id, or a
-    numbering no name says is one, is no measure a range bounds)."""
-    measures = [
-        (p, info)
-        for p, info in schema.fields.items()
-        if p != SELF
-        and info.sorts_as == kind
-        and not (info.words and info.words[-1][-1] in ID_WORDS)
-        and not numbering(info, schema.step)
-    ]
-    found = [p for p, info in measures if info.records * 2 >= schema.sampled]
-    # Records keyed by their time (a series' readings) are bounded by it, if by no other.
-    if not found and kind == "date" and schema.time_keyed:
-        return [SELF]
-    if not found and kind == "date" and measures:
-        # A collection of several kinds of records (a git store's commits among its trees
-        # and blobs) is bounded in time on the kind that has a time: the dates held most.
-        most = max(info.records for _, info in measures)
-        if most * _TIMED_SHARE >= schema.sampled:
-            found = [p for p, info in measures if info.records == most]
-    return found
-
-
 def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     """A query's ``field:value``: the field's value, or a part of it (``from:lena@x.org`` of
     a sender written ``Lena Novak <lena@x.org>``) when the fields the name fits hold no such
@@ -296,22 +253,16 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     ):
         return dated
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
-    if len(fields) > 1 and op in ("eq", "ne", "prefix", "contains"):
-        fields = _own_first(schema, fields, value, op)
+    fields = own_first(schema, fields, value, op)
     if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
         # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
         return Constraint(name, op, value, tuple(measured), NAME_FIT)
     if not fields and op in ("min", "max"):
         # Only fields whose values are of the bound's magnitude, not any that spans it.
-        fields = [p for p in _by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
+        fields = [p for p in by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
         if how.words:
-            # Some of the name's words (``departure`` of ``departure_after``; ``created`` of
-            # ``created_after``, by its stem: ``creationTimestamp``) narrow it down.
-            wanted = {stem(w) for w in how.words}
-            named = [
-                p for p in fields if wanted & {stem(w) for s in schema.fields[p].words for w in s}
-            ]
-            fields = named or fields
+            # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
+            fields = stem_named(schema, fields, how.words) or fields
         # The fields whose values lie around the bound: :func:`_ranges` picks among them.
         return Constraint(name, op, value, tuple(fields), 0.0) if fields else None
     if op in ("eq", "ne") and fields and (beside := beside_named(schema, fields, value)):
