@@ -83,7 +83,10 @@ def of_magnitude(info: FieldInfo, value: Any) -> bool:
     third of them lie within a power of ten of it. A field whose values only span it (flags
     of 0 beside item numbers of 20000, under a map of coded attributes) is no field a range
     on years bounds. A bound of 0, and a field with no numbers seen, are not judged."""
-    number = magnitude(written_number(value))
+    # A bound written as text is not judged here: read as its number, it would rule out
+    # a field a lookup's key stands beside (a department's ``floor`` beside ``8``), and the
+    # call would be taken for that lookup.
+    number = magnitude(value)
     if number is None or not number or not info.decades:
         return True
     wanted = decade(number)
