@@ -42,13 +42,14 @@ from mcp_sim.prompting.record_fields import (
 from mcp_sim.prompting.scalar_arguments import scalar_arguments
 from mcp_sim.prompting.truth_fields import TRUTH_OP, truth_fields, truth_of
 from mcp_sim.prompting.value_fields import (
-    ID_WORDS,
     LEAST_WORD,
     assign_ranges,
+    by_kind,
     by_prefix,
     containing,
-    numbering,
     of_magnitude,
+    own_first,
+    stem_named,
 )
 from mcp_sim.runtime.state_shape import normalize
 
@@ -197,22 +198,6 @@ def _contained(schema: FieldSchema, name: str, value: Any, how: ArgumentName) ->
     return Constraint(name, "contains", value, tuple(fields), 0.0)
 
 
-def _by_kind(schema: FieldSchema, kind: str) -> list[str]:
-    """The fields of ``kind`` most records hold, but not identifiers (a numeric id, or a
-    numbering no name says is one, is no measure a range bounds)."""
-    found = [
-        p
-        for p, info in schema.fields.items()
-        if p != SELF
-        and info.sorts_as == kind
-        and info.records * 2 >= schema.sampled
-        and not (info.words and info.words[-1][-1] in ID_WORDS)
-        and not numbering(info, schema.step)
-    ]
-    # Records keyed by their time (a series' readings) are bounded by it, if by no other.
-    return found or ([SELF] if kind == "date" and schema.time_keyed else [])
-
-
 def _matched(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Constraint | None:
     """A query's ``field:value``: the field's value, or a part of it (``from:lena@x.org`` of
     a sender written ``Lena Novak <lena@x.org>``) when the fields the name fits hold no such
@@ -268,18 +253,16 @@ def _read(schema: FieldSchema, name: str, value: Any, how: ArgumentName) -> Cons
     ):
         return dated
     fit, fields = _by_name(schema, how.words, op, kind) if how.words else (0.0, [])
+    fields = own_first(schema, fields, value, op)
     if not fields and op in ("min", "max") and (measured := of_unit(schema, name)):
         # ``min_power_kw`` bounds the fields of power (any of them), whatever their names.
         return Constraint(name, op, value, tuple(measured), NAME_FIT)
     if not fields and op in ("min", "max"):
         # Only fields whose values are of the bound's magnitude, not any that spans it.
-        fields = [p for p in _by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
+        fields = [p for p in by_kind(schema, kind) if of_magnitude(schema.fields[p], value)]
         if how.words:
             # Some of the name's words (``departure`` of ``departure_after``) narrow it down.
-            named = [
-                p for p in fields if set(how.words) & {w for s in schema.fields[p].words for w in s}
-            ]
-            fields = named or fields
+            fields = stem_named(schema, fields, how.words) or fields
         # The fields whose values lie around the bound: :func:`_ranges` picks among them.
         return Constraint(name, op, value, tuple(fields), 0.0) if fields else None
     if op in ("eq", "ne") and fields and (beside := beside_named(schema, fields, value)):

@@ -205,8 +205,11 @@ def read_argument(name: str) -> ArgumentName:
         # ``color_not_in``: none of a list.
         raw = (*raw[:-2], "not")
     marked = (("prefix", _PREFIX), ("contains", _CONTAINS), ("ne", _NEGATION), ("match", _MATCH))
+    bounds = _LOWER_BOUND | _UPPER_BOUND
     for op, marks in marked:
-        if raw[-1] in marks or raw[0] in marks:
+        # A last word that bounds outranks a first one that marks: ``starts_after`` bounds
+        # when a talk starts, it is no prefix of "after".
+        if raw[-1] in marks or (raw[0] in marks and not (len(raw) > 1 and raw[-1] in bounds)):
             rest = raw[:-1] if raw[-1] in marks else raw[1:]
             return ArgumentName(op, tuple(singular(w) for w in rest if w != "with"))
     if len(raw) > 1 and raw[:2] == ("as", "of"):
@@ -245,6 +248,11 @@ def stem(word: str) -> str:
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
         return word[:-1]
     return word
+
+
+_FUNCTION_WORDS = frozenset({"on", "at", "of", "in", "by", "for", "the", "a", "an"})
+"""Words that share no meaning between two names: a request's date ``on`` is not when a reel
+was ``filmedOn``; a name sharing only such a word with a field fits it no more than any."""
 
 
 def _core(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -289,6 +297,7 @@ def name_score(arg: tuple[str, ...], path: tuple[tuple[str, ...], ...]) -> float
     if tuple(map(stem, arg)) == tuple(map(stem, last)):
         # ``arriving_until`` ↔ ``Arrival``: one word, as a verb and as a noun.
         return 0.7
-    if set(_core(arg)) & set(_core(last)) and (set(arg) <= set(whole) or set(last) <= set(arg)):
+    shared = set(_core(arg)) & set(_core(last)) - _FUNCTION_WORDS
+    if shared and (set(arg) <= set(whole) or set(last) <= set(arg)):
         return 0.6
     return 0.0

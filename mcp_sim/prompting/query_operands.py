@@ -82,8 +82,10 @@ _OPERAND = re.compile(
     rf"(?<![\w.\-/:])(?P<neg>-|!)?(?P<field>{_FIELD})"
     rf"(?:(?P<colon>:(?!//)(?:[<>]=?)?)|\s*(?P<op>==|!=|=~|!~|>=|<=|=|>|<|~)\s*"
     rf"|\s+(?P<word>eq|ne|gt|ge|lt|le)\s+)"
-    rf"(?P<value>{_VALUE})"
+    rf"(?P<value>{_VALUE})(?P<star>(?<=[\"'])\*)?"
 )
+"""An operand: a field, how it is compared, and its value; a quoted value followed by ``*``
+(``label:"Onyx "*``) is a prefix with its spaces, as a bare ``ana*`` is one without."""
 _TERM = re.compile(rf"(?P<neg>(?<![\w.])-)?(?P<value>{_VALUE})")
 _TYPED = re.compile(r"^(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')(?:\^\^\S+|@[A-Za-z-]+)$")
 """A literal with a datatype or a language tag (``"2020-01-01"^^xsd:dateTime``)."""
@@ -231,7 +233,9 @@ def _operand(match: re.Match[str], negated: bool) -> Operand | None:
     field, value = _field(match["field"]), _literal(match["value"])
     if value == "\x00":
         return None
-    if op in ("match", "eq") and len(value) > 1 and value.endswith("*") and "*" not in value[:-1]:
+    if op in ("match", "eq") and match["star"] and value:
+        op = "prefix"  # ``label:"Onyx "*``: a quoted prefix
+    elif op in ("match", "eq") and len(value) > 1 and value.endswith("*") and "*" not in value[:-1]:
         op, value = "prefix", value[:-1]  # ``name:ana*``: a wildcard after a prefix
     if op == "regex":
         return regex_operand(field, value, negated)

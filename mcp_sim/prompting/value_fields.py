@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any
 
-from mcp_sim.prompting.field_names import tokens
+from mcp_sim.prompting.field_names import stem, tokens
 from mcp_sim.prompting.record_fields import (
+    ANY,
     SELF,
     ZERO_DECADE,
     FieldInfo,
@@ -28,6 +29,7 @@ from mcp_sim.prompting.record_fields import (
     decade,
     magnitude,
 )
+from mcp_sim.runtime.state_shape import normalize
 
 ID_WORDS = frozenset({"id", "ids", "key", "uuid", "guid"})
 """Last words of identifiers' names: an id is neither a measure nor a title."""
@@ -39,9 +41,23 @@ _OTHER_NUMBER = 0.25
 """Added when a bound's number and the field's differ in kind (``18.5`` on counts)."""
 
 
+_NUMBER_TEXT = re.compile(r"-?\d{1,15}(\.\d+)?")
+
+
+def written_number(value: Any) -> Any:
+    """A bound as the number it writes: a query's operands are text (``litres:<=442`` bounds
+    by ``442``, ``abv:>=12.5`` by ``12.5``), as a stored number written as text is compared
+    by its number; any other value as it is."""
+    if isinstance(value, str) and (found := _NUMBER_TEXT.fullmatch(value.strip())):
+        return float(value) if found[1] else int(value)
+    return value
+
+
 def range_distance(info: FieldInfo, value: Any) -> float | None:
-    """How far ``value`` (a bound) lies from the values ``info`` holds, in spans of them: 0
-    inside, more the farther outside; ``None`` when they cannot be compared."""
+    """How far ``value`` (a bound, maybe written as text) lies from the values ``info``
+    holds, in spans of them: 0 inside, more the farther outside; ``None`` when they cannot
+    be compared."""
+    value = written_number(value)
     number = magnitude(value)
     if number is None or info.low is None or info.high is None:
         return None
@@ -67,6 +83,9 @@ def of_magnitude(info: FieldInfo, value: Any) -> bool:
     third of them lie within a power of ten of it. A field whose values only span it (flags
     of 0 beside item numbers of 20000, under a map of coded attributes) is no field a range
     on years bounds. A bound of 0, and a field with no numbers seen, are not judged."""
+    # A bound written as text is not judged here: read as its number, it would rule out
+    # a field a lookup's key stands beside (a department's ``floor`` beside ``8``), and the
+    # call would be taken for that lookup.
     number = magnitude(value)
     if number is None or not number or not info.decades:
         return True
@@ -142,6 +161,10 @@ def by_prefix(schema: FieldSchema, value: Any, op: str, named: Iterable[str] = (
         return _free_text(schema, named)
     if any(p in counts for p in named):
         counts = {p: n for p, n in counts.items() if p in named}
+    elif any(ANY not in p.split("/") for p in counts):
+        # A prefix is typed from a record's own value (its name), not from the items of a
+        # list it holds: comments' bodies start with any word, and more distinct ones.
+        counts = {p: n for p, n in counts.items() if ANY not in p.split("/")}
     most = max(counts.values())
     return [p for p, n in counts.items() if n == most]
 
@@ -249,3 +272,56 @@ def _free_text(schema: FieldSchema, named: list[str]) -> list[str]:
     ]
     mine = [p for p in free if p in named]
     return mine or (free if len(free) == 1 else [])
+
+
+_TIMED_SHARE = 10
+"""A date field held by at least one sampled record in this many bounds a mixed collection."""
+
+
+def by_kind(schema: FieldSchema, kind: str) -> list[str]:
+    """The fields of ``kind`` most records hold, but not identifiers (a numeric id, or a
+    numbering no name says is one, is no measure a range bounds)."""
+    measures = [
+        (p, info)
+        for p, info in schema.fields.items()
+        if p != SELF
+        and info.sorts_as == kind
+        and not (info.words and info.words[-1][-1] in ID_WORDS)
+        and not numbering(info, schema.step)
+    ]
+    found = [p for p, info in measures if info.records * 2 >= schema.sampled]
+    # Records keyed by their time (a series' readings) are bounded by it, if by no other.
+    if not found and kind == "date" and schema.time_keyed:
+        return [SELF]
+    if not found and kind == "date" and measures:
+        # A collection of several kinds of records (a git store's commits among its trees
+        # and blobs) is bounded in time on the kind that has a time: the dates held most.
+        most = max(info.records for _, info in measures)
+        if most * _TIMED_SHARE >= schema.sampled:
+            found = [p for p, info in measures if info.records == most]
+    return found
+
+
+def stem_named(schema: FieldSchema, fields: list[str], words: tuple[str, ...]) -> list[str]:
+    """Of ``fields``, those a word of the name shares a stem with (``created`` of
+    ``created_after`` and ``metadata/creationTimestamp``, not ``status/startTime``)."""
+    wanted = {stem(w) for w in words}
+    return [p for p in fields if wanted & {stem(w) for s in schema.fields[p].words for w in s}]
+
+
+def own_first(schema: FieldSchema, fields: list[str], value: Any, op: str) -> list[str]:
+    """Of fields a name fits equally, the record's own that hold such a value (an item's
+    ``name``, not its supplier's): an argument about the object it holds would name it
+    (``supplier_name``); all of them when no own field holds it (``type`` of a record's
+    ``attributes`` where its own ``Type`` is another thing), or for a bound."""
+    own = [p for p in fields if "/" not in p]  # the record's key (``SELF``) is its own too
+    if len(fields) < 2 or not own or len(own) == len(fields):
+        return fields
+    if op in ("prefix", "contains"):
+        held = [p for p in by_prefix(schema, value, op, own) if p in own]
+    elif op in ("eq", "ne"):
+        wanted = {normalize(v) for v in (value if isinstance(value, list) else [value])}
+        held = [p for p in own if schema.fields[p].distinct & wanted]
+    else:
+        held = []
+    return held or fields

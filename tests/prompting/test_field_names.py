@@ -31,3 +31,10 @@ def test_a_page_size_and_a_query_match_read_as_what_they_are() -> None:
         "match",
         ("from",),
     )
+
+
+def test_a_name_sharing_only_a_function_word_fits_no_field() -> None:
+    # A request's date ``on`` is not when a reel was ``filmedOn``.
+    assert name_score(("filmed", "on"), (("on",),)) == 0.0
+    assert name_score(("booked", "on"), (("booked", "on"),)) == 1.0
+    assert name_score(("pickup", "city"), (("city",),)) > 0

@@ -140,3 +140,16 @@ def test_values_joined_by_commas_are_any_of_them() -> None:
         Operand("from", "match", "Smith, John"),
         Operand("is", "match", "open"),
     ]
+
+
+def test_a_quoted_value_followed_by_a_star_is_a_prefix() -> None:
+    found = query_operands('label:"Onyx "* grape:pinot litres:<=442')
+    assert found == [
+        Operand("label", "prefix", "Onyx"),
+        Operand("grape", "match", "pinot"),
+        Operand("litres", "max", "442"),
+    ]
+    assert query_operands('title:"Onyx Vale" b:c') == [
+        Operand("title", "match", "Onyx Vale"),
+        Operand("b", "match", "c"),
+    ]
