@@ -303,20 +303,28 @@ class StateView:
         # Opaque field keys are labelled once, after the records using them.
         sides = sides_of(self.index, (p.pointer for p in picks))
         labels_room = min(LABELS_ROOM, room // 10) if sides else 0
-        rest = records_section(
-            state,
-            picks,
-            grounding.searches,
-            room - labels_room,
-            grounding.summary,
-            names,
-            grounding.join,
-            _stored(grounding.overlay),
-            MentionNames(grounding.overlay),
-        )
-        labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
-        rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
-        return "\n\n".join(part for part in (folded, rest, relabelled) if part)
+        stored, mentions = _stored(grounding.overlay), MentionNames(grounding.overlay)
+
+        def shown(within: int) -> str:
+            rest = records_section(
+                state,
+                picks,
+                grounding.searches,
+                within - labels_room,
+                grounding.summary,
+                names,
+                grounding.join,
+                stored,
+                mentions,
+            )
+            labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
+            return "\n".join([rest, *filter(None, labels)]) if rest else rest
+
+        # Where the call's values sit, beside the records or in room they make for it.
+        known = [p for p in picked or () if p not in grounding.picks]
+        places = grounding.places
+        rest, found = places.beside(shown, state, room, known) if places else (shown(room), "")
+        return "\n\n".join(part for part in (folded, rest, found, relabelled) if part)
 
 
 def _relabelled(
