@@ -21,6 +21,7 @@ reader found.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,8 @@ HEADING = (
     "rarest value first, then the records its ids lead to; JSON pointer: object):"
 )
 _ID_CHARS = 80
+_TIME = re.compile(r"\d{4}-\d\d-\d\d")
+"""A date or a time: many records share one, and it names none of them."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ class Neighbourhoods:
                     continue
                 shown_any = False
                 for place in group:
-                    block = self._place(state, place, room - len(head) - 1, seen)
+                    block = self._place(state, place, value, room - len(head) - 1, seen)
                     if not block:
                         left += 1
                         continue
@@ -157,7 +160,7 @@ class Neighbourhoods:
             lines.append(f"({left} more place{'s' * (left > 1)} not shown for room)")
         return "\n".join([HEADING, *lines])
 
-    def _place(self, state: Any, place: Place, room: int, seen: set[str]) -> list[str]:
+    def _place(self, state: Any, place: Place, value: str, room: int, seen: set[str]) -> list[str]:
         """The lines of one place: its neighbourhood, then the records its ids lead to."""
         pointer, around = neighbourhood(state, place)
         if around is None or pointer in seen:
@@ -169,9 +172,9 @@ class Neighbourhoods:
         seen.add(pointer)
         lines = [line]
         room -= len(line) + 1
-        for value, target in self._hops(around, place.record, seen):
+        for label, target in self._hops(around, place.record, value, seen):
             record = resolve(state, target)
-            lead = f"  leads by {_quoted(value)} to:"
+            lead = f"  leads by {_quoted(label)} to:"
             hop = record_line(target, record, set(), room - len(lead) - 1, focused=True)
             if record is None or hop is None:
                 continue
@@ -180,11 +183,12 @@ class Neighbourhoods:
             room -= len(lead) + len(hop) + 2
         return lines
 
-    def _hops(self, around: Any, record: str, seen: set[str]) -> list[tuple[str, str]]:
+    def _hops(self, around: Any, record: str, value: str, seen: set[str]) -> list[tuple[str, str]]:
         """The records one hop from ``around`` (inside ``record``): those holding or keyed
         by its identifier-like values, which few records hold."""
         hops: list[tuple[str, str]] = []
-        for label in _identifiers(around):
+        # Its own value leads to the other places above; a time names no record.
+        for label in (i for i in _identifiers(around) if i != value and not _TIME.match(i)):
             targets = [p.record for p in places_of(self.overlay, label, HOP_MOST + 1)]
             others = [t for t in targets if not _overlaps(t, record) and not _covered(t, seen)]
             if others and len(targets) <= HOP_MOST + 1:
