@@ -303,20 +303,12 @@ class StateView:
         # Opaque field keys are labelled once, after the records using them.
         sides = sides_of(self.index, (p.pointer for p in picks))
         labels_room = min(LABELS_ROOM, room // 10) if sides else 0
-        stored, mentions = _stored(grounding.overlay), MentionNames(grounding.overlay)
+        after = (grounding.summary, names, grounding.join, _stored(grounding.overlay))
+        mentions = MentionNames(grounding.overlay)
 
         def shown(within: int) -> str:
-            rest = records_section(
-                state,
-                picks,
-                grounding.searches,
-                within - labels_room,
-                grounding.summary,
-                names,
-                grounding.join,
-                stored,
-                mentions,
-            )
+            left = within - labels_room
+            rest = records_section(state, picks, grounding.searches, left, *after, mentions)
             labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
             return "\n".join([rest, *filter(None, labels)]) if rest else rest
 
