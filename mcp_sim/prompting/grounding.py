@@ -60,6 +60,7 @@ from mcp_sim.prompting.tree_paths import descend, enclosing
 from mcp_sim.prompting.two_hop import MOST_STARTS, two_hop_rows
 from mcp_sim.prompting.typed_ids import joined_ids
 from mcp_sim.prompting.value_matches import MAX_MATCHED, value_matches
+from mcp_sim.prompting.value_neighbourhoods import Neighbourhoods
 from mcp_sim.prompting.write_targets import newest_records
 from mcp_sim.runtime.state_index import StateOverlay
 from mcp_sim.runtime.state_paths import resolve
@@ -134,6 +135,11 @@ class Grounding(EventGrounding):
         """The entries under a tree entry an argument names by path, each with its path."""
         self.resolved: set[str] = set()
         """Parts of the call's paths that led to an entry: they name nothing on their own."""
+        self.values: list[str] = []
+        """The call's values some record holds (see :func:`call_values`)."""
+        self.places: Neighbourhoods | None = None
+        """Where the call's rare values sit, for a view no reader's picks make (see
+        :mod:`mcp_sim.prompting.value_neighbourhoods`)."""
 
     def _pick(
         self, pointer: str, reason: str, inner: str = "", matched: int = 0, complete: bool = False
@@ -241,7 +247,8 @@ class Grounding(EventGrounding):
         if tool is not None and tool.grounding is not None:
             return []
         texts = [v for n, v in arguments.items() if isinstance(v, str) and n not in bounds]
-        return evident_records(self.overlay, tool, call_values(self.overlay, labels, texts))
+        self.values = call_values(self.overlay, labels, texts)
+        return evident_records(self.overlay, tool, self.values)
 
     def _show(self, evident: list[Evident]) -> None:
         """Picks the evident records, focused on where the call's values sit in them,
@@ -367,6 +374,10 @@ def ground(
     ]
     for pointer in answer_itself(tool, grounding.searches, evident):
         grounding.picks[pointer].evident = False
+    searched = (
+        bool(grounding.searches) or grounding.join is not None or grounding.summary is not None
+    )
+    grounding.places = Neighbourhoods.of(overlay, grounding.values, grounding.picks, searched)
     return grounding
 
 

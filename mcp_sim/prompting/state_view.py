@@ -306,21 +306,20 @@ class StateView:
         # Opaque field keys are labelled once, after the records using them.
         sides = sides_of(self.index, (p.pointer for p in picks))
         labels_room = min(LABELS_ROOM, room // 10) if sides else 0
-        rest = records_section(
-            state,
-            picks,
-            grounding.searches,
-            room - labels_room,
-            grounding.summary,
-            names,
-            grounding.join,
-            _stored(grounding.overlay),
-            MentionNames(grounding.overlay),
-            known,
-        )
-        labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
-        rest = "\n".join([rest, *filter(None, labels)]) if rest else rest
-        return "\n\n".join(part for part in (folded, rest, relabelled) if part)
+        after = (grounding.summary, names, grounding.join, _stored(grounding.overlay))
+        mentions = MentionNames(grounding.overlay)
+
+        def shown(within: int) -> str:
+            left = within - labels_room
+            rest = records_section(state, picks, grounding.searches, left, *after, mentions, known)
+            labels = [labels_line(s, rest, labels_room // len(sides)) for s in sides]
+            return "\n".join([rest, *filter(None, labels)]) if rest else rest
+
+        # Where the call's values sit, beside the records or in room they make for it.
+        earlier = [p for p in picked or () if p not in grounding.picks]
+        places = grounding.places
+        rest, found = places.beside(shown, state, room, earlier) if places else (shown(room), "")
+        return "\n\n".join(part for part in (folded, rest, found, relabelled) if part)
 
 
 def _relabelled(
