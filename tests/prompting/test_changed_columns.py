@@ -15,7 +15,7 @@ def constraint(op: str, value: Any) -> Constraint:
     return Constraint("status", op, value, ("status",), 1.0)
 
 
-VALUES = [
+VALUES: list[tuple[str, list[Any]]] = [
     ("/r/0", ["Open"]),
     ("/r/1", ["open "]),
     ("/r/2", ["closed"]),

@@ -98,7 +98,12 @@ def test_prose_is_no_markup() -> None:
 def test_a_text_is_parsed_once_while_its_names_stay_the_same(monkeypatch: MonkeyPatch) -> None:
     parsed: list[str] = []
     feed = markup_text._Renderer.feed
-    monkeypatch.setattr(markup_text._Renderer, "feed", lambda s, t: parsed.append(t) or feed(s, t))
+
+    def counted(parser: markup_text._Renderer, text: str) -> None:
+        parsed.append(text)
+        feed(parser, text)
+
+    monkeypatch.setattr(markup_text._Renderer, "feed", counted)
     page = PAGE + "<p>parsed once</p>"
     first = rendered(page, _names)
     first[MARKUP_NOTE]["rows"]["Severity"] = "changed by its caller"
