@@ -26,21 +26,19 @@ Changed = list[tuple[str, str, Any]]
 :attr:`StateOverlay.changed`."""
 
 
-def kept(overlay: StateOverlay, state: Any, what: tuple[str, ...]) -> Any | None:
-    """What was read as ``what`` in this state version, for the very object ``state``."""
+def _kept(overlay: StateOverlay, state: Any, what: tuple[str, ...]) -> Any | None:
     memo: dict[tuple[str, ...], tuple[Any, Any]] = overlay.derived.setdefault(_KEPT, {})
     found = memo.get(what)
     return found[1] if found is not None and found[0] is state else None
 
 
-def keep(overlay: StateOverlay, state: Any, what: tuple[str, ...], value: Any) -> None:
-    """Keep ``value``, read as ``what`` from ``state``, for the rest of this state version."""
+def _keep(overlay: StateOverlay, state: Any, what: tuple[str, ...], value: Any) -> None:
     overlay.derived.setdefault(_KEPT, {})[what] = (state, value)
 
 
 def changed_records(overlay: StateOverlay, state: Any, collection: str) -> Changed:
     """The records of ``collection`` (a pointer) the session changed, as ``state`` has them."""
-    found: Changed | None = kept(overlay, state, ("records", collection))
+    found: Changed | None = _kept(overlay, state, ("records", collection))
     if found is not None:
         return found
     held = holding(overlay, collection)
@@ -49,7 +47,7 @@ def changed_records(overlay: StateOverlay, state: Any, collection: str) -> Chang
         for pointer, facts in overlay.changed.items()
         if facts is not None and held(pointer)
     ]
-    keep(overlay, state, ("records", collection), records)
+    _keep(overlay, state, ("records", collection), records)
     return records
 
 
@@ -57,13 +55,13 @@ def changed_values(
     overlay: StateOverlay, state: Any, collection: str, path: str
 ) -> list[tuple[str, list[Any]]]:
     """``(pointer, values at path)`` of each of :func:`changed_records`."""
-    found: list[tuple[str, list[Any]]] | None = kept(overlay, state, ("values", collection, path))
+    found: list[tuple[str, list[Any]]] | None = _kept(overlay, state, ("values", collection, path))
     if found is not None:
         return found
     records = changed_records(overlay, state, collection)
     read = _values_read(overlay, path)
     values = [(pointer, _held(read, key, record, path)) for pointer, key, record in records]
-    keep(overlay, state, ("values", collection, path), values)
+    _keep(overlay, state, ("values", collection, path), values)
     return values
 
 
@@ -71,12 +69,12 @@ def changed_terms(
     overlay: StateOverlay, state: Any, collection: str
 ) -> list[tuple[str, frozenset[str]]]:
     """``(pointer, the words of its text)`` of each of :func:`changed_records`."""
-    found: list[tuple[str, frozenset[str]]] | None = kept(overlay, state, ("terms", collection))
+    found: list[tuple[str, frozenset[str]]] | None = _kept(overlay, state, ("terms", collection))
     if found is not None:
         return found
     records = changed_records(overlay, state, collection)
     terms = [(pointer, record_terms(record)) for pointer, _, record in records]
-    keep(overlay, state, ("terms", collection), terms)
+    _keep(overlay, state, ("terms", collection), terms)
     return terms
 
 

@@ -17,8 +17,7 @@ from typing import Any
 
 from jsonpointer import unescape
 
-from mcp_sim.prompting.changed_columns import changed_column
-from mcp_sim.prompting.changed_records import changed_terms
+from mcp_sim.prompting.changed_records import changed_terms, changed_values
 from mcp_sim.prompting.constraints import Constraint, Reading
 from mcp_sim.prompting.field_names import names_collection, read_argument, tokens
 from mcp_sim.prompting.field_tables import (
@@ -275,8 +274,10 @@ class FieldSearch:
         test = value_test(constraint)
         for path in constraint.fields:
             hits |= self.base_hits(collection, path, constraint, test) - changed.keys()
-            column = changed_column(self.overlay, self.state, collection.pointer, path)
-            hits |= column.meeting(constraint, test)
+            now = changed_values(self.overlay, self.state, collection.pointer, path)
+            for pointer, values in now:
+                if any(test(v) for v in values):
+                    hits.add(pointer)
         return hits
 
     def base_hits(
