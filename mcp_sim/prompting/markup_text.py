@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html.parser import HTMLParser
 from typing import Any
 
@@ -101,6 +102,15 @@ Names = Callable[[str], str | None]
 def is_markup(text: str) -> bool:
     """Whether ``text`` is a document in markup: mostly tags (HTML, XHTML), or holding a
     Markdown table."""
+    if len(text) < LEAST_MARKUP:
+        return False
+    return _is_markup(text)
+
+
+@lru_cache(maxsize=16384)
+def _is_markup(text: str) -> bool:
+    """:func:`is_markup` of a text long enough, read once per text: a summary over a thousand
+    pages asks it of every body on every call."""
     if len(text) < LEAST_MARKUP or ("<" not in text and "|" not in text):
         return False
     tags = _TAG.findall(text)
@@ -114,8 +124,41 @@ def rendered(text: str, names: Names | None = None) -> dict[str, Any]:
     :data:`MARKUP_NOTE`, its key/value rows as an object (a mention by the name of the record
     holding its id, else the id), the rest of its text, and the names of the ids it
     mentions."""
+    kept = _renderings.get(text)
+    if kept is None or any(_name(names, value) != name for value, name in kept[0]):
+        kept = _rendering(text, names)
+        if len(_renderings) >= MOST_RENDERINGS:
+            _renderings.pop(next(iter(_renderings)))
+        _renderings[text] = kept
+    # A copy: the caller's to change.
+    return {MARKUP_NOTE: {k: dict(v) if isinstance(v, dict) else v for k, v in kept[1].items()}}
+
+
+MOST_RENDERINGS = 4096
+"""Texts whose rendering is kept (a wiki's pages shown call after call)."""
+Asked = tuple[tuple[str, str | None], ...]
+"""The ids a rendering asked the names of, in order, and the names it was told."""
+_renderings: dict[str, tuple[Asked, dict[str, Any]]] = {}
+"""Each text's last rendering, with the names it was made with: parsing a page's XHTML takes
+milliseconds, and a page is shown on call after call. Which ids a text asks the names of
+depends on the text alone; the names may change (a user renamed), and a rendering made with
+other names than the current ones is made again."""
+
+
+def _name(names: Names | None, value: str) -> str | None:
+    return names(value) if names is not None else None
+
+
+def _rendering(text: str, names: Names | None) -> tuple[Asked, dict[str, Any]]:
+    """``text`` rendered (see :func:`rendered`), and the names it asked for."""
+    asked: list[tuple[str, str | None]] = []
+
+    def noted(value: str) -> str | None:
+        asked.append((value, _name(names, value)))
+        return asked[-1][1]
+
     if _TAG.search(text):
-        parser = _Renderer(names, rows_apart=True)
+        parser = _Renderer(noted, rows_apart=True)
         parser.feed(text)
         parser.close()
         rest = parser.result()
@@ -124,7 +167,7 @@ def rendered(text: str, names: Names | None = None) -> dict[str, Any]:
         rows, rest = _markdown(text)
         mentions = {}
     shown: dict[str, Any] = {"rows": rows, "text": rest, "mentions": mentions}
-    return {MARKUP_NOTE: {k: v for k, v in shown.items() if v}}
+    return tuple(asked), {k: v for k, v in shown.items() if v}
 
 
 def markup_fields(text: str, names: Names | None = None) -> dict[str, str]:

@@ -28,7 +28,8 @@ from typing import Any
 from jsonpointer import escape, unescape
 
 from mcp_sim.prompting.grounding import Pick
-from mcp_sim.runtime.state_keys import key_patterns, split_key
+from mcp_sim.runtime.keyed_parts import store_reading
+from mcp_sim.runtime.state_keys import split_key
 from mcp_sim.runtime.state_paths import resolve
 
 MOST_SCORED = 12
@@ -44,9 +45,9 @@ class _Keyspace:
 
     def __init__(self, value: dict[str, Any]) -> None:
         self.value = value
-        patterns = key_patterns(value) or []
+        self.reading = store_reading(value)
+        patterns = self.reading.patterns
         self.separator = patterns[0].prefix[-1] if patterns else ""
-        self._scored: list[tuple[str, dict[str, Any] | list[Any]]] | None = None
 
     def main(self, key: str) -> tuple[str, str] | None:
         """``(kind, id)`` of ``key`` when it is a record's main key (no part after its id)."""
@@ -60,15 +61,18 @@ class _Keyspace:
 
     def parts(self, prefix: str, ident: str) -> list[str]:
         """The keys of the record's parts, in key order."""
-        start = f"{prefix}{ident}{self.separator}"
-        return [k for k in self.value if k.startswith(start)]
+        return self.reading.below(f"{prefix}{ident}{self.separator}")
 
     @property
     def scored(self) -> list[tuple[str, dict[str, Any] | list[Any]]]:
-        """The keys holding sorted sets: many members, each a number."""
-        if self._scored is None:
-            self._scored = [(k, v) for k, v in self.value.items() if _sorted_set(v)]
-        return self._scored
+        """The keys holding sorted sets: many members, each a number (read once per store
+        object, beside the store's other readings)."""
+        found: list[tuple[str, dict[str, Any] | list[Any]]] | None
+        found = self.reading.derived.get("sorted sets")
+        if found is None:
+            found = [(k, v) for k, v in self.value.items() if _sorted_set(v)]
+            self.reading.derived["sorted sets"] = found
+        return found
 
     def scores(self, ident: str) -> Iterator[str]:
         """The relative pointers of ``ident``'s entries in the sorted sets."""

@@ -14,7 +14,8 @@ where it is stored (``/boat:BT-7``); the part patterns stay collections of their
 call naming a part's key reads.
 
 A read costs one pass over the store's keys; it is remembered for the object as it is (the
-same object, as many keys), so that a store read per call is read once per change.
+same object, as many keys; :class:`StoreReading`, which the views showing a record's other
+keys read too), so that a store read per call is read once per change.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mcp_sim.runtime.state_keys import SEPARATORS, KeyPattern, part_name, pattern_records, split_key
+from mcp_sim.runtime.state_keys import (
+    SEPARATORS,
+    KeyPattern,
+    key_patterns,
+    part_name,
+    pattern_records,
+    split_key,
+)
 
 _PART = re.compile(r"^[A-Za-z_][\w-]{0,63}$")
 """A part's name: a word (``specs``, ``line-items``), not an id."""
@@ -31,7 +39,54 @@ _NAME = re.compile(r"^[A-Za-z_][\w -]{0,63}$")
 _LEAST_MEMBERS = 4
 _SAMPLE = 16
 _KEPT = 8
-_read: dict[tuple[int, KeyPattern], tuple[dict[str, Any], int, dict[str, Any]]] = {}
+
+
+class StoreReading:
+    """What is read of one flat store object as it is (the same object, as many keys), once
+    for every call that reads it: its key patterns, the keys below each prefix, each
+    pattern's records read whole, and what views derive from them (``derived``)."""
+
+    def __init__(self, container: dict[str, Any]) -> None:
+        self.container, self.size = container, len(container)
+        self._patterns: list[KeyPattern] | None = None
+        self._below: dict[str, dict[str, list[str]]] = {}
+        self.whole: dict[KeyPattern, dict[str, Any]] = {}
+        self.derived: dict[str, Any] = {}
+
+    @property
+    def patterns(self) -> list[KeyPattern]:
+        """The store's key patterns, most keys first (none: not a store of composite keys)."""
+        if self._patterns is None:
+            self._patterns = key_patterns(self.container) or []
+        return self._patterns
+
+    def below(self, prefix: str) -> list[str]:
+        """The keys starting with ``prefix`` (ending in a separator), in the store's order:
+        a look-up in an index of every key by each of its prefixes up to a separator."""
+        separator = prefix[-1]
+        index = self._below.get(separator)
+        if index is None:
+            index = self._below[separator] = {}
+            for key in self.container:
+                at = key.find(separator)
+                while at >= 0:
+                    index.setdefault(key[: at + 1], []).append(key)
+                    at = key.find(separator, at + 1)
+        return index.get(prefix, [])
+
+
+_readings: dict[int, StoreReading] = {}
+
+
+def store_reading(container: dict[str, Any]) -> StoreReading:
+    """The :class:`StoreReading` of ``container`` as it is (a store changed by a patch is a
+    new object: a patch copies the containers along its paths)."""
+    found = _readings.get(id(container))
+    if found is None or found.container is not container or found.size != len(container):
+        if len(_readings) >= _KEPT:
+            _readings.pop(next(iter(_readings)))
+        found = _readings[id(container)] = StoreReading(container)
+    return found
 
 
 def whole_records(container: Any, pattern: KeyPattern) -> dict[str, Any]:
@@ -40,13 +95,10 @@ def whole_records(container: Any, pattern: KeyPattern) -> dict[str, Any]:
     found = pattern_records(container, pattern)
     if pattern.suffix or not found or not isinstance(container, dict):
         return found
-    remembered = _read.get((id(container), pattern))
-    if remembered is not None and remembered[0] is container and remembered[1] == len(container):
-        return remembered[2]
-    whole = _whole(container, found, pattern)
-    if len(_read) >= _KEPT:
-        _read.pop(next(iter(_read)))
-    _read[(id(container), pattern)] = (container, len(container), whole)
+    reading = store_reading(container)
+    whole = reading.whole.get(pattern)
+    if whole is None:
+        whole = reading.whole[pattern] = _whole(container, found, pattern)
     return whole
 
 

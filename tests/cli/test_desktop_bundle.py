@@ -22,6 +22,7 @@ from mcp.client.stdio import stdio_client
 from mcp_sim.cli.desktop_bundle import EXAMPLE_ENV, WORLD_FILE_ENV, chosen, serve_argv
 from mcp_sim.spec.loading import load_world
 from mcp_sim.spec.world_files import example_path
+from tests.checkout_wheel import checkout_wheel
 from tests.cli.test_host_manifests import MCPB, uses_mcpb
 from tests.conftest import ROOT
 from tests.reference_servers import NODE22_BIN
@@ -82,7 +83,7 @@ def install_like_desktop(bundle: Path, scratch: Path) -> None:
     a wheel of this checkout (``--find-links``): the pinned release is what users get, this
     checkout is what is tested. The interpreter is this test's, so that uv downloads none."""
     wheels = scratch / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "-q", "-w", wheels)
+    checkout_wheel(scratch / "build", wheels)
     run(
         DESKTOP_UV,
         "sync",

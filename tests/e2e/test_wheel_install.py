@@ -14,6 +14,7 @@ import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 
+from tests.checkout_wheel import checkout_wheel
 from tests.conftest import ROOT
 from tests.processes import free_port, stop, wait_for_port
 
@@ -33,13 +34,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The bin folder of a fresh venv holding the wheel of this checkout and its dependencies
     (from the package index pip is configured with)."""
     home = tmp_path_factory.mktemp("wheel-install")
-    run(
-        sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "-q", "-w", home / "dist", cwd=home
-    )
-    (wheel,) = (home / "dist").glob("mcp_sim-*.whl")
+    wheel = checkout_wheel(home / "build", home / "dist")
     run(sys.executable, "-m", "venv", home / "venv", cwd=home)
     bin_dir = home / "venv" / "bin"
-    run(bin_dir / "python", "-m", "pip", "install", "-q", wheel, cwd=home)
+    installing = run(bin_dir / "python", "-m", "pip", "install", wheel, cwd=home)
+    # A wheel that installs without its command would fail each test on a missing file.
+    assert (bin_dir / "mcp-sim").exists(), f"no bin/mcp-sim: {installing.stdout[-4000:]}"
     yield bin_dir
 
 

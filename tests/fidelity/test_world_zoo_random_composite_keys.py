@@ -20,10 +20,11 @@ from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes import design as designs
 from benchmarks.zoo.random_shapes.composite_keys import RANK, KeyedRecords, draw_keys
 from benchmarks.zoo.random_shapes.design import Design, draw
+from benchmarks.zoo.random_shapes.record_holding import holding
 from benchmarks.zoo.random_shapes.world import RandomShape
 
 DEVELOPMENT = range(100)
-DRAWING = [s for s in DEVELOPMENT if draw_keys(s) is not None]
+DRAWING = [s for s in DEVELOPMENT if holding(s) == "keys"]
 
 
 def _keyed(design: Design) -> dict[str, KeyedRecords]:

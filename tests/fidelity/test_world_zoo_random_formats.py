@@ -17,7 +17,7 @@ from typing import Any
 from benchmarks.zoo import make_shape
 from benchmarks.zoo.kit import State
 from benchmarks.zoo.random_shapes.design import draw
-from benchmarks.zoo.random_shapes.formats import Formats, draw_formats
+from benchmarks.zoo.random_shapes.formats import Formats
 from benchmarks.zoo.random_shapes.query_language import parse, render
 from benchmarks.zoo.random_shapes.world import RandomShape
 from tests.fidelity.zoo_formats import VARIANTS, check_format_call
@@ -87,9 +87,8 @@ def test_every_call_the_classes_offer_answers_what_the_state_holds() -> None:
 def test_a_search_by_query_string_answers_as_the_arguments_per_field() -> None:
     for seed in _drawing("query"):
         shape, state = _shape(seed)
-        q = shape.design.formats.query or ""
-        # The formats as drawn (composite keys clear a drawn workbook from the design's).
-        apart = RandomShape(draw(seed, formats=replace(draw_formats(seed), query=None)))
+        design, q = shape.design, shape.design.formats.query or ""
+        apart = RandomShape(draw(seed, formats=replace(design.formats, query=None)))
         rng = random.Random(seed)
         for search, twin in zip(shape.code.searches, apart.code.searches, strict=True):
             assert set(search.tool().properties) - twin.paging_args() == {q}

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 
+from pytest import MonkeyPatch
+
+from mcp_sim.prompting import markup_text
 from mcp_sim.prompting.markup_text import MARKUP_NOTE, is_markup, markup_fields, rendered
 
 _LEAD = "5b0c41e2a7d3f90012ab34cd"
@@ -90,3 +93,23 @@ def test_prose_is_no_markup() -> None:
     )
     assert not is_markup(prose)
     assert not is_markup("<p>Short.</p>")
+
+
+def test_a_text_is_parsed_once_while_its_names_stay_the_same(monkeypatch: MonkeyPatch) -> None:
+    parsed: list[str] = []
+    feed = markup_text._Renderer.feed
+
+    def counted(parser: markup_text._Renderer, text: str) -> None:
+        parsed.append(text)
+        feed(parser, text)
+
+    monkeypatch.setattr(markup_text._Renderer, "feed", counted)
+    page = PAGE + "<p>parsed once</p>"
+    first = rendered(page, _names)
+    first[MARKUP_NOTE]["rows"]["Severity"] = "changed by its caller"
+    again = rendered(page, _names)
+    assert len(parsed) == 1 and again[MARKUP_NOTE]["rows"]["Severity"] == "SEV1"
+    # A renamed user: the page is rendered anew, with the new name.
+    renamed = rendered(page, lambda v: "Ana Roe" if v == _LEAD else None)
+    assert len(parsed) == 2 and renamed[MARKUP_NOTE]["rows"]["Incident lead"] == "Ana Roe"
+    assert rendered(page, _names) == again and len(parsed) == 3

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest import MonkeyPatch
+
 from mcp_sim.prompting.grounding import Pick
 from mcp_sim.prompting.record_parts import with_parts
 from mcp_sim.prompting.records_section import records_section
+from mcp_sim.runtime import keyed_parts
+from mcp_sim.runtime.state_keys import key_patterns
 
 
 def state() -> dict[str, Any]:
@@ -45,3 +49,18 @@ def test_records_of_no_flat_store_are_left_alone() -> None:
     plain = {"players": {"p1": {"name": "A"}, "p2": {"name": "B"}}}
     picks = [Pick("/players/p1", "named")]
     assert with_parts(plain, picks) == picks
+
+
+def test_a_stores_keys_are_read_once_for_call_after_call(monkeypatch: MonkeyPatch) -> None:
+    read: list[int] = []
+
+    def counted(value: Any) -> Any:
+        read.append(1)
+        return key_patterns(value)
+
+    monkeypatch.setattr(keyed_parts, "key_patterns", counted)  # as the store reads them
+    shared = state()
+    for n in (3, 4):
+        picks = with_parts(shared, [Pick(f"/db0/player:{n}", "named")])
+        assert f"/db0/player:{n}:inventory" in [p.pointer for p in picks]
+    assert len(read) == 1

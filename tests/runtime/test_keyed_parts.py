@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_sim.runtime.keyed_parts import flat_hash, whole_records
+from mcp_sim.runtime.keyed_parts import flat_hash, store_reading, whole_records
 from mcp_sim.runtime.state_keys import KeyPattern
 from mcp_sim.runtime.state_paths import resolve
 
@@ -59,3 +59,17 @@ def test_a_read_is_remembered_until_the_store_changes() -> None:
     assert whole_records(keys, KeyPattern("boat|")) is first
     keys["boat|BT-7"] = {"name": "Boat 7"}
     assert "boat|BT-7" in whole_records(keys, KeyPattern("boat|"))
+
+
+def test_a_store_is_read_once_per_object_and_its_keys_found_by_prefix() -> None:
+    keys = keyspace()
+    reading = store_reading(keys)
+    assert store_reading(keys) is reading and reading.patterns
+    # Below a prefix: what a scan of every key for it finds, in the store's order.
+    for prefix in ("boat|BT-1|", "boat|", "rank|boat|", "nothing|"):
+        assert reading.below(prefix) == [k for k in keys if k.startswith(prefix)]
+    boats = KeyPattern("boat|", "")
+    assert whole_records(keys, boats) is whole_records(keys, boats)
+    changed = {**keys, "boat|BT-9": {"name": "Boat 9"}}  # a patch's copy
+    assert store_reading(changed) is not reading
+    assert "boat|BT-9" in whole_records(changed, boats)

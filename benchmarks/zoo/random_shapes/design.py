@@ -21,6 +21,7 @@ from benchmarks.zoo.random_shapes.fields import Domain, Entity, Field
 from benchmarks.zoo.random_shapes.formats import Formats, draw_formats
 from benchmarks.zoo.random_shapes.layout import CASINGS, CONTAINERS, Store, spelt
 from benchmarks.zoo.random_shapes.mixed import Mixed
+from benchmarks.zoo.random_shapes.record_holding import holding
 from benchmarks.zoo.random_shapes.relay import CONNECTED, connect, gid, typename
 from benchmarks.zoo.random_shapes.reshaping import Reshaping, draw_reshaping, reshape
 from benchmarks.zoo.random_shapes.schema_links import SchemaLinks, draw_schema_links
@@ -244,7 +245,9 @@ def draw(
     if not hold_as_text(design, _columns):
         # Drawn, yet no collection is free to be held as text: the seed holds none.
         design = dataclasses.replace(design, formats=dataclasses.replace(formats, text=None))
-    return design if twin else hold_in_keys(design)
+    # Composite keys where the seed holds its records so (:mod:`.record_holding`; then it drew
+    # no text and no markup), unless this is a twin drawn to compare a class without them.
+    return design if twin or holding(seed) != "keys" else hold_in_keys(design)
 
 
 def _spellings(rng: random.Random, domain: Domain, spell: Callable[[str], str]) -> dict[str, str]:

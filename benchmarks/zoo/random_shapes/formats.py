@@ -33,9 +33,12 @@ from dataclasses import dataclass
 from benchmarks.zoo.random_shapes.aggregation_requests import AggStyle, draw_requests
 from benchmarks.zoo.random_shapes.header_rows import draw_header_rows
 from benchmarks.zoo.random_shapes.query_objects import QueryStyle, draw_style
+from benchmarks.zoo.random_shapes.record_holding import holding
 from benchmarks.zoo.random_shapes.sub_items import SubItems, draw_sub_items
 from benchmarks.zoo.random_shapes.text_lines import TextStyle, draw_text
 
+TEXT = ("lines", "workbook")
+"""The holdings (:mod:`.record_holding`) the text of :attr:`Formats.text` stands for."""
 SHARE = 0.3
 """The share of seeds that draw each class."""
 CLAIMS_KEYS = ("claims", "statements", "assertions")
@@ -114,7 +117,7 @@ def draw_formats(seed: int) -> Formats:
         query=query if on[3] else None,
         title_ref=title_ref if on[4] else None,
         objects=draw_style(seed, on[3]),
-        text=draw_text(seed) or draw_header_rows(seed),
+        text=draw_text(seed) or draw_header_rows(seed) if holding(seed) in TEXT else None,
         requests=draw_requests(seed),
         sub_items=draw_sub_items(seed),
     )

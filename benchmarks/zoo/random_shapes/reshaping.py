@@ -26,6 +26,7 @@ from benchmarks.zoo.random_shapes.parents import KINDS, draw_parents
 from benchmarks.zoo.random_shapes.partitions import STYLES as PARTITION_STYLES
 from benchmarks.zoo.random_shapes.partitions import Partitions
 from benchmarks.zoo.random_shapes.property_lists import DEEP_IDS, LIST_KEYS, LISTINGS, RecordForm
+from benchmarks.zoo.random_shapes.record_holding import holding
 from benchmarks.zoo.random_shapes.structures import Structure
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ class Reshaping:
 def draw_reshaping(seed: int, encoding: str, structure: Structure) -> Reshaping:
     """The structures seed ``seed`` draws (records encoded ``encoding``, kept in mixed arrays
     as ``structure`` says), and the markup bodies it draws from a generator of their own."""
-    return replace(_structures(seed, encoding, structure), markup=draw_markup(seed))
+    markup = draw_markup(seed) if holding(seed) == "markup" else None
+    return replace(_structures(seed, encoding, structure), markup=markup)
 
 
 def _structures(seed: int, encoding: str, structure: Structure) -> Reshaping:
