@@ -7,24 +7,7 @@ from typing import Any
 
 from mcp_sim.prompting.grounding import ground
 from mcp_sim.prompting.value_neighbourhoods import HEADING, Neighbourhoods
-from mcp_sim.runtime.state_index import StateIndex, StateOverlay
-from mcp_sim.spec.world import World
-
-
-def world_of(state: dict[str, Any], tool: str) -> World:
-    return World.model_validate(
-        {
-            "world": "t",
-            "title": "T",
-            "description": "A service.",
-            "state": state,
-            "tools": [{"name": tool, "description": "Reads.", "input_schema": {"type": "object"}}],
-        }
-    )
-
-
-def overlay_of(world: World) -> StateOverlay:
-    return StateIndex(world, world.state).overlay_of(world.state)
+from tests.prompting.test_rare_values import overlay_of, world_of
 
 
 def gallery_state() -> dict[str, Any]:
