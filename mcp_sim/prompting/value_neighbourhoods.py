@@ -50,7 +50,7 @@ SHARE = 3
 UNPICKED_SHARE = 4
 """Beside records holding the rarest value, places of it that no reader picked take at most
 ``1 / UNPICKED_SHARE`` of the room."""
-LEFTOVER_SHARE = 4
+LEFTOVER_SHARE = 2
 """Beside records that hold the call's values, the view takes at most ``1 / LEFTOVER_SHARE``
 of the room, even where the records left more unused."""
 LEAST_ROOM = 300
