@@ -15,8 +15,8 @@ or keyed by them. What does not fit is counted.
 It is decided from the picks and the occurrences, never from names: the view is **short**
 for a call when none of the records picked holds the call's rarest value (then the view
 takes a share of the room, see :data:`SHARE`); otherwise it shows only places outside the
-records shown, in the room the records left unused, so it never takes the room of records a
-reader found.
+records shown, in the room the records left unused (up to ``1 / LEFTOVER_SHARE`` of all), so
+it never takes the room of records a reader found.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ SHARE = 3
 UNPICKED_SHARE = 4
 """Beside records holding the rarest value, places of it that no reader picked take at most
 ``1 / UNPICKED_SHARE`` of the room."""
+LEFTOVER_SHARE = 2
+"""Beside records that hold the call's values, the view takes at most ``1 / LEFTOVER_SHARE``
+of the room, even where the records left more unused."""
 LEAST_ROOM = 300
 """Room (characters) below which no place is shown."""
 HEADING = (
@@ -121,7 +124,10 @@ class Neighbourhoods:
         # A call the readers searched (its arguments read as constraints on fields), joined
         # or summarized is theirs: its records keep their room.
         if self.searched or (not self.short and not unpicked):
-            return shown, self.render(state, room - len(shown) - 2, shown + seen)
+            # At most a share of the room even so: a prompt grown by all the room left
+            # unused makes the history compact at other turns, and later views change.
+            left = min(room - len(shown) - 2, room // LEFTOVER_SHARE)
+            return shown, self.render(state, left, shown + seen)
         found = self.render(state, room // (SHARE if self.short else UNPICKED_SHARE), seen)
         return (records(room - len(found) - 2), found) if found else (shown, "")
 

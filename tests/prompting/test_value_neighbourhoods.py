@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_sim.prompting.grounding import ground
-from mcp_sim.prompting.value_neighbourhoods import HEADING, Neighbourhoods
+from mcp_sim.prompting.value_neighbourhoods import HEADING, LEFTOVER_SHARE, Neighbourhoods
 from tests.prompting.test_rare_values import overlay_of, world_of
 
 
@@ -72,6 +72,23 @@ def test_records_a_reader_found_keep_their_room() -> None:
     assert not found.short
     assert len(records_text) + len(view) + 2 <= 6000
     assert "/loans/7:" not in view
+
+
+def test_room_the_records_leave_is_filled_only_up_to_a_share() -> None:
+    world = world_of(gallery_state(), "lent_by")
+    overlay = overlay_of(world)
+    shown = '- /loans/7: {"artwork":"AW0007","lender":"LND-007"}'
+    found = Neighbourhoods.of(
+        overlay, ["lnd-007", "lnd-008", "lnd-009"], picked=["/loans/7"], searched=True
+    )
+    assert found is not None
+    records_text, view = found.beside(lambda room: shown, world.state, 3000)
+    # The other places would fill most of the room; a prompt grown by all of it compacts
+    # the history at other turns, so the view keeps to a share.
+    assert records_text == shown
+    assert "/loans/27" in view
+    assert len(view) <= 3000 // LEFTOVER_SHARE
+    assert len(found.render(world.state, 3000, shown)) > 3000 // LEFTOVER_SHARE
 
 
 def test_a_call_grounds_the_places_of_its_values() -> None:
