@@ -4,6 +4,7 @@ with every tool annotated (hosts gate on readOnlyHint)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,9 +22,21 @@ from tests.processes import free_port, stop, wait_for_port
 DEAD_MODEL = ["--model-url", "http://127.0.0.1:9/v1"]
 
 
+def outside_env() -> dict[str, str]:
+    """This environment without PYTHONPATH: one naming the checkout makes the fresh venv's pip
+    see mcp-sim as installed already (its egg-info), so it skips the wheel and installs no
+    command, and makes the installed command import the checkout instead of the wheel."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [str(part) for part in command], capture_output=True, text=True, cwd=cwd, timeout=600
+        [str(part) for part in command],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+        env=outside_env(),
     )
     assert done.returncode == 0, f"{command}: {done.stderr[-4000:]}"
     return done
@@ -78,7 +91,7 @@ def test_an_installed_wheel_serves_the_workbench_page(installed: Path, tmp_path:
     command = [str(installed / "mcp-sim"), "ui", "--example", "bookstore", *DEAD_MODEL]
     command += ["--address", f"127.0.0.1:{port}", "--auth-token", "t0ken"]
     with log.open("wb") as stderr:  # the child keeps its own copy
-        process = subprocess.Popen(command, stderr=stderr, cwd=installed)
+        process = subprocess.Popen(command, stderr=stderr, cwd=installed, env=outside_env())
     try:
         wait_for_port(port, process, "mcp-sim ui from the wheel", log=log)
         for path, starts in [("/ui", "<!doctype html>"), ("/ui/workbench.js", "// The mcp-sim")]:
