@@ -28,7 +28,7 @@ from typing import Any
 from mcp_sim.prompting.record_render import note, trimmed
 from mcp_sim.prompting.text_edits import text_edit
 from mcp_sim.runtime.state import PatchOp
-from mcp_sim.runtime.state_paths import stored_at
+from mcp_sim.runtime.state_paths import nested, stored_at
 
 LONG_TEXT = 2_000
 """Characters past which a replaced text is shown as its edit."""
@@ -52,7 +52,7 @@ def shown_patch(before: Any, patch: Sequence[PatchOp]) -> list[PatchOp]:
             and isinstance(path, str)
             and isinstance(value, str)
             and len(value) > LONG_TEXT
-            and not any(_related(path, other) for other in touched)
+            and not any(nested(path, other) for other in touched)
         ):
             op = _as_edit(op, path, value, stored_at(before, path))
         touched.extend(p for p in (op.get("path"), op.get("from")) if isinstance(p, str))
@@ -71,10 +71,6 @@ def _as_edit(op: PatchOp, path: str, value: str, old: Any) -> PatchOp:
         "value": f"<text of {lines:,} lines: the text before, changed as the edit shows>",
         "edit": edit,
     }
-
-
-def _related(one: str, other: str) -> bool:
-    return one == other or one.startswith(other + "/") or other.startswith(one + "/")
 
 
 def op_line(op: PatchOp) -> str:

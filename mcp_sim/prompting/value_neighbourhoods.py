@@ -30,7 +30,7 @@ from jsonpointer import unescape
 
 from mcp_sim.prompting.record_render import record_line, size
 from mcp_sim.runtime.state_index import StateOverlay
-from mcp_sim.runtime.state_paths import resolve
+from mcp_sim.runtime.state_paths import nested, resolve
 from mcp_sim.runtime.state_shape import normalize
 
 MOST_PLACES = 12
@@ -196,7 +196,7 @@ class Neighbourhoods:
         # Its own value leads to the other places above; a time names no record.
         for label in (i for i in _identifiers(around) if i != value and not _TIME.match(i)):
             targets = [p.record for p in places_of(self.overlay, label, HOP_MOST + 1)]
-            others = [t for t in targets if not _overlaps(t, record) and not _covered(t, seen)]
+            others = [t for t in targets if not nested(t, record) and not _covered(t, seen)]
             if others and len(targets) <= HOP_MOST + 1:
                 hops += [(label, t) for t in others[:HOP_MOST]]
             if len(hops) >= HOPS_PER_PLACE:
@@ -281,14 +281,8 @@ def _pattern(overlay: StateOverlay, place: Place) -> str:
     return head + "".join(f"/{p}" for p in rest) or "/"
 
 
-def _overlaps(pointer: str, other: str) -> bool:
-    """Whether one of the two pointers is the other or inside it."""
-    short, long = sorted((pointer, other), key=len)
-    return long == short or long.startswith(short + "/")
-
-
 def _covered(pointer: str, seen: set[str]) -> bool:
-    return any(_overlaps(pointer, shown) for shown in seen)
+    return any(nested(pointer, shown) for shown in seen)
 
 
 def _shown_pointers(text: str) -> list[str]:

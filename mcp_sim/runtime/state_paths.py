@@ -17,6 +17,11 @@ from mcp_sim.runtime.state_keys import pattern_of
 from mcp_sim.runtime.state_tables import named, row_values, rows_columns, step_into_row
 
 
+def nested(one: str, other: str) -> bool:
+    """Whether one of two JSON pointers is the other or inside it."""
+    return one == other or one.startswith(other + "/") or other.startswith(one + "/")
+
+
 def stored_at(state: Any, pointer: str) -> Any:
     """The value at ``pointer`` as stored, read key by key (``None`` where there is none): no
     table's row named, no key pattern's records gathered."""
