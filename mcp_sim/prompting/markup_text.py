@@ -111,7 +111,7 @@ def is_markup(text: str) -> bool:
 def _is_markup(text: str) -> bool:
     """:func:`is_markup` of a text long enough, read once per text: a summary over a thousand
     pages asks it of every body on every call."""
-    if len(text) < LEAST_MARKUP or ("<" not in text and "|" not in text):
+    if "<" not in text and "|" not in text:
         return False
     tags = _TAG.findall(text)
     if len(tags) >= 4 and sum(map(len, tags)) >= _MOST_TAG_SHARE * len(text):
